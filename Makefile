@@ -1,0 +1,16 @@
+# Targets people run: build the binaries, run every test, check formatting and vet.
+GO ?= go
+BIN := bin
+
+.PHONY: build test verify
+
+build:
+	$(GO) build -o $(BIN)/kops ./cmd/kops
+
+test: verify
+	$(GO) test -count=1 ./...
+
+verify:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...

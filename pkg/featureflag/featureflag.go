@@ -1,0 +1,65 @@
+// Package featureflag parses KOPS_FEATURE_FLAGS and answers which optional
+// behaviours are switched on.
+//
+// The package is deliberately pure: it reads no environment variables, keeps
+// no globals that change, and never logs. Callers pass the variable's value to
+// Parse and decide themselves how to show the returned messages, which keeps
+// the package trivially testable and safe to use from parallel tests.
+package featureflag
+
+// Name is the exact, case-sensitive name of a feature flag as written in
+// KOPS_FEATURE_FLAGS.
+type Name string
+
+// Names of the known flags and their aliases.
+const (
+	// ClusterAddons enables managing addons declared in the cluster spec.
+	ClusterAddons Name = "ClusterAddons"
+	// UseAddonOperators enables installing addons through their operators.
+	UseAddonOperators Name = "UseAddonOperators"
+	// UseOperators is an older spelling of UseAddonOperators, kept so that
+	// existing environments keep working.
+	UseOperators Name = "UseOperators"
+)
+
+// Definition describes one known flag.
+type Definition struct {
+	Name        Name
+	Default     bool
+	Description string
+	// Aliases are other names that set the same flag.
+	Aliases []Name
+}
+
+// definitions is the single table of known flags; adding a flag is one line.
+// Its order is the order Describe reports flags in.
+var definitions = []Definition{
+	{Name: ClusterAddons, Default: false, Description: "Manage the addons listed in the cluster spec."},
+	{Name: UseAddonOperators, Default: false, Description: "Install addons through their operators.", Aliases: []Name{UseOperators}},
+}
+
+// Known returns a copy of the known flag definitions in table order.
+func Known() []Definition {
+	out := make([]Definition, len(definitions))
+	for i, d := range definitions {
+		d.Aliases = append([]Name(nil), d.Aliases...)
+		out[i] = d
+	}
+	return out
+}
+
+// lookup resolves a flag name or alias, matched exactly, to its definition.
+// viaAlias is true when name was an alias.
+func lookup(name Name) (def Definition, viaAlias bool, ok bool) {
+	for _, d := range definitions {
+		if d.Name == name {
+			return d, false, true
+		}
+		for _, a := range d.Aliases {
+			if a == name {
+				return d, true, true
+			}
+		}
+	}
+	return Definition{}, false, false
+}

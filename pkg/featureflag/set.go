@@ -1,0 +1,79 @@
+package featureflag
+
+import "fmt"
+
+// setting is an explicitly chosen value and the name it was chosen under.
+type setting struct {
+	value bool
+	via   Name // the name as written; differs from the flag's name for aliases
+}
+
+// Set holds the value of every known flag. It is immutable once built, so it
+// can be shared freely. The zero Set reports every flag at its default.
+type Set struct {
+	explicit map[Name]setting // keyed by canonical name; never mutated after construction
+}
+
+// NewSet builds a Set with the given flags explicitly set, as if they came
+// from KOPS_FEATURE_FLAGS; it is meant for tests. Aliases are accepted. An
+// unknown name is a programming error and panics, so that a typo in a test
+// cannot silently leave a flag at its default.
+func NewSet(values map[Name]bool) Set {
+	explicit := make(map[Name]setting, len(values))
+	for name, v := range values {
+		def, _, ok := lookup(name)
+		if !ok {
+			panic(fmt.Sprintf("featureflag.NewSet: unknown feature flag %q", name))
+		}
+		explicit[def.Name] = setting{value: v, via: name}
+	}
+	return Set{explicit: explicit}
+}
+
+// Enabled reports whether the flag called name (or an alias of it) is on.
+// Unknown names are always off.
+func (s Set) Enabled(name Name) bool {
+	def, _, ok := lookup(name)
+	if !ok {
+		return false
+	}
+	if st, ok := s.explicit[def.Name]; ok {
+		return st.value
+	}
+	return def.Default
+}
+
+// Sources reported by Describe.
+const (
+	SourceDefault = "default"
+	SourceEnv     = "env"
+)
+
+// Status is one row of Describe: what a flag is and where its value came from.
+type Status struct {
+	Name    Name
+	Default bool
+	Value   bool
+	// Source is SourceDefault, SourceEnv, or "env (alias X)" when the value
+	// was set through alias X.
+	Source      string
+	Description string
+}
+
+// Describe reports every known flag, in table order, for display (for
+// example by `kops get featureflags`).
+func (s Set) Describe() []Status {
+	out := make([]Status, 0, len(definitions))
+	for _, d := range definitions {
+		st := Status{Name: d.Name, Default: d.Default, Value: d.Default, Source: SourceDefault, Description: d.Description}
+		if e, ok := s.explicit[d.Name]; ok {
+			st.Value = e.value
+			st.Source = SourceEnv
+			if e.via != d.Name {
+				st.Source = fmt.Sprintf("%s (alias %s)", SourceEnv, e.via)
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package featureflag
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	textsuggest "k8s.io/kops/util/pkg/suggest"
+)
+
+// unknownText builds the warning for a name that matches no known flag.
+// Typos are the usual cause, so it points at the nearest known flag when one
+// is plausibly meant, and otherwise lists them all.
+func unknownText(name Name) string {
+	prefix := fmt.Sprintf("unknown feature flag %q in KOPS_FEATURE_FLAGS", name)
+	target, ok := suggest(name, definitions)
+	if !ok {
+		known := make([]string, len(definitions))
+		for i, d := range definitions {
+			known[i] = string(d.Name)
+		}
+		return fmt.Sprintf("%s; known flags are: %s", prefix, strings.Join(known, ", "))
+	}
+	text := fmt.Sprintf("%s; did you mean %q?", prefix, target)
+	if strings.EqualFold(string(name), string(target)) {
+		text += " (flag names are case-sensitive)"
+	}
+	return text
+}
+
+// suggest returns the canonical name of the flag in defs whose name or alias
+// is nearest to name by case-insensitive edit distance. It reports false when
+// even the nearest needs more edits than half the length of the longer of the
+// two names, since such a suggestion would be noise. Ties go to the earlier
+// table entry, keeping the output deterministic.
+func suggest(name Name, defs []Definition) (Name, bool) {
+	in := strings.ToLower(string(name))
+	best, bestDist := Name(""), -1
+	for _, d := range defs {
+		for _, cand := range append([]Name{d.Name}, d.Aliases...) {
+			c := strings.ToLower(string(cand))
+			dist := textsuggest.Distance(in, c)
+			if dist*2 > max(utf8.RuneCountInString(in), utf8.RuneCountInString(c)) {
+				continue
+			}
+			if bestDist < 0 || dist < bestDist {
+				best, bestDist = d.Name, dist
+			}
+		}
+	}
+	return best, bestDist >= 0
+}

@@ -1,0 +1,60 @@
+// Package suggest finds the known name a mistyped one was most likely meant to be, for "did you
+// mean" hints in error messages.
+package suggest
+
+import "strings"
+
+// Distance is the optimal-string-alignment edit distance between a and b, ignoring case: insertions,
+// deletions, substitutions and swaps of two neighbouring characters each cost one.
+func Distance(a, b string) int {
+	x, y := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
+	// rows[i][j] is the distance between x[:i] and y[:j]; three rows are enough for the swap rule.
+	prev2 := make([]int, len(y)+1)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(y)]
+}
+
+// Nearest returns the candidate closest to name and its distance; ok is false when there are no
+// candidates. Ties go to the earlier candidate, so callers control the preference by order.
+func Nearest(name string, candidates []string) (best string, distance int, ok bool) {
+	for _, c := range candidates {
+		d := Distance(name, c)
+		if !ok || d < distance {
+			best, distance, ok = c, d, true
+		}
+	}
+	return best, distance, ok
+}
+
+// Close says whether a name at the given distance from a known one is plausibly a typo of it: the
+// longer the name, the more slips it may carry, and a difference in case alone always counts.
+func Close(name string, distance int) bool {
+	switch n := len([]rune(name)); {
+	case distance == 0:
+		return true
+	case n >= 8:
+		return distance <= 2
+	case n >= 4:
+		return distance <= 1
+	default:
+		return false
+	}
+}
