@@ -1,0 +1,207 @@
+package vfs
+
+import (
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// MemFS is an in-memory state store for tests, addressed as memfs://name/...
+// Each name is an independent tree. It mirrors local-filesystem semantics
+// (directories are created by writes and persist until removed) and counts
+// mutations so tests can assert that a repeated, no-op run changes nothing.
+// The zero value is ready to use and it is safe for concurrent use.
+type MemFS struct {
+	mu      sync.Mutex
+	roots   map[string]*memNode
+	writes  int
+	removes int
+}
+
+type memNode struct {
+	data     []byte
+	children map[string]*memNode // non-nil exactly for directories
+}
+
+func (n *memNode) isDir() bool { return n.children != nil }
+
+// Stats returns the number of successful WriteFile calls and the number of
+// Remove/RemoveAll calls that deleted something.
+func (m *MemFS) Stats() (writes, removes int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.writes, m.removes
+}
+
+// path returns the Path for rel inside store name; ".." cannot climb above
+// the store root.
+func (m *MemFS) path(name, rel string) memPath {
+	return memPath{fs: m, name: name, rel: path.Clean("/" + rel)}
+}
+
+// memPath is a Path in a MemFS; rel is clean and starts with "/".
+type memPath struct {
+	fs   *MemFS
+	name string
+	rel  string
+}
+
+func (p memPath) Join(elems ...string) Path {
+	return p.fs.path(p.name, path.Join(append([]string{p.rel}, elems...)...))
+}
+
+func (p memPath) Base() string {
+	if p.rel == "/" {
+		return p.name
+	}
+	return path.Base(p.rel)
+}
+
+func (p memPath) String() string {
+	if p.rel == "/" {
+		return "memfs://" + p.name
+	}
+	return "memfs://" + p.name + p.rel
+}
+
+func (p memPath) err(op string, err error) error {
+	return &fs.PathError{Op: op, Path: p.String(), Err: err}
+}
+
+// lookup walks to the node at p, failing with ENOTDIR when an ancestor is a
+// file, as the local filesystem does. Callers hold p.fs.mu.
+func (p memPath) lookup() (*memNode, error) {
+	n := p.fs.roots[p.name]
+	if p.rel != "/" {
+		for _, part := range strings.Split(p.rel[1:], "/") {
+			if n == nil {
+				break
+			}
+			if !n.isDir() {
+				return nil, syscall.ENOTDIR
+			}
+			n = n.children[part]
+		}
+	}
+	if n == nil {
+		return nil, fs.ErrNotExist
+	}
+	return n, nil
+}
+
+func (p memPath) ReadFile() ([]byte, error) {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	n, err := p.lookup()
+	if err != nil {
+		return nil, p.err("read", err)
+	}
+	if n.isDir() {
+		return nil, p.err("read", syscall.EISDIR)
+	}
+	return slices.Clone(n.data), nil
+}
+
+func (p memPath) WriteFile(data []byte) error {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	// Validate the whole walk first, so a failed write changes nothing.
+	n, err := p.lookup()
+	switch {
+	case err == nil && n.isDir():
+		return p.err("write", syscall.EISDIR)
+	case err != nil && err != fs.ErrNotExist:
+		return p.err("write", err)
+	}
+	if p.fs.roots == nil {
+		p.fs.roots = map[string]*memNode{}
+	}
+	dir := mkdir(p.fs.roots, p.name)
+	parts := strings.Split(p.rel[1:], "/") // rel is not "/": that is a directory
+	for _, part := range parts[:len(parts)-1] {
+		dir = mkdir(dir.children, part)
+	}
+	dir.children[parts[len(parts)-1]] = &memNode{data: slices.Clone(data)}
+	p.fs.writes++
+	return nil
+}
+
+func mkdir(in map[string]*memNode, name string) *memNode {
+	if in[name] == nil {
+		in[name] = &memNode{children: map[string]*memNode{}}
+	}
+	return in[name]
+}
+
+func (p memPath) Remove() error {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	n, err := p.lookup()
+	if err != nil {
+		return p.err("remove", err)
+	}
+	if n.isDir() && len(n.children) > 0 {
+		return p.err("remove", syscall.ENOTEMPTY)
+	}
+	p.unlink()
+	return nil
+}
+
+func (p memPath) RemoveAll() error {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	_, err := p.lookup()
+	if err == fs.ErrNotExist {
+		return nil
+	}
+	if err != nil {
+		return p.err("removeall", err)
+	}
+	p.unlink()
+	return nil
+}
+
+// unlink detaches the node at p, which must exist. Callers hold p.fs.mu.
+func (p memPath) unlink() {
+	if p.rel == "/" {
+		delete(p.fs.roots, p.name)
+	} else {
+		parent, _ := p.fs.path(p.name, path.Dir(p.rel)).lookup()
+		delete(parent.children, path.Base(p.rel))
+	}
+	p.fs.removes++
+}
+
+func (p memPath) ReadDir() ([]Path, error) {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	n, err := p.lookup()
+	if err != nil {
+		return nil, p.err("readdir", err)
+	}
+	if !n.isDir() {
+		return nil, p.err("readdir", syscall.ENOTDIR)
+	}
+	var children []Path
+	for _, name := range slices.Sorted(maps.Keys(n.children)) {
+		children = append(children, p.Join(name))
+	}
+	return children, nil
+}
+
+func (p memPath) Exists() (bool, error) {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	_, err := p.lookup()
+	if err == fs.ErrNotExist {
+		return false, nil
+	}
+	if err != nil {
+		return false, p.err("stat", err)
+	}
+	return true, nil
+}

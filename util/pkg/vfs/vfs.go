@@ -1,0 +1,85 @@
+// Package vfs is the state-store filesystem abstraction: every read and write
+// of cluster state goes through a Path, so the same code runs against a local
+// directory (file:///path or a plain path) and an in-memory store used by
+// tests (memfs://name).
+package vfs
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Path is a location in a state store. Implementations report missing files
+// and directories with errors that satisfy errors.Is(err, fs.ErrNotExist).
+type Path interface {
+	// Join returns the path with elems appended; elems may contain "/".
+	Join(elems ...string) Path
+	// Base returns the last element of the path.
+	Base() string
+	// String returns a form that ParsePath accepts and maps back to this path.
+	String() string
+	ReadFile() ([]byte, error)
+	// WriteFile replaces the file's content, creating parent directories. A
+	// failed write leaves any previous content in place.
+	WriteFile(data []byte) error
+	// Remove deletes a file or an empty directory.
+	Remove() error
+	// RemoveAll deletes the path and everything below it; a missing path is
+	// not an error.
+	RemoveAll() error
+	// ReadDir returns the immediate children (files and directories), sorted
+	// by name.
+	ReadDir() ([]Path, error)
+	Exists() (bool, error)
+}
+
+// ParsePath turns a --state value into a Path. Accepted forms are
+// file:///abs/path, a plain absolute or relative directory (made absolute),
+// and memfs://name/... which resolves inside mem. mem may be nil when no
+// in-memory store is wanted; memfs:// is then rejected.
+func ParsePath(s string, mem *MemFS) (Path, error) {
+	if s == "" {
+		return nil, errors.New("no state store given: set --state or KOPS_STATE_STORE")
+	}
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || !isScheme(scheme) {
+		abs, err := filepath.Abs(s)
+		if err != nil {
+			return nil, fmt.Errorf("state store %q: %w", s, err)
+		}
+		return fsPath{path: abs}, nil
+	}
+	switch strings.ToLower(scheme) {
+	case "file":
+		if !strings.HasPrefix(rest, "/") {
+			return nil, fmt.Errorf("state store %q: file URLs need an absolute path, e.g. file:///srv/kops-state", s)
+		}
+		return fsPath{path: filepath.Clean(filepath.FromSlash(rest))}, nil
+	case "memfs":
+		name, rel, _ := strings.Cut(rest, "/")
+		if name == "" {
+			return nil, fmt.Errorf("state store %q: memfs URLs need a store name, e.g. memfs://test", s)
+		}
+		if mem == nil {
+			return nil, fmt.Errorf("state store %q: memfs:// is only available to tests that supply an in-memory store", s)
+		}
+		return mem.path(name, rel), nil
+	default:
+		return nil, fmt.Errorf("state store %q uses scheme %q, which is not supported by this build; use file:///path or a local directory", s, scheme)
+	}
+}
+
+// isScheme reports whether s is a URL scheme (RFC 3986: ALPHA *( ALPHA /
+// DIGIT / "+" / "-" / "." )). Anything else before "://" is part of a
+// plain path.
+func isScheme(s string) bool {
+	for i, c := range s {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
