@@ -1,0 +1,108 @@
+package kops
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Cluster is a kops cluster specification, as stored at <state>/<cluster>/config.
+type Cluster struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ClusterSpec `json:"spec,omitempty"`
+
+	// Unmodeled holds the fields of the decoded document that this build does not model, so that they
+	// are written back verbatim. It is never serialized itself.
+	Unmodeled Unmodeled `json:"-"`
+}
+
+// ClusterSpec is the modeled part of a cluster's spec.
+type ClusterSpec struct {
+	// Channel names the channel of recommended versions and addon packages: an embedded channel name
+	// (stable, alpha), a file:// URL, or "none".
+	Channel string `json:"channel,omitempty"`
+	// ConfigBase is where the cluster's generated configuration lives, by default <state>/<name>.
+	ConfigBase            string `json:"configBase,omitempty"`
+	KubernetesVersion     string `json:"kubernetesVersion,omitempty"`
+	CloudProvider         string `json:"cloudProvider,omitempty"`
+	NetworkCIDR           string `json:"networkCIDR,omitempty"`
+	NonMasqueradeCIDR     string `json:"nonMasqueradeCIDR,omitempty"`
+	ServiceClusterIPRange string `json:"serviceClusterIPRange,omitempty"`
+
+	Subnets []ClusterSubnetSpec `json:"subnets,omitempty"`
+
+	KubeDNS       *KubeDNSConfig     `json:"kubeDNS,omitempty"`
+	Assets        *AssetsSpec        `json:"assets,omitempty"`
+	Addons        []AddonSpec        `json:"addons,omitempty"`
+	Authorization *AuthorizationSpec `json:"authorization,omitempty"`
+}
+
+// SubnetType is the kind of a cluster subnet.
+type SubnetType string
+
+// The subnet types kops knows.
+const (
+	SubnetTypePublic    SubnetType = "Public"
+	SubnetTypePrivate   SubnetType = "Private"
+	SubnetTypeUtility   SubnetType = "Utility"
+	SubnetTypeDualStack SubnetType = "DualStack"
+)
+
+// ClusterSubnetSpec is one subnet of the cluster's network.
+type ClusterSubnetSpec struct {
+	Name string     `json:"name,omitempty"`
+	Zone string     `json:"zone,omitempty"`
+	CIDR string     `json:"cidr,omitempty"`
+	Type SubnetType `json:"type,omitempty"`
+}
+
+// The DNS providers kops knows. Only CoreDNS is supported by this build.
+const (
+	DNSProviderCoreDNS = "CoreDNS"
+	DNSProviderKubeDNS = "KubeDNS"
+)
+
+// KubeDNSConfig configures the cluster DNS addon.
+type KubeDNSConfig struct {
+	Provider            string              `json:"provider,omitempty"`
+	ServerIP            string              `json:"serverIP,omitempty"`
+	Domain              string              `json:"domain,omitempty"`
+	UpstreamNameservers []string            `json:"upstreamNameservers,omitempty"`
+	StubDomains         map[string][]string `json:"stubDomains,omitempty"`
+	// ExternalCoreFile replaces the generated Corefile verbatim.
+	ExternalCoreFile string              `json:"externalCoreFile,omitempty"`
+	CoreDNSImage     string              `json:"coreDNSImage,omitempty"`
+	CPURequest       *resource.Quantity  `json:"cpuRequest,omitempty"`
+	MemoryRequest    *resource.Quantity  `json:"memoryRequest,omitempty"`
+	MemoryLimit      *resource.Quantity  `json:"memoryLimit,omitempty"`
+	Tolerations      []corev1.Toleration `json:"tolerations,omitempty"`
+	Affinity         *corev1.Affinity    `json:"affinity,omitempty"`
+	PodAnnotations   map[string]string   `json:"podAnnotations,omitempty"`
+}
+
+// AssetsSpec redirects where images and files are fetched from.
+type AssetsSpec struct {
+	// ContainerRegistry replaces the registry of every image (images are copied there).
+	ContainerRegistry string `json:"containerRegistry,omitempty"`
+	// ContainerProxy is a pull-through proxy placed in front of every image's registry.
+	ContainerProxy string `json:"containerProxy,omitempty"`
+}
+
+// AddonSpec names an extra addon channel to apply.
+type AddonSpec struct {
+	Manifest string `json:"manifest,omitempty"`
+}
+
+// AuthorizationSpec selects the API server's authorization mode; at most one is set.
+type AuthorizationSpec struct {
+	AlwaysAllow *AlwaysAllowAuthorizationSpec `json:"alwaysAllow,omitempty"`
+	RBAC        *RBACAuthorizationSpec        `json:"rbac,omitempty"`
+}
+
+// AlwaysAllowAuthorizationSpec turns authorization off.
+type AlwaysAllowAuthorizationSpec struct{}
+
+// RBACAuthorizationSpec turns RBAC on.
+type RBACAuthorizationSpec struct{}

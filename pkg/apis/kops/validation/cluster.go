@@ -1,0 +1,109 @@
+// Package validation checks kops Cluster and InstanceGroup objects before anything acts on them.
+//
+// Every function returns all problems at once, each located by its field path
+// (spec.subnets[1].cidr), so a user fixes a spec in one pass rather than one error per run. Checks
+// are meant for objects completed by kops.CompleteCluster: fields that have defaults are checked
+// only when set.
+package validation
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// supportedCloudProviders are the spec.cloudProvider values kops accepts.
+var supportedCloudProviders = []string{"aws", "gce", "azure", "digitalocean", "hetzner", "openstack", "scaleway"}
+
+// semverRE is a semantic version (https://semver.org) with an optional leading v.
+var semverRE = regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+	`(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?` +
+	`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
+
+// ValidateCluster returns every problem with c, which should have been completed by
+// kops.CompleteCluster first. c must not be nil.
+func ValidateCluster(c *kops.Cluster) field.ErrorList {
+	var errs field.ErrorList
+	spec, specPath := &c.Spec, field.NewPath("spec")
+
+	errs = append(errs, validateClusterName(c.Name, field.NewPath("metadata", "name"))...)
+
+	versionPath := specPath.Child("kubernetesVersion")
+	switch {
+	case spec.KubernetesVersion == "":
+		errs = append(errs, field.Required(versionPath, "e.g. 1.34.2"))
+	case !semverRE.MatchString(spec.KubernetesVersion):
+		errs = append(errs, field.Invalid(versionPath, spec.KubernetesVersion,
+			"must be a semantic version such as 1.34.2 or v1.34.2"))
+	}
+
+	cloudPath := specPath.Child("cloudProvider")
+	switch {
+	case spec.CloudProvider == "":
+		errs = append(errs, field.Required(cloudPath, "one of "+strings.Join(supportedCloudProviders, ", ")))
+	case !slices.Contains(supportedCloudProviders, spec.CloudProvider):
+		errs = append(errs, field.NotSupported(cloudPath, spec.CloudProvider, supportedCloudProviders))
+	}
+
+	errs = append(errs, validateNetwork(spec, specPath)...)
+	errs = append(errs, validateKubeDNS(spec, specPath)...)
+	errs = append(errs, validateAssets(spec.Assets, specPath.Child("assets"))...)
+	for i, a := range spec.Addons {
+		if a.Manifest == "" {
+			errs = append(errs, field.Required(specPath.Child("addons").Index(i).Child("manifest"), ""))
+		}
+	}
+	if a := spec.Authorization; a != nil && a.RBAC != nil && a.AlwaysAllow != nil {
+		errs = append(errs, field.Forbidden(specPath.Child("authorization"),
+			"only one of rbac and alwaysAllow may be set"))
+	}
+	return errs
+}
+
+// validateClusterName requires a fully qualified DNS name: kops derives DNS records and the state
+// store path from it, and a name ending in .k8s.local selects gossip instead of a DNS zone.
+func validateClusterName(name string, path *field.Path) field.ErrorList {
+	if name == "" {
+		return field.ErrorList{field.Required(path, "e.g. mycluster.example.com, or mycluster.k8s.local for a cluster without DNS")}
+	}
+	var errs field.ErrorList
+	for _, msg := range validation.IsDNS1123Subdomain(name) {
+		errs = append(errs, field.Invalid(path, name, msg))
+	}
+	if !strings.Contains(name, ".") {
+		errs = append(errs, field.Invalid(path, name,
+			"must be a fully qualified DNS name, e.g. mycluster.example.com, or mycluster.k8s.local for a cluster without DNS"))
+	}
+	return errs
+}
+
+// validateAssets checks the registry redirections. They are exclusive in kops: a registry copy and
+// a pull-through proxy would each rewrite the same image names.
+func validateAssets(a *kops.AssetsSpec, path *field.Path) field.ErrorList {
+	if a == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	for _, f := range []struct{ name, value string }{
+		{"containerRegistry", a.ContainerRegistry},
+		{"containerProxy", a.ContainerProxy},
+	} {
+		if f.value == "" {
+			continue
+		}
+		if msg := registryProblem(f.value); msg != "" {
+			errs = append(errs, field.Invalid(path.Child(f.name), f.value, msg+"; use host[:port][/path]"))
+		}
+	}
+	if a.ContainerRegistry != "" && a.ContainerProxy != "" {
+		errs = append(errs, field.Forbidden(path.Child("containerProxy"),
+			fmt.Sprintf("may not be set together with %s", path.Child("containerRegistry"))))
+	}
+	return errs
+}

@@ -1,0 +1,175 @@
+package validation
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// supportedDNSProviders are the providers this build deploys. KubeDNS is a valid kops value but is
+// rejected like a typo would be: accepting it would leave the cluster without DNS.
+var supportedDNSProviders = []string{kops.DNSProviderCoreDNS}
+
+var (
+	supportedTolerationOperators = []string{string(corev1.TolerationOpExists), string(corev1.TolerationOpEqual)}
+	supportedTaintEffects        = []string{
+		string(corev1.TaintEffectNoSchedule),
+		string(corev1.TaintEffectPreferNoSchedule),
+		string(corev1.TaintEffectNoExecute),
+	}
+)
+
+// validateKubeDNS checks the DNS addon settings. Empty fields are accepted: CompleteCluster fills
+// them in, and where it could not (serverIP from a malformed range) the cause is reported elsewhere.
+func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
+	d, path := spec.KubeDNS, specPath.Child("kubeDNS")
+	if d == nil {
+		return nil
+	}
+	var errs field.ErrorList
+
+	if d.Provider != "" && d.Provider != kops.DNSProviderCoreDNS {
+		errs = append(errs, field.NotSupported(path.Child("provider"), d.Provider, supportedDNSProviders))
+	}
+	if d.ServerIP != "" {
+		errs = append(errs, validateServerIP(d.ServerIP, spec.ServiceClusterIPRange,
+			path.Child("serverIP"), specPath.Child("serviceClusterIPRange"))...)
+	}
+	if d.Domain != "" {
+		for _, msg := range validation.IsDNS1123Subdomain(d.Domain) {
+			errs = append(errs, field.Invalid(path.Child("domain"), d.Domain, msg))
+		}
+	}
+	for i, ns := range d.UpstreamNameservers {
+		if _, err := netip.ParseAddr(ns); err != nil {
+			errs = append(errs, field.Invalid(path.Child("upstreamNameservers").Index(i), ns, "must be an IP address"))
+		}
+	}
+	errs = append(errs, validateStubDomains(d.StubDomains, path.Child("stubDomains"))...)
+	errs = append(errs, validateResources(d, path)...)
+	for i, t := range d.Tolerations {
+		errs = append(errs, validateToleration(t, path.Child("tolerations").Index(i))...)
+	}
+	errs = append(errs, apivalidation.ValidateAnnotations(d.PodAnnotations, path.Child("podAnnotations"))...)
+	if d.CoreDNSImage != "" {
+		if msg := imageProblem(d.CoreDNSImage); msg != "" {
+			errs = append(errs, field.Invalid(path.Child("coreDNSImage"), d.CoreDNSImage, msg))
+		}
+	}
+	return errs
+}
+
+// validateServerIP checks that the DNS service address can actually be allocated: a Service IP must
+// come from the service range.
+func validateServerIP(ip, serviceClusterIPRange string, path, rangePath *field.Path) field.ErrorList {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return field.ErrorList{field.Invalid(path, ip, "must be an IP address")}
+	}
+	service, err := netip.ParsePrefix(serviceClusterIPRange)
+	if err != nil {
+		return nil // the range's own error says what to fix
+	}
+	switch {
+	case addr.Is4() != service.Addr().Is4():
+		return field.ErrorList{field.Invalid(path, ip,
+			fmt.Sprintf("must be the same IP family as %s %q", rangePath, serviceClusterIPRange))}
+	case !service.Contains(addr):
+		return field.ErrorList{field.Invalid(path, ip,
+			fmt.Sprintf("must lie inside %s %q", rangePath, serviceClusterIPRange))}
+	}
+	return nil
+}
+
+// validateStubDomains checks each forwarded domain and its servers (IP or IP:port). Keys are
+// visited in order so errors come out the same way every time.
+func validateStubDomains(stubs map[string][]string, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	domains := make([]string, 0, len(stubs))
+	for k := range stubs {
+		domains = append(domains, k)
+	}
+	sort.Strings(domains)
+	for _, domain := range domains {
+		p := path.Key(domain)
+		// DNS names are case-insensitive and may be written fully qualified with a final dot.
+		for _, msg := range validation.IsDNS1123Subdomain(strings.ToLower(strings.TrimSuffix(domain, "."))) {
+			errs = append(errs, field.Invalid(p, domain, msg))
+		}
+		for i, server := range stubs[domain] {
+			if !isIPOrIPPort(server) {
+				errs = append(errs, field.Invalid(p.Index(i), server, "must be an IP address or IP:port ([IPv6]:port)"))
+			}
+		}
+	}
+	return errs
+}
+
+func isIPOrIPPort(s string) bool {
+	if _, err := netip.ParseAddr(s); err == nil {
+		return true
+	}
+	ap, err := netip.ParseAddrPort(s)
+	return err == nil && ap.Port() != 0
+}
+
+// validateResources checks that the quantities are non-negative and the memory limit leaves room
+// for the request; otherwise the API server rejects the DNS Deployment long after validation.
+func validateResources(d *kops.KubeDNSConfig, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, q := range []struct {
+		name  string
+		value *resource.Quantity
+	}{{"cpuRequest", d.CPURequest}, {"memoryRequest", d.MemoryRequest}, {"memoryLimit", d.MemoryLimit}} {
+		if q.value != nil && q.value.Sign() < 0 {
+			errs = append(errs, field.Invalid(path.Child(q.name), q.value.String(), "must not be negative"))
+		}
+	}
+	if d.MemoryRequest != nil && d.MemoryLimit != nil && d.MemoryLimit.Cmp(*d.MemoryRequest) < 0 {
+		errs = append(errs, field.Invalid(path.Child("memoryLimit"), d.MemoryLimit.String(),
+			fmt.Sprintf("must be greater than or equal to %s %s", path.Child("memoryRequest"), d.MemoryRequest)))
+	}
+	return errs
+}
+
+// validateToleration applies the API server's rules for a toleration.
+func validateToleration(t corev1.Toleration, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if t.Key != "" {
+		for _, msg := range content.IsLabelKey(t.Key) {
+			errs = append(errs, field.Invalid(path.Child("key"), t.Key, msg))
+		}
+	}
+	switch t.Operator {
+	case corev1.TolerationOpExists:
+		if t.Value != "" {
+			errs = append(errs, field.Invalid(path.Child("value"), t.Value, "must be empty when operator is Exists"))
+		}
+	case corev1.TolerationOpEqual, "":
+		if t.Key == "" {
+			errs = append(errs, field.Invalid(path.Child("operator"), t.Operator,
+				"must be Exists when key is empty (a toleration of every taint)"))
+		}
+	default:
+		errs = append(errs, field.NotSupported(path.Child("operator"), t.Operator, supportedTolerationOperators))
+	}
+	if t.Effect != "" && !slices.Contains(supportedTaintEffects, string(t.Effect)) {
+		errs = append(errs, field.NotSupported(path.Child("effect"), t.Effect, supportedTaintEffects))
+	}
+	if t.TolerationSeconds != nil && t.Effect != corev1.TaintEffectNoExecute {
+		errs = append(errs, field.Invalid(path.Child("tolerationSeconds"), *t.TolerationSeconds,
+			"may only be set when effect is NoExecute"))
+	}
+	return errs
+}

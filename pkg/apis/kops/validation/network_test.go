@@ -1,0 +1,80 @@
+package validation
+
+import (
+	"testing"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+func TestValidateNetworkErrors(t *testing.T) {
+	subnet := func(name, zone, cidr string) kops.ClusterSubnetSpec {
+		return kops.ClusterSubnetSpec{Name: name, Zone: zone, CIDR: cidr, Type: kops.SubnetTypePrivate}
+	}
+	tests := []struct {
+		name   string
+		mutate func(c *kops.Cluster)
+		want   []want
+	}{
+		{"networkCIDR not a CIDR", func(c *kops.Cluster) { c.Spec.NetworkCIDR = "172.20.0.0/x" },
+			[]want{{invalid, "spec.networkCIDR", "must be a CIDR"}}},
+		{"networkCIDR a bare address", func(c *kops.Cluster) { c.Spec.NetworkCIDR = "172.20.0.0" },
+			[]want{{invalid, "spec.networkCIDR", `did you mean "172.20.0.0/32"`}}},
+		{"networkCIDR with host bits", func(c *kops.Cluster) { c.Spec.NetworkCIDR = "172.20.1.0/16" },
+			[]want{{invalid, "spec.networkCIDR", `did you mean "172.20.0.0/16"`}}},
+		{"networkCIDR overlaps nonMasqueradeCIDR", func(c *kops.Cluster) {
+			c.Spec.NetworkCIDR = "100.64.0.0/16"
+			c.Spec.Subnets[0].CIDR = "100.64.32.0/19"
+		}, []want{{invalid, "spec.networkCIDR", "spec.nonMasqueradeCIDR"}}},
+		{"nonMasqueradeCIDR not a CIDR", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "garbage" },
+			[]want{{invalid, "spec.nonMasqueradeCIDR", "must be a CIDR"}}},
+		{"nonMasqueradeCIDR IPv6 with host bits", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "fd00::1/64" },
+			[]want{{invalid, "spec.nonMasqueradeCIDR", `did you mean "fd00::/64"`}}},
+		{"nonMasqueradeCIDR too small to derive a service range", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "10.0.0.0/30" },
+			[]want{{required, "spec.serviceClusterIPRange", "could not be derived"}}},
+		{"serviceClusterIPRange not a CIDR", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "100.64.0.0/99" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "must be a CIDR"}}},
+		{"serviceClusterIPRange outside nonMasqueradeCIDR", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "10.96.0.0/12" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "must lie inside spec.nonMasqueradeCIDR"}}},
+		{"serviceClusterIPRange larger than nonMasqueradeCIDR", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "100.64.0.0/13"
+			c.Spec.ServiceClusterIPRange = "100.64.0.0/10"
+		}, []want{{invalid, "spec.serviceClusterIPRange", "must lie inside"}}},
+		{"serviceClusterIPRange IPv6 in an IPv4 cluster", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "fd00::/108" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "same IP family"}}},
+		{"serviceClusterIPRange IPv4 in an IPv6 cluster", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.ServiceClusterIPRange = "100.64.0.0/13"
+		}, []want{{invalid, "spec.serviceClusterIPRange", "same IP family"}}},
+		{"subnet CIDR malformed", func(c *kops.Cluster) { c.Spec.Subnets[0].CIDR = "172.20.32.0/33" },
+			[]want{{invalid, "spec.subnets[0].cidr", "must be a CIDR"}}},
+		{"subnet CIDR outside networkCIDR", func(c *kops.Cluster) { c.Spec.Subnets[0].CIDR = "172.21.0.0/19" },
+			[]want{{invalid, "spec.subnets[0].cidr", `must lie inside spec.networkCIDR "172.20.0.0/16"`}}},
+		{"subnet CIDR larger than networkCIDR", func(c *kops.Cluster) { c.Spec.Subnets[0].CIDR = "172.0.0.0/8" },
+			[]want{{invalid, "spec.subnets[0].cidr", "must lie inside"}}},
+		{"subnets overlap", func(c *kops.Cluster) {
+			c.Spec.Subnets = append(c.Spec.Subnets, subnet("b", "us-east-2b", "172.20.64.0/19"), subnet("c", "us-east-2c", "172.20.40.0/21"))
+		}, []want{{invalid, "spec.subnets[2].cidr", "overlaps spec.subnets[0].cidr"}}},
+		{"subnet overlapping two others", func(c *kops.Cluster) {
+			c.Spec.Subnets = append(c.Spec.Subnets, subnet("b", "us-east-2b", "172.20.64.0/19"), subnet("c", "us-east-2c", "172.20.0.0/17"))
+		}, []want{
+			{invalid, "spec.subnets[2].cidr", "overlaps spec.subnets[0].cidr"},
+			{invalid, "spec.subnets[2].cidr", "overlaps spec.subnets[1].cidr"},
+		}},
+		{"subnet name missing", func(c *kops.Cluster) { c.Spec.Subnets[0].Name = "" },
+			[]want{{required, "spec.subnets[0].name", ""}}},
+		{"subnet name duplicated", func(c *kops.Cluster) {
+			c.Spec.Subnets = append(c.Spec.Subnets, subnet("us-east-2a", "us-east-2b", "172.20.64.0/19"))
+		}, []want{{duplicate, "spec.subnets[1].name", ""}}},
+		{"subnet zone missing", func(c *kops.Cluster) { c.Spec.Subnets[0].Zone = "" },
+			[]want{{required, "spec.subnets[0].zone", ""}}},
+		{"subnet type missing", func(c *kops.Cluster) { c.Spec.Subnets[0].Type = "" },
+			[]want{{required, "spec.subnets[0].type", "Public"}}},
+		{"subnet type unknown", func(c *kops.Cluster) { c.Spec.Subnets[0].Type = "public" },
+			[]want{{notSupported, "spec.subnets[0].type", `"Utility"`}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assertErrors(t, ValidateCluster(completed(t, tc.mutate)), tc.want...)
+		})
+	}
+}

@@ -1,0 +1,122 @@
+// Package edit runs the user's editor on a document until it is valid or the user gives up, the
+// way kubectl edit does: errors are shown as comments at the top of the reopened file, and the
+// user's text is kept.
+package edit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// ErrCancelled says the user left the document as it was: nothing is to be stored.
+var ErrCancelled = errors.New("Edit cancelled, no changes made.")
+
+// Editor is how to start the user's editor and where its terminal is.
+type Editor struct {
+	// Command is the editor command line, e.g. "vi" or "code --wait"; the file's path is appended.
+	Command string
+	In      io.Reader
+	Out     io.Writer
+	ErrOut  io.Writer
+	// TempDir is where the file being edited lives; empty means the system default.
+	TempDir string
+}
+
+const header = `# Please edit the object below. Lines beginning with '#' at the top will be ignored,
+# and an empty file will abort the edit. If an error occurs while saving, this file will be
+# reopened with the relevant failures.
+#
+`
+
+// Run opens original (named name, e.g. "cluster-a.example.com.yaml") in the editor and returns the
+// edited text once check accepts it. It returns ErrCancelled when nothing was changed, and an error
+// (keeping the file and naming it) when the user saves the same invalid text twice.
+func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]byte, error) {
+	if strings.TrimSpace(e.Command) == "" {
+		return nil, errors.New("no editor command: set KOPS_EDITOR or EDITOR")
+	}
+	dir, err := os.MkdirTemp(e.TempDir, "kops-edit-")
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, filepath.Base(name))
+	keep := false
+	defer func() {
+		if !keep {
+			_ = os.RemoveAll(dir)
+		}
+	}()
+
+	content := append([]byte(header), original...)
+	var lastFailed []byte
+	for {
+		if err := os.WriteFile(path, content, 0o600); err != nil {
+			return nil, err
+		}
+		if err := e.launch(path); err != nil {
+			return nil, err
+		}
+		saved, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		edited := stripLeadingComments(saved)
+		switch {
+		case len(bytes.TrimSpace(edited)) == 0:
+			return nil, errors.New("Edit cancelled, saved file was empty.")
+		case bytes.Equal(edited, stripLeadingComments(append([]byte(header), original...))):
+			return nil, ErrCancelled
+		case lastFailed != nil && bytes.Equal(edited, lastFailed):
+			keep = true
+			return nil, fmt.Errorf("Edit cancelled, no valid changes were saved; your changes are kept in %s", path)
+		}
+		checkErr := check(edited)
+		if checkErr == nil {
+			return edited, nil
+		}
+		lastFailed = edited
+		content = withErrors(checkErr, edited)
+	}
+}
+
+func (e Editor) launch(path string) error {
+	args := strings.Fields(e.Command)
+	cmd := exec.Command(args[0], append(args[1:], path)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.In, e.Out, e.ErrOut
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("running editor %q: %w", e.Command, err)
+	}
+	return nil
+}
+
+// withErrors puts the header and the errors, as comments, above the user's text.
+func withErrors(err error, text []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(header)
+	b.WriteString("# The edited file had errors:\n")
+	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+		b.WriteString("# " + line + "\n")
+	}
+	b.WriteString("#\n")
+	b.Write(text)
+	return b.Bytes()
+}
+
+// stripLeadingComments drops the comment block at the top: the header and any error lines. Comments
+// further down belong to the user (a Corefile in a block scalar may hold some) and stay.
+func stripLeadingComments(b []byte) []byte {
+	for len(b) > 0 && b[0] == '#' {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil
+		}
+		b = b[i+1:]
+	}
+	return b
+}

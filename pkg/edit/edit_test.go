@@ -1,0 +1,120 @@
+package edit
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// scriptedEditor writes a shell script that replaces the edited file with each of steps in turn,
+// recording what it was shown, and returns the editor command.
+func scriptedEditor(t *testing.T, steps ...string) (command string, shown func() []string) {
+	t.Helper()
+	dir := t.TempDir()
+	for i, s := range steps {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "step"+string(rune('0'+i))), []byte(s), 0o644))
+	}
+	script := `#!/bin/sh
+set -e
+n=$(cat "` + dir + `/count" 2>/dev/null || echo 0)
+cp "$1" "` + dir + `/shown$n"
+if [ -f "` + dir + `/step$n" ]; then cp "` + dir + `/step$n" "$1"; fi
+echo $((n+1)) > "` + dir + `/count"
+`
+	path := filepath.Join(dir, "editor.sh")
+	require.NoError(t, os.WriteFile(path, []byte(script), 0o755))
+	return path, func() []string {
+		var out []string
+		for i := 0; ; i++ {
+			b, err := os.ReadFile(filepath.Join(dir, "shown"+string(rune('0'+i))))
+			if err != nil {
+				return out
+			}
+			out = append(out, string(b))
+		}
+	}
+}
+
+func mustBeValid(b []byte) error {
+	if strings.Contains(string(b), "bad") {
+		return errors.New("line 2: spec.x: Invalid value: \"bad\"\nline 3: spec.y: Required value")
+	}
+	return nil
+}
+
+func TestRun(t *testing.T) {
+	original := "spec:\n  x: good\n"
+	cases := []struct {
+		name    string
+		steps   []string
+		want    string
+		wantErr string
+		shown   int
+	}{
+		{name: "valid change", steps: []string{"spec:\n  x: better\n"}, want: "spec:\n  x: better\n", shown: 1},
+		{name: "header removed is fine", steps: []string{"# mine\nspec:\n  x: better\n"}, want: "spec:\n  x: better\n", shown: 1},
+		{name: "no change", steps: []string{header + original}, wantErr: ErrCancelled.Error(), shown: 1},
+		{name: "empty file", steps: []string{"# only comments\n\n"}, wantErr: "saved file was empty", shown: 1},
+		{name: "error then fixed", steps: []string{"spec:\n  x: bad\n", "spec:\n  x: fixed\n"}, want: "spec:\n  x: fixed\n", shown: 2},
+		{name: "same error twice", steps: []string{"spec:\n  x: bad\n", "# kept\nspec:\n  x: bad\n"}, wantErr: "no valid changes were saved", shown: 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			command, shown := scriptedEditor(t, tc.steps...)
+			e := Editor{Command: command, In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}, TempDir: t.TempDir()}
+			got, err := e.Run("cluster.yaml", []byte(original), mustBeValid)
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+			} else {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, string(got))
+			}
+			views := shown()
+			require.Len(t, views, tc.shown)
+			assert.Equal(t, header+original, views[0], "the editor first sees the header and the document")
+		})
+	}
+}
+
+func TestRunReopensWithErrorsAndKeepsText(t *testing.T) {
+	command, shown := scriptedEditor(t, "spec:\n  x: bad # my note\n", "spec:\n  x: fixed\n")
+	e := Editor{Command: command, TempDir: t.TempDir()}
+	_, err := e.Run("cluster.yaml", []byte("spec:\n  x: good\n"), mustBeValid)
+	require.NoError(t, err)
+	views := shown()
+	require.Len(t, views, 2)
+	assert.Equal(t, header+
+		"# The edited file had errors:\n"+
+		"# line 2: spec.x: Invalid value: \"bad\"\n"+
+		"# line 3: spec.y: Required value\n"+
+		"#\n"+
+		"spec:\n  x: bad # my note\n", views[1])
+}
+
+func TestRunKeepsFileWhenGivingUp(t *testing.T) {
+	command, _ := scriptedEditor(t, "bad\n", "bad\n")
+	tmp := t.TempDir()
+	e := Editor{Command: command, TempDir: tmp}
+	_, err := e.Run("cluster.yaml", []byte("good\n"), mustBeValid)
+	require.Error(t, err)
+	matches, _ := filepath.Glob(filepath.Join(tmp, "kops-edit-*", "cluster.yaml"))
+	require.Len(t, matches, 1, "the user's text survives")
+	assert.Contains(t, err.Error(), matches[0])
+}
+
+func TestRunEditorFails(t *testing.T) {
+	e := Editor{Command: "false", TempDir: t.TempDir()}
+	_, err := e.Run("c.yaml", []byte("a\n"), mustBeValid)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `running editor "false"`)
+
+	_, err = Editor{Command: "  "}.Run("c.yaml", []byte("a\n"), mustBeValid)
+	assert.ErrorContains(t, err, "set KOPS_EDITOR or EDITOR")
+}

@@ -1,0 +1,80 @@
+package kopscodecs
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// docRef names one document of a stream in messages.
+type docRef struct {
+	source string
+	index  int
+	line   int
+	kind   string
+	name   string
+}
+
+func (d docRef) String() string {
+	s := fmt.Sprintf("document %d", d.index)
+	switch {
+	case d.kind != "" && d.name != "":
+		s += fmt.Sprintf(" (%s %q)", d.kind, d.name)
+	case d.kind != "":
+		s += fmt.Sprintf(" (%s)", d.kind)
+	}
+	return s
+}
+
+// Problem is one thing wrong with one document.
+type Problem struct {
+	Document string
+	Line     int
+	Err      error
+}
+
+// DecodeError lists every problem found in a stream, each with its document and, where known,
+// its line: `cluster.yaml:12: document 1 (Cluster "c.k8s.local"): spec.kubeDNS.serverIP: ...`.
+type DecodeError struct {
+	Source   string
+	Problems []Problem
+}
+
+func (e *DecodeError) Error() string {
+	lines := make([]string, 0, len(e.Problems))
+	for _, p := range e.Problems {
+		where := e.Source
+		if p.Line > 0 {
+			where = fmt.Sprintf("%s:%d", e.Source, p.Line)
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s: %v", where, p.Document, p.Err))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (e *DecodeError) add(doc docRef, line int, err error) {
+	e.Problems = append(e.Problems, Problem{Document: doc.String(), Line: line, Err: err})
+}
+
+// addFieldErrors records field errors with the line of the nearest path that has one.
+func (e *DecodeError) addFieldErrors(doc docRef, errs field.ErrorList, lines map[string]int) {
+	for _, fe := range errs {
+		e.add(doc, lineOf(fe.Field, lines, doc.line), fe)
+	}
+}
+
+// lineOf finds the line of a field path, or of its closest ancestor that appears in the document.
+func lineOf(path string, lines map[string]int, fallback int) int {
+	for path != "" {
+		if l, ok := lines[path]; ok {
+			return l
+		}
+		cut := strings.LastIndexAny(path, ".[")
+		if cut < 0 {
+			break
+		}
+		path = path[:cut]
+	}
+	return fallback
+}

@@ -1,0 +1,54 @@
+package kopscodecs
+
+import (
+	"reflect"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// knownKopsFields lists, per type, fields that real kops has and this build does not model. They are
+// kept verbatim like any other unmodeled field; listing them only keeps a real field that happens to
+// look like a modeled one (networkID next to networkCIDR) from being reported as a typo of it.
+var knownKopsFields = map[reflect.Type][]string{
+	reflect.TypeOf(kops.ClusterSpec{}): {
+		"additionalNetworkCIDRs", "additionalPolicies", "additionalSANs", "api", "awsLoadBalancerController",
+		"certManager", "cloudConfig", "cloudControllerManager", "cloudLabels", "clusterAutoscaler",
+		"clusterDNSDomain", "containerd", "dnsControllerGossipConfig", "dnsZone", "docker",
+		"encryptionConfig", "etcdClusters", "externalCloudControllerManager", "externalDns",
+		"externalPolicies", "fileAssets", "gossipConfig", "hooks", "iam", "karpenter", "keyStore",
+		"kubeAPIServer", "kubeControllerManager", "kubeProxy", "kubeScheduler", "kubelet",
+		"kubernetesApiAccess", "masterInternalName", "masterKubelet", "masterPublicName", "metricsServer",
+		"networkID", "networking", "nodeAuthorization", "nodePortAccess", "nodeProblemDetector",
+		"nodeTerminationHandler", "podCIDR", "podIdentityWebhook", "rollingUpdate", "secretStore",
+		"serviceAccountIssuerDiscovery", "snapshotController", "sshAccess", "sshKeyName", "tagSubnets",
+		"target", "topology", "updatePolicy", "useHostCertificates",
+	},
+	reflect.TypeOf(kops.KubeDNSConfig{}): {
+		"cacheMaxConcurrent", "cacheMaxSize", "cpaImage", "nodeLocalDNS", "replicas",
+	},
+	reflect.TypeOf(kops.ClusterSubnetSpec{}): {
+		"additionalRoutes", "egress", "id", "ipv6CIDR", "publicIP",
+	},
+	reflect.TypeOf(kops.AssetsSpec{}): {
+		"fileRepository",
+	},
+	reflect.TypeOf(kops.InstanceGroupSpec{}): {
+		"additionalSecurityGroups", "additionalUserData", "associatePublicIP", "cloudLabels",
+		"compressUserData", "containerd", "cpuCredits", "detailedInstanceMonitoring",
+		"externalLoadBalancers", "fileAssets", "guestAccelerators", "hooks", "iam",
+		"instanceInterruptionBehavior", "instanceProtection", "kubelet", "manager", "maxPrice",
+		"mixedInstancesPolicy", "nodeLabels", "packages", "rollingUpdate", "rootVolumeEncryption",
+		"rootVolumeIOPS", "rootVolumeSize", "rootVolumeThroughput", "rootVolumeType",
+		"securityGroupOverride", "suspendProcesses", "sysctlParameters", "taints", "tenancy",
+		"volumeMounts", "volumes", "warmPool", "zones",
+	},
+}
+
+func knownKopsField(t reflect.Type, name string) bool {
+	for _, known := range knownKopsFields[t] {
+		if known == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,172 @@
+// Package cloudup turns a cluster specification into what is stored and applied for it.
+package cloudup
+
+import (
+	"fmt"
+	"math/big"
+	"net/netip"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// Defaults of `kops create cluster` that are not defaults of the API.
+const (
+	DefaultKubernetesVersion = "1.35.4"
+	DefaultCloudProvider     = "aws"
+	DefaultNetworkCIDR       = "172.20.0.0/16"
+	// DefaultHopLimit keeps instance-metadata responses from travelling past the node itself, so
+	// pods behind a bridge or overlay cannot read the node's cloud credentials.
+	DefaultHopLimit = 1
+)
+
+// machineDefaults are the machine types used when none is given, per cloud.
+var machineDefaults = map[string]struct{ controlPlane, node string }{
+	"aws": {"t3.medium", "t3.medium"},
+	"gce": {"e2-medium", "e2-medium"},
+}
+
+// NewClusterOptions are the choices of `kops create cluster`.
+type NewClusterOptions struct {
+	Name              string
+	Zones             []string
+	ControlPlaneZones []string
+	CloudProvider     string
+	Channel           string
+	KubernetesVersion string
+	NetworkCIDR       string
+	NodeCount         int32
+	NodeSize          string
+	ControlPlaneSize  string
+	Image             string
+}
+
+// NewCluster builds the Cluster and InstanceGroups that `kops create cluster` stores: a subnet per
+// zone, a control-plane group per control-plane zone (every zone unless chosen), and one group of
+// nodes spread over all zones.
+func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, error) {
+	if len(o.Zones) == 0 {
+		return nil, nil, fmt.Errorf("must specify at least one zone for the cluster (use --zones)")
+	}
+	cloud := orDefault(o.CloudProvider, DefaultCloudProvider)
+	sizes, known := machineDefaults[cloud]
+	if !known && (o.NodeSize == "" || o.ControlPlaneSize == "") {
+		return nil, nil, fmt.Errorf("no default machine types for cloud %q: specify --node-size and --control-plane-size", cloud)
+	}
+	networkCIDR := orDefault(o.NetworkCIDR, DefaultNetworkCIDR)
+	subnetCIDRs, err := splitForZones(networkCIDR, len(o.Zones))
+	if err != nil {
+		return nil, nil, err
+	}
+
+	c := &kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: o.Name}}
+	c.APIVersion, c.Kind = kops.GroupVersion, kops.KindCluster
+	c.Spec = kops.ClusterSpec{
+		Channel:           orDefault(o.Channel, kops.DefaultChannel),
+		CloudProvider:     cloud,
+		KubernetesVersion: orDefault(o.KubernetesVersion, DefaultKubernetesVersion),
+		NetworkCIDR:       networkCIDR,
+		NonMasqueradeCIDR: kops.DefaultNonMasqueradeCIDR,
+		KubeDNS:           &kops.KubeDNSConfig{Provider: kops.DNSProviderCoreDNS},
+		Authorization:     &kops.AuthorizationSpec{RBAC: &kops.RBACAuthorizationSpec{}},
+	}
+	seen := map[string]bool{}
+	for i, zone := range o.Zones {
+		if seen[zone] {
+			return nil, nil, fmt.Errorf("zone %q is listed twice in --zones", zone)
+		}
+		seen[zone] = true
+		c.Spec.Subnets = append(c.Spec.Subnets, kops.ClusterSubnetSpec{
+			Name: zone, Zone: zone, CIDR: subnetCIDRs[i], Type: kops.SubnetTypePublic,
+		})
+	}
+
+	controlPlaneZones := o.ControlPlaneZones
+	if len(controlPlaneZones) == 0 {
+		controlPlaneZones = o.Zones
+	}
+	var groups []*kops.InstanceGroup
+	for _, zone := range controlPlaneZones {
+		if !seen[zone] {
+			return nil, nil, fmt.Errorf("control-plane zone %q is not one of the cluster's zones %s", zone, strings.Join(o.Zones, ","))
+		}
+		groups = append(groups, newGroup(o, cloud, "control-plane-"+zone, kops.RoleControlPlane,
+			orDefault(o.ControlPlaneSize, sizes.controlPlane), 1, []string{zone}))
+	}
+	nodeCount := o.NodeCount
+	if nodeCount == 0 {
+		nodeCount = 1
+	}
+	groups = append(groups, newGroup(o, cloud, "nodes", kops.RoleNode, orDefault(o.NodeSize, sizes.node), nodeCount, o.Zones))
+	return c, groups, nil
+}
+
+func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRole, machineType string, size int32, subnets []string) *kops.InstanceGroup {
+	g := &kops.InstanceGroup{ObjectMeta: metav1.ObjectMeta{
+		Name:   name,
+		Labels: map[string]string{kops.LabelClusterName: o.Name},
+	}}
+	g.APIVersion, g.Kind = kops.GroupVersion, kops.KindInstanceGroup
+	minSize, maxSize := size, size
+	g.Spec = kops.InstanceGroupSpec{
+		Role:        role,
+		Image:       o.Image,
+		MachineType: machineType,
+		MinSize:     &minSize,
+		MaxSize:     &maxSize,
+		Subnets:     append([]string(nil), subnets...),
+	}
+	if cloud == "aws" {
+		tokens, hops := "required", int64(DefaultHopLimit)
+		g.Spec.InstanceMetadata = &kops.InstanceMetadataSpec{HTTPTokens: &tokens, HTTPPutResponseHopLimit: &hops}
+	}
+	return g
+}
+
+// splitForZones carves one subnet per zone out of the network, as kops does: the network is cut
+// into equal blocks, the first left free, and zone i gets block i+1.
+func splitForZones(network string, zones int) ([]string, error) {
+	prefix, err := netip.ParsePrefix(network)
+	if err != nil {
+		return nil, fmt.Errorf("--network-cidr %q: %w", network, err)
+	}
+	prefix = prefix.Masked()
+	extraBits := 3
+	for (1<<extraBits)-1 < zones {
+		extraBits++
+	}
+	bits := prefix.Bits() + extraBits
+	if bits > prefix.Addr().BitLen()-4 {
+		return nil, fmt.Errorf("network %s is too small for %d zones", network, zones)
+	}
+	out := make([]string, zones)
+	for i := range out {
+		addr, err := nthBlock(prefix.Addr(), bits, i+1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = netip.PrefixFrom(addr, bits).String()
+	}
+	return out, nil
+}
+
+// nthBlock returns the start of block n, blocks being /bits wide, counted from base.
+func nthBlock(base netip.Addr, bits, n int) (netip.Addr, error) {
+	v := new(big.Int).SetBytes(base.AsSlice())
+	v.Add(v, new(big.Int).Lsh(big.NewInt(int64(n)), uint(base.BitLen()-bits)))
+	size := base.BitLen() / 8
+	if len(v.Bytes()) > size {
+		return netip.Addr{}, fmt.Errorf("block %d of /%d overflows the address space", n, bits)
+	}
+	addr, _ := netip.AddrFromSlice(v.FillBytes(make([]byte, size)))
+	return addr, nil
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
