@@ -35,7 +35,8 @@ const header = `# Please edit the object below. Lines beginning with '#' at the 
 `
 
 // Run opens original (named name, e.g. "cluster-a.example.com.yaml") in the editor and returns the
-// edited text once check accepts it. It returns ErrCancelled when nothing was changed, and an error
+// edited text once check accepts it. check must not depend on anything but its input: it is called
+// again with the text shifted down (see recheck). It returns ErrCancelled when nothing was changed, and an error
 // (keeping the file and naming it) when the user saves the same invalid text twice.
 func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]byte, error) {
 	if strings.TrimSpace(e.Command) == "" {
@@ -76,13 +77,29 @@ func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]b
 			keep = true
 			return nil, fmt.Errorf("Edit cancelled, no valid changes were saved; your changes are kept in %s", path)
 		}
-		checkErr := check(edited)
-		if checkErr == nil {
+		reopened, ok := recheck(edited, check)
+		if ok {
 			return edited, nil
 		}
 		lastFailed = edited
-		content = withErrors(checkErr, edited)
+		content = reopened
 	}
+}
+
+// recheck runs check on the edited text and, when it fails, returns the file to reopen. check sees
+// the text preceded by as many blank lines as the reopened file has above it, so the line numbers
+// in its errors are those the user will see next to the errors.
+func recheck(edited []byte, check func([]byte) error) (reopened []byte, ok bool) {
+	above := strings.Count(header, "\n") + 2 // the error block's title and closing lines
+	err := check(edited)
+	if err == nil {
+		return nil, true
+	}
+	offset := above + strings.Count(strings.TrimRight(err.Error(), "\n"), "\n") + 1
+	if padded := check(append(bytes.Repeat([]byte("\n"), offset), edited...)); padded != nil {
+		err = padded
+	}
+	return withErrors(err, edited), false
 }
 
 func (e Editor) launch(path string) error {

@@ -13,9 +13,9 @@ type Name string
 
 // Names of the known flags and their aliases.
 const (
-	// ClusterAddons enables managing addons declared in the cluster spec.
+	// ClusterAddons lets a cluster carry extra addon objects (kops create --add, kops create -f).
 	ClusterAddons Name = "ClusterAddons"
-	// UseAddonOperators enables installing addons through their operators.
+	// UseAddonOperators deploys addons such as CoreDNS through their cluster-addons operators.
 	UseAddonOperators Name = "UseAddonOperators"
 	// UseOperators is an older spelling of UseAddonOperators, kept so that
 	// existing environments keep working.
@@ -34,8 +34,8 @@ type Definition struct {
 // definitions is the single table of known flags; adding a flag is one line.
 // Its order is the order Describe reports flags in.
 var definitions = []Definition{
-	{Name: ClusterAddons, Default: false, Description: "Manage the addons listed in the cluster spec."},
-	{Name: UseAddonOperators, Default: false, Description: "Install addons through their operators.", Aliases: []Name{UseOperators}},
+	{Name: ClusterAddons, Default: false, Description: "Store extra addon objects with the cluster (kops create --add, kops create -f)."},
+	{Name: UseAddonOperators, Default: false, Description: "Deploy CoreDNS through the cluster-addons operator instead of built-in manifests.", Aliases: []Name{UseOperators}},
 }
 
 // Known returns a copy of the known flag definitions in table order.

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+)
+
+type createClusterOptions struct {
+	cloudup.NewClusterOptions
+	DryRun bool
+	Output string
+	Add    []string
+}
+
+// NewCmdCreateCluster is `kops create cluster`.
+func NewCmdCreateCluster(f *Factory) *cobra.Command {
+	o := &createClusterOptions{}
+	cmd := &cobra.Command{
+		Use:   "cluster [CLUSTER]",
+		Short: "Create a cluster configuration in the state store",
+		Example: `  KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators \
+    kops create cluster addons.k8s.local --zones us-east-2a --state file://$PWD/.state`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, err := f.Cluster(args)
+			if err != nil {
+				return err
+			}
+			o.Name = name
+			return runCreateCluster(f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&o.Zones, "zones", nil, "Zones in which to run the cluster, e.g. us-east-2a,us-east-2b")
+	fl.StringSliceVar(&o.ControlPlaneZones, "control-plane-zones", nil, "Zones in which to run control-plane nodes (default: every zone)")
+	fl.StringVar(&o.CloudProvider, "cloud", "", "Cloud provider (default aws)")
+	fl.StringVar(&o.Channel, "channel", "", "Channel of recommended versions and addons: stable, alpha, none, or a file:// URL (default stable)")
+	fl.StringVar(&o.KubernetesVersion, "kubernetes-version", "", "Kubernetes version (default "+cloudup.DefaultKubernetesVersion+")")
+	fl.StringVar(&o.NetworkCIDR, "network-cidr", "", "Network CIDR of the cluster (default "+cloudup.DefaultNetworkCIDR+")")
+	fl.Int32Var(&o.NodeCount, "node-count", 0, "Number of nodes (default 1)")
+	fl.StringVar(&o.NodeSize, "node-size", "", "Machine type of the nodes")
+	fl.StringVar(&o.ControlPlaneSize, "control-plane-size", "", "Machine type of the control-plane nodes")
+	fl.StringVar(&o.Image, "image", "", "Machine image of every instance group")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the objects instead of storing them (needs -o)")
+	fl.StringVarP(&o.Output, "output", "o", "", "Output format for --dry-run: yaml or json")
+	if f.Flags.Enabled(featureflag.ClusterAddons) {
+		fl.StringSliceVar(&o.Add, "add", nil, "Files of Kubernetes objects to store as addons of the cluster")
+	}
+	return cmd
+}
+
+func runCreateCluster(f *Factory, o *createClusterOptions) error {
+	if o.Output != "" && !o.DryRun {
+		return errors.New("-o is only used with --dry-run")
+	}
+	if o.DryRun {
+		if err := checkOutput(o.Output, outputYAML, outputJSON); err != nil {
+			return fmt.Errorf("--dry-run needs -o yaml or -o json: %w", err)
+		}
+	}
+	clientset, err := f.Clientset()
+	if err != nil {
+		return err
+	}
+	cluster, groups, err := cloudup.NewCluster(o.NewClusterOptions)
+	if err != nil {
+		return err
+	}
+	addons, err := readAddonFiles(f, o.Add)
+	if err != nil {
+		return err
+	}
+	checked := cloudup.Check(cluster, groups, clientset.Base().String(), true)
+	if err := checkedErrors(cluster.Name, checked, nil, nil); err != nil {
+		return err
+	}
+
+	if o.DryRun {
+		return printNewCluster(f, o.Output, client.NewCluster{Cluster: cluster, InstanceGroups: groups, Addons: addons})
+	}
+	if err := clientset.CreateCluster(client.NewCluster{Cluster: cluster, InstanceGroups: groups, Addons: addons}); err != nil {
+		return err
+	}
+	name := cluster.Name
+	fmt.Fprintf(f.Out, `Cluster configuration has been created in %s.
+
+Suggestions:
+ * list clusters with: kops get clusters
+ * edit this cluster with: kops edit cluster %s
+ * edit the nodes with: kops edit ig --name=%s nodes
+
+Finally configure the cluster with: kops update cluster --name %s --yes
+`, clientset.Base(), name, name, name)
+	return nil
+}
+
+// readAddonFiles reads --add files, which may hold only addon objects.
+func readAddonFiles(f *Factory, files []string) ([]*unstructured.Unstructured, error) {
+	var addons []*unstructured.Unstructured
+	for _, name := range files {
+		data, err := readInput(f.In, name)
+		if err != nil {
+			return nil, err
+		}
+		objs, warnings, err := kopscodecs.Decode(name, data, true)
+		f.Warn(warnings)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs {
+			if o.Addon == nil {
+				return nil, fmt.Errorf("%s: %s: --add files hold addon objects only; create clusters and instance groups with 'kops create -f'", name, o.Describe())
+			}
+			addons = append(addons, o.Addon)
+		}
+	}
+	return addons, nil
+}
+
+func printNewCluster(f *Factory, format string, n client.NewCluster) error {
+	var docs [][]byte
+	data, err := kopscodecs.EncodeCluster(n.Cluster)
+	if err != nil {
+		return err
+	}
+	docs = append(docs, data)
+	for _, g := range n.InstanceGroups {
+		data, err := kopscodecs.EncodeInstanceGroup(g)
+		if err != nil {
+			return err
+		}
+		docs = append(docs, data)
+	}
+	for _, a := range n.Addons {
+		data, err := kopscodecs.EncodeAddons([]*unstructured.Unstructured{a})
+		if err != nil {
+			return err
+		}
+		docs = append(docs, data)
+	}
+	return printDocuments(f.Out, format, docs)
+}

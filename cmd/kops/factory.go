@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// Factory carries what every command needs: the parsed feature flags, the environment, the
+// terminal, and the global flags. It is built once per command line.
+type Factory struct {
+	Flags  featureflag.Set
+	Env    map[string]string
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	Mem    *vfs.MemFS
+
+	// Set by the root command's persistent flags.
+	State       string
+	ClusterName string
+
+	warned map[string]bool
+}
+
+// Clientset opens the state store named by --state or KOPS_STATE_STORE.
+func (f *Factory) Clientset() (*client.Clientset, error) {
+	if f.State == "" {
+		return nil, errors.New("the state store is not set: use --state or set KOPS_STATE_STORE, e.g. --state file:///srv/kops-state")
+	}
+	base, err := vfs.ParsePath(f.State, f.Mem)
+	if err != nil {
+		return nil, err
+	}
+	return client.New(base), nil
+}
+
+// Cluster resolves the cluster name from the first argument, --name or KOPS_CLUSTER_NAME.
+func (f *Factory) Cluster(args []string) (string, error) {
+	switch {
+	case len(args) > 0 && f.ClusterName != "" && args[0] != f.ClusterName:
+		return "", fmt.Errorf("the cluster name is given twice, as %q and --name %q", args[0], f.ClusterName)
+	case len(args) > 0:
+		return args[0], nil
+	case f.ClusterName != "":
+		return f.ClusterName, nil
+	}
+	return "", errors.New("no cluster name: give it as an argument, with --name, or in KOPS_CLUSTER_NAME")
+}
+
+// Warn prints each warning once per command, however often the same document is read.
+func (f *Factory) Warn(warnings []kopscodecs.Warning) {
+	if f.warned == nil {
+		f.warned = map[string]bool{}
+	}
+	for _, w := range warnings {
+		if s := w.String(); !f.warned[s] {
+			f.warned[s] = true
+			fmt.Fprintf(f.ErrOut, "W: %s\n", s)
+		}
+	}
+}
+
+// Editor is the user's editor command: KOPS_EDITOR, else EDITOR, else vi.
+func (f *Factory) Editor() string {
+	for _, k := range []string{"KOPS_EDITOR", "EDITOR"} {
+		if v := f.Env[k]; v != "" {
+			return v
+		}
+	}
+	return "vi"
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
+	return &cobra.Command{
+		Use:     "clusters [NAME...]",
+		Aliases: []string{"cluster"},
+		Short:   "List clusters in the state store",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(*output, outputTable, outputYAML, outputJSON); err != nil {
+				return err
+			}
+			if len(args) == 0 && f.ClusterName != "" {
+				args = []string{f.ClusterName}
+			}
+			return printClusters(f, args, *output)
+		},
+	}
+}
+
+// printClusters prints the named clusters, or every cluster when names is empty.
+func printClusters(f *Factory, names []string, output string) error {
+	clientset, err := f.Clientset()
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		if names, err = clientset.ListClusters(); err != nil {
+			return err
+		}
+	}
+	var rows [][]string
+	var docs [][]byte
+	for _, name := range names {
+		c, warnings, err := clientset.GetCluster(name)
+		f.Warn(warnings)
+		if err != nil {
+			return err
+		}
+		var zones []string
+		for _, s := range c.Spec.Subnets {
+			zones = append(zones, s.Zone)
+		}
+		rows = append(rows, []string{c.Name, c.Spec.CloudProvider, strings.Join(zones, ",")})
+		data, err := kopscodecs.EncodeCluster(c)
+		if err != nil {
+			return err
+		}
+		docs = append(docs, data)
+	}
+	if output == outputTable {
+		return printTable(f.Out, []string{"NAME", "CLOUD", "ZONES"}, rows)
+	}
+	return printDocuments(f.Out, output, docs)
+}

@@ -1,0 +1,46 @@
+// Command kops creates, edits and updates kops clusters kept in a state store.
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], environ(), os.Stdin, os.Stdout, os.Stderr, nil))
+}
+
+// environ is the only place the process environment is read; everything below gets it as a value.
+func environ() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// run executes one kops command line and returns the exit code. mem backs memfs:// state stores
+// (tests pass one; the real binary has none).
+func run(args []string, env map[string]string, in io.Reader, out, errOut io.Writer, mem *vfs.MemFS) int {
+	flags, messages := featureflag.Parse(env["KOPS_FEATURE_FLAGS"])
+	for _, m := range messages {
+		_, _ = io.WriteString(errOut, m.String()+"\n")
+	}
+	f := &Factory{Flags: flags, Env: env, In: in, Out: out, ErrOut: errOut, Mem: mem}
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(out)
+	root.SetErr(errOut)
+	if err := root.Execute(); err != nil {
+		_, _ = io.WriteString(errOut, "Error: "+err.Error()+"\n")
+		return 1
+	}
+	return 0
+}
