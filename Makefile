@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build test verify
+.PHONY: build test verify quickstart
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -14,3 +14,6 @@ verify:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+
+quickstart:
+	./hack/quickstart.sh

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The README's quick start: build kops, create the cluster addons.k8s.local with the addon-operator
+# feature flags in a local file:// state store, and show what was stored. Safe to run again: the
+# cluster is deleted from the store first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+make build >/dev/null
+export KOPS_STATE_STORE="file://$PWD/.state"
+export KOPS_FEATURE_FLAGS="ClusterAddons,UseAddonOperators"
+kops=./bin/kops
+name=addons.k8s.local
+
+if [ -f .state/$name/config ]; then
+  $kops delete cluster $name --yes >/dev/null
+fi
+
+set -x
+$kops get featureflags
+$kops create cluster $name --zones us-east-2a
+$kops get --name $name
+$kops get cluster $name -o yaml
+find .state/$name -type f | sort
