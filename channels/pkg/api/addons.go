@@ -1,0 +1,90 @@
+// Package api holds the file formats of kops's channels: the bootstrap channel (kind Addons) that
+// `kops update cluster` writes and `channels apply` reads. The format is kops's, so either tool
+// reads what the other writes.
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// KindAddons is the kind of a bootstrap channel.
+const KindAddons = "Addons"
+
+// Addons is a list of addons to apply to a cluster, in order.
+type Addons struct {
+	metav1.TypeMeta `json:",inline"`
+	Metadata        AddonsMetadata `json:"metadata"`
+	Spec            AddonsSpec     `json:"spec"`
+}
+
+// AddonsMetadata names the channel.
+type AddonsMetadata struct {
+	Name string `json:"name"`
+}
+
+// AddonsSpec is the ordered list of addons.
+type AddonsSpec struct {
+	Addons []AddonSpec `json:"addons"`
+}
+
+// AddonSpec is one addon: a manifest, where it lies relative to the channel, and the hash that
+// tells channels whether it changed since it was last applied.
+type AddonSpec struct {
+	Name string `json:"name"`
+	// ID tells versions of one addon apart (k8s-1.12); with the hash it forms the applied version.
+	ID string `json:"id,omitempty"`
+	// Selector is the labels every object of the addon carries.
+	Selector map[string]string `json:"selector,omitempty"`
+	// Manifest is the manifest's path relative to the channel file.
+	Manifest string `json:"manifest"`
+	// ManifestHash is the hex SHA-256 of the manifest's exact bytes.
+	ManifestHash string `json:"manifestHash"`
+	// Prune, when set, deletes objects carrying the selector that left the manifest.
+	Prune *PruneSpec `json:"prune,omitempty"`
+}
+
+// PruneSpec lists the kinds whose stale objects are deleted.
+type PruneSpec struct {
+	Kinds []PruneKindSpec `json:"kinds,omitempty"`
+}
+
+// PruneKindSpec is one kind to prune, optionally limited to namespaces and a label selector.
+type PruneKindSpec struct {
+	Group         string   `json:"group,omitempty"`
+	Kind          string   `json:"kind"`
+	Namespaces    []string `json:"namespaces,omitempty"`
+	LabelSelector string   `json:"labelSelector,omitempty"`
+}
+
+// ManifestHash is the hash recorded for a manifest's bytes.
+func ManifestHash(manifest []byte) string {
+	sum := sha256.Sum256(manifest)
+	return hex.EncodeToString(sum[:])
+}
+
+// NewAddons returns an empty channel with the given name.
+func NewAddons(name string) *Addons {
+	return &Addons{TypeMeta: metav1.TypeMeta{Kind: KindAddons}, Metadata: AddonsMetadata{Name: name}}
+}
+
+// Encode renders the channel as YAML (sorted keys, trailing newline).
+func (a *Addons) Encode() ([]byte, error) {
+	return yaml.Marshal(a)
+}
+
+// ParseAddons reads a bootstrap channel, rejecting unknown fields and other kinds.
+func ParseAddons(data []byte) (*Addons, error) {
+	a := &Addons{}
+	if err := yaml.UnmarshalStrict(data, a); err != nil {
+		return nil, fmt.Errorf("parsing addons channel: %w", err)
+	}
+	if a.Kind != KindAddons {
+		return nil, fmt.Errorf("parsing addons channel: kind is %q, want %q", a.Kind, KindAddons)
+	}
+	return a, nil
+}
