@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"syscall"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kopscodecs"
@@ -54,6 +55,9 @@ func (c *Clientset) ListClusters() ([]string, error) {
 	var names []string
 	for _, d := range dirs {
 		ok, err := d.Join("config").Exists()
+		if errors.Is(err, syscall.ENOTDIR) {
+			continue // a file at the root of the store, not a cluster directory
+		}
 		if err != nil {
 			return nil, err
 		}

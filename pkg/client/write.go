@@ -57,12 +57,35 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	}
 	add(c.configPath(name), data)
 
+	// Files left by a create that crashed before writing the config belong to no cluster; they must
+	// not become part of this one.
+	if err := c.removeStrayGroups(name, writes); err != nil {
+		return err
+	}
 	for i, p := range order {
 		if err := p.WriteFile(writes[p.String()]); err != nil {
 			for _, done := range order[:i] {
 				_ = done.Remove()
 			}
 			return fmt.Errorf("storing cluster %q: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (c *Clientset) removeStrayGroups(cluster string, keep map[string][]byte) error {
+	files, err := c.igDir(cluster).ReadDir()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if _, ok := keep[f.String()]; !ok {
+			if err := f.Remove(); err != nil {
+				return fmt.Errorf("removing stray instance group %s: %w", f, err)
+			}
 		}
 	}
 	return nil
@@ -86,6 +109,13 @@ func (c *Clientset) UpdateCluster(cluster *kops.Cluster) error {
 
 // UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
 func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
+	exists, err := c.ClusterExists(cluster)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
+	}
 	data, err := kopscodecs.EncodeInstanceGroup(g)
 	if err != nil {
 		return fmt.Errorf("encoding instance group %q: %w", g.Name, err)
