@@ -1,0 +1,81 @@
+// Package assets rewrites where a cluster's images are pulled from (spec.assets), so that clusters
+// without access to public registries, or behind a pull-through cache, run the same manifests.
+package assets
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// Remapper rewrites image references according to a cluster's spec.assets.
+//
+// Rules (the input is normalized first: "busybox" is docker.io/library/busybox):
+//
+//   - containerRegistry is a mirror the images were copied into. The image's registry host is
+//     replaced and its whole repository path kept, so images from different projects cannot
+//     collide: registry.k8s.io/coredns/coredns:v1.12.4 with containerRegistry
+//     registry.example.com/mirror becomes registry.example.com/mirror/coredns/coredns:v1.12.4.
+//     (kops flattens the path with dashes, coredns-coredns; keeping it makes the mirror layout
+//     the same as the upstream one, which is what registry copy tools produce.)
+//   - containerProxy is a pull-through cache in front of several registries. The original
+//     registry host is kept as the first path component, because the proxy needs it to know which
+//     upstream to fetch from: proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4 and
+//     proxy.example.com/docker.io/library/busybox.
+//   - Tags and digests are preserved exactly; no tag is ever added or dropped.
+//   - An image already under the configured location is returned unchanged, so remapping is
+//     idempotent and repeated completion of a cluster converges.
+//
+// A nil *Remapper, or one built from a nil spec, returns images unchanged (after validating them).
+type Remapper struct {
+	containerRegistry string
+	containerProxy    string
+}
+
+// NewRemapper builds a Remapper from spec.assets; a nil spec means no remapping. It rejects setting
+// both containerRegistry and containerProxy, because no single rule could satisfy both.
+func NewRemapper(spec *kops.AssetsSpec) (*Remapper, error) {
+	r := &Remapper{}
+	if spec == nil {
+		return r, nil
+	}
+	if spec.ContainerRegistry != "" && spec.ContainerProxy != "" {
+		return nil, fmt.Errorf("spec.assets: containerRegistry and containerProxy are mutually exclusive: set only one")
+	}
+	var err error
+	if spec.ContainerRegistry != "" {
+		if r.containerRegistry, err = parseLocation(spec.ContainerRegistry); err != nil {
+			return nil, fmt.Errorf("spec.assets.containerRegistry: %w", err)
+		}
+	}
+	if spec.ContainerProxy != "" {
+		if r.containerProxy, err = parseLocation(spec.ContainerProxy); err != nil {
+			return nil, fmt.Errorf("spec.assets.containerProxy: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// RemapImage returns where image should be pulled from. It fails when image is not a valid
+// reference, since the node's runtime would refuse it anyway.
+func (r *Remapper) RemapImage(image string) (string, error) {
+	ref, err := parseImage(image)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case r == nil || (r.containerRegistry == "" && r.containerProxy == ""):
+		return image, nil
+	case r.containerRegistry != "":
+		if strings.HasPrefix(image, r.containerRegistry+"/") {
+			return image, nil
+		}
+		return r.containerRegistry + "/" + ref.repository + ref.suffix(), nil
+	default:
+		if strings.HasPrefix(image, r.containerProxy+"/") {
+			return image, nil
+		}
+		return r.containerProxy + "/" + ref.registry + "/" + ref.repository + ref.suffix(), nil
+	}
+}

@@ -1,0 +1,126 @@
+package coredns
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// mainBlock is the main server block with the given domain and forward targets.
+func mainBlock(domain, forward string) string {
+	return `.:53 {
+    errors
+    health {
+        lameduck 5s
+    }
+    ready
+    kubernetes ` + domain + ` in-addr.arpa ip6.arpa {
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+        ttl 30
+    }
+    prometheus :9153
+    forward . ` + forward + ` {
+        max_concurrent 1000
+    }
+    cache 30
+    loop
+    reload
+    loadbalance
+}
+`
+}
+
+func TestCorefile(t *testing.T) {
+	tests := []struct {
+		name string
+		dns  *kops.KubeDNSConfig
+		want string
+	}{
+		{
+			name: "defaults forward to resolv.conf",
+			dns:  &kops.KubeDNSConfig{Domain: "cluster.local"},
+			want: mainBlock("cluster.local", "/etc/resolv.conf"),
+		},
+		{
+			name: "nil config uses the default domain",
+			dns:  nil,
+			want: mainBlock("cluster.local", "/etc/resolv.conf"),
+		},
+		{
+			name: "custom domain and upstream nameservers",
+			dns:  &kops.KubeDNSConfig{Domain: "corp.internal", UpstreamNameservers: []string{"10.0.0.2", " ", "1.1.1.1"}},
+			want: mainBlock("corp.internal", "10.0.0.2 1.1.1.1"),
+		},
+		{
+			name: "IPv6 upstream nameservers",
+			dns:  &kops.KubeDNSConfig{Domain: "cluster.local", UpstreamNameservers: []string{"2001:4860:4860::8888", "fd00:ec2::253"}},
+			want: mainBlock("cluster.local", "2001:4860:4860::8888 fd00:ec2::253"),
+		},
+		{
+			name: "stub domains are sorted, empty ones skipped, IPv6 reverse zone and servers kept",
+			dns: &kops.KubeDNSConfig{
+				Domain: "cluster.local",
+				StubDomains: map[string][]string{
+					"zeta.example.com":      {"10.1.0.10"},
+					"acme.local":            {"10.2.0.10", "10.2.0.11"},
+					"d.f.ip6.arpa":          {"fd00:1::53", "[fd00:1::54]:5353"},
+					"empty.example.com":     {},
+					"blank.example.com":     {""},
+					"10.in-addr.arpa":       {"10.0.0.53"},
+					"consul.service.local.": {"10.3.0.1"},
+				},
+			},
+			want: mainBlock("cluster.local", "/etc/resolv.conf") + `10.in-addr.arpa:53 {
+    errors
+    cache 30
+    forward . 10.0.0.53
+}
+acme.local:53 {
+    errors
+    cache 30
+    forward . 10.2.0.10 10.2.0.11
+}
+consul.service.local.:53 {
+    errors
+    cache 30
+    forward . 10.3.0.1
+}
+d.f.ip6.arpa:53 {
+    errors
+    cache 30
+    forward . fd00:1::53 [fd00:1::54]:5353
+}
+zeta.example.com:53 {
+    errors
+    cache 30
+    forward . 10.1.0.10
+}
+`,
+		},
+		{
+			name: "externalCoreFile is returned verbatim",
+			dns: &kops.KubeDNSConfig{
+				Domain:              "cluster.local",
+				UpstreamNameservers: []string{"10.0.0.2"},
+				ExternalCoreFile:    ".:53 {\n  forward . 8.8.8.8\n}",
+			},
+			want: ".:53 {\n  forward . 8.8.8.8\n}",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Corefile(tt.dns))
+		})
+	}
+}
+
+func TestCorefileIsDeterministic(t *testing.T) {
+	dns := &kops.KubeDNSConfig{StubDomains: map[string][]string{"a": {"1.1.1.1"}, "b": {"2.2.2.2"}, "c": {"3.3.3.3"}}}
+	first := Corefile(dns)
+	for i := 0; i < 20; i++ {
+		assert.Equal(t, first, Corefile(dns))
+	}
+}

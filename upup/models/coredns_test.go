@@ -1,0 +1,368 @@
+package models
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/model/components/coredns"
+)
+
+func qty(s string) *resource.Quantity {
+	q := resource.MustParse(s)
+	return &q
+}
+
+// renderCluster completes spec the way `kops update cluster` does and renders the addon.
+func renderCluster(t *testing.T, spec kops.ClusterSpec) (*kops.Cluster, *CoreDNSData, []byte) {
+	t.Helper()
+	cluster := kops.CompleteCluster(&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "dns.example.com"}, Spec: spec}, "memfs://test")
+	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
+	require.NoError(t, err)
+	data, err := NewCoreDNSData(cluster, remapper)
+	require.NoError(t, err)
+	out, err := RenderCoreDNS(data)
+	require.NoError(t, err)
+	return cluster, data, out
+}
+
+var wantOrder = []string{
+	"ServiceAccount/coredns",
+	"ClusterRole/system:coredns",
+	"ClusterRoleBinding/system:coredns",
+	"ConfigMap/coredns",
+	"Deployment/coredns",
+	"Service/kube-dns",
+	"PodDisruptionBudget/coredns",
+	"ServiceAccount/coredns-autoscaler",
+	"ClusterRole/coredns-autoscaler",
+	"ClusterRoleBinding/coredns-autoscaler",
+	"Role/coredns-autoscaler",
+	"RoleBinding/coredns-autoscaler",
+	"ConfigMap/coredns-autoscaler",
+	"Deployment/coredns-autoscaler",
+}
+
+func TestRenderCoreDNS(t *testing.T) {
+	tolerations := []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "dns", Effect: corev1.TaintEffectNoSchedule}}
+	affinity := &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.NodeSelectorOpDoesNotExist}},
+		}}},
+	}}
+	tests := []struct {
+		name  string
+		spec  kops.ClusterSpec
+		check func(t *testing.T, m *manifest)
+	}{
+		{
+			name: "defaults",
+			check: func(t *testing.T, m *manifest) {
+				assert.Equal(t, "100.64.0.10", get[*corev1.Service](t, m, "Service/kube-dns").Spec.ClusterIP)
+				c := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0]
+				assert.Equal(t, DefaultCoreDNSImage, c.Image)
+				assert.Equal(t, "100m", c.Resources.Requests.Cpu().String())
+				assert.Equal(t, "70Mi", c.Resources.Requests.Memory().String())
+				assert.Equal(t, "170Mi", c.Resources.Limits.Memory().String())
+				assert.NotContains(t, c.Resources.Limits, corev1.ResourceCPU, "no CPU limit: throttling DNS slows every pod")
+				pod := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template
+				assert.Nil(t, pod.Spec.Affinity)
+				assert.Empty(t, pod.Annotations)
+				assert.Equal(t, []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, pod.Spec.Tolerations)
+				autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
+				assert.Equal(t, DefaultCoreDNSAutoscalerImage, autoscaler.Image)
+			},
+		},
+		{
+			name: "custom DNS settings, image and registry mirror",
+			spec: kops.ClusterSpec{
+				KubeDNS: &kops.KubeDNSConfig{
+					Domain:              "corp.internal",
+					UpstreamNameservers: []string{"10.0.0.2", "10.0.0.3"},
+					StubDomains:         map[string][]string{"z.example.com": {"10.9.0.1"}, "a.example.com": {"10.8.0.1", "10.8.0.2"}},
+					CoreDNSImage:        "docker.io/coredns/coredns:1.13.1",
+					CPURequest:          qty("250m"),
+					MemoryRequest:       qty("128Mi"),
+					MemoryLimit:         qty("256Mi"),
+					Tolerations:         tolerations,
+					Affinity:            affinity,
+					PodAnnotations:      map[string]string{"example.com/note": "yes: no\nsecond line", "prometheus.io/scrape": "true"},
+				},
+				Assets: &kops.AssetsSpec{ContainerRegistry: "registry.example.com/mirror"},
+			},
+			check: func(t *testing.T, m *manifest) {
+				d := get[*appsv1.Deployment](t, m, "Deployment/coredns")
+				c := d.Spec.Template.Spec.Containers[0]
+				assert.Equal(t, "registry.example.com/mirror/coredns/coredns:1.13.1", c.Image)
+				assert.Equal(t, "250m", c.Resources.Requests.Cpu().String())
+				assert.Equal(t, "128Mi", c.Resources.Requests.Memory().String())
+				assert.Equal(t, "256Mi", c.Resources.Limits.Memory().String())
+				assert.Equal(t, append([]corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, tolerations...), d.Spec.Template.Spec.Tolerations)
+				assert.Equal(t, affinity, d.Spec.Template.Spec.Affinity)
+				assert.Equal(t, map[string]string{"example.com/note": "yes: no\nsecond line", "prometheus.io/scrape": "true"}, d.Spec.Template.Annotations)
+				autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
+				assert.Equal(t, "registry.example.com/mirror/cpa/cluster-proportional-autoscaler:v1.9.0", autoscaler.Image)
+				corefile := get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"]
+				assert.Contains(t, corefile, "kubernetes corp.internal in-addr.arpa ip6.arpa {")
+				assert.Contains(t, corefile, "forward . 10.0.0.2 10.0.0.3 {")
+				assert.Less(t, strings.Index(corefile, "a.example.com:53"), strings.Index(corefile, "z.example.com:53"))
+			},
+		},
+		{
+			name: "container proxy",
+			spec: kops.ClusterSpec{Assets: &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}},
+			check: func(t *testing.T, m *manifest) {
+				c := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0]
+				assert.Equal(t, "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4", c.Image)
+			},
+		},
+		{
+			name: "externalCoreFile",
+			spec: kops.ClusterSpec{KubeDNS: &kops.KubeDNSConfig{
+				UpstreamNameservers: []string{"10.0.0.2"},
+				ExternalCoreFile:    ".:53 {\n  errors\n  forward . 8.8.8.8 # \"google\": yes\n}\n\n",
+			}},
+			check: func(t *testing.T, m *manifest) {
+				corefile := get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"]
+				assert.Equal(t, ".:53 {\n  errors\n  forward . 8.8.8.8 # \"google\": yes\n}\n\n", corefile)
+			},
+		},
+		{
+			name: "IPv6",
+			spec: kops.ClusterSpec{
+				NonMasqueradeCIDR: "::/0",
+				KubeDNS:           &kops.KubeDNSConfig{UpstreamNameservers: []string{"fd00:ec2::253"}},
+			},
+			check: func(t *testing.T, m *manifest) {
+				assert.Equal(t, "fd00:5e4f:ce::a", get[*corev1.Service](t, m, "Service/kube-dns").Spec.ClusterIP)
+				corefile := get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"]
+				assert.Contains(t, corefile, "forward . fd00:ec2::253 {")
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cluster, data, out := renderCluster(t, tt.spec)
+			m := decodeManifest(t, out)
+			assert.Equal(t, wantOrder, m.keys)
+			assert.Equal(t, coredns.Corefile(cluster.Spec.KubeDNS), get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"])
+			assert.Equal(t, data.Image, get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0].Image)
+			checkCommon(t, m)
+			tt.check(t, m)
+		})
+	}
+}
+
+// checkCommon asserts what every rendering shares: labels, namespaces, hardening, wiring.
+func checkCommon(t *testing.T, m *manifest) {
+	for _, key := range m.keys {
+		obj := m.objects[key]
+		app := "kube-dns"
+		if strings.Contains(obj.GetName(), "autoscaler") {
+			app = "coredns-autoscaler"
+		}
+		assert.Equal(t, app, obj.GetLabels()["k8s-app"], key)
+		assert.Equal(t, CoreDNSAddonName, obj.GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Equal(t, "kops", obj.GetLabels()["app.kubernetes.io/managed-by"], key)
+		switch obj.(type) {
+		case *rbacv1.ClusterRole, *rbacv1.ClusterRoleBinding:
+			assert.Empty(t, obj.GetNamespace(), key)
+		default:
+			assert.Equal(t, "kube-system", obj.GetNamespace(), key)
+		}
+	}
+
+	for _, d := range m.deployments() {
+		pod := d.Spec.Template.Spec
+		assert.Equal(t, d.Spec.Selector.MatchLabels, map[string]string{"k8s-app": d.Labels["k8s-app"]}, d.Name)
+		assert.Equal(t, d.Labels["k8s-app"], d.Spec.Template.Labels["k8s-app"], d.Name)
+		assert.Equal(t, "system-cluster-critical", pod.PriorityClassName, d.Name)
+		assert.Equal(t, d.Name, pod.ServiceAccountName, d.Name)
+		assert.Equal(t, ptrTrue, pod.AutomountServiceAccountToken, d.Name)
+		require.NotNil(t, pod.SecurityContext, d.Name)
+		assert.Equal(t, ptrTrue, pod.SecurityContext.RunAsNonRoot, d.Name)
+		require.NotNil(t, pod.SecurityContext.RunAsUser, d.Name)
+		assert.NotZero(t, *pod.SecurityContext.RunAsUser, d.Name)
+		assert.Equal(t, &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}, pod.SecurityContext.SeccompProfile, d.Name)
+		assert.Contains(t, pod.Tolerations, corev1.Toleration{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}, d.Name)
+		for _, c := range pod.Containers {
+			sc := c.SecurityContext
+			require.NotNil(t, sc, c.Name)
+			assert.Equal(t, ptrFalse, sc.AllowPrivilegeEscalation, c.Name)
+			assert.Equal(t, ptrTrue, sc.ReadOnlyRootFilesystem, c.Name)
+			require.NotNil(t, sc.Capabilities, c.Name)
+			assert.Equal(t, []corev1.Capability{"ALL"}, sc.Capabilities.Drop, c.Name)
+		}
+	}
+
+	dns := get[*appsv1.Deployment](t, m, "Deployment/coredns")
+	assert.Nil(t, dns.Spec.Replicas, "the autoscaler owns the replica count")
+	pod := dns.Spec.Template.Spec
+	assert.Equal(t, corev1.DNSDefault, pod.DNSPolicy)
+	c := pod.Containers[0]
+	assert.Equal(t, []string{"-conf", "/etc/coredns/Corefile"}, c.Args)
+	assert.Equal(t, []corev1.Capability{"NET_BIND_SERVICE"}, c.SecurityContext.Capabilities.Add)
+	assert.Equal(t, "/ready", c.ReadinessProbe.HTTPGet.Path)
+	assert.Equal(t, int32(8181), c.ReadinessProbe.HTTPGet.Port.IntVal)
+	assert.Equal(t, "/health", c.LivenessProbe.HTTPGet.Path)
+	assert.Equal(t, int32(8080), c.LivenessProbe.HTTPGet.Port.IntVal)
+	assert.Equal(t, []corev1.ContainerPort{
+		{Name: "dns", ContainerPort: 53, Protocol: corev1.ProtocolUDP},
+		{Name: "dns-tcp", ContainerPort: 53, Protocol: corev1.ProtocolTCP},
+		{Name: "metrics", ContainerPort: 9153, Protocol: corev1.ProtocolTCP},
+	}, c.Ports)
+	require.Len(t, pod.Volumes, 1)
+	assert.Equal(t, "coredns", pod.Volumes[0].ConfigMap.Name)
+	var topologyKeys []string
+	for _, tsc := range pod.TopologySpreadConstraints {
+		topologyKeys = append(topologyKeys, tsc.TopologyKey)
+		assert.Equal(t, corev1.ScheduleAnyway, tsc.WhenUnsatisfiable)
+		assert.Equal(t, map[string]string{"k8s-app": "kube-dns"}, tsc.LabelSelector.MatchLabels)
+	}
+	assert.Equal(t, []string{"topology.kubernetes.io/zone", "kubernetes.io/hostname"}, topologyKeys)
+
+	svc := get[*corev1.Service](t, m, "Service/kube-dns")
+	assert.Equal(t, map[string]string{"k8s-app": "kube-dns"}, svc.Spec.Selector)
+	assert.Equal(t, "9153", svc.Annotations["prometheus.io/port"])
+	assert.Equal(t, "true", svc.Annotations["prometheus.io/scrape"])
+	require.Len(t, svc.Spec.Ports, 3)
+
+	pdb := get[*policyv1.PodDisruptionBudget](t, m, "PodDisruptionBudget/coredns")
+	assert.Equal(t, int32(1), pdb.Spec.MaxUnavailable.IntVal)
+	assert.Equal(t, map[string]string{"k8s-app": "kube-dns"}, pdb.Spec.Selector.MatchLabels)
+
+	autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
+	assert.Contains(t, autoscaler.Command, "--configmap=coredns-autoscaler")
+	assert.Contains(t, autoscaler.Command, "--target=deployment/coredns")
+	for _, arg := range append(autoscaler.Command, autoscaler.Args...) {
+		assert.NotContains(t, arg, "--default-params", "the ConfigMap is pre-created")
+	}
+	assert.Contains(t, get[*corev1.ConfigMap](t, m, "ConfigMap/coredns-autoscaler").Data, "linear")
+}
+
+var (
+	ptrTrue  = func() *bool { b := true; return &b }()
+	ptrFalse = func() *bool { b := false; return &b }()
+)
+
+func TestRenderCoreDNSIsDeterministic(t *testing.T) {
+	spec := kops.ClusterSpec{KubeDNS: &kops.KubeDNSConfig{
+		StubDomains:    map[string][]string{"a": {"1.1.1.1"}, "b": {"2.2.2.2"}, "c": {"3.3.3.3"}},
+		PodAnnotations: map[string]string{"x": "1", "y": "2", "z": "3"},
+	}}
+	_, _, first := renderCluster(t, spec)
+	for i := 0; i < 10; i++ {
+		_, _, again := renderCluster(t, spec)
+		require.Equal(t, string(first), string(again))
+	}
+	text := string(first)
+	assert.True(t, strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\n\n"), "exactly one trailing newline")
+	assert.NotContains(t, text, "<no value>")
+	for i, line := range strings.Split(text, "\n") {
+		assert.Equal(t, strings.TrimRight(line, " \t"), line, "trailing whitespace on line %d", i+1)
+	}
+}
+
+// TestImagesArePinned checks every image, both in the decoded objects and anywhere in the text.
+func TestImagesArePinned(t *testing.T) {
+	pinned := func(t *testing.T, image string) {
+		name, _, _ := strings.Cut(image, "@")
+		i := strings.LastIndex(name, ":")
+		require.Greater(t, i, strings.LastIndex(name, "/"), "image %q has no tag", image)
+		assert.NotEqual(t, "latest", name[i+1:], "image %q", image)
+	}
+	for _, spec := range []kops.ClusterSpec{{}, {Assets: &kops.AssetsSpec{ContainerProxy: "proxy.example.com:5000"}}} {
+		_, _, out := renderCluster(t, spec)
+		for _, d := range decodeManifest(t, out).deployments() {
+			for _, c := range append(d.Spec.Template.Spec.InitContainers, d.Spec.Template.Spec.Containers...) {
+				pinned(t, c.Image)
+			}
+		}
+		lines := regexp.MustCompile(`(?m)^\s*(?:-\s*)?image:\s*"?([^"\s]+)"?\s*$`).FindAllStringSubmatch(string(out), -1)
+		require.Len(t, lines, 2)
+		for _, l := range lines {
+			pinned(t, l[1])
+		}
+	}
+}
+
+// TestAutoscalerRBACIsLeastPrivilege: no wildcards anywhere, no create or delete, and every rule
+// that can change an object is limited to named objects.
+func TestAutoscalerRBACIsLeastPrivilege(t *testing.T) {
+	_, _, out := renderCluster(t, kops.ClusterSpec{})
+	m := decodeManifest(t, out)
+	rules := map[string][]rbacv1.PolicyRule{
+		"ClusterRole/system:coredns":     get[*rbacv1.ClusterRole](t, m, "ClusterRole/system:coredns").Rules,
+		"ClusterRole/coredns-autoscaler": get[*rbacv1.ClusterRole](t, m, "ClusterRole/coredns-autoscaler").Rules,
+		"Role/coredns-autoscaler":        get[*rbacv1.Role](t, m, "Role/coredns-autoscaler").Rules,
+	}
+	for key, rs := range rules {
+		for _, r := range rs {
+			for _, field := range [][]string{r.APIGroups, r.Resources, r.Verbs, r.ResourceNames, r.NonResourceURLs} {
+				assert.NotContains(t, field, "*", key)
+			}
+			for _, v := range r.Verbs {
+				assert.NotContains(t, []string{"create", "delete", "deletecollection", "escalate", "bind", "impersonate"}, v, key)
+				if v == "update" || v == "patch" {
+					assert.NotEmpty(t, r.ResourceNames, "%s: %s on %v without resourceNames", key, v, r.Resources)
+				}
+			}
+		}
+	}
+	cluster := get[*rbacv1.ClusterRole](t, m, "ClusterRole/coredns-autoscaler").Rules
+	assert.Equal(t, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}}}, cluster)
+	for _, r := range get[*rbacv1.Role](t, m, "Role/coredns-autoscaler").Rules {
+		assert.NotEmpty(t, r.ResourceNames, "every namespaced rule names its objects: %v", r)
+	}
+	binding := get[*rbacv1.RoleBinding](t, m, "RoleBinding/coredns-autoscaler")
+	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "coredns-autoscaler", Namespace: "kube-system"}}, binding.Subjects)
+}
+
+func TestRenderCoreDNSRejectsIncompleteData(t *testing.T) {
+	complete := func() *CoreDNSData {
+		c := kops.CompleteCluster(&kops.Cluster{}, "")
+		d, err := NewCoreDNSData(c, nil)
+		require.NoError(t, err)
+		return d
+	}
+	tests := []struct {
+		name   string
+		mutate func(d *CoreDNSData)
+		want   string
+	}{
+		{"no kubeDNS", func(d *CoreDNSData) { d.Cluster.Spec.KubeDNS = nil }, "kops.CompleteCluster"},
+		{"bad serverIP", func(d *CoreDNSData) { d.Cluster.Spec.KubeDNS.ServerIP = "" }, "spec.kubeDNS.serverIP"},
+		{"missing quantity", func(d *CoreDNSData) { d.Cluster.Spec.KubeDNS.MemoryLimit = nil }, "memoryLimit"},
+		{"no image", func(d *CoreDNSData) { d.Image = "" }, "no CoreDNS image"},
+		{"no Corefile", func(d *CoreDNSData) { d.Corefile = "" }, "empty Corefile"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := complete()
+			tt.mutate(d)
+			_, err := RenderCoreDNS(d)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+	_, err := RenderCoreDNS(nil)
+	assert.Error(t, err)
+}
+
+func TestNewCoreDNSDataRejectsBadImage(t *testing.T) {
+	c := kops.CompleteCluster(&kops.Cluster{Spec: kops.ClusterSpec{KubeDNS: &kops.KubeDNSConfig{CoreDNSImage: "CoreDNS:Latest"}}}, "")
+	_, err := NewCoreDNSData(c, nil)
+	assert.ErrorContains(t, err, "spec.kubeDNS.coreDNSImage")
+	_, err = NewCoreDNSData(nil, nil)
+	assert.Error(t, err)
+}
