@@ -1,10 +1,14 @@
 package cloudup
 
 import (
+	"fmt"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/apis/kops/validation"
+	"k8s.io/kops/pkg/kopscodecs"
 )
 
 // Checked is a cluster completed with its defaults, and the problems found in it and its groups,
@@ -52,4 +56,45 @@ func Check(c *kops.Cluster, groups []*kops.InstanceGroup, stateStore string, req
 		out.Errors = append(out.Errors, field.Required(field.NewPath("instanceGroups"), "at least one instance group with role Node; add one with 'kops create -f'"))
 	}
 	return out
+}
+
+// Err reports the problems, each located in the document it came from where there was one
+// (clusterDoc and groupDocs may be nil, for objects made from flags or read from the store), or
+// nil when there are none.
+func (c Checked) Err(name string, clusterDoc *kopscodecs.Object, groupDocs []*kopscodecs.Object) error {
+	if c.Empty() {
+		return nil
+	}
+	var parts []string
+	add := func(doc *kopscodecs.Object, title string, errs field.ErrorList) {
+		switch {
+		case len(errs) == 0:
+		case doc != nil:
+			parts = append(parts, doc.FieldErrors(errs).Error())
+		default:
+			parts = append(parts, FieldErrors(title, errs).Error())
+		}
+	}
+	add(clusterDoc, fmt.Sprintf("cluster %q is not valid:", name), c.ClusterErrors)
+	for i, errs := range c.GroupErrors {
+		var doc *kopscodecs.Object
+		if i < len(groupDocs) {
+			doc = groupDocs[i]
+		}
+		add(doc, fmt.Sprintf("instance group %d of cluster %q is not valid:", i+1, name), errs)
+	}
+	add(nil, fmt.Sprintf("cluster %q is not valid:", name), c.Errors)
+	return fmt.Errorf("%s", strings.Join(parts, "\n"))
+}
+
+// FieldErrors renders validation errors one per line under a title, paths first.
+func FieldErrors(title string, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	lines := []string{title}
+	for _, e := range errs {
+		lines = append(lines, "  "+e.Error())
+	}
+	return fmt.Errorf("%s", strings.Join(lines, "\n"))
 }

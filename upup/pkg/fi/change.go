@@ -1,0 +1,48 @@
+package fi
+
+import "strconv"
+
+// Action is what a target must do to bring a task's object to its desired
+// state.
+type Action int
+
+const (
+	ActionNone Action = iota
+	ActionCreate
+	ActionModify
+	ActionDelete
+)
+
+func (a Action) String() string {
+	switch a {
+	case ActionNone:
+		return "none"
+	case ActionCreate:
+		return "create"
+	case ActionModify:
+		return "modify"
+	case ActionDelete:
+		return "delete"
+	}
+	return "Action(" + strconv.Itoa(int(a)) + ")"
+}
+
+// Change is the outcome of planning a task: what must happen, in a form a
+// human can review (Fields, Diff) before anything is written.
+type Change struct {
+	Action Action
+	// Fields lists the attributes worth showing; Old is empty on create and
+	// New is empty on delete. Values are display strings, already
+	// summarized (e.g. "1024 bytes, sha256 ...").
+	Fields []FieldChange
+	// Diff is a unified diff of the content (empty when not applicable);
+	// reports print it below the fields.
+	Diff string
+}
+
+// FieldChange is one displayed attribute of a Change.
+type FieldChange struct {
+	Name string
+	Old  string
+	New  string
+}

@@ -1,0 +1,54 @@
+package fi
+
+import (
+	"context"
+	"io"
+)
+
+// DirectRenderer is implemented by tasks that can apply their change
+// directly (to the state store or a cloud API). It is only called for
+// changes other than ActionNone.
+type DirectRenderer interface {
+	RenderDirect(ctx context.Context, c *Context, change *Change) error
+}
+
+// DirectTarget applies changes immediately (`kops update cluster --yes`)
+// and remembers what it applied, so the command can tell the user what was
+// written. The zero value is ready to use.
+type DirectTarget struct {
+	log changeLog
+}
+
+var _ Target = (*DirectTarget)(nil)
+
+func (t *DirectTarget) Name() string { return "direct" }
+
+// Render applies change through the task's DirectRenderer. A task without
+// one fails even when it has nothing to do, so a missing renderer shows up
+// on the first run rather than on the first real change.
+func (t *DirectTarget) Render(ctx context.Context, c *Context, task Task, change *Change) error {
+	r, ok := task.(DirectRenderer)
+	if !ok {
+		return noRenderer(task, t, "fi.DirectRenderer")
+	}
+	if change.Action == ActionNone {
+		return nil
+	}
+	if err := r.RenderDirect(ctx, c, change); err != nil {
+		return err
+	}
+	t.log.record(task.Key(), change)
+	return nil
+}
+
+// Changes returns the applied changes, ordered by key.
+func (t *DirectTarget) Changes() []TaskChange { return t.log.changes() }
+
+// WriteReport prints what was applied, in the dry-run layout.
+func (t *DirectTarget) WriteReport(w io.Writer) error {
+	return writeReport(w, t.log.changes(), reportWording{
+		create: "Created resources",
+		modify: "Modified resources",
+		delete: "Deleted resources",
+	})
+}

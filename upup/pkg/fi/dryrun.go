@@ -1,0 +1,41 @@
+package fi
+
+import (
+	"context"
+	"io"
+)
+
+// DryRunTarget records what would change and writes nothing, so
+// `kops update cluster` without --yes can show the plan. The zero value is
+// ready to use; changes accumulate across runs that share the target.
+type DryRunTarget struct {
+	log changeLog
+}
+
+var _ Target = (*DryRunTarget)(nil)
+
+func (t *DryRunTarget) Name() string { return "dryrun" }
+
+// Render records change; it never needs a renderer from the task.
+func (t *DryRunTarget) Render(_ context.Context, _ *Context, task Task, change *Change) error {
+	t.log.record(task.Key(), change)
+	return nil
+}
+
+// Changes returns the planned changes (never ActionNone), ordered by key.
+func (t *DryRunTarget) Changes() []TaskChange { return t.log.changes() }
+
+// HasChanges reports whether applying would change anything.
+func (t *DryRunTarget) HasChanges() bool { return len(t.log.changes()) > 0 }
+
+// WriteReport prints the planned changes in kops's dry-run format, ending
+// with the reminder that --yes applies them, or "No changes need to be
+// applied".
+func (t *DryRunTarget) WriteReport(w io.Writer) error {
+	return writeReport(w, t.log.changes(), reportWording{
+		create:  "Will create resources",
+		modify:  "Will modify resources",
+		delete:  "Will delete resources",
+		trailer: "Must specify --yes to apply changes",
+	})
+}

@@ -1,0 +1,203 @@
+package fi
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+)
+
+// DefaultParallelism bounds concurrent tasks when RunOptions leaves it
+// unset: enough to overlap state-store round trips, few enough not to trip
+// API rate limits.
+const DefaultParallelism = 4
+
+// RunOptions tunes Run.
+type RunOptions struct {
+	// Parallelism is the maximum number of tasks planned or rendered at the
+	// same time; zero or negative means DefaultParallelism.
+	Parallelism int
+}
+
+// Status is how a task's run ended.
+type Status int
+
+const (
+	// StatusSucceeded: planned and rendered without error.
+	StatusSucceeded Status = iota + 1
+	// StatusFailed: Plan or Render returned an error (see Result.Err).
+	StatusFailed
+	// StatusSkipped: not run because a dependency did not succeed or the
+	// run was cancelled.
+	StatusSkipped
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusSucceeded:
+		return "succeeded"
+	case StatusFailed:
+		return "failed"
+	case StatusSkipped:
+		return "skipped"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is what happened to one task.
+type Result struct {
+	Key    TaskKey
+	Status Status
+	// Change is the planned change; nil when planning failed or the task
+	// was skipped.
+	Change *Change
+	// Err is the failure for StatusFailed, or the context's error for a task
+	// skipped because the run was cancelled.
+	Err error
+	// SkippedBecause lists the failed tasks, sorted, that this skipped task
+	// depends on directly or transitively.
+	SkippedBecause []TaskKey
+}
+
+// Run plans every task of g and hands each change to target. A task starts
+// only after all its dependencies succeeded; independent tasks run
+// concurrently, at most opts.Parallelism at a time. A failure does not stop
+// unrelated tasks, only the failed task's dependents, so one run reports
+// every problem. Results are in the graph's order whatever the scheduling;
+// the error, if any, is a *RunError listing every failed and skipped task.
+func Run(ctx context.Context, g *Graph, c *Context, target Target, opts RunOptions) ([]Result, error) {
+	switch {
+	case g == nil:
+		return nil, errors.New("run: no task graph")
+	case c == nil:
+		return nil, errors.New("run: no context")
+	case target == nil:
+		return nil, errors.New("run: no target")
+	}
+	parallelism := opts.Parallelism
+	if parallelism <= 0 {
+		parallelism = DefaultParallelism
+	}
+
+	n := g.Len()
+	results := make([]Result, n)
+	pending := make([]int, n)
+	ready := &intHeap{}
+	for i := range n {
+		pending[i] = len(g.deps[i])
+		if pending[i] == 0 {
+			ready.items = append(ready.items, i)
+		}
+	}
+	heap.Init(ready)
+
+	type finished struct {
+		i      int
+		result Result
+	}
+	done := make(chan finished, parallelism) // never blocks a worker
+	running, completed := 0, 0
+	complete := func(i int) {
+		completed++
+		for _, d := range g.dependents[i] {
+			if pending[d]--; pending[d] == 0 {
+				heap.Push(ready, d)
+			}
+		}
+	}
+
+	for completed < n {
+		for running < parallelism && ready.Len() > 0 {
+			i := heap.Pop(ready).(int)
+			if skipped, ok := skipResult(ctx, g, results, i); ok {
+				results[i] = skipped
+				complete(i)
+				continue
+			}
+			running++
+			go func(i int) {
+				done <- finished{i, runTask(ctx, g.tasks[i], c, target)}
+			}(i)
+		}
+		if running == 0 {
+			break // unreachable for a graph from BuildGraph; avoids a deadlock otherwise
+		}
+		f := <-done
+		running--
+		results[f.i] = f.result
+		complete(f.i)
+	}
+	return results, newRunError(results)
+}
+
+// skipResult decides whether task i must not run because a dependency did
+// not succeed or the context is done.
+func skipResult(ctx context.Context, g *Graph, results []Result, i int) (Result, bool) {
+	r := Result{Key: g.keys[i], Status: StatusSkipped}
+	for _, d := range g.deps[i] {
+		switch dep := results[d]; dep.Status {
+		case StatusFailed:
+			r.SkippedBecause = append(r.SkippedBecause, dep.Key)
+		case StatusSkipped:
+			r.SkippedBecause = append(r.SkippedBecause, dep.SkippedBecause...)
+		}
+	}
+	if len(r.SkippedBecause) > 0 {
+		slices.SortFunc(r.SkippedBecause, TaskKey.Compare)
+		r.SkippedBecause = slices.Compact(r.SkippedBecause)
+		return r, true
+	}
+	// A dependency skipped only by cancellation leaves SkippedBecause empty;
+	// the context is then done for this task too.
+	if ctx.Err() != nil {
+		r.Err = context.Cause(ctx)
+		return r, true
+	}
+	return r, false
+}
+
+// runTask plans and renders one task. A panicking task is a bug in that task,
+// but it must not take the whole run (and the other tasks' reports) down.
+func runTask(ctx context.Context, task Task, c *Context, target Target) (r Result) {
+	r.Key = task.Key()
+	r.Status = StatusFailed
+	defer func() {
+		if p := recover(); p != nil {
+			r.Status = StatusFailed
+			r.Err = fmt.Errorf("task %s panicked: %v\n%s", r.Key, p, debug.Stack())
+		}
+	}()
+	change, err := task.Plan(ctx, c)
+	if err != nil {
+		r.Err = fmt.Errorf("planning %s: %w", r.Key, err)
+		return r
+	}
+	if change == nil {
+		r.Err = fmt.Errorf("planning %s: Plan returned neither a change nor an error", r.Key)
+		return r
+	}
+	r.Change = change
+	if err := target.Render(ctx, c, task, change); err != nil {
+		r.Err = fmt.Errorf("rendering %s with target %q: %w", r.Key, target.Name(), err)
+		return r
+	}
+	r.Status = StatusSucceeded
+	return r
+}
+
+// intHeap is a min-heap of graph positions: among ready tasks the earliest
+// in topological order starts first, so a run with Parallelism 1 follows
+// the graph order exactly.
+type intHeap struct{ items []int }
+
+func (h *intHeap) Len() int           { return len(h.items) }
+func (h *intHeap) Less(a, b int) bool { return h.items[a] < h.items[b] }
+func (h *intHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
+func (h *intHeap) Push(x any)         { h.items = append(h.items, x.(int)) }
+func (h *intHeap) Pop() any {
+	last := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return last
+}

@@ -1,0 +1,48 @@
+package fitasks
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pmezard/go-difflib/difflib"
+)
+
+// diffContextLines matches diff -u, which is what reviewers are used to.
+const diffContextLines = 3
+
+// unifiedDiff renders current -> desired with headers naming location. It
+// returns "" for binary content, where a line diff would only be noise (the
+// size and hash fields still show the change).
+func unifiedDiff(location string, current, desired []byte) (string, error) {
+	if !isText(current) || !isText(desired) {
+		return "", nil
+	}
+	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A:        splitLines(string(current)),
+		B:        splitLines(string(desired)),
+		FromFile: location + " (current)",
+		ToFile:   location + " (desired)",
+		Context:  diffContextLines,
+	})
+}
+
+// splitLines keeps each line's "\n". A final line without one is marked
+// like diff -u does, so adding or removing the trailing newline shows up as
+// a change of that line rather than as a phantom empty line.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.SplitAfter(s, "\n")
+	if last := lines[len(lines)-1]; last == "" {
+		lines = lines[:len(lines)-1]
+	} else {
+		lines[len(lines)-1] = last + "\n\\ No newline at end of file\n"
+	}
+	return lines
+}
+
+func isText(b []byte) bool {
+	return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0
+}

@@ -1,0 +1,121 @@
+// Package fitasks holds tasks that only touch the state store, such as the
+// addon manifests and the bootstrap channel that `kops update cluster`
+// publishes for the cluster side to apply.
+package fitasks
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// ManagedFileKind is the TaskKey kind of ManagedFile tasks.
+const ManagedFileKind = "ManagedFile"
+
+// ManagedFile is a file in the cluster's state-store directory whose whole
+// content kops owns: it is (re)written when it differs from Contents.
+type ManagedFile struct {
+	// Name is the task name, unique among ManagedFiles.
+	Name string
+	// Location is the path relative to Context.ConfigBase, e.g.
+	// "addons/bootstrap-channel.yaml".
+	Location string
+	Contents []byte
+	// Deps are tasks that must be applied first, e.g. the manifests a
+	// channel file refers to.
+	Deps []fi.TaskKey
+}
+
+var (
+	_ fi.Task           = (*ManagedFile)(nil)
+	_ fi.DirectRenderer = (*ManagedFile)(nil)
+)
+
+func (f *ManagedFile) Key() fi.TaskKey { return fi.TaskKey{Kind: ManagedFileKind, Name: f.Name} }
+
+func (f *ManagedFile) Dependencies() []fi.TaskKey { return slices.Clone(f.Deps) }
+
+// String summarizes the contents so duplicate-task errors stay readable.
+func (f *ManagedFile) String() string {
+	return fmt.Sprintf("ManagedFile{Name: %q, Location: %q, Contents: %s, Deps: %v}",
+		f.Name, f.Location, summarize(f.Contents), f.Deps)
+}
+
+// Plan reads the current file: missing means create, different bytes mean
+// modify (with a unified diff to review), equal means nothing to do.
+func (f *ManagedFile) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
+	p, err := f.path(c)
+	if err != nil {
+		return nil, err
+	}
+	current, err := p.ReadFile()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &fi.Change{Action: fi.ActionCreate, Fields: []fi.FieldChange{
+			{Name: "Location", New: f.Location},
+			{Name: "Contents", New: summarize(f.Contents)},
+		}}, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", p, err)
+	case string(current) == string(f.Contents):
+		return &fi.Change{Action: fi.ActionNone}, nil
+	}
+	diff, err := unifiedDiff(f.Location, current, f.Contents)
+	if err != nil {
+		return nil, fmt.Errorf("diffing %s: %w", p, err)
+	}
+	return &fi.Change{
+		Action: fi.ActionModify,
+		Fields: []fi.FieldChange{{Name: "Contents", Old: summarize(current), New: summarize(f.Contents)}},
+		Diff:   diff,
+	}, nil
+}
+
+// RenderDirect writes Contents; vfs makes file:// writes atomic, so a
+// reader never sees half a manifest.
+func (f *ManagedFile) RenderDirect(_ context.Context, c *fi.Context, change *fi.Change) error {
+	switch change.Action {
+	case fi.ActionNone:
+		return nil
+	case fi.ActionCreate, fi.ActionModify:
+	default:
+		return fmt.Errorf("ManagedFile %s: action %s is not supported", f.Location, change.Action)
+	}
+	p, err := f.path(c)
+	if err != nil {
+		return err
+	}
+	if err := p.WriteFile(f.Contents); err != nil {
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return nil
+}
+
+// path resolves Location, refusing anything that could escape ConfigBase:
+// a task must never overwrite another cluster's state.
+func (f *ManagedFile) path(c *fi.Context) (vfs.Path, error) {
+	if c == nil || c.ConfigBase == nil {
+		return nil, errors.New("no ConfigBase in the task context")
+	}
+	loc := f.Location
+	if loc == "" || path.IsAbs(loc) || path.Clean(loc) != loc || loc == ".." || strings.HasPrefix(loc, "../") || strings.Contains(loc, `\`) {
+		return nil, fmt.Errorf("ManagedFile %q: location %q must be a clean relative path inside the config base, e.g. addons/bootstrap-channel.yaml", f.Name, loc)
+	}
+	return c.ConfigBase.Join(loc), nil
+}
+
+// summarize identifies content in one line; a short hash is enough for a
+// human to tell versions apart.
+func summarize(b []byte) string {
+	sum := sha256.Sum256(b)
+	return fmt.Sprintf("%d bytes, sha256 %s", len(b), hex.EncodeToString(sum[:])[:12])
+}

@@ -1,0 +1,108 @@
+package fi
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// TaskChange is one task's planned or applied change, as listed in reports.
+type TaskChange struct {
+	Key    TaskKey
+	Change *Change
+}
+
+// changeLog collects changes from concurrently rendered tasks; it is shared
+// by the targets so that what a dry run promises and what an apply reports
+// are printed the same way.
+type changeLog struct {
+	mu      sync.Mutex
+	entries []TaskChange
+}
+
+// record keeps a change worth reporting; ActionNone is not.
+func (l *changeLog) record(key TaskKey, change *Change) {
+	if change.Action == ActionNone {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries = append(l.entries, TaskChange{Key: key, Change: change})
+}
+
+// changes returns the recorded changes ordered by key, because the order
+// in which concurrent tasks finish is not stable.
+func (l *changeLog) changes() []TaskChange {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := slices.Clone(l.entries)
+	slices.SortStableFunc(out, func(a, b TaskChange) int { return a.Key.Compare(b.Key) })
+	return out
+}
+
+// reportWording is what differs between a preview and an account of work done.
+type reportWording struct {
+	create, modify, delete string
+	trailer                string // printed after a non-empty report
+}
+
+// noChangesMessage is the whole report when nothing changes.
+const noChangesMessage = "No changes need to be applied"
+
+// writeReport prints changes grouped as create, modify, delete, e.g.
+//
+//	Will create resources:
+//	  ManagedFile/addons/bootstrap-channel.yaml
+//	  	Location            	addons/bootstrap-channel.yaml
+//	  	Contents            	1234 bytes, sha256 0123456789ab
+//
+// Modified fields print "old -> new"; a Diff follows the fields, indented.
+func writeReport(w io.Writer, changes []TaskChange, words reportWording) error {
+	var b strings.Builder
+	sections := []struct {
+		action  Action
+		heading string
+	}{{ActionCreate, words.create}, {ActionModify, words.modify}, {ActionDelete, words.delete}}
+	for _, s := range sections {
+		first := true
+		for _, tc := range changes {
+			if tc.Change.Action != s.action {
+				continue
+			}
+			if first {
+				fmt.Fprintf(&b, "%s:\n", s.heading)
+				first = false
+			}
+			writeTaskChange(&b, tc)
+		}
+	}
+	if b.Len() == 0 {
+		b.WriteString(noChangesMessage + "\n")
+	} else if words.trailer != "" {
+		b.WriteString(words.trailer + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeTaskChange(b *strings.Builder, tc TaskChange) {
+	fmt.Fprintf(b, "  %s\n", tc.Key)
+	for _, f := range tc.Change.Fields {
+		value := f.New
+		switch {
+		case tc.Change.Action == ActionDelete:
+			value = f.Old
+		case tc.Change.Action == ActionModify && f.Old != f.New:
+			value = f.Old + " -> " + f.New
+		}
+		fmt.Fprintf(b, "  \t%-20s\t%s\n", f.Name, value)
+	}
+	if diff := strings.TrimSuffix(tc.Change.Diff, "\n"); diff != "" {
+		for _, line := range strings.Split(diff, "\n") {
+			fmt.Fprintf(b, "  \t    %s\n", line)
+		}
+	}
+	b.WriteString("\n")
+}

@@ -1,0 +1,129 @@
+package fi
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDryRunReport(t *testing.T) {
+	create := &Change{Action: ActionCreate, Fields: []FieldChange{
+		{Name: "Location", New: "addons/x.yaml"},
+		{Name: "Contents", New: "3 bytes, sha256 abc"},
+	}}
+	modify := &Change{
+		Action: ActionModify,
+		Fields: []FieldChange{{Name: "Contents", Old: "1 bytes", New: "2 bytes"}, {Name: "Unchanged", Old: "v", New: "v"}},
+		Diff:   "--- x (current)\n+++ x (desired)\n@@ -1 +1 @@\n-a\n+b\n",
+	}
+	remove := &Change{Action: ActionDelete, Fields: []FieldChange{{Name: "Location", Old: "old.yaml"}}}
+	none := &Change{Action: ActionNone}
+
+	tests := []struct {
+		name    string
+		changes []TaskChange // recorded in this (unsorted) order
+		want    string
+	}{
+		{
+			name:    "nothing to do",
+			changes: []TaskChange{{key("F", "a"), none}},
+			want:    "No changes need to be applied\n",
+		},
+		{
+			name:    "sections in create, modify, delete order; tasks sorted by key",
+			changes: []TaskChange{{key("F", "del"), remove}, {key("F", "mod"), modify}, {key("F", "z"), create}, {key("F", "a"), create}, {key("F", "same"), none}},
+			want: "Will create resources:\n" +
+				"  F/a\n" +
+				"  \tLocation            \taddons/x.yaml\n" +
+				"  \tContents            \t3 bytes, sha256 abc\n" +
+				"\n" +
+				"  F/z\n" +
+				"  \tLocation            \taddons/x.yaml\n" +
+				"  \tContents            \t3 bytes, sha256 abc\n" +
+				"\n" +
+				"Will modify resources:\n" +
+				"  F/mod\n" +
+				"  \tContents            \t1 bytes -> 2 bytes\n" +
+				"  \tUnchanged           \tv\n" +
+				"  \t    --- x (current)\n" +
+				"  \t    +++ x (desired)\n" +
+				"  \t    @@ -1 +1 @@\n" +
+				"  \t    -a\n" +
+				"  \t    +b\n" +
+				"\n" +
+				"Will delete resources:\n" +
+				"  F/del\n" +
+				"  \tLocation            \told.yaml\n" +
+				"\n" +
+				"Must specify --yes to apply changes\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var target DryRunTarget
+			for _, c := range tt.changes {
+				require.NoError(t, target.Render(context.Background(), &Context{}, &funcTask{key: c.Key}, c.Change))
+			}
+			var out strings.Builder
+			require.NoError(t, target.WriteReport(&out))
+			assert.Equal(t, tt.want, out.String())
+			assert.Equal(t, tt.want != "No changes need to be applied\n", target.HasChanges())
+		})
+	}
+}
+
+// directTask records RenderDirect calls and can fail them.
+type directTask struct {
+	funcTask
+	renders []Action
+	err     error
+}
+
+func (d *directTask) RenderDirect(_ context.Context, _ *Context, change *Change) error {
+	d.renders = append(d.renders, change.Action)
+	return d.err
+}
+
+func TestDirectTarget(t *testing.T) {
+	changed := &directTask{funcTask: funcTask{key: key("D", "changed"), plan: func(context.Context) (*Change, error) {
+		return &Change{Action: ActionCreate, Fields: []FieldChange{{Name: "Location", New: "x"}}}, nil
+	}}}
+	unchanged := &directTask{funcTask: funcTask{key: key("D", "unchanged")}}
+	graph := buildGraph(t, changed, unchanged)
+
+	var target DirectTarget
+	_, err := Run(context.Background(), graph, &Context{}, &target, RunOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []Action{ActionCreate}, changed.renders)
+	assert.Empty(t, unchanged.renders, "ActionNone is not rendered")
+
+	var out strings.Builder
+	require.NoError(t, target.WriteReport(&out))
+	assert.Equal(t, "Created resources:\n  D/changed\n  \tLocation            \tx\n\n", out.String())
+}
+
+func TestDirectTargetDoesNotReportFailedRenders(t *testing.T) {
+	failing := &directTask{err: assert.AnError, funcTask: funcTask{key: key("D", "x"), plan: func(context.Context) (*Change, error) {
+		return &Change{Action: ActionModify}, nil
+	}}}
+	var target DirectTarget
+	_, err := Run(context.Background(), buildGraph(t, failing), &Context{}, &target, RunOptions{})
+	require.ErrorIs(t, err, assert.AnError)
+	assert.Contains(t, err.Error(), `rendering D/x with target "direct"`)
+	assert.Empty(t, target.Changes())
+}
+
+func TestTargetWithoutRenderer(t *testing.T) {
+	// funcTask has no RenderDirect; even an unchanged task must be refused.
+	graph := buildGraph(t, &funcTask{key: key("Plain", "task")})
+	_, err := Run(context.Background(), graph, &Context{}, &DirectTarget{}, RunOptions{})
+	require.Error(t, err)
+	var noRenderer *NoRendererError
+	require.ErrorAs(t, err, &noRenderer)
+	assert.Equal(t, key("Plain", "task"), noRenderer.Task)
+	assert.Equal(t, "direct", noRenderer.Target)
+	assert.Contains(t, err.Error(), `task Plain/task (*fi.funcTask) cannot be rendered by target "direct": it does not implement fi.DirectRenderer`)
+}

@@ -1,0 +1,40 @@
+package fi
+
+import (
+	"context"
+	"fmt"
+)
+
+// Target receives every planned task and decides what rendering means: the
+// dry-run target only records, the direct target writes through the task's
+// DirectRenderer. A new target (e.g. terraform) is one new type plus its own
+// renderer interface that tasks opt into; the executor and graph need no
+// change, because they only ever call Render.
+type Target interface {
+	// Name identifies the target in errors and messages ("dryrun", "direct").
+	Name() string
+	// Render is called once per successfully planned task, including tasks
+	// whose change is ActionNone (a target that emits a full description,
+	// such as terraform, needs those too). It may be called concurrently for
+	// independent tasks.
+	Render(ctx context.Context, c *Context, task Task, change *Change) error
+}
+
+// NoRendererError reports a task that does not implement the renderer
+// interface a target needs, e.g. a task without RenderDirect run with the
+// direct target.
+type NoRendererError struct {
+	Task     TaskKey
+	TaskType string
+	Target   string
+	Renderer string
+}
+
+func (e *NoRendererError) Error() string {
+	return fmt.Sprintf("task %s (%s) cannot be rendered by target %q: it does not implement %s",
+		e.Task, e.TaskType, e.Target, e.Renderer)
+}
+
+func noRenderer(task Task, target Target, renderer string) error {
+	return &NoRendererError{Task: task.Key(), TaskType: fmt.Sprintf("%T", task), Target: target.Name(), Renderer: renderer}
+}
