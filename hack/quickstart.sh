@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's quick start: build kops, create the cluster addons.k8s.local with the addon-operator
-# feature flags in a local file:// state store, and show what was stored. Safe to run again: the
+# feature flags in a local file:// state store, write its addons (kops update cluster --yes), and
+# show what was stored. Safe to run again: the
 # cluster is deleted from the store first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,8 @@ $kops get featureflags
 $kops create cluster $name --zones us-east-2a
 $kops get --name $name
 $kops get cluster $name -o yaml
+$kops update cluster $name
+$kops update cluster $name --yes
+$kops update cluster $name --yes
+cat .state/$name/addons/bootstrap-channel.yaml
 find .state/$name -type f | sort

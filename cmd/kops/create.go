@@ -126,7 +126,7 @@ func runCreateFiles(f *Factory, files []string) error {
 		groupDocs := set.groups[c.Name]
 		groups := instanceGroups(groupDocs)
 		checked := cloudup.Check(c, groups, clientset.Base().String(), false)
-		if err := checkedErrors(c.Name, checked, doc, groupDocs); err != nil {
+		if err := checked.Err(c.Name, doc, groupDocs); err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
@@ -204,7 +204,7 @@ func checkGroupsOfStoredCluster(f *Factory, clientset *client.Clientset, owner s
 	// Only the new groups are this command's business; the stored ones were checked when stored.
 	checked.ClusterErrors = nil
 	checked.GroupErrors = checked.GroupErrors[len(existing):]
-	if err := checkedErrors(owner, checked, nil, docs); err != nil {
+	if err := checked.Err(owner, nil, docs); err != nil {
 		problems = append(problems, err.Error())
 	}
 	return problems, nil

@@ -16,6 +16,7 @@ import (
 type createClusterOptions struct {
 	cloudup.NewClusterOptions
 	DryRun bool
+	Yes    bool
 	Output string
 	Add    []string
 }
@@ -35,7 +36,10 @@ func NewCmdCreateCluster(f *Factory) *cobra.Command {
 				return err
 			}
 			o.Name = name
-			return runCreateCluster(f, o)
+			if err := runCreateCluster(f, o); err != nil || !o.Yes {
+				return err
+			}
+			return runUpdateCluster(cmd.Context(), f, name, cloudup.TargetDirect)
 		},
 	}
 	fl := cmd.Flags()
@@ -50,6 +54,7 @@ func NewCmdCreateCluster(f *Factory) *cobra.Command {
 	fl.StringVar(&o.ControlPlaneSize, "control-plane-size", "", "Machine type of the control-plane nodes")
 	fl.StringVar(&o.Image, "image", "", "Machine image of every instance group")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the objects instead of storing them (needs -o)")
+	fl.BoolVarP(&o.Yes, "yes", "y", false, "Also write the cluster's addons at once, as 'kops update cluster --yes' does")
 	fl.StringVarP(&o.Output, "output", "o", "", "Output format for --dry-run: yaml or json")
 	if f.Flags.Enabled(featureflag.ClusterAddons) {
 		fl.StringSliceVar(&o.Add, "add", nil, "Files of Kubernetes objects to store as addons of the cluster")
@@ -60,6 +65,9 @@ func NewCmdCreateCluster(f *Factory) *cobra.Command {
 func runCreateCluster(f *Factory, o *createClusterOptions) error {
 	if o.Output != "" && !o.DryRun {
 		return errors.New("-o is only used with --dry-run")
+	}
+	if o.Yes && o.DryRun {
+		return errors.New("--yes and --dry-run contradict each other")
 	}
 	if o.DryRun {
 		if err := checkOutput(o.Output, outputYAML, outputJSON); err != nil {
@@ -79,7 +87,7 @@ func runCreateCluster(f *Factory, o *createClusterOptions) error {
 		return err
 	}
 	checked := cloudup.Check(cluster, groups, clientset.Base().String(), true)
-	if err := checkedErrors(cluster.Name, checked, nil, nil); err != nil {
+	if err := checked.Err(cluster.Name, nil, nil); err != nil {
 		return err
 	}
 
@@ -90,6 +98,10 @@ func runCreateCluster(f *Factory, o *createClusterOptions) error {
 		return err
 	}
 	name := cluster.Name
+	if o.Yes {
+		fmt.Fprintf(f.Out, "Cluster configuration has been created in %s.\n\n", clientset.Base())
+		return nil
+	}
 	fmt.Fprintf(f.Out, `Cluster configuration has been created in %s.
 
 Suggestions:

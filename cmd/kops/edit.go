@@ -105,7 +105,7 @@ func runEditCluster(f *Factory, name string) error {
 			return err
 		}
 		checked := cloudup.Check(o.Cluster, groups, clientset.Base().String(), false)
-		if err := checkedErrors(name, checked, o, nil); err != nil {
+		if err := checked.Err(name, o, nil); err != nil {
 			return err
 		}
 		edited = o.Cluster
@@ -153,7 +153,7 @@ func runEditInstanceGroup(f *Factory, clusterName, name string) error {
 		}
 		checked := cloudup.Check(cluster, []*kops.InstanceGroup{o.InstanceGroup}, clientset.Base().String(), false)
 		checked.ClusterErrors = nil
-		if err := checkedErrors(clusterName, checked, nil, []*kopscodecs.Object{o}); err != nil {
+		if err := checked.Err(clusterName, nil, []*kopscodecs.Object{o}); err != nil {
 			return err
 		}
 		edited = o.InstanceGroup

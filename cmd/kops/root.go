@@ -19,6 +19,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdCreate(f),
 		NewCmdGet(f),
 		NewCmdEdit(f),
+		NewCmdUpdate(f),
 		NewCmdDelete(f),
 		NewCmdVersion(f),
 	)

@@ -74,6 +74,11 @@ func NewAddons(name string) *Addons {
 
 // Encode renders the channel as YAML (sorted keys, trailing newline).
 func (a *Addons) Encode() ([]byte, error) {
+	if a.Spec.Addons == nil {
+		out := *a
+		out.Spec.Addons = []AddonSpec{}
+		return yaml.Marshal(&out)
+	}
 	return yaml.Marshal(a)
 }
 

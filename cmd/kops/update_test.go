@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
+)
+
+func TestUpdateCluster(t *testing.T) {
+	c := newCLI(t)
+	r := c.mustRun("create", "cluster", "addons.k8s.local", "--zones", "us-east-2a", "--yes")
+	assert.Contains(t, r.stdout, "Created resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n")
+	channelPath := c.storePath("addons.k8s.local", "addons", "bootstrap-channel.yaml")
+	manifestPath := c.storePath("addons.k8s.local", "addons", "coredns.addons.k8s.io", "k8s-1.12.yaml")
+	require.FileExists(t, channelPath)
+	require.FileExists(t, manifestPath)
+
+	r = c.mustRun("update", "cluster", "addons.k8s.local", "--yes")
+	assert.Equal(t, "No changes need to be applied\n", r.stdout)
+
+	c.editor(`s/provider: CoreDNS/provider: CoreDNS\n    upstreamNameservers: [1.1.1.1]/`)
+	c.mustRun("edit", "cluster", "addons.k8s.local")
+	before, err := os.ReadFile(manifestPath)
+	require.NoError(t, err)
+
+	r = c.mustRun("update", "cluster", "addons.k8s.local")
+	assert.Contains(t, r.stdout, "Will modify resources:")
+	assert.Contains(t, r.stdout, "-        forward . /etc/resolv.conf {\n")
+	assert.Contains(t, r.stdout, "+        forward . 1.1.1.1 {\n")
+	assert.Contains(t, r.stdout, "Must specify --yes to apply changes")
+	unchanged, err := os.ReadFile(manifestPath)
+	require.NoError(t, err)
+	assert.Equal(t, before, unchanged, "a dry run writes nothing")
+
+	r = c.mustRun("update", "cluster", "addons.k8s.local", "--yes")
+	assert.Contains(t, r.stdout, "Modified resources:")
+	after, err := os.ReadFile(manifestPath)
+	require.NoError(t, err)
+	channelData, err := os.ReadFile(channelPath)
+	require.NoError(t, err)
+	channel, err := channelsapi.ParseAddons(channelData)
+	require.NoError(t, err)
+	require.Len(t, channel.Spec.Addons, 1)
+	assert.Equal(t, channelsapi.ManifestHash(after), channel.Spec.Addons[0].ManifestHash, "the channel names the new manifest")
+}
+
+func TestUpdateClusterRefusesInvalidSpec(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "bad.k8s.local", "--zones", "us-east-2a")
+	// Break the stored spec behind kops's back, as a hand edit of the store would.
+	config := c.storePath("bad.k8s.local", "config")
+	data, err := os.ReadFile(config)
+	require.NoError(t, err)
+	broken := []byte(string(data) + "  serviceClusterIPRange: 10.0.0.0/24\n")
+	require.NoError(t, os.WriteFile(config, broken, 0o644))
+
+	r := c.run("update", "cluster", "bad.k8s.local", "--yes")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "spec.serviceClusterIPRange")
+	assert.NoDirExists(t, filepath.Join(filepath.Dir(config), "addons"), "nothing written")
+}
+
+func TestUpdateClusterTargets(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "t.k8s.local", "--zones", "us-east-2a")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "terraform"}, `unsupported target "terraform"`},
+		{[]string{"--target", "direct"}, "--target direct writes to the state store: add --yes"},
+	}
+	for _, tc := range cases {
+		r := c.run(append([]string{"update", "cluster", "t.k8s.local"}, tc.args...)...)
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stderr, tc.want)
+	}
+	r := c.mustRun("update", "cluster", "t.k8s.local", "--target", "dryrun", "--yes")
+	assert.Contains(t, r.stdout, "Will create resources:", "--target dryrun with --yes still only shows")
+	assert.NoDirExists(t, c.storePath("t.k8s.local", "addons"))
+}

@@ -1,0 +1,107 @@
+// Package kubemanifest splits YAML streams of Kubernetes objects and decodes them strictly into
+// their typed k8s.io/api structs, so that a generated manifest with a misspelt or misplaced field
+// fails at build time rather than on a cluster.
+package kubemanifest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// Object is one decoded document: its type, its typed form, and its bytes.
+type Object struct {
+	metav1.TypeMeta
+	Typed metav1.Object
+	Raw   []byte
+}
+
+// Key names the object: Kind/namespace/name, or Kind/name for cluster-scoped objects.
+func (o *Object) Key() string {
+	if ns := o.Typed.GetNamespace(); ns != "" {
+		return o.Kind + "/" + ns + "/" + o.Typed.GetName()
+	}
+	return o.Kind + "/" + o.Typed.GetName()
+}
+
+// typed makes an empty struct for each kind this project generates.
+var typed = map[string]func() metav1.Object{
+	"v1/Namespace":      func() metav1.Object { return &corev1.Namespace{} },
+	"v1/ServiceAccount": func() metav1.Object { return &corev1.ServiceAccount{} },
+	"v1/ConfigMap":      func() metav1.Object { return &corev1.ConfigMap{} },
+	"v1/Secret":         func() metav1.Object { return &corev1.Secret{} },
+	"v1/Service":        func() metav1.Object { return &corev1.Service{} },
+	"rbac.authorization.k8s.io/v1/ClusterRole":        func() metav1.Object { return &rbacv1.ClusterRole{} },
+	"rbac.authorization.k8s.io/v1/ClusterRoleBinding": func() metav1.Object { return &rbacv1.ClusterRoleBinding{} },
+	"rbac.authorization.k8s.io/v1/Role":               func() metav1.Object { return &rbacv1.Role{} },
+	"rbac.authorization.k8s.io/v1/RoleBinding":        func() metav1.Object { return &rbacv1.RoleBinding{} },
+	"apps/v1/Deployment":                              func() metav1.Object { return &appsv1.Deployment{} },
+	"apps/v1/DaemonSet":                               func() metav1.Object { return &appsv1.DaemonSet{} },
+	"policy/v1/PodDisruptionBudget":                   func() metav1.Object { return &policyv1.PodDisruptionBudget{} },
+	"coordination.k8s.io/v1/Lease":                    func() metav1.Object { return &coordinationv1.Lease{} },
+}
+
+// Split returns the non-empty documents of a YAML stream.
+func Split(data []byte) ([][]byte, error) {
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var docs [][]byte
+	for {
+		doc, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(stripComments(doc))) > 0 {
+			docs = append(docs, doc)
+		}
+	}
+}
+
+// DecodeStrict decodes every document of a stream into its typed struct, rejecting unknown and
+// duplicate fields and kinds it has no struct for.
+func DecodeStrict(data []byte) ([]*Object, error) {
+	docs, err := Split(data)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]*Object, 0, len(docs))
+	for i, doc := range docs {
+		var tm metav1.TypeMeta
+		if err := yaml.Unmarshal(doc, &tm); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		}
+		newTyped, ok := typed[tm.APIVersion+"/"+tm.Kind]
+		if !ok {
+			return nil, fmt.Errorf("document %d: no typed struct for %s %s", i+1, tm.APIVersion, tm.Kind)
+		}
+		obj := newTyped()
+		if err := yaml.UnmarshalStrict(doc, obj); err != nil {
+			return nil, fmt.Errorf("document %d (%s): %w", i+1, tm.Kind, err)
+		}
+		objs = append(objs, &Object{TypeMeta: tm, Typed: obj, Raw: doc})
+	}
+	return objs, nil
+}
+
+func stripComments(doc []byte) []byte {
+	var out [][]byte
+	for _, line := range bytes.Split(doc, []byte("\n")) {
+		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+			out = append(out, line)
+		}
+	}
+	return bytes.Join(out, []byte("\n"))
+}

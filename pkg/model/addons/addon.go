@@ -1,0 +1,46 @@
+// Package addons builds the addons that `kops update cluster` writes under <configBase>/addons and
+// the bootstrap channel that lists them for `channels apply`.
+package addons
+
+import (
+	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/model"
+)
+
+// Addon is one addon: its manifest's bytes and its entry in the bootstrap channel (without the
+// hash, which the channel builder computes from the bytes it writes).
+type Addon struct {
+	Spec     channelsapi.AddonSpec
+	Manifest []byte
+}
+
+// Builder produces the addons of one concern from the model context. It does no I/O. An addon
+// that does not apply to the cluster is simply not returned.
+type Builder interface {
+	Addons(ctx *model.KopsModelContext) ([]*Addon, error)
+}
+
+// Labels every object of an addon carries, so channels can find (and prune) them.
+const (
+	LabelAddonName = "addon.kops.k8s.io/name"
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+)
+
+// newAddon fills the channel entry the way kops does: the manifest lies at <name>/<id>.yaml next to
+// the channel, and the selector names the addon.
+func newAddon(name, id string, manifest []byte) *Addon {
+	return &Addon{
+		Spec: channelsapi.AddonSpec{
+			Name:     name,
+			ID:       id,
+			Selector: map[string]string{"k8s-addon": name},
+			Manifest: name + "/" + id + ".yaml",
+		},
+		Manifest: manifest,
+	}
+}
+
+// DefaultBuilders are the addon builders of every cluster, in channel order.
+func DefaultBuilders() []Builder {
+	return []Builder{CoreDNS{}, ClusterAddons{}}
+}

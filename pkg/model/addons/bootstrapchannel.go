@@ -1,0 +1,59 @@
+package addons
+
+import (
+	"fmt"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+)
+
+// BootstrapChannelLocation is where the channel lies, relative to the cluster's configBase.
+const BootstrapChannelLocation = "addons/bootstrap-channel.yaml"
+
+// BootstrapChannelBuilder writes every addon's manifest and the bootstrap channel listing them, in
+// the order of Builders. The channel depends on every manifest, so a channel never names a hash
+// whose manifest is not yet in place.
+type BootstrapChannelBuilder struct {
+	Context  *model.KopsModelContext
+	Builders []Builder
+}
+
+// Build adds a ManagedFile per addon manifest and one for the channel.
+func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
+	channel := channelsapi.NewAddons("bootstrap")
+	var deps []fi.TaskKey
+	seen := map[string]bool{}
+	for _, builder := range b.Builders {
+		addons, err := builder.Addons(b.Context)
+		if err != nil {
+			return err
+		}
+		for _, a := range addons {
+			if seen[a.Spec.Name] {
+				return fmt.Errorf("addon %q is built twice", a.Spec.Name)
+			}
+			seen[a.Spec.Name] = true
+			spec := a.Spec
+			spec.ManifestHash = channelsapi.ManifestHash(a.Manifest)
+			channel.Spec.Addons = append(channel.Spec.Addons, spec)
+
+			file := &fitasks.ManagedFile{Name: "addons/" + spec.Manifest, Location: "addons/" + spec.Manifest, Contents: a.Manifest}
+			if err := c.AddTask(file); err != nil {
+				return err
+			}
+			deps = append(deps, file.Key())
+		}
+	}
+	data, err := channel.Encode()
+	if err != nil {
+		return fmt.Errorf("encoding the bootstrap channel: %w", err)
+	}
+	return c.AddTask(&fitasks.ManagedFile{
+		Name:     BootstrapChannelLocation,
+		Location: BootstrapChannelLocation,
+		Contents: data,
+		Deps:     deps,
+	})
+}

@@ -1,0 +1,43 @@
+package addons
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/pkg/model"
+)
+
+// The addon that carries the objects stored with the cluster.
+const (
+	ClusterAddonsName = "cluster-addons.kops.k8s.io"
+	ClusterAddonsID   = "default"
+)
+
+// ClusterAddons ships the addon objects stored with the cluster (kops create --add, create -f),
+// when the ClusterAddons feature flag is on.
+type ClusterAddons struct{}
+
+// Addons returns the stored objects, labelled as belonging to the addon, in their stored order.
+func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
+	if !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) || len(ctx.ClusterAddons) == 0 {
+		return nil, nil
+	}
+	objs := make([]*unstructured.Unstructured, 0, len(ctx.ClusterAddons))
+	for _, o := range ctx.ClusterAddons {
+		o = o.DeepCopy()
+		labels := o.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[LabelAddonName] = ClusterAddonsName
+		labels[LabelManagedBy] = "kops"
+		o.SetLabels(labels)
+		objs = append(objs, o)
+	}
+	manifest, err := kopscodecs.EncodeAddons(objs)
+	if err != nil {
+		return nil, err
+	}
+	return []*Addon{newAddon(ClusterAddonsName, ClusterAddonsID, manifest)}, nil
+}

@@ -1,0 +1,27 @@
+package addons
+
+import (
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/models"
+)
+
+// CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io.
+type CoreDNS struct{}
+
+// Addons renders the CoreDNS manifest from the completed cluster.
+func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
+	dns := ctx.Cluster.Spec.KubeDNS
+	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS {
+		return nil, nil
+	}
+	data, err := models.NewCoreDNSData(ctx.Cluster, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	manifest, err := models.RenderCoreDNS(data)
+	if err != nil {
+		return nil, err
+	}
+	return []*Addon{newAddon(models.CoreDNSAddonName, models.CoreDNSAddonID, manifest)}, nil
+}

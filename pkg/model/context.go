@@ -1,0 +1,28 @@
+// Package model turns a completed cluster into tasks. Every builder gets the one read-only
+// KopsModelContext and adds tasks to a fi.ModelBuilderContext; no builder does I/O.
+package model
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/upup/pkg/fi"
+)
+
+// Builder adds the tasks of one concern; it reads its context and does no I/O.
+type Builder interface {
+	Build(c *fi.ModelBuilderContext) error
+}
+
+// KopsModelContext is what every model builder reads. Builders must not modify it.
+type KopsModelContext struct {
+	// Cluster is completed (defaults applied) and valid.
+	Cluster        *kops.Cluster
+	InstanceGroups []*kops.InstanceGroup
+	FeatureFlags   featureflag.Set
+	Assets         *assets.Remapper
+	// ClusterAddons are the addon objects stored with the cluster (feature flag ClusterAddons).
+	ClusterAddons []*unstructured.Unstructured
+}

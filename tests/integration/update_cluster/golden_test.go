@@ -1,0 +1,193 @@
+// Package updatecluster holds the golden cases of `kops update cluster`: each directory has an
+// input cluster (in-v1alpha2.yaml, and optionally the feature flags it runs with) and, under
+// expected/, the dry-run report and every file written under the cluster's addons/. Run
+// hack/update-expected.sh to rewrite expected/ after reading why it changed.
+package updatecluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// updateExpected rewrites the expected files instead of comparing with them.
+var updateExpected = os.Getenv("UPDATE_EXPECTED") == "1"
+
+func TestUpdateClusterGolden(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	require.NoError(t, err)
+	ran := 0
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(e.Name(), "in-v1alpha2.yaml")); err != nil {
+			continue
+		}
+		ran++
+		t.Run(e.Name(), func(t *testing.T) { runCase(t, e.Name()) })
+	}
+	require.GreaterOrEqual(t, ran, 5, "golden cases found")
+}
+
+// goldenStore is a memfs state store holding one case's cluster.
+type goldenStore struct {
+	mem       *vfs.MemFS
+	clientset *client.Clientset
+	flags     featureflag.Set
+	name      string
+}
+
+func newGoldenStore(t *testing.T, dir string) *goldenStore {
+	flagsText, err := os.ReadFile(filepath.Join(dir, "featureflags"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		require.NoError(t, err)
+	}
+	flags, messages := featureflag.Parse(strings.TrimSpace(string(flagsText)))
+	require.Empty(t, messages)
+
+	input, err := os.ReadFile(filepath.Join(dir, "in-v1alpha2.yaml"))
+	require.NoError(t, err)
+	objs, warnings, err := kopscodecs.Decode("in-v1alpha2.yaml", input, flags.Enabled(featureflag.ClusterAddons))
+	require.NoError(t, err)
+	require.Empty(t, warnings, "golden inputs use modeled fields only")
+
+	var n client.NewCluster
+	for _, o := range objs {
+		switch {
+		case o.Cluster != nil:
+			n.Cluster = o.Cluster
+		case o.InstanceGroup != nil:
+			n.InstanceGroups = append(n.InstanceGroups, o.InstanceGroup)
+		default:
+			n.Addons = append(n.Addons, o.Addon)
+		}
+	}
+	require.NotNil(t, n.Cluster)
+	mem := &vfs.MemFS{}
+	base, err := vfs.ParsePath("memfs://golden", mem)
+	require.NoError(t, err)
+	s := &goldenStore{mem: mem, clientset: client.New(base), flags: flags, name: n.Cluster.Name}
+	require.NoError(t, s.clientset.CreateCluster(n))
+	return s
+}
+
+func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.ApplyResult) {
+	t.Helper()
+	var out bytes.Buffer
+	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Mem: s.mem, Out: &out,
+	})
+	require.NoError(t, err)
+	return out.String(), result
+}
+
+// addonFiles reads every file below the cluster's addons/ directory, keyed by relative path.
+func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
+	files := map[string]string{}
+	var walk func(p vfs.Path, rel string)
+	walk = func(p vfs.Path, rel string) {
+		children, err := p.ReadDir()
+		if err != nil {
+			data, readErr := p.ReadFile()
+			require.NoError(t, readErr)
+			files[rel] = string(data)
+			return
+		}
+		for _, c := range children {
+			walk(c, rel+"/"+c.Base())
+		}
+	}
+	walk(s.clientset.Base().Join(s.name, "addons"), "addons")
+	return files
+}
+
+func runCase(t *testing.T, dir string) {
+	s := newGoldenStore(t, dir)
+
+	created, _ := s.mem.Stats()
+	report, _ := s.update(t, cloudup.TargetDryRun)
+	afterDryRun, _ := s.mem.Stats()
+	assert.Equal(t, created, afterDryRun, "the dry run writes nothing")
+	got := map[string]string{"dryrun.txt": report}
+
+	_, result := s.update(t, cloudup.TargetDirect)
+	require.True(t, result.Changed)
+	for path, data := range s.addonFiles(t) {
+		got[path] = data
+	}
+
+	if updateExpected {
+		writeExpected(t, filepath.Join(dir, "expected"), got)
+	} else {
+		assertExpected(t, filepath.Join(dir, "expected"), got)
+	}
+
+	t.Run("manifests decode strictly", func(t *testing.T) {
+		for path, data := range got {
+			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") {
+				continue
+			}
+			_, err := kubemanifest.DecodeStrict([]byte(data))
+			assert.NoError(t, err, path)
+		}
+	})
+
+	t.Run("second update changes nothing", func(t *testing.T) {
+		before, _ := s.mem.Stats()
+		report, result := s.update(t, cloudup.TargetDirect)
+		assert.False(t, result.Changed)
+		assert.Equal(t, "No changes need to be applied\n", report)
+		after, _ := s.mem.Stats()
+		assert.Equal(t, before, after, "no writes")
+	})
+}
+
+func assertExpected(t *testing.T, dir string, got map[string]string) {
+	want := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		want[filepath.ToSlash(rel)] = string(data)
+		return err
+	}), "expected files missing: run hack/update-expected.sh")
+	assert.Equal(t, sortedKeys(want), sortedKeys(got), "the set of generated files")
+	for path, data := range want {
+		if g, ok := got[path]; ok {
+			assert.Equal(t, data, g, "%s differs from expected; if the change is intended, run hack/update-expected.sh and read the diff", path)
+		}
+	}
+}
+
+func writeExpected(t *testing.T, dir string, got map[string]string) {
+	require.NoError(t, os.RemoveAll(dir))
+	for path, data := range got {
+		full := filepath.Join(dir, filepath.FromSlash(path))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(data), 0o644))
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

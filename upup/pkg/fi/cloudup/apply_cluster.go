@@ -1,0 +1,147 @@
+package cloudup
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// The targets `kops update cluster` renders to.
+const (
+	TargetDryRun = "dryrun"
+	TargetDirect = "direct"
+)
+
+// ApplyClusterOptions say which cluster to update, how, and where to report.
+type ApplyClusterOptions struct {
+	Clientset   *client.Clientset
+	ClusterName string
+	Flags       featureflag.Set
+	// Target is TargetDryRun or TargetDirect.
+	Target string
+	// Mem resolves a memfs:// configBase (tests); nil otherwise.
+	Mem *vfs.MemFS
+	// Out receives the report of what would change or what changed.
+	Out io.Writer
+	// Parallelism bounds concurrent tasks; zero means fi.DefaultParallelism.
+	Parallelism int
+}
+
+// ApplyResult is what an update did or would do.
+type ApplyResult struct {
+	// Changed says whether anything differs from what is stored.
+	Changed bool
+	// ConfigBase is where the cluster's addons are written.
+	ConfigBase string
+	Warnings   []kopscodecs.Warning
+}
+
+// reporter is what both targets offer after a run.
+type reporter interface {
+	fi.Target
+	Changes() []fi.TaskChange
+	WriteReport(io.Writer) error
+}
+
+// ApplyCluster loads a cluster, checks it, builds its model and renders it to the target. An invalid
+// cluster is reported with every problem and nothing is written.
+func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, error) {
+	var target reporter
+	switch o.Target {
+	case TargetDryRun, "":
+		target = &fi.DryRunTarget{}
+	case TargetDirect:
+		target = &fi.DirectTarget{}
+	default:
+		return nil, fmt.Errorf("unsupported target %q: use %s or %s", o.Target, TargetDryRun, TargetDirect)
+	}
+	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags)
+	result := &ApplyResult{Warnings: warnings}
+	if err != nil {
+		return result, err
+	}
+	tasks, err := BuildTasks(modelContext)
+	if err != nil {
+		return result, err
+	}
+	graph, err := fi.BuildGraph(tasks)
+	if err != nil {
+		return result, err
+	}
+	configBase, err := vfs.ParsePath(modelContext.Cluster.Spec.ConfigBase, o.Mem)
+	if err != nil {
+		return result, fmt.Errorf("spec.configBase: %w", err)
+	}
+	result.ConfigBase = configBase.String()
+	fiContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: configBase}
+	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{Parallelism: o.Parallelism}); err != nil {
+		return result, err
+	}
+	result.Changed = len(target.Changes()) > 0
+	if o.Out != nil {
+		if err := target.WriteReport(o.Out); err != nil {
+			return result, err
+		}
+	}
+	return result, nil
+}
+
+// LoadModelContext reads a cluster, its groups and addon objects from the store and checks them,
+// returning the context every model builder reads.
+func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set) (*model.KopsModelContext, []kopscodecs.Warning, error) {
+	cluster, warnings, err := clientset.GetCluster(name)
+	if err != nil {
+		return nil, warnings, err
+	}
+	groups, more, err := clientset.ListInstanceGroups(name)
+	warnings = append(warnings, more...)
+	if err != nil {
+		return nil, warnings, err
+	}
+	checked := Check(cluster, groups, clientset.Base().String(), true)
+	if err := checked.Err(name, nil, nil); err != nil {
+		return nil, warnings, err
+	}
+	stored, err := clientset.GetAddons(name)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if len(stored) > 0 && !flags.Enabled(featureflag.ClusterAddons) {
+		warnings = append(warnings, kopscodecs.Warning{Source: clientset.Base().Join(name, "clusteraddons", "default").String(),
+			Text: fmt.Sprintf("%d stored addon objects are left out: the ClusterAddons feature flag is off", len(stored))})
+	}
+	remapper, err := assets.NewRemapper(checked.Cluster.Spec.Assets)
+	if err != nil {
+		return nil, warnings, fmt.Errorf("spec.assets: %w", err)
+	}
+	return &model.KopsModelContext{
+		Cluster:        checked.Cluster,
+		InstanceGroups: groups,
+		FeatureFlags:   flags,
+		Assets:         remapper,
+		ClusterAddons:  stored,
+	}, warnings, nil
+}
+
+// BuildTasks runs every model builder over the context.
+func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
+	c := &fi.ModelBuilderContext{}
+	builders := []model.Builder{
+		&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.DefaultBuilders()},
+	}
+	for _, b := range builders {
+		if err := b.Build(c); err != nil {
+			return nil, err
+		}
+	}
+	return c.Tasks(), nil
+}
