@@ -16,6 +16,19 @@ const (
 	CoreDNSTemplate  = "cloudup/resources/addons/coredns.addons.k8s.io/k8s-1.12.yaml.template"
 )
 
+// The addon that pre-creates the RBAC of CoreDNS when its operator runs it: the same objects as the
+// built-in addon's, so switching between the two changes no rights.
+const (
+	CoreDNSRBACAddonName = "coredns-rbac.addons.k8s.io"
+	CoreDNSRBACAddonID   = "k8s-1.12"
+	CoreDNSRBACTemplate  = "cloudup/resources/addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml.template"
+)
+
+// RenderCoreDNSRBAC renders the pre-created RBAC of CoreDNS.
+func RenderCoreDNSRBAC() ([]byte, error) {
+	return Render(CoreDNSRBACTemplate, nil)
+}
+
 // Pinned images: a tag, never :latest, so that the same kops version always deploys the same
 // bits. The CoreDNS image runs as the distroless nonroot user with cap_net_bind_service on its
 // binary, which the manifest's runAsNonRoot settings rely on.

@@ -14,6 +14,9 @@ import (
 //go:embed cloudup/resources/addons
 var content embed.FS
 
+// partials holds templates that only define named templates for others to use.
+const partials = "cloudup/resources/addons/partials"
+
 // FS returns the embedded templates, rooted so that paths start with "cloudup/resources/addons/".
 func FS() fs.FS {
 	return content
@@ -29,6 +32,10 @@ func Render(name string, data any) ([]byte, error) {
 	tmpl, err := template.New(path.Base(name)).Funcs(funcs()).Option("missingkey=error").Parse(string(src))
 	if err != nil {
 		return nil, fmt.Errorf("parsing template %q: %w", name, err)
+	}
+	// Partials define named templates shared by several addons (e.g. the RBAC of CoreDNS).
+	if tmpl, err = tmpl.ParseFS(content, partials+"/*.yaml.template"); err != nil {
+		return nil, fmt.Errorf("parsing the partials of template %q: %w", name, err)
 	}
 	var out bytes.Buffer
 	if err := tmpl.Execute(&out, data); err != nil {
