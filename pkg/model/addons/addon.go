@@ -17,6 +17,9 @@ type Addon struct {
 // Builder produces the addons of one concern from the model context. It does no I/O. An addon
 // that does not apply to the cluster is simply not returned.
 type Builder interface {
+	// Owns names every addon the builder may produce, whether or not it does for this cluster, so
+	// that the manifests of an addon it stops producing are removed.
+	Owns() []string
 	Addons(ctx *model.KopsModelContext) ([]*Addon, error)
 }
 

@@ -14,7 +14,8 @@ const BootstrapChannelLocation = "addons/bootstrap-channel.yaml"
 
 // BootstrapChannelBuilder writes every addon's manifest and the bootstrap channel listing them, in
 // the order of Builders. The channel depends on every manifest, so a channel never names a hash
-// whose manifest is not yet in place.
+// whose manifest is not yet in place; the manifests of addons that left the channel (or of their
+// old versions) are removed once the new channel is written.
 type BootstrapChannelBuilder struct {
 	Context  *model.KopsModelContext
 	Builders []Builder
@@ -24,8 +25,12 @@ type BootstrapChannelBuilder struct {
 func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 	channel := channelsapi.NewAddons("bootstrap")
 	var deps []fi.TaskKey
+	var owned, keep []string
 	seen := map[string]bool{}
 	for _, builder := range b.Builders {
+		for _, name := range builder.Owns() {
+			owned = append(owned, "addons/"+name)
+		}
 		addons, err := builder.Addons(b.Context)
 		if err != nil {
 			return err
@@ -44,16 +49,26 @@ func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 				return err
 			}
 			deps = append(deps, file.Key())
+			keep = append(keep, file.Location)
 		}
 	}
 	data, err := channel.Encode()
 	if err != nil {
 		return fmt.Errorf("encoding the bootstrap channel: %w", err)
 	}
-	return c.AddTask(&fitasks.ManagedFile{
+	channelFile := &fitasks.ManagedFile{
 		Name:     BootstrapChannelLocation,
 		Location: BootstrapChannelLocation,
 		Contents: data,
 		Deps:     deps,
+	}
+	if err := c.AddTask(channelFile); err != nil {
+		return err
+	}
+	return c.AddTask(&fitasks.StaleFiles{
+		Name:        "addons",
+		Directories: owned,
+		Keep:        keep,
+		Deps:        []fi.TaskKey{channelFile.Key()},
 	})
 }

@@ -18,6 +18,9 @@ const (
 // when the ClusterAddons feature flag is on.
 type ClusterAddons struct{}
 
+// Owns names the cluster-addons addon.
+func (ClusterAddons) Owns() []string { return []string{ClusterAddonsName} }
+
 // Addons returns the stored objects, labelled as belonging to the addon, in their stored order.
 func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) || len(ctx.ClusterAddons) == 0 {

@@ -9,6 +9,9 @@ import (
 // CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io.
 type CoreDNS struct{}
 
+// Owns names the built-in CoreDNS addon.
+func (CoreDNS) Owns() []string { return []string{models.CoreDNSAddonName} }
+
 // Addons renders the CoreDNS manifest from the completed cluster.
 func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	dns := ctx.Cluster.Spec.KubeDNS

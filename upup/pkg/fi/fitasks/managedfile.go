@@ -100,15 +100,23 @@ func (f *ManagedFile) RenderDirect(_ context.Context, c *fi.Context, change *fi.
 	return nil
 }
 
-// path resolves Location, refusing anything that could escape ConfigBase:
-// a task must never overwrite another cluster's state.
+// path resolves Location inside ConfigBase.
 func (f *ManagedFile) path(c *fi.Context) (vfs.Path, error) {
+	p, err := inConfigBase(c, f.Location)
+	if err != nil {
+		return nil, fmt.Errorf("ManagedFile %q: %w", f.Name, err)
+	}
+	return p, nil
+}
+
+// inConfigBase resolves a location, refusing anything that could escape ConfigBase: a task must
+// never touch another cluster's state.
+func inConfigBase(c *fi.Context, loc string) (vfs.Path, error) {
 	if c == nil || c.ConfigBase == nil {
 		return nil, errors.New("no ConfigBase in the task context")
 	}
-	loc := f.Location
 	if loc == "" || path.IsAbs(loc) || path.Clean(loc) != loc || loc == ".." || strings.HasPrefix(loc, "../") || strings.Contains(loc, `\`) {
-		return nil, fmt.Errorf("ManagedFile %q: location %q must be a clean relative path inside the config base, e.g. addons/bootstrap-channel.yaml", f.Name, loc)
+		return nil, fmt.Errorf("location %q must be a clean relative path inside the config base, e.g. addons/bootstrap-channel.yaml", loc)
 	}
 	return c.ConfigBase.Join(loc), nil
 }

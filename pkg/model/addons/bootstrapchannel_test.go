@@ -1,0 +1,83 @@
+package addons
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+)
+
+// fixed is a Builder that returns the addons it is given.
+type fixed struct {
+	owns   []string
+	addons []*Addon
+	err    error
+}
+
+func (f fixed) Owns() []string { return f.owns }
+func (f fixed) Addons(*model.KopsModelContext) ([]*Addon, error) {
+	return f.addons, f.err
+}
+
+func tasksByKey(t *testing.T, c *fi.ModelBuilderContext) map[string]fi.Task {
+	out := map[string]fi.Task{}
+	for _, task := range c.Tasks() {
+		out[task.Key().String()] = task
+	}
+	return out
+}
+
+func TestBootstrapChannelBuilder(t *testing.T) {
+	b := &BootstrapChannelBuilder{Context: &model.KopsModelContext{}, Builders: []Builder{
+		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", []byte("b: 1\n"))}},
+		fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", []byte("a: 2\n"))}},
+	}}
+	c := &fi.ModelBuilderContext{}
+	require.NoError(t, b.Build(c))
+	tasks := tasksByKey(t, c)
+	require.Len(t, tasks, 4)
+
+	channelTask := tasks["ManagedFile/addons/bootstrap-channel.yaml"].(*fitasks.ManagedFile)
+	channel, err := channelsapi.ParseAddons(channelTask.Contents)
+	require.NoError(t, err)
+	require.Len(t, channel.Spec.Addons, 2)
+	assert.Equal(t, "b.example.com", channel.Spec.Addons[0].Name, "the order of the builders")
+	assert.Equal(t, "a.example.com", channel.Spec.Addons[1].Name)
+	assert.Equal(t, "a.example.com/v2.yaml", channel.Spec.Addons[1].Manifest)
+	assert.Equal(t, channelsapi.ManifestHash([]byte("a: 2\n")), channel.Spec.Addons[1].ManifestHash)
+	assert.ElementsMatch(t, []fi.TaskKey{
+		{Kind: "ManagedFile", Name: "addons/b.example.com/v1.yaml"},
+		{Kind: "ManagedFile", Name: "addons/a.example.com/v2.yaml"},
+	}, channelTask.Dependencies(), "the channel waits for every manifest")
+
+	stale := tasks["StaleFiles/addons"].(*fitasks.StaleFiles)
+	assert.Equal(t, []string{"addons/b.example.com", "addons/gone.example.com", "addons/a.example.com"}, stale.Directories)
+	assert.Equal(t, []string{"addons/b.example.com/v1.yaml", "addons/a.example.com/v2.yaml"}, stale.Keep)
+	assert.Equal(t, []fi.TaskKey{channelTask.Key()}, stale.Dependencies(), "stale manifests go only after the new channel is written")
+}
+
+func TestBootstrapChannelBuilderErrors(t *testing.T) {
+	cases := []struct {
+		name     string
+		builders []Builder
+		want     string
+	}{
+		{"builder fails", []Builder{fixed{err: errors.New("no package")}}, "no package"},
+		{"same addon twice", []Builder{
+			fixed{addons: []*Addon{newAddon("a.example.com", "v1", []byte("a"))}},
+			fixed{addons: []*Addon{newAddon("a.example.com", "v2", []byte("b"))}},
+		}, `addon "a.example.com" is built twice`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &BootstrapChannelBuilder{Context: &model.KopsModelContext{}, Builders: tc.builders}
+			assert.ErrorContains(t, b.Build(&fi.ModelBuilderContext{}), tc.want)
+		})
+	}
+}

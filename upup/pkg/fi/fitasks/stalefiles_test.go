@@ -1,0 +1,64 @@
+package fitasks
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+func TestStaleFiles(t *testing.T) {
+	mem := &vfs.MemFS{}
+	base, err := vfs.ParsePath("memfs://stale/cluster", mem)
+	require.NoError(t, err)
+	for _, f := range []string{
+		"addons/coredns.addons.k8s.io/k8s-1.12.yaml",
+		"addons/operator.coredns.addons.x-k8s.io/0.1.0.yaml",
+		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml",
+		"addons/kops-controller.addons.k8s.io/k8s-1.16.yaml",
+	} {
+		require.NoError(t, base.Join(f).WriteFile([]byte("x")))
+	}
+	task := &StaleFiles{
+		Name:        "addons",
+		Directories: []string{"addons/coredns.addons.k8s.io", "addons/operator.coredns.addons.x-k8s.io", "addons/never-written"},
+		Keep:        []string{"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml"},
+	}
+	c := &fi.Context{ConfigBase: base}
+
+	change, err := task.Plan(context.Background(), c)
+	require.NoError(t, err)
+	assert.Equal(t, fi.ActionDelete, change.Action)
+	assert.Equal(t, []fi.FieldChange{
+		{Name: "coredns.addons.k8s.io", Old: "addons/coredns.addons.k8s.io/k8s-1.12.yaml"},
+		{Name: "operator.coredns.addons.x-k8s.io", Old: "addons/operator.coredns.addons.x-k8s.io/0.1.0.yaml"},
+	}, change.Fields)
+
+	require.NoError(t, task.RenderDirect(context.Background(), c, change))
+	for f, want := range map[string]bool{
+		"addons/coredns.addons.k8s.io/k8s-1.12.yaml":         false,
+		"addons/operator.coredns.addons.x-k8s.io/0.1.0.yaml": false,
+		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml": true,
+		"addons/kops-controller.addons.k8s.io/k8s-1.16.yaml": true, // not a directory the task owns
+	} {
+		exists, err := base.Join(f).Exists()
+		require.NoError(t, err)
+		assert.Equal(t, want, exists, f)
+	}
+
+	again, err := task.Plan(context.Background(), c)
+	require.NoError(t, err)
+	assert.Equal(t, fi.ActionNone, again.Action)
+}
+
+func TestStaleFilesRefusesEscapingDirectory(t *testing.T) {
+	base, err := vfs.ParsePath("memfs://stale/cluster", &vfs.MemFS{})
+	require.NoError(t, err)
+	task := &StaleFiles{Name: "x", Directories: []string{"../other-cluster"}}
+	_, err = task.Plan(context.Background(), &fi.Context{ConfigBase: base})
+	assert.ErrorContains(t, err, "must be a clean relative path")
+}
