@@ -1,0 +1,33 @@
+package corednsoperator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRightsMarkdown(t *testing.T) {
+	md := RightsMarkdown()
+	lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
+	assert.Len(t, lines, len(Rights)+2, "header, separator and one row per right")
+	assert.Equal(t, "| Namespace | API group | Resources | Verbs | Names | Why |", lines[0])
+
+	for _, tc := range []struct {
+		name, row string
+	}{
+		{"unnamed core read", "| `kube-system` | core | `services`, `configmaps`, `serviceaccounts` | `get`, `list`, `watch` | (any) | "},
+		{"named apps write", "| `kube-system` | apps | `deployments` | `update`, `patch`, `delete` | `coredns` | "},
+		{"named service write", "| `kube-system` | core | `services` | `update`, `patch`, `delete` | `kube-dns` | "},
+		{"status", "| `kube-system` | addons.x-k8s.io | `corednses/status` | `get`, `update`, `patch` | `coredns` | "},
+		{"lease", "| `coredns-operator-system` | coordination.k8s.io | `leases` | `update`, `patch` | `coredns-operator-leader` | "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Contains(t, md, "\n"+tc.row)
+		})
+	}
+	for i, r := range Rights {
+		assert.True(t, strings.HasSuffix(lines[i+2], " | "+r.Why+" |"), "row %d does not belong to right %+v: %s", i, r, lines[i+2])
+		assert.Contains(t, lines[i+2], "`"+strings.Join(r.Verbs, "`, `")+"`", "row %d", i)
+	}
+}

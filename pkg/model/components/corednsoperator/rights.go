@@ -1,0 +1,64 @@
+package corednsoperator
+
+import rbacv1 "k8s.io/api/rbac/v1"
+
+// Right is one grant to the operator's ServiceAccount: Verbs on Resources of APIGroup in
+// Namespace, limited to ResourceNames when set. Why is shown in the documentation, so every right
+// has to justify itself where reviewers look.
+type Right struct {
+	Namespace     string // WatchNamespace or Namespace; there are no cluster-scoped rights
+	APIGroup      string // "" is the core group
+	Resources     []string
+	Verbs         []string
+	ResourceNames []string // empty means any name
+	Why           string
+}
+
+// PolicyRule is the RBAC rule for r. Slices are copied so callers cannot change Rights through
+// the generated objects.
+func (r Right) PolicyRule() rbacv1.PolicyRule {
+	return rbacv1.PolicyRule{
+		APIGroups:     []string{r.APIGroup},
+		Resources:     append([]string(nil), r.Resources...),
+		Verbs:         append([]string(nil), r.Verbs...),
+		ResourceNames: append([]string(nil), r.ResourceNames...),
+	}
+}
+
+const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates, patches and deletes are limited by name."
+
+// Rights is everything the operator may do, and nothing else: no RBAC resources (kops pre-creates
+// CoreDNS's ServiceAccount and ClusterRole), no secrets, no pods, no wildcards, no cluster-scoped
+// rights. Writes other than create are limited to the objects the operator owns.
+var Rights = []Right{
+	{WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, nil,
+		"Watch the CoreDNS Deployment to notice drift; informers need list and watch on the namespace."},
+	{WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"get", "list", "watch"}, nil,
+		"Watch the kube-dns Service, the Corefile ConfigMap and the coredns ServiceAccount to notice drift."},
+	{WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch", "delete"}, []string{CoreDNSDeployment},
+		"Reconcile (and on removal delete) only the CoreDNS Deployment."},
+	{WatchNamespace, "", []string{"services"}, []string{"update", "patch", "delete"}, []string{CoreDNSService},
+		"Reconcile only the cluster DNS Service."},
+	{WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch", "delete"}, []string{CoreDNSConfigMap},
+		"Reconcile only the Corefile ConfigMap."},
+	{WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch", "delete"}, []string{CoreDNSServiceAccount},
+		"Patch labels on the ServiceAccount kops pre-creates for CoreDNS."},
+	{WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy},
+	{WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy},
+	{WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, nil,
+		"Read its instructions; read-only, so the operator cannot rewrite them."},
+	{WatchNamespace, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{CoreDNSResource},
+		"Report progress and health on the status of the CoreDNS object kops creates."},
+	{WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
+		"Record events on the CoreDNS object and the objects it manages."},
+	{WatchNamespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
+		"Same events through the newer events API."},
+	{Namespace, "", []string{"events"}, []string{"create", "patch"}, nil,
+		"Record leader-election events."},
+	{Namespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
+		"Same events through the newer events API."},
+	{Namespace, "coordination.k8s.io", []string{"leases"}, []string{"get", "list", "watch", "create"}, nil,
+		"Find and create the leader-election lease (create cannot be limited by name)."},
+	{Namespace, "coordination.k8s.io", []string{"leases"}, []string{"update", "patch"}, []string{LeaseName},
+		"Renew only its own leader-election lease."},
+}
