@@ -1,0 +1,155 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// KindChannel is the kind of a package channel, the list of addon packages (operators and the
+// versions they deploy) that a cluster's spec.channel offers.
+const KindChannel = "Channel"
+
+// ChannelAPIVersion is the only apiVersion a package channel may declare.
+const ChannelAPIVersion = "kops.k8s.io/v1alpha2"
+
+// Channel is a package channel: which versions of which packages suit which Kubernetes versions.
+type Channel struct {
+	metav1.TypeMeta `json:",inline"`
+	Metadata        ChannelMetadata `json:"metadata"`
+	Spec            ChannelSpec     `json:"spec"`
+}
+
+// ChannelMetadata names the channel.
+type ChannelMetadata struct {
+	Name string `json:"name"`
+}
+
+// ChannelSpec lists the packages; one package name may appear with several versions.
+type ChannelSpec struct {
+	Packages []PackageSpec `json:"packages"`
+}
+
+// PackageSpec is one version of one package. Its manifest, if any, lies at
+// packages/<name>/<version>/manifest.yaml next to the channel file, so both the name and the
+// version are path segments and are validated as such.
+type PackageSpec struct {
+	Name string `json:"name"`
+	// Version is a semantic version (1.2.3, 0.3.0-alpha.1), compared to pick the newest.
+	Version string `json:"version"`
+	// KubernetesVersion is a blang/semver range (">=1.30.0 <1.37.0") of the Kubernetes versions
+	// this package version supports; empty means any.
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// Image overrides the package's main image. It must be pinned by tag or digest so that what
+	// runs depends only on the channel, never on what a registry serves today.
+	Image string `json:"image,omitempty"`
+}
+
+// ParseChannel reads a package channel, rejecting unknown fields, and validates it. All problems
+// are reported at once, each with its field path (spec.packages[2].kubernetesVersion).
+func ParseChannel(data []byte) (*Channel, error) {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("parsing channel: %w", err)
+	}
+	c := &Channel{}
+	// sigs.k8s.io/json names the path of an unknown field; encoding/json does not.
+	strict, err := sigsjson.UnmarshalStrict(js, c, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, fmt.Errorf("parsing channel: %w", err)
+	}
+	if len(strict) > 0 {
+		return nil, fmt.Errorf("parsing channel: %w", errors.Join(strict...))
+	}
+	if errs := c.Validate(); len(errs) > 0 {
+		return nil, fmt.Errorf("invalid channel: %w", errs.ToAggregate())
+	}
+	return c, nil
+}
+
+// Validate checks the kind, apiVersion and every package.
+func (c *Channel) Validate() field.ErrorList {
+	var errs field.ErrorList
+	if c.Kind != KindChannel {
+		errs = append(errs, field.Invalid(field.NewPath("kind"), c.Kind, "must be "+KindChannel))
+	}
+	if c.APIVersion != ChannelAPIVersion {
+		errs = append(errs, field.Invalid(field.NewPath("apiVersion"), c.APIVersion, "must be "+ChannelAPIVersion))
+	}
+	seen := map[string]bool{}
+	for i, p := range c.Spec.Packages {
+		path := field.NewPath("spec", "packages").Index(i)
+		errs = append(errs, validatePackage(path, p)...)
+		key := p.Name + "@" + p.Version
+		if seen[key] {
+			errs = append(errs, field.Duplicate(path, key))
+		}
+		seen[key] = true
+	}
+	return errs
+}
+
+func validatePackage(path *field.Path, p PackageSpec) field.ErrorList {
+	var errs field.ErrorList
+	if p.Name == "" {
+		errs = append(errs, field.Required(path.Child("name"), "a package needs a name"))
+	} else if msgs := validation.IsDNS1123Subdomain(p.Name); len(msgs) > 0 {
+		errs = append(errs, field.Invalid(path.Child("name"), p.Name, strings.Join(msgs, "; ")))
+	}
+	if p.Version == "" {
+		errs = append(errs, field.Required(path.Child("version"), "a package needs a semantic version such as 1.2.3"))
+	} else if _, err := semver.Parse(p.Version); err != nil {
+		errs = append(errs, field.Invalid(path.Child("version"), p.Version, "must be a semantic version such as 1.2.3: "+err.Error()))
+	}
+	if p.KubernetesVersion != "" {
+		if _, err := semver.ParseRange(p.KubernetesVersion); err != nil {
+			errs = append(errs, field.Invalid(path.Child("kubernetesVersion"), p.KubernetesVersion,
+				"must be a version range such as \">=1.30.0 <1.37.0\": "+err.Error()))
+		}
+	}
+	if p.Image != "" {
+		if err := ValidatePinnedImage(p.Image); err != nil {
+			errs = append(errs, field.Invalid(path.Child("image"), p.Image, err.Error()))
+		}
+	}
+	return errs
+}
+
+var (
+	imageTag    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+	imageDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+)
+
+// ValidatePinnedImage reports whether an image reference names fixed content: it must carry a
+// tag other than "latest" (repo:v1.2.3) or a sha256 digest (repo@sha256:...). Mutable references
+// make two runs of the same kops version deploy different software.
+func ValidatePinnedImage(image string) error {
+	if strings.ContainsAny(image, " \t\n") {
+		return fmt.Errorf("image %q contains whitespace", image)
+	}
+	if repo, digest, ok := strings.Cut(image, "@"); ok {
+		if repo == "" || !imageDigest.MatchString(digest) {
+			return fmt.Errorf("image %q: a digest must look like repo@sha256:<64 hex digits>", image)
+		}
+		return nil
+	}
+	lastSegment := image[strings.LastIndex(image, "/")+1:]
+	name, tag, ok := strings.Cut(lastSegment, ":")
+	switch {
+	case !ok || name == "":
+		return fmt.Errorf("image %q has no tag; pin it with a version tag or a digest", image)
+	case tag == "latest":
+		return fmt.Errorf("image %q uses the mutable tag latest; pin it with a version tag or a digest", image)
+	case !imageTag.MatchString(tag):
+		return fmt.Errorf("image %q has an invalid tag %q", image, tag)
+	}
+	return nil
+}

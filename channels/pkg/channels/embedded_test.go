@@ -1,0 +1,286 @@
+package channels
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/upup/models"
+)
+
+const operatorPackage = "operator.coredns.addons.x-k8s.io"
+
+// TestEmbeddedChannels resolves every package of every built-in channel for a current Kubernetes
+// version and checks what a cluster would get.
+func TestEmbeddedChannels(t *testing.T) {
+	for _, name := range []string{Stable, Alpha, None} {
+		t.Run(name, func(t *testing.T) {
+			l, err := Load(name, nil)
+			require.NoError(t, err)
+			op, err := l.Package(operatorPackage, "v1.35.4")
+			require.NoError(t, err)
+			require.NotNil(t, op.Manifest, "the operator package needs a manifest")
+			checkOperatorManifest(t, op.Version, op.Manifest)
+
+			dns, err := l.Package("coredns", "1.35.4")
+			require.NoError(t, err)
+			assert.Nil(t, dns.Manifest, "the operator deploys CoreDNS; the package has no manifest")
+			assert.NoError(t, api.ValidatePinnedImage(dns.Image))
+			assert.True(t, strings.HasSuffix(dns.Image, ":v"+dns.Version), "image %s is not version %s", dns.Image, dns.Version)
+		})
+	}
+}
+
+// TestEmbeddedManifestsMatchChannels checks every version, not only the newest: each operator
+// version has a manifest, no other package has one, and no manifest is left unreferenced.
+func TestEmbeddedManifestsMatchChannels(t *testing.T) {
+	root, err := fs.Sub(models.ChannelsFS(), "channels")
+	require.NoError(t, err)
+	referenced := map[string]bool{}
+	for _, name := range []string{Stable, Alpha} {
+		l, err := Load(name, nil)
+		require.NoError(t, err)
+		for _, p := range l.Channel().Spec.Packages {
+			file := manifestPath(p.Name, p.Version)
+			data, err := fs.ReadFile(root, file)
+			if p.Name != operatorPackage {
+				assert.ErrorIs(t, err, fs.ErrNotExist, "%s: unexpected manifest", file)
+				continue
+			}
+			require.NoError(t, err, "%s channel lists %s %s", name, p.Name, p.Version)
+			referenced[file] = true
+			checkOperatorManifest(t, p.Version, data)
+		}
+	}
+	require.NoError(t, fs.WalkDir(root, "packages", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			assert.True(t, referenced[p], "%s is not referenced by any channel", p)
+		}
+		return err
+	}))
+}
+
+// checkOperatorManifest decodes every object strictly and checks the operator's settings.
+func checkOperatorManifest(t *testing.T, version string, manifest []byte) {
+	t.Helper()
+	docs, err := kubemanifest.Split(manifest)
+	require.NoError(t, err)
+	var keys []string
+	objects := map[string]any{}
+	for i, doc := range docs {
+		obj := decodeStrict(t, fmt.Sprintf("document %d", i+1), doc)
+		accessor, err := metaAccessor(obj)
+		require.NoError(t, err)
+		key := reflect.TypeOf(obj).Elem().Name() + "/" + accessor.GetName()
+		keys = append(keys, key)
+		objects[key] = obj
+		assert.Equal(t, "kops", accessor.GetLabels()["app.kubernetes.io/managed-by"], key)
+		for _, image := range podImages(obj) {
+			assert.NoError(t, api.ValidatePinnedImage(image), key)
+		}
+	}
+	require.Equal(t, []string{
+		"Namespace/coredns-operator-system",
+		"CustomResourceDefinition/corednses.addons.x-k8s.io",
+		"ServiceAccount/coredns-operator",
+		"Deployment/coredns-operator",
+	}, keys)
+
+	ns := objects[keys[0]].(*corev1.Namespace)
+	assert.Equal(t, map[string]string{
+		"app.kubernetes.io/name":             "coredns-operator",
+		"app.kubernetes.io/managed-by":       "kops",
+		"pod-security.kubernetes.io/enforce": "restricted",
+	}, ns.Labels)
+
+	checkCRD(t, objects[keys[1]].(*apiextensionsv1.CustomResourceDefinition))
+
+	sa := objects[keys[2]].(*corev1.ServiceAccount)
+	assert.Equal(t, "coredns-operator-system", sa.Namespace)
+	require.NotNil(t, sa.AutomountServiceAccountToken)
+	assert.False(t, *sa.AutomountServiceAccountToken)
+
+	checkDeployment(t, version, objects[keys[3]].(*appsv1.Deployment))
+}
+
+func checkCRD(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) {
+	t.Helper()
+	assert.Equal(t, "addons.x-k8s.io", crd.Spec.Group)
+	assert.Equal(t, apiextensionsv1.CustomResourceDefinitionNames{
+		Kind: "CoreDNS", ListKind: "CoreDNSList", Plural: "corednses", Singular: "coredns",
+	}, crd.Spec.Names)
+	assert.Equal(t, apiextensionsv1.NamespaceScoped, crd.Spec.Scope)
+	require.Len(t, crd.Spec.Versions, 1)
+	v := crd.Spec.Versions[0]
+	assert.Equal(t, "v1alpha1", v.Name)
+	assert.True(t, v.Served)
+	assert.True(t, v.Storage)
+	require.NotNil(t, v.Subresources)
+	assert.NotNil(t, v.Subresources.Status)
+	require.NotNil(t, v.Schema)
+	require.NotNil(t, v.Schema.OpenAPIV3Schema)
+	root := v.Schema.OpenAPIV3Schema
+	assert.Equal(t, "object", root.Type)
+
+	spec := root.Properties["spec"]
+	assert.Equal(t, "object", spec.Type)
+	for _, name := range []string{"version", "channel", "dnsDomain", "dnsIP", "corefile"} {
+		assert.Equal(t, "string", spec.Properties[name].Type, "spec.%s", name)
+	}
+	assert.Empty(t, spec.Properties["dnsIP"].Format, "a format such as ipv4 would reject IPv6 service IPs")
+	patches := spec.Properties["patches"]
+	assert.Equal(t, "array", patches.Type)
+	require.NotNil(t, patches.Items)
+	require.NotNil(t, patches.Items.Schema)
+	assert.Equal(t, "object", patches.Items.Schema.Type)
+	require.NotNil(t, patches.Items.Schema.XPreserveUnknownFields)
+	assert.True(t, *patches.Items.Schema.XPreserveUnknownFields)
+
+	status := root.Properties["status"]
+	assert.Equal(t, "object", status.Type)
+	assert.Equal(t, "boolean", status.Properties["healthy"].Type)
+	assert.Equal(t, "string", status.Properties["phase"].Type)
+	assert.Equal(t, "array", status.Properties["errors"].Type)
+	require.NotNil(t, status.Properties["errors"].Items)
+	assert.Equal(t, "string", status.Properties["errors"].Items.Schema.Type)
+}
+
+func checkDeployment(t *testing.T, version string, d *appsv1.Deployment) {
+	t.Helper()
+	assert.Equal(t, "coredns-operator-system", d.Namespace)
+	assert.Equal(t, "coredns-operator", d.Labels["k8s-app"])
+	require.NotNil(t, d.Spec.Replicas)
+	assert.EqualValues(t, 1, *d.Spec.Replicas)
+	assert.Equal(t, map[string]string{"k8s-app": "coredns-operator"}, d.Spec.Selector.MatchLabels)
+	pod := d.Spec.Template.Spec
+	assert.Equal(t, "coredns-operator", d.Spec.Template.Labels["k8s-app"])
+	assert.Equal(t, "coredns-operator", pod.ServiceAccountName)
+	require.NotNil(t, pod.AutomountServiceAccountToken)
+	assert.True(t, *pod.AutomountServiceAccountToken, "the operator talks to the API server")
+	assert.Equal(t, "system-cluster-critical", pod.PriorityClassName)
+	assert.Equal(t, map[string]string{"kubernetes.io/os": "linux"}, pod.NodeSelector)
+
+	require.Len(t, pod.Containers, 1)
+	c := pod.Containers[0]
+	assert.Equal(t, "registry.k8s.io/cluster-addons/coredns-operator:v"+version, c.Image,
+		"the manifest must run the version the channel names")
+	assert.Subset(t, c.Args, []string{
+		"--leader-elect", "--leader-election-namespace=coredns-operator-system", "--watch-namespace=kube-system",
+	})
+
+	sc := c.SecurityContext
+	require.NotNil(t, sc)
+	assert.Equal(t, ptr(true), sc.RunAsNonRoot)
+	assert.Equal(t, ptr(int64(65532)), sc.RunAsUser)
+	assert.Equal(t, ptr(true), sc.ReadOnlyRootFilesystem)
+	assert.Equal(t, ptr(false), sc.AllowPrivilegeEscalation)
+	require.NotNil(t, sc.Capabilities)
+	assert.Equal(t, []corev1.Capability{"ALL"}, sc.Capabilities.Drop)
+	require.NotNil(t, sc.SeccompProfile)
+	assert.Equal(t, corev1.SeccompProfileTypeRuntimeDefault, sc.SeccompProfile.Type)
+
+	assert.Equal(t, "10m", c.Resources.Requests.Cpu().String())
+	assert.Equal(t, "40Mi", c.Resources.Requests.Memory().String())
+	assert.Equal(t, "120Mi", c.Resources.Limits.Memory().String())
+
+	for probe, path := range map[*corev1.Probe]string{c.LivenessProbe: "/healthz", c.ReadinessProbe: "/readyz"} {
+		require.NotNil(t, probe)
+		require.NotNil(t, probe.HTTPGet)
+		assert.Equal(t, path, probe.HTTPGet.Path)
+		assert.Equal(t, intstr.FromInt32(8081), probe.HTTPGet.Port)
+	}
+}
+
+// decodeStrict decodes one document into its typed struct with unknown fields rejected, then checks
+// that re-encoding keeps every field: custom unmarshalers (the CRD schema's items) are not strict.
+func decodeStrict(t *testing.T, what string, doc []byte) any {
+	t.Helper()
+	var tm metav1.TypeMeta
+	require.NoError(t, yaml.Unmarshal(doc, &tm), what)
+	var obj any
+	if tm.APIVersion == "apiextensions.k8s.io/v1" && tm.Kind == "CustomResourceDefinition" {
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		require.NoError(t, yaml.UnmarshalStrict(doc, crd), what)
+		obj = crd
+	} else {
+		objs, err := kubemanifest.DecodeStrict(doc)
+		require.NoError(t, err, what)
+		require.Len(t, objs, 1, what)
+		obj = objs[0].Typed
+	}
+	var written, reencoded map[string]any
+	require.NoError(t, yaml.Unmarshal(doc, &written), what)
+	js, err := json.Marshal(obj)
+	require.NoError(t, err, what)
+	require.NoError(t, json.Unmarshal(js, &reencoded), what)
+	assertSubset(t, what, written, reencoded)
+	return obj
+}
+
+// assertSubset fails for every value in want that got lacks or holds differently.
+func assertSubset(t *testing.T, where string, want, got any) {
+	t.Helper()
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !assert.True(t, ok, "%s: got %v", where, got) {
+			return
+		}
+		for k, v := range w {
+			assertSubset(t, where+"."+k, v, g[k])
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !assert.True(t, ok, "%s: got %v", where, got) || !assert.Len(t, g, len(w), where) {
+			return
+		}
+		for i := range w {
+			assertSubset(t, fmt.Sprintf("%s[%d]", where, i), w[i], g[i])
+		}
+	default:
+		assert.Equal(t, want, got, where)
+	}
+}
+
+// podImages lists the images of a workload's pod template.
+func podImages(obj any) []string {
+	var spec *corev1.PodSpec
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		spec = &o.Spec.Template.Spec
+	case *appsv1.DaemonSet:
+		spec = &o.Spec.Template.Spec
+	case *appsv1.StatefulSet:
+		spec = &o.Spec.Template.Spec
+	default:
+		return nil
+	}
+	var images []string
+	for _, c := range append(append([]corev1.Container{}, spec.InitContainers...), spec.Containers...) {
+		images = append(images, c.Image)
+	}
+	return images
+}
+
+func metaAccessor(obj any) (metav1.Object, error) {
+	if o, ok := obj.(metav1.Object); ok {
+		return o, nil
+	}
+	return nil, fmt.Errorf("%T has no object metadata", obj)
+}
+
+func ptr[T any](v T) *T { return &v }

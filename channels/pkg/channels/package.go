@@ -1,0 +1,84 @@
+package channels
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/blang/semver/v4"
+)
+
+// NoPackageVersionError is Package's error when the channel offers no version of the package for
+// the cluster's Kubernetes version, so that callers can tell it from an I/O failure (errors.As).
+type NoPackageVersionError struct {
+	Channel, Package, KubernetesVersion string
+	// Offered lists the versions the channel has, with their ranges; empty when it has none.
+	Offered []string
+}
+
+func (e *NoPackageVersionError) Error() string {
+	msg := fmt.Sprintf("channel %q has no version of package %q for Kubernetes %s", e.Channel, e.Package, e.KubernetesVersion)
+	if len(e.Offered) == 0 {
+		return msg + "; the channel does not list the package"
+	}
+	return msg + "; it offers " + strings.Join(e.Offered, ", ")
+}
+
+// Package is the version of a package chosen for a cluster.
+type Package struct {
+	Name    string
+	Version string
+	// Image is the channel's override of the package's main image, or empty.
+	Image string
+	// Manifest is packages/<name>/<version>/manifest.yaml next to the channel file, or nil when
+	// that file does not exist: packages such as coredns only carry a version for an operator to
+	// deploy. Callers that need a manifest must check for nil.
+	Manifest []byte
+}
+
+// Package picks the highest version of the named package whose kubernetesVersion range admits
+// kubernetesVersion ("1.35.4" or "v1.35.4"), and reads its manifest.
+func (l *Loaded) Package(name, kubernetesVersion string) (*Package, error) {
+	kv, err := semver.Parse(strings.TrimPrefix(kubernetesVersion, "v"))
+	if err != nil {
+		return nil, fmt.Errorf("channel %q, package %q: invalid Kubernetes version %q: %w", l.name, name, kubernetesVersion, err)
+	}
+	var best *Package
+	var bestVersion semver.Version
+	var offered []string
+	for _, p := range l.channel.Spec.Packages {
+		if p.Name != name {
+			continue
+		}
+		// ParseChannel has validated both fields, so these errors cannot occur.
+		v, err := semver.Parse(p.Version)
+		if err != nil {
+			return nil, fmt.Errorf("channel %q, package %q: %w", l.name, name, err)
+		}
+		if p.KubernetesVersion == "" {
+			offered = append(offered, p.Version+" for any Kubernetes")
+		} else {
+			offered = append(offered, fmt.Sprintf("%s for Kubernetes %s", p.Version, p.KubernetesVersion))
+			admits, err := semver.ParseRange(p.KubernetesVersion)
+			if err != nil {
+				return nil, fmt.Errorf("channel %q, package %q: %w", l.name, name, err)
+			}
+			if !admits(kv) {
+				continue
+			}
+		}
+		if best == nil || v.GT(bestVersion) {
+			best, bestVersion = &Package{Name: p.Name, Version: p.Version, Image: p.Image}, v
+		}
+	}
+	if best == nil {
+		return nil, &NoPackageVersionError{Channel: l.name, Package: name, KubernetesVersion: kv.String(), Offered: offered}
+	}
+	manifest, err := l.readPackageFile(manifestPath(best.Name, best.Version))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("channel %q, package %q %s: reading manifest: %w", l.name, name, best.Version, err)
+	}
+	best.Manifest = manifest
+	return best, nil
+}
