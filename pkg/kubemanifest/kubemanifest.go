@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -48,8 +49,11 @@ var typed = map[string]func() metav1.Object{
 	"rbac.authorization.k8s.io/v1/RoleBinding":        func() metav1.Object { return &rbacv1.RoleBinding{} },
 	"apps/v1/Deployment":                              func() metav1.Object { return &appsv1.Deployment{} },
 	"apps/v1/DaemonSet":                               func() metav1.Object { return &appsv1.DaemonSet{} },
-	"policy/v1/PodDisruptionBudget":                   func() metav1.Object { return &policyv1.PodDisruptionBudget{} },
-	"coordination.k8s.io/v1/Lease":                    func() metav1.Object { return &coordinationv1.Lease{} },
+	"apiextensions.k8s.io/v1/CustomResourceDefinition": func() metav1.Object {
+		return &apiextensionsv1.CustomResourceDefinition{}
+	},
+	"policy/v1/PodDisruptionBudget": func() metav1.Object { return &policyv1.PodDisruptionBudget{} },
+	"coordination.k8s.io/v1/Lease":  func() metav1.Object { return &coordinationv1.Lease{} },
 }
 
 // Split returns the non-empty documents of a YAML stream.
@@ -70,9 +74,13 @@ func Split(data []byte) ([][]byte, error) {
 	}
 }
 
+// Kinds maps "apiVersion/Kind" to a constructor of its typed struct, for kinds DecodeStrict does
+// not know (custom resources).
+type Kinds map[string]func() metav1.Object
+
 // DecodeStrict decodes every document of a stream into its typed struct, rejecting unknown and
-// duplicate fields and kinds it has no struct for.
-func DecodeStrict(data []byte) ([]*Object, error) {
+// duplicate fields and kinds it has no struct for (in its own table or in extra).
+func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 	docs, err := Split(data)
 	if err != nil {
 		return nil, err
@@ -84,6 +92,11 @@ func DecodeStrict(data []byte) ([]*Object, error) {
 			return nil, fmt.Errorf("document %d: %w", i+1, err)
 		}
 		newTyped, ok := typed[tm.APIVersion+"/"+tm.Kind]
+		for _, kinds := range extra {
+			if k, found := kinds[tm.APIVersion+"/"+tm.Kind]; found {
+				newTyped, ok = k, true
+			}
+		}
 		if !ok {
 			return nil, fmt.Errorf("document %d: no typed struct for %s %s", i+1, tm.APIVersion, tm.Kind)
 		}

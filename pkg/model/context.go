@@ -5,6 +5,7 @@ package model
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -25,4 +26,7 @@ type KopsModelContext struct {
 	Assets         *assets.Remapper
 	// ClusterAddons are the addon objects stored with the cluster (feature flag ClusterAddons).
 	ClusterAddons []*unstructured.Unstructured
+	// Packages are the channel packages chosen for the cluster, by name, read before any builder
+	// runs so that builders do no I/O. Only the packages the model needs are present.
+	Packages map[string]*channels.Package
 }

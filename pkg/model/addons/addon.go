@@ -45,5 +45,5 @@ func newAddon(name, id string, manifest []byte) *Addon {
 
 // DefaultBuilders are the addon builders of every cluster, in channel order.
 func DefaultBuilders() []Builder {
-	return []Builder{CoreDNS{}, ClusterAddons{}}
+	return []Builder{CoreDNS{}, CoreDNSOperator{}, ClusterAddons{}}
 }

@@ -6,7 +6,8 @@ import (
 	"k8s.io/kops/upup/models"
 )
 
-// CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io.
+// CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io. It stands aside when CoreDNS runs
+// through its operator instead.
 type CoreDNS struct{}
 
 // Owns names the built-in CoreDNS addon.
@@ -15,7 +16,7 @@ func (CoreDNS) Owns() []string { return []string{models.CoreDNSAddonName} }
 // Addons renders the CoreDNS manifest from the completed cluster.
 func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	dns := ctx.Cluster.Spec.KubeDNS
-	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS {
+	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS || UsesCoreDNSOperator(ctx) {
 		return nil, nil
 	}
 	data, err := models.NewCoreDNSData(ctx.Cluster, ctx.Assets)

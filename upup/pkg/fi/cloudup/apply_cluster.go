@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
@@ -64,7 +65,7 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	default:
 		return nil, fmt.Errorf("unsupported target %q: use %s or %s", o.Target, TargetDryRun, TargetDirect)
 	}
-	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags)
+	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags, o.Mem)
 	result := &ApplyResult{Warnings: warnings}
 	if err != nil {
 		return result, err
@@ -96,8 +97,9 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 }
 
 // LoadModelContext reads a cluster, its groups and addon objects from the store and checks them,
-// returning the context every model builder reads.
-func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set) (*model.KopsModelContext, []kopscodecs.Warning, error) {
+// then reads the channel packages the model needs, returning the context every model builder reads.
+// mem resolves memfs:// channels (tests).
+func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set, mem *vfs.MemFS) (*model.KopsModelContext, []kopscodecs.Warning, error) {
 	cluster, warnings, err := clientset.GetCluster(name)
 	if err != nil {
 		return nil, warnings, err
@@ -123,13 +125,43 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 	if err != nil {
 		return nil, warnings, fmt.Errorf("spec.assets: %w", err)
 	}
-	return &model.KopsModelContext{
+	if flags.Enabled(featureflag.UseAddonOperators) && !flags.Enabled(featureflag.ClusterAddons) {
+		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS",
+			Text: "UseAddonOperators needs ClusterAddons too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators"})
+	}
+	ctx := &model.KopsModelContext{
 		Cluster:        checked.Cluster,
 		InstanceGroups: groups,
 		FeatureFlags:   flags,
 		Assets:         remapper,
 		ClusterAddons:  stored,
-	}, warnings, nil
+	}
+	if ctx.Packages, err = loadPackages(ctx, mem); err != nil {
+		return nil, warnings, err
+	}
+	return ctx, warnings, nil
+}
+
+// loadPackages reads the channel named by spec.channel, and from it the packages the model needs,
+// chosen for the cluster's Kubernetes version. The channel is read only when a package is needed.
+func loadPackages(ctx *model.KopsModelContext, mem *vfs.MemFS) (map[string]*channels.Package, error) {
+	names := addons.RequiredPackages(ctx)
+	if len(names) == 0 {
+		return nil, nil
+	}
+	channel, err := channels.Load(ctx.Cluster.Spec.Channel, mem)
+	if err != nil {
+		return nil, fmt.Errorf("spec.channel: %w", err)
+	}
+	packages := map[string]*channels.Package{}
+	for _, name := range names {
+		p, err := channel.Package(name, ctx.Cluster.Spec.KubernetesVersion)
+		if err != nil {
+			return nil, err
+		}
+		packages[name] = p
+	}
+	return packages, nil
 }
 
 // BuildTasks runs every model builder over the context.

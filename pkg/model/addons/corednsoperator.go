@@ -1,0 +1,134 @@
+package addons
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/components/coredns"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/upup/models"
+)
+
+// The channel packages and addons of CoreDNS run by its operator.
+const (
+	// CoreDNSPackage carries the CoreDNS versions the operator can deploy.
+	CoreDNSPackage = "coredns"
+	// CoreDNSResourceAddonName is the addon holding the CoreDNS object, the operator's instructions.
+	CoreDNSResourceAddonName = "coredns.addons.x-k8s.io"
+)
+
+// CoreDNSOperator deploys CoreDNS through the cluster-addons operator, in three addons applied in
+// order: the RBAC CoreDNS needs (pre-created by kops, so the operator needs no RBAC rights), the
+// operator package with the rights generated from corednsoperator.Rights, and the CoreDNS object.
+type CoreDNSOperator struct{}
+
+// Owns names the three addons.
+func (CoreDNSOperator) Owns() []string {
+	return []string{models.CoreDNSRBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
+}
+
+// Addons returns nothing unless the cluster runs CoreDNS through its operator.
+func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
+	if !UsesCoreDNSOperator(ctx) {
+		return nil, nil
+	}
+	operator, err := requirePackage(ctx, corednsoperator.AddonName, true)
+	if err != nil {
+		return nil, err
+	}
+	version, err := requirePackage(ctx, CoreDNSPackage, false)
+	if err != nil {
+		return nil, err
+	}
+	rbac, err := models.RenderCoreDNSRBAC()
+	if err != nil {
+		return nil, err
+	}
+	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	dns := ctx.Cluster.Spec.KubeDNS
+	resource := &corednsoperator.CoreDNS{
+		TypeMeta: metav1.TypeMeta{APIVersion: corednsoperator.APIVersion, Kind: "CoreDNS"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      corednsoperator.CoreDNSResource,
+			Namespace: corednsoperator.WatchNamespace,
+			Labels:    map[string]string{LabelAddonName: CoreDNSResourceAddonName, LabelManagedBy: "kops"},
+		},
+		Spec: corednsoperator.CoreDNSSpec{
+			Version:   version.Version,
+			DNSDomain: dns.Domain,
+			DNSIP:     dns.ServerIP,
+			Corefile:  coredns.Corefile(dns),
+		},
+	}
+	if resource.Spec.Patches, err = coreDNSImagePatch(version, ctx.Assets); err != nil {
+		return nil, err
+	}
+	resourceManifest, err := yaml.Marshal(resource)
+	if err != nil {
+		return nil, err
+	}
+	return []*Addon{
+		newAddon(models.CoreDNSRBACAddonName, models.CoreDNSRBACAddonID, rbac),
+		newAddon(corednsoperator.AddonName, operator.Version, operatorManifest),
+		newAddon(CoreDNSResourceAddonName, version.Version, resourceManifest),
+	}, nil
+}
+
+// coreDNSImagePatch pins the image the operator deploys to the channel's, remapped like every other
+// image kops deploys, through the operator's patch mechanism (a strategic merge patch of its
+// Deployment). Without an image in the channel the operator's own default stands.
+func coreDNSImagePatch(p *channelPackage, remapper *assets.Remapper) ([]map[string]interface{}, error) {
+	if p.Image == "" {
+		return nil, nil
+	}
+	image, err := remapper.RemapImage(p.Image)
+	if err != nil {
+		return nil, fmt.Errorf("package %s version %s: %w", p.Name, p.Version, err)
+	}
+	return []map[string]interface{}{{
+		"apiVersion": "apps/v1",
+		"kind":       "Deployment",
+		"metadata":   map[string]interface{}{"name": corednsoperator.CoreDNSDeployment, "namespace": corednsoperator.WatchNamespace},
+		"spec": map[string]interface{}{"template": map[string]interface{}{"spec": map[string]interface{}{
+			"containers": []interface{}{map[string]interface{}{"name": "coredns", "image": image}},
+		}}},
+	}}, nil
+}
+
+// UsesCoreDNSOperator says whether CoreDNS is deployed through its operator: the cluster asks for
+// CoreDNS and both UseAddonOperators and ClusterAddons are on, as kops requires.
+func UsesCoreDNSOperator(ctx *model.KopsModelContext) bool {
+	dns := ctx.Cluster.Spec.KubeDNS
+	return dns != nil && dns.Provider == kops.DNSProviderCoreDNS &&
+		ctx.FeatureFlags.Enabled(featureflag.UseAddonOperators) &&
+		ctx.FeatureFlags.Enabled(featureflag.ClusterAddons)
+}
+
+// RequiredPackages names the channel packages the model needs for this cluster, so that they can be
+// read before the builders run.
+func RequiredPackages(ctx *model.KopsModelContext) []string {
+	if UsesCoreDNSOperator(ctx) {
+		return []string{corednsoperator.AddonName, CoreDNSPackage}
+	}
+	return nil
+}
+
+func requirePackage(ctx *model.KopsModelContext, name string, needManifest bool) (*channelPackage, error) {
+	p := ctx.Packages[name]
+	switch {
+	case p == nil:
+		return nil, fmt.Errorf("channel package %q was not loaded", name)
+	case needManifest && p.Manifest == nil:
+		return nil, fmt.Errorf("channel package %q version %s has no manifest (packages/%s/%s/manifest.yaml next to the channel)", name, p.Version, name, p.Version)
+	}
+	return p, nil
+}

@@ -1,0 +1,87 @@
+package updatecluster
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+)
+
+// Turning the operator on for an existing cluster replaces the built-in CoreDNS addon at the next
+// update, and turning it off brings the built-in addon back; each dry run names exactly the addons
+// that appear and disappear.
+func TestOperatorFlagTransitions(t *testing.T) {
+	s := newGoldenStore(t, "minimal")
+	off := featureflag.Set{}
+	on, _ := featureflag.Parse("ClusterAddons,UseOperators")
+
+	builtIn := []string{"coredns.addons.k8s.io"}
+	operator := []string{"coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}
+	builtInFiles := []string{"addons/bootstrap-channel.yaml", "addons/coredns.addons.k8s.io/k8s-1.12.yaml"}
+	operatorFiles := []string{
+		"addons/bootstrap-channel.yaml",
+		"addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
+		"addons/coredns.addons.x-k8s.io/1.12.4.yaml",
+		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml",
+	}
+
+	steps := []struct {
+		name       string
+		flags      featureflag.Set
+		wantReport []string
+		addons     []string
+		files      []string
+	}{
+		{name: "built in", flags: off, addons: builtIn, files: builtInFiles, wantReport: []string{
+			"Will create resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
+			"  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+		}},
+		{name: "operator on", flags: on, addons: operator, files: operatorFiles, wantReport: []string{
+			"Will create resources:\n",
+			"  ManagedFile/addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n",
+			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.12.4.yaml\n",
+			"  ManagedFile/addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
+			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
+			"-    name: coredns.addons.k8s.io\n",
+			"+    name: operator.coredns.addons.x-k8s.io\n",
+			"Will delete resources:\n  StaleFiles/addons\n  \tcoredns.addons.k8s.io\taddons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+		}},
+		{name: "operator off", flags: off, addons: builtIn, files: builtInFiles, wantReport: []string{
+			"Will create resources:\n  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
+			"Will delete resources:\n  StaleFiles/addons\n" +
+				"  \tcoredns-rbac.addons.k8s.io\taddons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n" +
+				"  \tcoredns.addons.x-k8s.io\taddons/coredns.addons.x-k8s.io/1.12.4.yaml\n" +
+				"  \toperator.coredns.addons.x-k8s.io\taddons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
+		}},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			s.flags = step.flags
+			report, _ := s.update(t, cloudup.TargetDryRun)
+			for _, want := range step.wantReport {
+				assert.Contains(t, report, want)
+			}
+			_, result := s.update(t, cloudup.TargetDirect)
+			require.True(t, result.Changed)
+
+			files := s.addonFiles(t)
+			assert.Equal(t, step.files, sortedKeys(files))
+			channel, err := channelsapi.ParseAddons([]byte(files["addons/bootstrap-channel.yaml"]))
+			require.NoError(t, err)
+			var names []string
+			for _, a := range channel.Spec.Addons {
+				names = append(names, a.Name)
+				assert.Equal(t, channelsapi.ManifestHash([]byte(files["addons/"+a.Manifest])), a.ManifestHash, "the channel names what is stored")
+			}
+			assert.Equal(t, step.addons, names)
+
+			again, _ := s.update(t, cloudup.TargetDirect)
+			assert.Equal(t, "No changes need to be applied\n", again)
+		})
+	}
+}
