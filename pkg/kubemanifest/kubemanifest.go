@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -49,6 +50,12 @@ var typed = map[string]func() metav1.Object{
 	"rbac.authorization.k8s.io/v1/RoleBinding":        func() metav1.Object { return &rbacv1.RoleBinding{} },
 	"apps/v1/Deployment":                              func() metav1.Object { return &appsv1.Deployment{} },
 	"apps/v1/DaemonSet":                               func() metav1.Object { return &appsv1.DaemonSet{} },
+	"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": func() metav1.Object {
+		return &admissionregistrationv1.ValidatingAdmissionPolicy{}
+	},
+	"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": func() metav1.Object {
+		return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
+	},
 	"apiextensions.k8s.io/v1/CustomResourceDefinition": func() metav1.Object {
 		return &apiextensionsv1.CustomResourceDefinition{}
 	},

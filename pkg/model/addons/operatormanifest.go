@@ -18,8 +18,8 @@ type channelPackage = channels.Package
 
 // buildOperatorManifest takes the operator package from the channel, sets the operator's image
 // (the channel's override, if any), remaps every image like any other kops image, checks that the
-// operator runs as the identity its rights are granted to, and places the generated rights before
-// the operator's Deployment.
+// operator runs as the identity its rights are granted to, and places the generated rights and the
+// admission policy that confines them before the operator's Deployment.
 func buildOperatorManifest(p *channelPackage, remapper *assets.Remapper) ([]byte, error) {
 	where := fmt.Sprintf("package %s version %s", p.Name, p.Version)
 	docs, err := kubemanifest.Split(p.Manifest)
@@ -27,6 +27,10 @@ func buildOperatorManifest(p *channelPackage, remapper *assets.Remapper) ([]byte
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	rbac, err := corednsoperator.RBACManifest()
+	if err != nil {
+		return nil, err
+	}
+	policy, err := corednsoperator.PolicyManifest()
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +53,7 @@ func buildOperatorManifest(p *channelPackage, remapper *assets.Remapper) ([]byte
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			writeDoc(&out, rbac)
+			writeDoc(&out, policy)
 		}
 		data, err := yaml.Marshal(obj.Object)
 		if err != nil {

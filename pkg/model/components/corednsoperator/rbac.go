@@ -1,13 +1,9 @@
 package corednsoperator
 
 import (
-	"bytes"
-	"fmt"
-
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/yaml"
 )
 
 // RBACObjects generates, for each namespace in Rights (in order of first appearance), a Role
@@ -49,16 +45,5 @@ func objectMeta(namespace string) metav1.ObjectMeta {
 // RBACManifest is RBACObjects as a YAML stream, "---" separated with sorted keys, so the addon
 // manifest (and its hash) only changes when Rights does.
 func RBACManifest() ([]byte, error) {
-	var b bytes.Buffer
-	for i, obj := range RBACObjects() {
-		y, err := yaml.Marshal(obj)
-		if err != nil {
-			return nil, fmt.Errorf("marshalling %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, err)
-		}
-		if i > 0 {
-			b.WriteString("---\n")
-		}
-		b.Write(y)
-	}
-	return b.Bytes(), nil
+	return manifest(RBACObjects())
 }
