@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,4 +84,55 @@ func TestUpdateClusterTargets(t *testing.T) {
 	r := c.mustRun("update", "cluster", "t.k8s.local", "--target", "dryrun", "--yes")
 	assert.Contains(t, r.stdout, "Will create resources:", "--target dryrun with --yes still only shows")
 	assert.NoDirExists(t, c.storePath("t.k8s.local", "addons"))
+}
+
+func TestUpdateClusterWithOperators(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "ops.k8s.local", "--zones", "us-east-2a")
+	addonsDir := c.storePath("ops.k8s.local", "addons")
+
+	c.env["KOPS_FEATURE_FLAGS"] = "UseOperators"
+	r := c.mustRun("update", "cluster", "ops.k8s.local", "--yes")
+	assert.Contains(t, r.stderr, "UseAddonOperators needs ClusterAddons too")
+	assert.FileExists(t, filepath.Join(addonsDir, "coredns.addons.k8s.io", "k8s-1.12.yaml"), "the flag alone keeps the built-in addon")
+
+	c.env["KOPS_FEATURE_FLAGS"] = "ClusterAddons,UseOperators"
+	r = c.mustRun("update", "cluster", "ops.k8s.local", "--yes")
+	assert.Contains(t, r.stdout, "Deleted resources:\n  StaleFiles/addons\n")
+	for _, f := range []string{
+		"coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
+		"operator.coredns.addons.x-k8s.io/0.2.0.yaml",
+		"coredns.addons.x-k8s.io/1.12.4.yaml",
+	} {
+		assert.FileExists(t, filepath.Join(addonsDir, f))
+	}
+	assert.NoFileExists(t, filepath.Join(addonsDir, "coredns.addons.k8s.io", "k8s-1.12.yaml"))
+	resource, err := os.ReadFile(filepath.Join(addonsDir, "coredns.addons.x-k8s.io", "1.12.4.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(resource), "dnsIP: 100.64.0.10\n")
+	assert.Contains(t, string(resource), "dnsDomain: cluster.local\n")
+
+	delete(c.env, "KOPS_FEATURE_FLAGS")
+	c.mustRun("update", "cluster", "ops.k8s.local", "--yes")
+	assert.FileExists(t, filepath.Join(addonsDir, "coredns.addons.k8s.io", "k8s-1.12.yaml"), "without the flag the built-in addon is back")
+	assert.NoFileExists(t, filepath.Join(addonsDir, "operator.coredns.addons.x-k8s.io", "0.2.0.yaml"))
+}
+
+func TestUpdateClusterWithOperatorsBadChannel(t *testing.T) {
+	c := newCLI(t)
+	c.env["KOPS_FEATURE_FLAGS"] = "ClusterAddons,UseAddonOperators"
+	cases := []struct {
+		channel, want string
+	}{
+		{"https://example.com/channels/stable", `spec.channel:`},
+		{"file:///nonexistent/channel.yaml", "nonexistent"},
+	}
+	for i, tc := range cases {
+		name := fmt.Sprintf("ch%d.k8s.local", i)
+		c.mustRun("create", "cluster", name, "--zones", "us-east-2a", "--channel", tc.channel)
+		r := c.run("update", "cluster", name, "--yes")
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stderr, tc.want)
+		assert.NoDirExists(t, c.storePath(name, "addons"), "nothing written")
+	}
 }

@@ -1,0 +1,121 @@
+package addons
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+)
+
+const operatorDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: coredns-operator
+  namespace: coredns-operator-system
+spec:
+  selector: {matchLabels: {k8s-app: coredns-operator}}
+  template:
+    metadata: {labels: {k8s-app: coredns-operator}}
+    spec:
+      serviceAccountName: %SA%
+      containers:
+      - name: manager
+        image: %IMAGE%
+`
+
+func operatorPackage(sa, image string) *channels.Package {
+	manifest := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n---\n" +
+		strings.NewReplacer("%SA%", sa, "%IMAGE%", image).Replace(operatorDeployment)
+	return &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
+}
+
+func operatorContext(t *testing.T, packages map[string]*channels.Package, spec *kops.AssetsSpec) *model.KopsModelContext {
+	flags, _ := featureflag.Parse("ClusterAddons,UseAddonOperators")
+	remapper, err := assets.NewRemapper(spec)
+	require.NoError(t, err)
+	cluster := kops.CompleteCluster(&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "o.example.com"}}, "memfs://t")
+	return &model.KopsModelContext{Cluster: cluster, FeatureFlags: flags, Assets: remapper, Packages: packages}
+}
+
+func TestCoreDNSOperatorAddons(t *testing.T) {
+	ctx := operatorContext(t, map[string]*channels.Package{
+		corednsoperator.AddonName: operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
+		CoreDNSPackage:            {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
+	}, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"})
+
+	got, err := CoreDNSOperator{}.Addons(ctx)
+	require.NoError(t, err)
+	var names []string
+	for _, a := range got {
+		names = append(names, a.Spec.Name+"@"+a.Spec.ID)
+	}
+	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io@k8s-1.12", "operator.coredns.addons.x-k8s.io@0.2.0", "coredns.addons.x-k8s.io@1.12.4"}, names)
+
+	objs, err := kubemanifest.DecodeStrict(got[1].Manifest)
+	require.NoError(t, err)
+	var keys []string
+	for _, o := range objs {
+		keys = append(keys, o.Key())
+	}
+	assert.Equal(t, []string{
+		"Namespace/coredns-operator-system",
+		"Role/kube-system/coredns-operator", "RoleBinding/kube-system/coredns-operator",
+		"Role/coredns-operator-system/coredns-operator", "RoleBinding/coredns-operator-system/coredns-operator",
+		"ValidatingAdmissionPolicy/coredns-operator-scope", "ValidatingAdmissionPolicyBinding/coredns-operator-scope",
+		"Deployment/coredns-operator-system/coredns-operator",
+	}, keys, "the rights and the policy come before the operator")
+	assert.Contains(t, string(got[1].Manifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
+	assert.Contains(t, string(got[2].Manifest), "image: proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4\n", "CoreDNS's image pinned and remapped")
+
+	// Without both flags, or with another DNS provider, the operator stays out.
+	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")
+	got, err = CoreDNSOperator{}.Addons(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	builtIn, err := CoreDNS{}.Addons(ctx)
+	require.NoError(t, err)
+	assert.Len(t, builtIn, 1, "the built-in addon stays")
+}
+
+func TestCoreDNSOperatorRejects(t *testing.T) {
+	good := operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0")
+	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
+	cases := []struct {
+		name     string
+		operator *channels.Package
+		version  *channels.Package
+		want     string
+	}{
+		{"no operator package", nil, version, `channel package "operator.coredns.addons.x-k8s.io" was not loaded`},
+		{"no coredns package", good, nil, `channel package "coredns" was not loaded`},
+		{"no manifest", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0"}, version, "has no manifest (packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml"},
+		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `runs as service account "default", want "coredns-operator"`},
+		{"unpinned image", operatorPackage("coredns-operator", "r.example.com/op:latest"), version, "containers[0]"},
+		{"unpinned override", func() *channels.Package { p := *good; p.Image = "r.example.com/op"; return &p }(), version, "containers[0]"},
+		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n")}, version, "no Deployment coredns-operator-system/coredns-operator"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			packages := map[string]*channels.Package{}
+			if tc.operator != nil {
+				packages[corednsoperator.AddonName] = tc.operator
+			}
+			if tc.version != nil {
+				packages[CoreDNSPackage] = tc.version
+			}
+			_, err := CoreDNSOperator{}.Addons(operatorContext(t, packages, nil))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
