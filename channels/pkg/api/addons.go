@@ -44,7 +44,9 @@ type AddonSpec struct {
 	Manifest string `json:"manifest"`
 	// ManifestHash is the hex SHA-256 of the manifest's exact bytes.
 	ManifestHash string `json:"manifestHash"`
-	// Prune, when set, deletes objects carrying the selector that left the manifest.
+	// Namespace holds the record of what was applied (kube-system when empty).
+	Namespace string `json:"namespace,omitempty"`
+	// Prune, when set, deletes objects of the addon that left its manifest.
 	Prune *PruneSpec `json:"prune,omitempty"`
 }
 

@@ -41,6 +41,14 @@ func buildOperatorManifest(p *channelPackage, remapper *assets.Remapper) ([]byte
 		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
+		// Every object of an addon carries its name, so channels can find what it put on the cluster.
+		labels := obj.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[LabelAddonName] = corednsoperator.AddonName
+		labels[LabelManagedBy] = "kops"
+		obj.SetLabels(labels)
 		if isOperatorDeployment(obj) {
 			if foundOperator {
 				return nil, fmt.Errorf("%s: more than one operator Deployment", where)

@@ -1,0 +1,338 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+)
+
+// Options tune an Applier.
+type Options struct {
+	// Yes applies; without it nothing is changed and the report says what would be.
+	Yes bool
+	// FieldManager owns the applied fields (server-side apply); default "kops-channels".
+	FieldManager string
+	// WaitTimeout bounds waiting for a CRD to be established; default one minute.
+	WaitTimeout time.Duration
+	Out         io.Writer
+}
+
+// Applier applies channels to one cluster.
+type Applier struct {
+	dynamic   dynamic.Interface
+	discovery discovery.DiscoveryInterface
+	mapper    *restmapper.DeferredDiscoveryRESTMapper
+	opts      Options
+}
+
+// New connects to the cluster behind config.
+func New(config *rest.Config, opts Options) (*Applier, error) {
+	if opts.FieldManager == "" {
+		opts.FieldManager = "kops-channels"
+	}
+	if opts.WaitTimeout == 0 {
+		opts.WaitTimeout = time.Minute
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	dyn, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	cached := memory.NewMemCacheClient(disc)
+	return &Applier{dynamic: dyn, discovery: disc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached), opts: opts}, nil
+}
+
+// Outcome is what happened to one addon.
+type Outcome string
+
+// The outcomes an addon can have.
+const (
+	Unchanged  Outcome = "unchanged"
+	WouldApply Outcome = "would apply"
+	Applied    Outcome = "applied"
+	Failed     Outcome = "failed"
+	Skipped    Outcome = "skipped"
+	WouldPrune Outcome = "would retire"
+	Retired    Outcome = "retired"
+)
+
+// Result is one addon's outcome and why.
+type Result struct {
+	Name    string
+	ID      string
+	Outcome Outcome
+	Reason  string
+	Err     error
+}
+
+// Apply brings the cluster to the channel: every addon whose record differs is applied and
+// recorded; then addons that left the channel are retired. A failing addon is reported and not
+// recorded; addons that do not need it are still applied. The error lists every failure.
+func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
+	order, err := addonOrder(ch.Addons)
+	if err != nil {
+		return nil, err
+	}
+	records, err := a.readRecords(ctx, ch)
+	if err != nil {
+		return nil, err
+	}
+	var results []Result
+	failed := map[string]bool{}
+	provider := providers(ch.Addons)
+	for _, addon := range order {
+		r := a.applyAddon(ctx, ch, addon, records, failed, provider)
+		if r.Outcome == Failed || r.Outcome == Skipped {
+			failed[addon.Spec.Name] = true
+		}
+		results = append(results, r)
+	}
+	retired, err := a.retire(ctx, ch, records)
+	if err != nil {
+		return results, err
+	}
+	results = append(results, retired...)
+	a.report(results)
+	var failures []string
+	for _, r := range results {
+		if r.Outcome == Failed || r.Outcome == Skipped {
+			failures = append(failures, fmt.Sprintf("%s: %s", r.Name, r.Reason))
+		}
+	}
+	if len(failures) > 0 {
+		return results, fmt.Errorf("%d addon(s) not applied:\n  %s", len(failures), strings.Join(failures, "\n  "))
+	}
+	return results, nil
+}
+
+func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, records map[string]record, failed map[string]bool, provider map[schema.GroupKind]string) Result {
+	r := Result{Name: addon.Spec.Name, ID: addon.Spec.ID}
+	if addon.Err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, addon.Err.Error(), addon.Err
+		return r
+	}
+	for _, dep := range dependencies(addon, provider) {
+		if failed[dep] {
+			r.Outcome, r.Reason = Skipped, fmt.Sprintf("it needs the kinds of %s, which was not applied", dep)
+			return r
+		}
+	}
+	r.Reason = reasonToApply(records[addon.Spec.Name].version, addon.Spec.ID, addon.Spec.ManifestHash)
+	switch {
+	case r.Reason == "":
+		r.Outcome = Unchanged
+		return r
+	case !a.opts.Yes:
+		r.Outcome = WouldApply
+		return r
+	}
+	if err := a.applyObjects(ctx, addon, provider); err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
+		return r
+	}
+	if err := a.prune(ctx, addon); err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
+		return r
+	}
+	channel := ch.Location
+	record := &ChannelVersion{Channel: &channel, ID: addon.Spec.ID, ManifestHash: addon.Spec.ManifestHash, SystemGeneration: SystemGeneration}
+	if err := a.writeRecord(ctx, addon.Namespace(), addon.Spec.Name, record); err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
+		return r
+	}
+	r.Outcome = Applied
+	return r
+}
+
+// applyObjects server-side applies the addon's objects in phase order, waiting for each CRD to be
+// established before anything may use it.
+func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[schema.GroupKind]string) error {
+	objs := append([]*unstructured.Unstructured(nil), addon.Objects...)
+	sortObjects(objs, func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok })
+	for _, obj := range objs {
+		if err := a.applyObject(ctx, obj); err != nil {
+			return fmt.Errorf("%s %s: %w", obj.GetKind(), objectName(obj), err)
+		}
+		if obj.GroupVersionKind().GroupKind() == crdKind {
+			if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a *Applier) applyObject(ctx context.Context, obj *unstructured.Unstructured) error {
+	client, err := a.resourceFor(ctx, obj)
+	if err != nil {
+		return err
+	}
+	_, err = client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
+	return err
+}
+
+// resourceFor finds the API resource of an object. A custom kind may not be served yet right after
+// its CRD was applied: discovery is refreshed until it appears or the wait times out.
+func (a *Applier) resourceFor(ctx context.Context, obj *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
+	gvk := obj.GroupVersionKind()
+	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	deadline := time.Now().Add(a.opts.WaitTimeout)
+	for meta.IsNoMatchError(err) && time.Now().Before(deadline) {
+		a.mapper.Reset()
+		if err = sleep(ctx, 500*time.Millisecond); err != nil {
+			return nil, err
+		}
+		mapping, err = a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("finding the API resource of %s: %w", gvk, err)
+	}
+	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
+		if obj.GetNamespace() == "" {
+			return nil, errors.New("a namespaced object needs metadata.namespace")
+		}
+		return a.dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace()), nil
+	}
+	return a.dynamic.Resource(mapping.Resource), nil
+}
+
+var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+
+func (a *Applier) waitEstablished(ctx context.Context, name string) error {
+	deadline := time.Now().Add(a.opts.WaitTimeout)
+	for {
+		crd, err := a.dynamic.Resource(crdResource).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return fmt.Errorf("waiting for CRD %s: %w", name, err)
+		}
+		conditions, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+		for _, c := range conditions {
+			if m, ok := c.(map[string]interface{}); ok && m["type"] == "Established" && m["status"] == "True" {
+				a.mapper.Reset()
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("CRD %s was not established within %s", name, a.opts.WaitTimeout)
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+var namespaceResource = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+
+// record is an addon's record and the namespace holding it.
+type record struct {
+	namespace string
+	version   *ChannelVersion
+}
+
+// readRecords reads the records of every namespace that may hold one: kube-system and the
+// namespaces the channel's addons name.
+func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]record, error) {
+	namespaces := map[string]bool{DefaultNamespace: true}
+	for _, addon := range ch.Addons {
+		namespaces[addon.Namespace()] = true
+	}
+	records := map[string]record{}
+	for _, ns := range sortedKeys(namespaces) {
+		obj, err := a.dynamic.Resource(namespaceResource).Get(ctx, ns, metav1.GetOptions{})
+		if err != nil {
+			if isNotFound(err) {
+				continue
+			}
+			return nil, fmt.Errorf("reading the addon records on namespace %s: %w", ns, err)
+		}
+		for key, value := range obj.GetAnnotations() {
+			name, ok := strings.CutPrefix(key, AnnotationPrefix)
+			if !ok {
+				continue
+			}
+			v, err := ParseChannelVersion(value)
+			if err != nil {
+				return nil, fmt.Errorf("namespace %s, annotation %s: %w", ns, key, err)
+			}
+			records[name] = record{namespace: ns, version: v}
+		}
+	}
+	return records, nil
+}
+
+// writeRecord sets (or, with nil, removes) an addon's record annotation on its namespace.
+func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *ChannelVersion) error {
+	var value interface{}
+	if v != nil {
+		value = v.Encode()
+	}
+	patch, err := jsonMarshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{AnnotationPrefix + name: value}}})
+	if err != nil {
+		return err
+	}
+	if _, err := a.dynamic.Resource(namespaceResource).Patch(ctx, namespace, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: a.opts.FieldManager}); err != nil {
+		return fmt.Errorf("recording addon %s on namespace %s: %w", name, namespace, err)
+	}
+	return nil
+}
+
+func (a *Applier) report(results []Result) {
+	changes := false
+	for _, r := range results {
+		line := fmt.Sprintf("%-40s %-14s %s", r.Name, r.Outcome, r.Reason)
+		if r.ID != "" {
+			line = fmt.Sprintf("%-40s %-14s %s", r.Name+" ("+r.ID+")", r.Outcome, r.Reason)
+		}
+		fmt.Fprintln(a.opts.Out, strings.TrimRight(line, " "))
+		changes = changes || r.Outcome == WouldApply || r.Outcome == WouldPrune
+	}
+	if changes {
+		fmt.Fprintln(a.opts.Out, "\nMust specify --yes to apply changes")
+	}
+}
+
+func objectName(o *unstructured.Unstructured) string {
+	if ns := o.GetNamespace(); ns != "" {
+		return ns + "/" + o.GetName()
+	}
+	return o.GetName()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}

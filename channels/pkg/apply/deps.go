@@ -1,0 +1,83 @@
+package apply
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// providers maps each custom kind to the addon whose CRD defines it.
+func providers(addons []*Addon) map[schema.GroupKind]string {
+	out := map[schema.GroupKind]string{}
+	for _, a := range addons {
+		for _, gk := range a.providedKinds() {
+			out[gk] = a.Spec.Name
+		}
+	}
+	return out
+}
+
+// dependencies are the other addons whose CRDs define kinds this addon's objects use, sorted.
+func dependencies(a *Addon, provider map[schema.GroupKind]string) []string {
+	seen := map[string]bool{}
+	for _, o := range a.Objects {
+		if p, ok := provider[o.GroupVersionKind().GroupKind()]; ok && p != a.Spec.Name {
+			seen[p] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// addonOrder is the channel's order, except that an addon using a custom kind comes after the addon
+// defining it, whatever order the channel lists them in. Ties keep the channel's order.
+func addonOrder(addons []*Addon) ([]*Addon, error) {
+	provider := providers(addons)
+	index := map[string]int{}
+	for i, a := range addons {
+		index[a.Spec.Name] = i
+	}
+	waiting := make([]int, len(addons))
+	users := make([][]int, len(addons))
+	for i, a := range addons {
+		for _, dep := range dependencies(a, provider) {
+			waiting[i]++
+			users[index[dep]] = append(users[index[dep]], i)
+		}
+	}
+	var ready []int
+	for i := range addons {
+		if waiting[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	var out []*Addon
+	for len(ready) > 0 {
+		sort.Ints(ready)
+		i := ready[0]
+		ready = ready[1:]
+		out = append(out, addons[i])
+		for _, u := range users[i] {
+			if waiting[u]--; waiting[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+	}
+	if len(out) < len(addons) {
+		var stuck []string
+		for i, a := range addons {
+			if waiting[i] > 0 {
+				stuck = append(stuck, a.Spec.Name)
+			}
+		}
+		return nil, fmt.Errorf("addons %s need each other's custom resource definitions", strings.Join(stuck, ", "))
+	}
+	return out, nil
+}
+
+func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
+
+func jsonMarshal(v interface{}) ([]byte, error) { return json.Marshal(v) }

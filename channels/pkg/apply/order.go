@@ -1,0 +1,48 @@
+package apply
+
+import (
+	"sort"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// phases orders the objects of one manifest so that nothing is created before what it needs:
+// namespaces hold everything, CRDs define custom kinds, identities and rights come before the pods
+// that use them, configuration before workloads, and custom resources last.
+var phases = map[schema.GroupKind]int{
+	{Group: "", Kind: "Namespace"}: 0,
+	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                1,
+	{Group: "", Kind: "ServiceAccount"}:                                              2,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                        3,
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:                               3,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                 4,
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:                        4,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        5,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: 6,
+	{Group: "", Kind: "ConfigMap"}:                                                   7,
+	{Group: "", Kind: "Secret"}:                                                      7,
+	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                              7,
+}
+
+// phaseWorkload is every other built-in kind: Deployments, Services, PodDisruptionBudgets...
+const phaseWorkload = 8
+
+// phaseCustom is for kinds defined by CRDs.
+const phaseCustom = 9
+
+// sortObjects orders objects by phase, keeping the manifest's order within a phase. custom says
+// whether a kind is a custom resource.
+func sortObjects(objs []*unstructured.Unstructured, custom func(schema.GroupKind) bool) {
+	phase := func(o *unstructured.Unstructured) int {
+		gk := o.GroupVersionKind().GroupKind()
+		if p, ok := phases[gk]; ok {
+			return p
+		}
+		if custom(gk) {
+			return phaseCustom
+		}
+		return phaseWorkload
+	}
+	sort.SliceStable(objs, func(i, j int) bool { return phase(objs[i]) < phase(objs[j]) })
+}

@@ -1,0 +1,57 @@
+// Package apply puts a bootstrap channel's addons on a cluster: each addon whose recorded version
+// differs is server-side applied, in an order that cannot race, and recorded on its namespace in
+// kops's annotation format, so kops's channels and this one read each other's records.
+package apply
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// AnnotationPrefix is followed by the addon's name; the value is a ChannelVersion in JSON.
+const AnnotationPrefix = "addons.k8s.io/"
+
+// DefaultNamespace holds the records of addons that name no namespace.
+const DefaultNamespace = "kube-system"
+
+// SystemGeneration is bumped when this tool changes how it applies, forcing a re-apply.
+const SystemGeneration = 1
+
+// ChannelVersion is what was applied for an addon, as kops records it.
+type ChannelVersion struct {
+	Version          *string `json:"version,omitempty"`
+	Channel          *string `json:"channel,omitempty"`
+	ID               string  `json:"id,omitempty"`
+	ManifestHash     string  `json:"manifestHash,omitempty"`
+	SystemGeneration int     `json:"systemGeneration,omitempty"`
+}
+
+// ParseChannelVersion reads a record annotation's value.
+func ParseChannelVersion(s string) (*ChannelVersion, error) {
+	v := &ChannelVersion{}
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		return nil, fmt.Errorf("parsing addon record %q: %w", s, err)
+	}
+	return v, nil
+}
+
+// Encode renders the record as the annotation's value.
+func (v *ChannelVersion) Encode() string {
+	b, _ := json.Marshal(v) // a struct of strings and ints always encodes
+	return string(b)
+}
+
+// reasonToApply says why an addon must be applied over what is recorded, or "" when it need not be.
+func reasonToApply(recorded *ChannelVersion, id, hash string) string {
+	switch {
+	case recorded == nil:
+		return "not applied yet"
+	case recorded.ID != id:
+		return fmt.Sprintf("id %q -> %q", recorded.ID, id)
+	case recorded.ManifestHash != hash:
+		return "manifest changed"
+	case recorded.SystemGeneration < SystemGeneration:
+		return "applied by an older channels"
+	}
+	return ""
+}

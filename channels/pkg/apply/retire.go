@@ -1,0 +1,159 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
+)
+
+// retire removes what addons that left the channel put on the cluster: their objects are deleted,
+// or handed over to the addon their AnnotationHandoverTo names when that addon is in the channel,
+// and their records are removed. Namespaces and CRDs stay (deleting them would take everything in
+// them along). It runs after the channel's addons were applied, so objects another addon now claims
+// already carry that addon's label and are left alone.
+func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record) ([]Result, error) {
+	inChannel := map[string]bool{}
+	for _, addon := range ch.Addons {
+		inChannel[addon.Spec.Name] = true
+	}
+	var removed []string
+	for name := range records {
+		if !inChannel[name] {
+			removed = append(removed, name)
+		}
+	}
+	sort.Strings(removed)
+	var results []Result
+	for _, name := range removed {
+		r := Result{Name: name, Reason: "left the channel"}
+		if !a.opts.Yes {
+			r.Outcome = WouldPrune
+			results = append(results, r)
+			continue
+		}
+		if err := a.retireAddon(ctx, name, inChannel); err != nil {
+			r.Outcome, r.Reason, r.Err = Failed, fmt.Sprintf("retiring: %v", err), err
+		} else if err := a.writeRecord(ctx, records[name].namespace, name, nil); err != nil {
+			r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
+		} else {
+			r.Outcome = Retired
+		}
+		results = append(results, r)
+	}
+	return results, nil
+}
+
+func (a *Applier) retireAddon(ctx context.Context, name string, inChannel map[string]bool) error {
+	objs, err := a.listEverywhere(ctx, LabelAddonName+"="+name)
+	if err != nil {
+		return err
+	}
+	custom, err := a.customKinds(ctx)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		gk := o.GroupVersionKind().GroupKind()
+		if gk == namespaceKind || gk == crdKind {
+			continue
+		}
+		if to := o.GetAnnotations()[AnnotationHandoverTo]; to != "" && inChannel[to] {
+			if err := a.relabel(ctx, o, to); err != nil {
+				return fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(&o), to, err)
+			}
+			continue
+		}
+		// A custom resource's dependents were made by its operator and may have been taken over by
+		// another addon already: they are orphaned, not collected.
+		propagation := metav1.DeletePropagationBackground
+		if custom[gk] {
+			propagation = metav1.DeletePropagationOrphan
+		}
+		if err := a.delete(ctx, o, propagation); err != nil {
+			return fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(&o), err)
+		}
+	}
+	return nil
+}
+
+func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addon string) error {
+	gvk := o.GroupVersionKind()
+	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return err
+	}
+	patch, err := jsonMarshal(map[string]interface{}{"metadata": map[string]interface{}{"labels": map[string]interface{}{LabelAddonName: addon}}})
+	if err != nil {
+		return err
+	}
+	client := a.dynamic.Resource(mapping.Resource)
+	opts := metav1.PatchOptions{FieldManager: a.opts.FieldManager}
+	if o.GetNamespace() != "" {
+		_, err = client.Namespace(o.GetNamespace()).Patch(ctx, o.GetName(), types.MergePatchType, patch, opts)
+	} else {
+		_, err = client.Patch(ctx, o.GetName(), types.MergePatchType, patch, opts)
+	}
+	return err
+}
+
+// listEverywhere lists the objects matching a label selector in every resource the server serves
+// that can be listed and deleted.
+func (a *Applier) listEverywhere(ctx context.Context, selector string) ([]unstructured.Unstructured, error) {
+	lists, err := a.discovery.ServerPreferredResources()
+	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
+		return nil, fmt.Errorf("discovering the server's resources: %w", err)
+	}
+	var out []unstructured.Unstructured
+	for _, list := range lists {
+		gv, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") || !hasVerbs(r.Verbs, "list", "delete") {
+				continue
+			}
+			items, err := a.dynamic.Resource(gv.WithResource(r.Name)).List(ctx, metav1.ListOptions{LabelSelector: selector})
+			if err != nil {
+				return nil, fmt.Errorf("listing %s: %w", gv.WithResource(r.Name), err)
+			}
+			out = append(out, items.Items...)
+		}
+	}
+	return out, nil
+}
+
+// customKinds are the kinds the server's CRDs define.
+func (a *Applier) customKinds(ctx context.Context) (map[schema.GroupKind]bool, error) {
+	crds, err := a.dynamic.Resource(crdResource).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("listing CRDs: %w", err)
+	}
+	out := map[schema.GroupKind]bool{}
+	for _, crd := range crds.Items {
+		group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+		kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind")
+		out[schema.GroupKind{Group: group, Kind: kind}] = true
+	}
+	return out, nil
+}
+
+func hasVerbs(verbs metav1.Verbs, want ...string) bool {
+	for _, w := range want {
+		found := false
+		for _, v := range verbs {
+			found = found || v == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

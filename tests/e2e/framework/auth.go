@@ -1,0 +1,72 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/authentication/serviceaccount"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/client-go/rest"
+)
+
+// Impersonate returns a config whose requests run as user with groups: the
+// admin impersonates them, so the server authorizes each request as that
+// identity (and adds system:authenticated to its groups).
+func (e *Env) Impersonate(userName string, groups ...string) *rest.Config {
+	cfg := rest.CopyConfig(e.Config)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: userName, Groups: slices.Clone(groups)}
+	return cfg
+}
+
+// ServiceAccountUser returns the user name and groups the server gives the
+// service account namespace/name.
+func ServiceAccountUser(namespace, name string) (string, []string) {
+	return serviceaccount.MakeUsername(namespace, name), serviceaccount.MakeGroupNames(namespace)
+}
+
+// ServiceAccountConfig returns a config whose requests run as the service
+// account namespace/name, with its groups. The account need not exist.
+func (e *Env) ServiceAccountConfig(namespace, name string) *rest.Config {
+	userName, groups := ServiceAccountUser(namespace, name)
+	return e.Impersonate(userName, groups...)
+}
+
+// SubjectAccessReview asks the server whether user, in groups, may do verb on
+// the resource (group "" is the core API group; namespace "" means
+// cluster-scoped or all namespaces; name "" means any). As for a real request
+// by that identity, system:authenticated is added to groups. It returns
+// whether the request is allowed and the authorizer's reason.
+func (e *Env) SubjectAccessReview(userName string, groups []string, verb, group, resource, subresource, namespace, name string) (bool, string, error) {
+	groups = slices.Clone(groups)
+	if userName != user.Anonymous && !slices.Contains(groups, user.AllAuthenticated) {
+		groups = append(groups, user.AllAuthenticated)
+	}
+	review := &authorizationv1.SubjectAccessReview{
+		Spec: authorizationv1.SubjectAccessReviewSpec{
+			User:   userName,
+			Groups: groups,
+			ResourceAttributes: &authorizationv1.ResourceAttributes{
+				Verb:        verb,
+				Group:       group,
+				Resource:    resource,
+				Subresource: subresource,
+				Namespace:   namespace,
+				Name:        name,
+			},
+		},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	got, err := e.Clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+	if err != nil {
+		return false, "", fmt.Errorf("SubjectAccessReview for %s %s %s/%s: %w", userName, verb, group, resource, err)
+	}
+	reason := got.Status.Reason
+	if got.Status.EvaluationError != "" {
+		reason = fmt.Sprintf("%s (evaluation error: %s)", reason, got.Status.EvaluationError)
+	}
+	return got.Status.Allowed && !got.Status.Denied, reason, nil
+}

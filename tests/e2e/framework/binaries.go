@@ -1,0 +1,71 @@
+package framework
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Versions of the binaries the e2e tests run. They must match
+// hack/build-test-apiserver.sh, which builds them into BinaryDirName.
+const (
+	KubernetesVersion = "v1.35.4"
+	EtcdVersion       = "v3.6.5"
+	BinaryDirName     = "k8s-1.35.4-etcd-3.6.5"
+)
+
+// assetsEnv names the directory holding kube-apiserver and etcd, when set; the
+// convention of controller-runtime's envtest and kubebuilder projects.
+const assetsEnv = "KUBEBUILDER_ASSETS"
+
+// buildScript marks the repository root and builds the binaries.
+const buildScript = "hack/build-test-apiserver.sh"
+
+// binaryDir returns the directory holding kube-apiserver and etcd:
+// $KUBEBUILDER_ASSETS, or _output/testbin/BinaryDirName under the repository
+// root found above the working directory. It does not check the binaries.
+func binaryDir() (string, error) {
+	if dir := os.Getenv(assetsEnv); dir != "" {
+		return dir, nil
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "_output", "testbin", BinaryDirName), nil
+}
+
+// repoRoot walks up from the working directory (go test runs a test binary in
+// its package's directory) to the directory that holds the build script.
+func repoRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the repository root: %w", err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, buildScript)); err == nil {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no %s in %s or any parent directory: run the tests inside the kops repository or set %s to the directory holding kube-apiserver and etcd", buildScript, wd, assetsEnv)
+		}
+	}
+}
+
+// checkBinaries reports, in the one message people should see, that the
+// binaries are missing from dir.
+func checkBinaries(dir string) error {
+	for _, name := range []string{"kube-apiserver", "etcd"} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			continue
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("checking test API server binaries in %s: %w", dir, err)
+		}
+		return fmt.Errorf("test API server binaries not found in %s: run %s (or make test, which builds them)", dir, buildScript)
+	}
+	return nil
+}
