@@ -11,18 +11,18 @@ import (
 // namespaces hold everything, CRDs define custom kinds, identities and rights come before the pods
 // that use them, configuration before workloads, and custom resources last.
 var phases = map[schema.GroupKind]int{
-	{Group: "", Kind: "Namespace"}: 0,
-	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                1,
-	{Group: "", Kind: "ServiceAccount"}:                                              2,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                        3,
-	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:                               3,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                 4,
-	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:                        4,
+	{Group: "", Kind: "Namespace"}:                                                    0,
+	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 1,
+	{Group: "", Kind: "ServiceAccount"}:                                               2,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         3,
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:                                3,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  4,
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:                         4,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        5,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: 6,
-	{Group: "", Kind: "ConfigMap"}:                                                   7,
-	{Group: "", Kind: "Secret"}:                                                      7,
-	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                              7,
+	{Group: "", Kind: "ConfigMap"}:                                                    7,
+	{Group: "", Kind: "Secret"}:                                                       7,
+	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                               7,
 }
 
 // phaseWorkload is every other built-in kind: Deployments, Services, PodDisruptionBudgets...
