@@ -1,0 +1,142 @@
+package apply
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+func TestChannelVersionKopsFormat(t *testing.T) {
+	// A record as kops's channels writes it.
+	v, err := ParseChannelVersion(`{"channel":"s3://bucket/c.example.com/addons/bootstrap-channel.yaml","id":"k8s-1.12","manifestHash":"abc","systemGeneration":1}`)
+	require.NoError(t, err)
+	assert.Equal(t, "k8s-1.12", v.ID)
+	assert.Equal(t, "abc", v.ManifestHash)
+	assert.Equal(t, 1, v.SystemGeneration)
+	require.NotNil(t, v.Channel)
+	assert.Equal(t, `{"channel":"s3://bucket/c.example.com/addons/bootstrap-channel.yaml","id":"k8s-1.12","manifestHash":"abc","systemGeneration":1}`, v.Encode())
+
+	_, err = ParseChannelVersion("not json")
+	assert.Error(t, err)
+}
+
+func TestReasonToApply(t *testing.T) {
+	current := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration}
+	cases := []struct {
+		recorded *ChannelVersion
+		id, hash string
+		want     string
+	}{
+		{nil, "k8s-1.12", "abc", "not applied yet"},
+		{current, "k8s-1.12", "abc", ""},
+		{current, "k8s-1.16", "abc", `id "k8s-1.12" -> "k8s-1.16"`},
+		{current, "k8s-1.12", "def", "manifest changed"},
+		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc"}, "k8s-1.12", "abc", "applied by an older channels"},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, reasonToApply(tc.recorded, tc.id, tc.hash))
+	}
+}
+
+func object(apiVersion, kind, name string, fields map[string]interface{}) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]interface{}{"name": name}}}
+	for k, v := range fields {
+		u.Object[k] = v
+	}
+	return u
+}
+
+func crd(group, kind string) *unstructured.Unstructured {
+	return object("apiextensions.k8s.io/v1", "CustomResourceDefinition", "x."+group, map[string]interface{}{
+		"spec": map[string]interface{}{"group": group, "names": map[string]interface{}{"kind": kind}},
+	})
+}
+
+func names(addons []*Addon) []string {
+	var out []string
+	for _, a := range addons {
+		out = append(out, a.Spec.Name)
+	}
+	return out
+}
+
+func TestAddonOrder(t *testing.T) {
+	resource := &Addon{Spec: api.AddonSpec{Name: "resource"}, Objects: []*unstructured.Unstructured{object("addons.x-k8s.io/v1alpha1", "CoreDNS", "coredns", nil)}}
+	operator := &Addon{Spec: api.AddonSpec{Name: "operator"}, Objects: []*unstructured.Unstructured{crd("addons.x-k8s.io", "CoreDNS")}}
+	other := &Addon{Spec: api.AddonSpec{Name: "other"}, Objects: []*unstructured.Unstructured{object("v1", "ConfigMap", "a", nil)}}
+
+	order, err := addonOrder([]*Addon{resource, other, operator})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"other", "operator", "resource"}, names(order), "the resource waits for its CRD, the rest keep the channel's order")
+
+	order, err = addonOrder([]*Addon{operator, resource, other})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"operator", "resource", "other"}, names(order))
+
+	a := &Addon{Spec: api.AddonSpec{Name: "a"}, Objects: []*unstructured.Unstructured{crd("a.example.com", "A"), object("b.example.com/v1", "B", "b", nil)}}
+	b := &Addon{Spec: api.AddonSpec{Name: "b"}, Objects: []*unstructured.Unstructured{crd("b.example.com", "B"), object("a.example.com/v1", "A", "a", nil)}}
+	_, err = addonOrder([]*Addon{a, b})
+	assert.ErrorContains(t, err, "addons a, b need each other's custom resource definitions")
+}
+
+func TestSortObjects(t *testing.T) {
+	objs := []*unstructured.Unstructured{
+		object("addons.x-k8s.io/v1alpha1", "CoreDNS", "cr", nil),
+		object("apps/v1", "Deployment", "d", nil),
+		object("v1", "Service", "s", nil),
+		object("rbac.authorization.k8s.io/v1", "RoleBinding", "rb", nil),
+		object("v1", "ConfigMap", "cm", nil),
+		object("rbac.authorization.k8s.io/v1", "Role", "r", nil),
+		object("v1", "ServiceAccount", "sa", nil),
+		crd("addons.x-k8s.io", "CoreDNS"),
+		object("v1", "Namespace", "ns", nil),
+	}
+	custom := func(gk schema.GroupKind) bool { return gk.Group == "addons.x-k8s.io" }
+	sortObjects(objs, custom)
+	var got []string
+	for _, o := range objs {
+		got = append(got, o.GetKind()+"/"+o.GetName())
+	}
+	assert.Equal(t, []string{
+		"Namespace/ns", "CustomResourceDefinition/x.addons.x-k8s.io", "ServiceAccount/sa", "Role/r", "RoleBinding/rb",
+		"ConfigMap/cm", "Deployment/d", "Service/s", "CoreDNS/cr",
+	}, got)
+}
+
+func TestReadChannel(t *testing.T) {
+	mem := &vfs.MemFS{}
+	base, err := vfs.ParsePath("memfs://store/c/addons", mem)
+	require.NoError(t, err)
+	good := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n")
+	require.NoError(t, base.Join("good", "v1.yaml").WriteFile(good))
+	require.NoError(t, base.Join("tampered", "v1.yaml").WriteFile([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n")))
+	channel := api.NewAddons("bootstrap")
+	channel.Spec.Addons = []api.AddonSpec{
+		{Name: "good", ID: "v1", Manifest: "good/v1.yaml", ManifestHash: api.ManifestHash(good)},
+		{Name: "tampered", ID: "v1", Manifest: "tampered/v1.yaml", ManifestHash: api.ManifestHash(good)},
+		{Name: "missing", ID: "v1", Manifest: "missing/v1.yaml", ManifestHash: "x"},
+		{Name: "escaping", ID: "v1", Manifest: "../../other/v1.yaml", ManifestHash: "x"},
+	}
+	data, err := channel.Encode()
+	require.NoError(t, err)
+	require.NoError(t, base.Join("bootstrap-channel.yaml").WriteFile(data))
+
+	ch, err := ReadChannel("memfs://store/c/addons/bootstrap-channel.yaml", mem)
+	require.NoError(t, err)
+	require.Len(t, ch.Addons, 4)
+	assert.NoError(t, ch.Addons[0].Err)
+	require.Len(t, ch.Addons[0].Objects, 1)
+	assert.Equal(t, "kube-system", ch.Addons[0].Namespace())
+	assert.ErrorContains(t, ch.Addons[1].Err, "the state store changed under the channel")
+	assert.ErrorContains(t, ch.Addons[2].Err, "reading manifest")
+	assert.ErrorContains(t, ch.Addons[3].Err, "must be a path relative to the channel")
+
+	_, err = ReadChannel("memfs://store/none.yaml", mem)
+	assert.ErrorContains(t, err, "reading channel")
+}
