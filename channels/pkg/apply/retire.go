@@ -13,7 +13,8 @@ import (
 	"k8s.io/client-go/discovery"
 )
 
-// retire removes what addons that left the channel put on the cluster: their objects are deleted,
+// retire removes what addons that left the channel put on the cluster (addons recorded as applied
+// from this same channel; other channels' addons are theirs to manage): their objects are deleted,
 // or handed over to the addon their AnnotationHandoverTo names when that addon is in the channel,
 // and their records are removed. Namespaces and CRDs stay (deleting them would take everything in
 // them along). It runs after the channel's addons were applied, so objects another addon now claims
@@ -24,8 +25,9 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 		inChannel[addon.Spec.Name] = true
 	}
 	var removed []string
-	for name := range records {
-		if !inChannel[name] {
+	for name, rec := range records {
+		fromHere := rec.version.Channel != nil && *rec.version.Channel == ch.Location
+		if fromHere && !inChannel[name] {
 			removed = append(removed, name)
 		}
 	}

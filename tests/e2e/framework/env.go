@@ -13,16 +13,22 @@
 //	func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
 //
 // Tests sharing a server should use their own namespaces and names.
+//
+// The server runs with envtest's flags: RBAC authorization, and the
+// ServiceAccount admission plugin off (no controller-manager creates service
+// accounts, so pods need not name an existing one). No controllers run: a
+// Deployment gets no pods, a namespace being deleted stays Terminating.
 package framework
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,9 +44,12 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// startTimeout bounds each of etcd's and kube-apiserver's start (about 4-5 s
-// on an idle 2-core machine; a busy CI machine needs more room).
-const startTimeout = 90 * time.Second
+// startTimeout bounds each of etcd's and kube-apiserver's start (together
+// about 2.5-4 s on an idle 2-core machine; a busy CI machine needs more room).
+const startTimeout = 60 * time.Second
+
+// ServiceClusterIPRanges are kops's default IPv4 and IPv6 service ranges.
+const ServiceClusterIPRanges = "100.64.0.0/13,fd00:5e4f:ce::/108"
 
 // requestTimeout bounds one call to the server, so that a hung server fails
 // a test instead of stalling it.
@@ -87,16 +96,31 @@ func Main(m *testing.M, setup func(*Env)) {
 }
 
 func run(m *testing.M, setup func(*Env)) int {
-	// testing.M.Run parses flags too; -test.v and friends are known by now.
+	// New reads testing.Verbose, which needs the flags parsed (m.Run parses
+	// them again, harmlessly).
 	flag.Parse()
 	env, err := New()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "FAIL: %v\n", err)
 		return 1
 	}
-	defer func() {
+	stop := func() {
 		if err := env.Stop(); err != nil {
 			fmt.Fprintf(os.Stderr, "stopping the test API server: %v\n", err)
+		}
+	}
+	defer stop()
+	// An interrupted run (Ctrl-C, a CI timeout) must not leave etcd and
+	// kube-apiserver running. (go test -timeout kills the process outright;
+	// nothing can be done about that here.)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		if sig, ok := <-signals; ok {
+			fmt.Fprintf(os.Stderr, "%v: stopping the test API server\n", sig)
+			stop()
+			os.Exit(1)
 		}
 	}()
 	setup(env)
@@ -129,6 +153,9 @@ func New() (*Env, error) {
 	// envtest defaults to RBAC too; say so, since without it every request
 	// is allowed and authorization tests prove nothing.
 	apiServer.Configure().Set("authorization-mode", "RBAC")
+	// kops's service ranges, so that Service kube-dns can get the clusterIP kops gives it, in both
+	// families (the ipv6 golden case uses fd00:5e4f:ce::a).
+	apiServer.Configure().Set("service-cluster-ip-range", ServiceClusterIPRanges)
 
 	start := time.Now()
 	cfg, err := testEnv.Start()
@@ -187,13 +214,7 @@ var quietOnce sync.Once
 // logger, which otherwise complains after 30 s that none was set.
 func quietLogs() {
 	quietOnce.Do(func() {
-		fs := flag.NewFlagSet("klog", flag.ContinueOnError)
-		klog.InitFlags(fs)
-		_ = fs.Set("logtostderr", "false")
-		_ = fs.Set("alsologtostderr", "false")
-		_ = fs.Set("stderrthreshold", "FATAL")
-		_ = fs.Set("v", "0")
-		klog.SetOutput(io.Discard)
+		klog.SetLogger(logr.Discard())
 		ctrllog.SetLogger(logr.Discard())
 	})
 }

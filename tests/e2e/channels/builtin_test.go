@@ -1,0 +1,84 @@
+package channels
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/restmapper"
+
+	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+// The built-in CoreDNS addon is really applied (not a server dry run): every object of the
+// manifest exists afterwards, Service kube-dns has the clusterIP kops asked for, and a second run
+// changes nothing.
+func TestBuiltInCoreDNS(t *testing.T) {
+	s := kopsenv.NewStore(t, "minimal")
+	location := s.Update(t, "")
+
+	dry := kopsenv.Apply(t, env, location, s.Mem, false)
+	require.NoError(t, dry.Err)
+	assert.Equal(t, apply.WouldApply, dry.Outcomes()["coredns.addons.k8s.io"])
+	assert.Contains(t, dry.Output, "Must specify --yes to apply changes")
+	assert.Zero(t, dry.Requests.Mutating(), "without --yes nothing is changed")
+
+	first := kopsenv.Apply(t, env, location, s.Mem, true)
+	require.NoError(t, first.Err, first.Output)
+	assert.Equal(t, apply.Applied, first.Outcomes()["coredns.addons.k8s.io"])
+
+	dyn, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	groups, err := restmapper.GetAPIGroupResources(env.Clientset.Discovery())
+	require.NoError(t, err)
+	mapper := restmapper.NewDiscoveryRESTMapper(groups)
+	for _, obj := range kopsenv.ManifestObjects(t, location, s.Mem) {
+		gvk := obj.GroupVersionKind()
+		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		require.NoError(t, err, gvk.String())
+		var got interface{ GetLabels() map[string]string }
+		if obj.GetNamespace() != "" {
+			got, err = dyn.Resource(mapping.Resource).Namespace(obj.GetNamespace()).Get(framework.Context(t), obj.GetName(), metav1.GetOptions{})
+		} else {
+			got, err = dyn.Resource(mapping.Resource).Get(framework.Context(t), obj.GetName(), metav1.GetOptions{})
+		}
+		require.NoError(t, err, "%s %s/%s was not created", obj.GetKind(), obj.GetNamespace(), obj.GetName())
+		assert.Equal(t, "coredns.addons.k8s.io", got.GetLabels()["addon.kops.k8s.io/name"])
+	}
+
+	svc, err := env.Clientset.CoreV1().Services("kube-system").Get(framework.Context(t), "kube-dns", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "100.64.0.10", svc.Spec.ClusterIP)
+
+	second := kopsenv.Apply(t, env, location, s.Mem, true)
+	require.NoError(t, second.Err)
+	assert.Equal(t, apply.Unchanged, second.Outcomes()["coredns.addons.k8s.io"])
+	assert.Zero(t, second.Requests.Mutating(), "a re-apply with nothing changed sends no mutating request")
+
+	// The record is kops's: a reader that knows only kops's format understands it.
+	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
+	require.NoError(t, err)
+	var kopsRecord struct {
+		Version          *string `json:"version,omitempty"`
+		Channel          *string `json:"channel,omitempty"`
+		ID               string  `json:"id,omitempty"`
+		ManifestHash     string  `json:"manifestHash,omitempty"`
+		SystemGeneration int     `json:"systemGeneration,omitempty"`
+	}
+	raw := ns.Annotations["addons.k8s.io/coredns.addons.k8s.io"]
+	require.NotEmpty(t, raw)
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&kopsRecord), raw)
+	assert.Equal(t, "k8s-1.12", kopsRecord.ID)
+	assert.Len(t, kopsRecord.ManifestHash, 64)
+	assert.Equal(t, 1, kopsRecord.SystemGeneration)
+	require.NotNil(t, kopsRecord.Channel)
+	assert.Equal(t, location, *kopsRecord.Channel)
+}

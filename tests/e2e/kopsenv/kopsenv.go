@@ -1,0 +1,168 @@
+// Package kopsenv drives kops and channels against the e2e tests' API server: it makes a
+// cluster's real addons with `kops update cluster` in a memory state store and applies them with
+// channels, counting the requests sent.
+package kopsenv
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
+
+	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// Requests counts the requests a client sends, by HTTP method.
+type Requests struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (r *Requests) RoundTripper(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		r.mu.Lock()
+		r.counts[req.Method]++
+		r.mu.Unlock()
+		return next.RoundTrip(req)
+	})
+}
+
+// Mutating is how many requests could have changed something.
+func (r *Requests) Mutating() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.counts[http.MethodPost] + r.counts[http.MethodPut] + r.counts[http.MethodPatch] + r.counts[http.MethodDelete]
+}
+
+// Total is how many requests were sent.
+func (r *Requests) Total() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, c := range r.counts {
+		n += c
+	}
+	return n
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Counted is the admin's config with every request counted.
+func Counted(env *framework.Env) (*rest.Config, *Requests) {
+	r := &Requests{counts: map[string]int{}}
+	cfg := rest.CopyConfig(env.Config)
+	cfg.WrapTransport = r.RoundTripper
+	return cfg, r
+}
+
+// Store is a state store in memory holding one cluster from a golden case's input.
+type Store struct {
+	Mem       *vfs.MemFS
+	clientset *client.Clientset
+	name      string
+}
+
+// NewStore creates the cluster of tests/integration/update_cluster/<goldenCase> in memory.
+func NewStore(t testing.TB, goldenCase string) *Store {
+	input, err := os.ReadFile(filepath.Join(repoRoot(t), "tests", "integration", "update_cluster", goldenCase, "in-v1alpha2.yaml"))
+	require.NoError(t, err)
+	objs, _, err := kopscodecs.Decode(goldenCase, input, true)
+	require.NoError(t, err)
+	var n client.NewCluster
+	for _, o := range objs {
+		switch {
+		case o.Cluster != nil:
+			n.Cluster = o.Cluster
+		case o.InstanceGroup != nil:
+			n.InstanceGroups = append(n.InstanceGroups, o.InstanceGroup)
+		default:
+			n.Addons = append(n.Addons, o.Addon)
+		}
+	}
+	mem := &vfs.MemFS{}
+	base, err := vfs.ParsePath("memfs://e2e", mem)
+	require.NoError(t, err)
+	s := &Store{Mem: mem, clientset: client.New(base), name: n.Cluster.Name}
+	require.NoError(t, s.clientset.CreateCluster(n))
+	return s
+}
+
+// Update runs `kops update cluster --yes` with the flags and returns the channel's location.
+func (s *Store) Update(t testing.TB, flags string) string {
+	set, _ := featureflag.Parse(flags)
+	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
+		Clientset: s.clientset, ClusterName: s.name, Flags: set, Target: cloudup.TargetDirect, Mem: s.Mem,
+	})
+	require.NoError(t, err)
+	return result.ConfigBase + "/addons/bootstrap-channel.yaml"
+}
+
+// Applied is what one `channels apply channel` did.
+type Applied struct {
+	Results  []apply.Result
+	Err      error
+	Requests *Requests
+	Output   string
+}
+
+// Outcomes maps addon names to their outcomes.
+func (a *Applied) Outcomes() map[string]apply.Outcome {
+	out := map[string]apply.Outcome{}
+	for _, r := range a.Results {
+		out[r.Name] = r.Outcome
+	}
+	return out
+}
+
+// Apply runs `channels apply channel LOCATION [--yes]` as the admin, counting requests.
+func Apply(t testing.TB, env *framework.Env, location string, mem *vfs.MemFS, yes bool) *Applied {
+	ch, err := apply.ReadChannel(location, mem)
+	require.NoError(t, err)
+	cfg, counts := Counted(env)
+	var out strings.Builder
+	applier, err := apply.New(cfg, apply.Options{Yes: yes, Out: &out})
+	require.NoError(t, err)
+	results, err := applier.Apply(context.Background(), ch)
+	return &Applied{Results: results, Err: err, Requests: counts, Output: out.String()}
+}
+
+// ManifestObjects are the objects of every addon in a channel.
+func ManifestObjects(t testing.TB, location string, mem *vfs.MemFS) []*unstructured.Unstructured {
+	ch, err := apply.ReadChannel(location, mem)
+	require.NoError(t, err)
+	var objs []*unstructured.Unstructured
+	for _, a := range ch.Addons {
+		require.NoError(t, a.Err)
+		objs = append(objs, a.Objects...)
+	}
+	return objs
+}
+
+// repoRoot is the checkout's root, found from the working directory.
+func repoRoot(t testing.TB) string {
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "tests", "integration", "update_cluster")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		require.NotEqual(t, parent, dir, "no repository root above the working directory")
+		dir = parent
+	}
+}

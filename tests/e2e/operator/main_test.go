@@ -1,0 +1,55 @@
+// Package operator applies the addons of CoreDNS-through-its-operator to a real API server and
+// proves the least-privilege claims with the server's own authorizer and admission: a
+// SubjectAccessReview matrix, real requests under the operator's identity, and the admission policy
+// that confines what RBAC cannot.
+package operator
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/tests/e2e/kopsenv"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+var env *framework.Env
+
+func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
+
+var (
+	setupOnce sync.Once
+	applied   *kopsenv.Applied
+)
+
+// setup applies, once for the package, the operator addons of a cluster with the channel's list
+// reversed: the CoreDNS object before the CRD that defines it, the worst order there is.
+func setup(t *testing.T) *kopsenv.Applied {
+	setupOnce.Do(func() {
+		s := kopsenv.NewStore(t, "addon-operators")
+		location := s.Update(t, "ClusterAddons,UseAddonOperators")
+		p, err := vfs.ParsePath(location, s.Mem)
+		require.NoError(t, err)
+		data, err := p.ReadFile()
+		require.NoError(t, err)
+		channel, err := api.ParseAddons(data)
+		require.NoError(t, err)
+		addons := channel.Spec.Addons
+		for i, j := 0, len(addons)-1; i < j; i, j = i+1, j-1 {
+			addons[i], addons[j] = addons[j], addons[i]
+		}
+		reversed, err := channel.Encode()
+		require.NoError(t, err)
+		worst := strings.TrimSuffix(location, "bootstrap-channel.yaml") + "worst-order-channel.yaml"
+		wp, err := vfs.ParsePath(worst, s.Mem)
+		require.NoError(t, err)
+		require.NoError(t, wp.WriteFile(reversed))
+		applied = kopsenv.Apply(t, env, worst, s.Mem, true)
+	})
+	require.NotNil(t, applied, "the package's setup failed in an earlier test")
+	return applied
+}

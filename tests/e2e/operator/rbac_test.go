@@ -1,0 +1,107 @@
+package operator
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/tests/e2e/framework"
+)
+
+// identity is who asks.
+type identity struct {
+	name   string
+	user   string
+	groups []string
+}
+
+var (
+	operatorID = saIdentity("operator", "coredns-operator-system", "coredns-operator")
+	corednsID  = saIdentity("coredns", "kube-system", "coredns")
+	unboundID  = identity{name: "unbound", user: "e2e-nobody"}
+)
+
+func saIdentity(name, namespace, sa string) identity {
+	user, groups := framework.ServiceAccountUser(namespace, sa)
+	return identity{name: name, user: user, groups: groups}
+}
+
+// access is one row of the matrix: may who do verb on group/resource[/subresource] in namespace
+// (all namespaces or cluster-scoped when empty) named name (any when empty)?
+type access struct {
+	who                                identity
+	verb, group, resource, subresource string
+	namespace, name                    string
+	allowed                            bool
+}
+
+func (a access) String() string {
+	return fmt.Sprintf("%s %s %s/%s/%s %s/%s", a.who.name, a.verb, a.group, a.resource, a.subresource, a.namespace, a.name)
+}
+
+var matrix = []access{
+	// What the operator reconciles, by name, in kube-system only.
+	{operatorID, "patch", "apps", "deployments", "", "kube-system", "coredns", true},
+	{operatorID, "update", "apps", "deployments", "", "kube-system", "coredns", true},
+	{operatorID, "patch", "", "services", "", "kube-system", "kube-dns", true},
+	{operatorID, "patch", "", "configmaps", "", "kube-system", "coredns", true},
+	{operatorID, "update", "addons.x-k8s.io", "corednses", "status", "kube-system", "coredns", true},
+	{operatorID, "watch", "addons.x-k8s.io", "corednses", "", "kube-system", "", true},
+	{operatorID, "update", "coordination.k8s.io", "leases", "", "coredns-operator-system", "coredns-operator-leader", true},
+	{operatorID, "create", "", "events", "", "kube-system", "", true},
+	// What it may not do.
+	{operatorID, "patch", "apps", "deployments", "", "default", "coredns", false},
+	{operatorID, "patch", "apps", "deployments", "", "kube-system", "kube-proxy", false},
+	{operatorID, "delete", "", "services", "", "kube-system", "kube-proxy", false},
+	{operatorID, "update", "addons.x-k8s.io", "corednses", "", "kube-system", "coredns", false},
+	{operatorID, "patch", "addons.x-k8s.io", "corednses", "", "kube-system", "coredns", false},
+	{operatorID, "update", "addons.x-k8s.io", "corednses", "status", "kube-system", "other", false},
+	{operatorID, "get", "", "secrets", "", "kube-system", "", false},
+	{operatorID, "list", "", "secrets", "", "", "", false},
+	{operatorID, "create", "rbac.authorization.k8s.io", "clusterroles", "", "", "", false},
+	{operatorID, "create", "rbac.authorization.k8s.io", "rolebindings", "", "kube-system", "", false},
+	{operatorID, "create", "rbac.authorization.k8s.io", "roles", "", "coredns-operator-system", "", false},
+	{operatorID, "bind", "rbac.authorization.k8s.io", "clusterroles", "", "", "cluster-admin", false},
+	{operatorID, "create", "", "pods", "exec", "kube-system", "coredns-abc", false},
+	{operatorID, "create", "", "pods", "", "kube-system", "", false},
+	{operatorID, "update", "coordination.k8s.io", "leases", "", "kube-system", "kube-controller-manager", false},
+	{operatorID, "update", "coordination.k8s.io", "leases", "", "coredns-operator-system", "someone-else", false},
+	{operatorID, "delete", "", "namespaces", "", "", "kube-system", false},
+	{operatorID, "update", "admissionregistration.k8s.io", "validatingadmissionpolicies", "", "", "coredns-operator-scope", false},
+	{operatorID, "delete", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "", "", "coredns-operator-scope", false},
+	// CoreDNS itself reads what it serves, and nothing more.
+	{corednsID, "list", "", "endpoints", "", "", "", true},
+	{corednsID, "watch", "", "endpoints", "", "", "", true},
+	{corednsID, "list", "discovery.k8s.io", "endpointslices", "", "", "", true},
+	{corednsID, "watch", "discovery.k8s.io", "endpointslices", "", "", "", true},
+	{corednsID, "list", "", "services", "", "", "", true},
+	{corednsID, "watch", "", "services", "", "", "", true},
+	{corednsID, "list", "", "pods", "", "", "", true},
+	{corednsID, "watch", "", "pods", "", "", "", true},
+	{corednsID, "list", "", "namespaces", "", "", "", true},
+	{corednsID, "watch", "", "namespaces", "", "", "", true},
+	{corednsID, "get", "", "pods", "", "kube-system", "coredns-abc", false},
+	{corednsID, "get", "", "secrets", "", "kube-system", "", false},
+	{corednsID, "list", "", "nodes", "", "", "", false},
+	{corednsID, "list", "", "configmaps", "", "", "", false},
+	{corednsID, "update", "", "services", "", "kube-system", "kube-dns", false},
+	{corednsID, "create", "", "events", "", "kube-system", "", false},
+	// An identity bound to nothing may do nothing: proof that RBAC is on.
+	{unboundID, "list", "", "pods", "", "", "", false},
+	{unboundID, "get", "", "secrets", "", "kube-system", "", false},
+	{unboundID, "patch", "apps", "deployments", "", "kube-system", "coredns", false},
+	{unboundID, "list", "addons.x-k8s.io", "corednses", "", "kube-system", "", false},
+}
+
+func TestRBACMatrix(t *testing.T) {
+	setup(t)
+	for _, row := range matrix {
+		t.Run(row.String(), func(t *testing.T) {
+			allowed, reason, err := env.SubjectAccessReview(row.who.user, row.who.groups, row.verb, row.group, row.resource, row.subresource, row.namespace, row.name)
+			require.NoError(t, err)
+			assert.Equal(t, row.allowed, allowed, "reason: %s", reason)
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package operator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+
+	"k8s.io/kops/tests/e2e/framework"
+)
+
+// asOperator is a clientset whose requests run as the operator's service account.
+func asOperator(t *testing.T) (kubernetes.Interface, dynamic.Interface) {
+	cfg := env.ServiceAccountConfig("coredns-operator-system", "coredns-operator")
+	cs, err := kubernetes.NewForConfig(cfg)
+	require.NoError(t, err)
+	dyn, err := dynamic.NewForConfig(cfg)
+	require.NoError(t, err)
+	return cs, dyn
+}
+
+func deployment(namespace, name, serviceAccount string) *appsv1.Deployment {
+	labels := map[string]string{"k8s-app": name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					ServiceAccountName: serviceAccount,
+					Containers:         []corev1.Container{{Name: "c", Image: "registry.k8s.io/coredns/coredns:v1.12.4"}},
+				},
+			},
+		},
+	}
+}
+
+// ensure creates an object as the admin, for the operator to act on.
+func ensureDeployment(t *testing.T, d *appsv1.Deployment) {
+	_, err := env.Clientset.AppsV1().Deployments(d.Namespace).Create(framework.Context(t), d, metav1.CreateOptions{})
+	if !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
+}
+
+func assertForbidden(t *testing.T, err error, what string) {
+	t.Helper()
+	require.Error(t, err, what)
+	assert.True(t, apierrors.IsForbidden(err), "%s: want 403 Forbidden, got %v", what, err)
+}
+
+// Real requests under the operator's identity: what the matrix allows works, what it denies fails.
+func TestOperatorRequests(t *testing.T) {
+	setup(t)
+	ctx := framework.Context(t)
+	ensureDeployment(t, deployment("kube-system", "coredns", "coredns"))
+	ensureDeployment(t, deployment("kube-system", "kube-proxy-lookalike", "default"))
+	ensureDeployment(t, deployment("default", "coredns", "coredns"))
+	_, err := env.Clientset.CoreV1().Services("kube-system").Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "kube-dns", Namespace: "kube-system"},
+		Spec:       corev1.ServiceSpec{ClusterIP: "100.64.0.10", Ports: []corev1.ServicePort{{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP}}},
+	}, metav1.CreateOptions{})
+	if !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
+	operator, operatorDyn := asOperator(t)
+	patch := []byte(`{"metadata":{"annotations":{"e2e/touched":"yes"}}}`)
+
+	_, err = operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.MergePatchType, patch, metav1.PatchOptions{})
+	assert.NoError(t, err, "patch Deployment kube-system/coredns")
+	_, err = operator.CoreV1().Services("kube-system").Patch(ctx, "kube-dns", types.MergePatchType, patch, metav1.PatchOptions{})
+	assert.NoError(t, err, "patch Service kube-system/kube-dns")
+
+	_, err = operator.AppsV1().Deployments("default").Patch(ctx, "coredns", types.MergePatchType, patch, metav1.PatchOptions{})
+	assertForbidden(t, err, "patch Deployment default/coredns")
+	_, err = operator.AppsV1().Deployments("kube-system").Patch(ctx, "kube-proxy-lookalike", types.MergePatchType, patch, metav1.PatchOptions{})
+	assertForbidden(t, err, "patch another Deployment in kube-system")
+	_, err = operator.CoreV1().Secrets("kube-system").List(ctx, metav1.ListOptions{})
+	assertForbidden(t, err, "list Secrets")
+	_, err = operator.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "e2e-operator-made"}}, metav1.CreateOptions{})
+	assertForbidden(t, err, "create a ClusterRole")
+	_, err = operator.RbacV1().RoleBindings("kube-system").Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "e2e-operator-made"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "coredns-operator", Namespace: "coredns-operator-system"}},
+	}, metav1.CreateOptions{})
+	assertForbidden(t, err, "create a RoleBinding")
+	err = operator.CoreV1().RESTClient().Post().Namespace("kube-system").Resource("pods").Name("coredns-abc").SubResource("exec").Do(ctx).Error()
+	assertForbidden(t, err, "exec into a pod")
+
+	// Its instructions are read-only to it; only their status is its to write.
+	cr, err := operatorDyn.Resource(corednsResource).Namespace("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	require.NoError(t, err, "the operator reads its instructions")
+	changed := cr.DeepCopy()
+	require.NoError(t, unstructured.SetNestedField(changed.Object, "9.9.9", "spec", "version"))
+	_, err = operatorDyn.Resource(corednsResource).Namespace("kube-system").Update(ctx, changed, metav1.UpdateOptions{})
+	assertForbidden(t, err, "update the CoreDNS spec")
+	status := cr.DeepCopy()
+	require.NoError(t, unstructured.SetNestedField(status.Object, true, "status", "healthy"))
+	_, err = operatorDyn.Resource(corednsResource).Namespace("kube-system").UpdateStatus(ctx, status, metav1.UpdateOptions{})
+	assert.NoError(t, err, "update the CoreDNS status")
+}
+
+// The operator holds no RBAC rights, so the server's escalation check has nothing to let through:
+// it cannot create a Role granting what it does not hold.
+func TestOperatorCannotEscalate(t *testing.T) {
+	setup(t)
+	operator, _ := asOperator(t)
+	for _, ns := range []string{"kube-system", "coredns-operator-system"} {
+		_, err := operator.RbacV1().Roles(ns).Create(framework.Context(t), &rbacv1.Role{
+			ObjectMeta: metav1.ObjectMeta{Name: "e2e-escalate"},
+			Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list"}}},
+		}, metav1.CreateOptions{})
+		assertForbidden(t, err, "create a Role in "+ns)
+	}
+}
+
+// RBAC cannot scope create by name; the admission policy kops ships does: the operator may create
+// only the objects it manages, and its Deployment must run as coredns without host access.
+func TestAdmissionPolicyConfinesOperator(t *testing.T) {
+	setup(t)
+	ctx := framework.Context(t)
+	operator, _ := asOperator(t)
+
+	cases := []struct {
+		name    string
+		deploy  *appsv1.Deployment
+		allowed bool
+		message string
+	}{
+		{"another Deployment", deployment("kube-system", "e2e-evil", "coredns"), false, "may only create or change Deployment coredns"},
+		{"CoreDNS as another service account", deployment("kube-system", "coredns", "generic-garbage-collector"), false, "must run as service account coredns"},
+		{"CoreDNS on the host network", func() *appsv1.Deployment {
+			d := deployment("kube-system", "coredns", "coredns")
+			d.Spec.Template.Spec.HostNetwork = true
+			return d
+		}(), false, "may not use the host's network"},
+		{"privileged CoreDNS", func() *appsv1.Deployment {
+			d := deployment("kube-system", "coredns", "coredns")
+			d.Spec.Template.Spec.Containers[0].SecurityContext = &corev1.SecurityContext{Privileged: ptr.To(true)}
+			return d
+		}(), false, "may not run privileged containers"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			if tc.deploy.Name == "coredns" {
+				// The Deployment exists: the operator updates it.
+				current, getErr := env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+				if apierrors.IsNotFound(getErr) {
+					ensureDeployment(t, deployment("kube-system", "coredns", "coredns"))
+					current, getErr = env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+				}
+				require.NoError(t, getErr)
+				tc.deploy.ResourceVersion = current.ResourceVersion
+				_, err = operator.AppsV1().Deployments("kube-system").Update(ctx, tc.deploy, metav1.UpdateOptions{})
+			} else {
+				_, err = operator.AppsV1().Deployments("kube-system").Create(ctx, tc.deploy, metav1.CreateOptions{})
+			}
+			require.Error(t, err)
+			assert.True(t, apierrors.IsInvalid(err) || apierrors.IsForbidden(err), "%v", err)
+			assert.True(t, strings.Contains(err.Error(), tc.message), "denied by the policy, saying why: %v", err)
+		})
+	}
+
+	// The admin is not confined: the policy matches the operator's requests only.
+	ensureDeployment(t, deployment("kube-system", "e2e-admin-made", "default"))
+}

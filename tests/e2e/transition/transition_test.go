@@ -1,0 +1,158 @@
+// Package transition switches a cluster between built-in CoreDNS and CoreDNS through its operator
+// on a real API server, the way a user does: kops update cluster, then channels apply.
+package transition
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+
+	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+var env *framework.Env
+
+func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
+
+// identity of the objects that must survive every switch.
+type identity struct {
+	deploymentUID, serviceUID types.UID
+	clusterIP                 string
+}
+
+func current(t *testing.T) identity {
+	ctx := framework.Context(t)
+	d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	require.NoError(t, err, "Deployment coredns exists")
+	s, err := env.Clientset.CoreV1().Services("kube-system").Get(ctx, "kube-dns", metav1.GetOptions{})
+	require.NoError(t, err, "Service kube-dns exists")
+	return identity{deploymentUID: d.UID, serviceUID: s.UID, clusterIP: s.Spec.ClusterIP}
+}
+
+func TestSwitchOperatorOnAndOff(t *testing.T) {
+	s := kopsenv.NewStore(t, "minimal")
+	builtIn := map[string]bool{"coredns.addons.k8s.io": true}
+	operator := map[string]bool{"coredns-rbac.addons.k8s.io": true, "operator.coredns.addons.x-k8s.io": true, "coredns.addons.x-k8s.io": true}
+
+	location := s.Update(t, "")
+	run := kopsenv.Apply(t, env, location, s.Mem, true)
+	require.NoError(t, run.Err, run.Output)
+	first := current(t)
+	assert.Equal(t, "100.64.0.10", first.clusterIP)
+	assertOwnedOnly(t, builtIn)
+
+	steps := []struct {
+		name     string
+		flags    string
+		outcomes map[string]apply.Outcome
+		owners   map[string]bool
+		owner    string
+	}{
+		{"operator on", "ClusterAddons,UseAddonOperators", map[string]apply.Outcome{
+			"coredns-rbac.addons.k8s.io": apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
+			"coredns.addons.x-k8s.io": apply.Applied, "coredns.addons.k8s.io": apply.Retired,
+		}, operator, "coredns.addons.x-k8s.io"},
+		{"operator off", "", map[string]apply.Outcome{
+			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired,
+			"operator.coredns.addons.x-k8s.io": apply.Retired, "coredns.addons.x-k8s.io": apply.Retired,
+		}, builtIn, "coredns.addons.k8s.io"},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			location := s.Update(t, step.flags)
+			dry := kopsenv.Apply(t, env, location, s.Mem, false)
+			require.NoError(t, dry.Err)
+			assert.Zero(t, dry.Requests.Mutating())
+
+			run := kopsenv.Apply(t, env, location, s.Mem, true)
+			require.NoError(t, run.Err, run.Output)
+			assert.Equal(t, step.outcomes, run.Outcomes(), run.Output)
+
+			assert.Equal(t, first, current(t), "Deployment coredns and Service kube-dns keep their identity and cluster IP")
+			d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(framework.Context(t), "coredns", metav1.GetOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, step.owner, d.Labels["addon.kops.k8s.io/name"])
+			assertOwnedOnly(t, step.owners)
+
+			again := kopsenv.Apply(t, env, location, s.Mem, true)
+			require.NoError(t, again.Err)
+			assert.Zero(t, again.Requests.Mutating(), "a second apply changes nothing")
+		})
+	}
+
+	// The operator's leftovers are gone, except its namespace and CRD, which are never deleted.
+	ctx := framework.Context(t)
+	_, err := env.Clientset.AppsV1().Deployments("coredns-operator-system").Get(ctx, "coredns-operator", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "operator Deployment removed: %v", err)
+	_, err = env.Clientset.AdmissionregistrationV1().ValidatingAdmissionPolicies().Get(ctx, "coredns-operator-scope", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "admission policy removed: %v", err)
+	_, err = env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns-autoscaler", metav1.GetOptions{})
+	assert.NoError(t, err, "the built-in autoscaler is back")
+
+	// The CoreDNS object is deleted orphaning its dependents (the operator's objects, which the
+	// built-in addon took back): the garbage collector must not take DNS down with it.
+	dyn, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	cr, err := dyn.Resource(schema.GroupVersionResource{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "corednses"}).
+		Namespace("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	if !apierrors.IsNotFound(err) {
+		require.NoError(t, err)
+		assert.NotNil(t, cr.GetDeletionTimestamp(), "the CoreDNS object is being deleted")
+		assert.Contains(t, cr.GetFinalizers(), metav1.FinalizerOrphanDependents)
+	}
+}
+
+// assertOwnedOnly checks that every object carrying an addon label belongs to an addon in the
+// channel: nothing is left behind that no addon owns. Namespaces and CRDs are never deleted (that
+// would take everything in them along) and are not counted. Neither are objects being deleted: a
+// custom resource is deleted orphaning its dependents, and the garbage collector, which a test
+// server does not run, finishes that.
+func assertOwnedOnly(t *testing.T, owners map[string]bool) {
+	t.Helper()
+	disc, err := discovery.NewDiscoveryClientForConfig(env.Config)
+	require.NoError(t, err)
+	dyn, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	lists, err := disc.ServerPreferredResources()
+	require.NoError(t, err)
+	for _, list := range lists {
+		gv, err := schema.ParseGroupVersion(list.GroupVersion)
+		require.NoError(t, err)
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") || !contains(r.Verbs, "list") {
+				continue
+			}
+			if r.Name == "namespaces" || r.Name == "customresourcedefinitions" {
+				continue
+			}
+			items, err := dyn.Resource(gv.WithResource(r.Name)).List(framework.Context(t), metav1.ListOptions{LabelSelector: "addon.kops.k8s.io/name"})
+			require.NoError(t, err)
+			for _, o := range items.Items {
+				if o.GetDeletionTimestamp() != nil {
+					continue
+				}
+				owner := o.GetLabels()["addon.kops.k8s.io/name"]
+				assert.True(t, owners[owner], "%s %s/%s belongs to %s, which is not in the channel", o.GetKind(), o.GetNamespace(), o.GetName(), owner)
+			}
+		}
+	}
+}
+
+func contains(verbs metav1.Verbs, want string) bool {
+	for _, v := range verbs {
+		if v == want {
+			return true
+		}
+	}
+	return false
+}
