@@ -79,7 +79,12 @@ type Store struct {
 
 // NewStore creates the cluster of tests/integration/update_cluster/<goldenCase> in memory.
 func NewStore(t testing.TB, goldenCase string) *Store {
-	input, err := os.ReadFile(filepath.Join(repoRoot(t), "tests", "integration", "update_cluster", goldenCase, "in-v1alpha2.yaml"))
+	return NewStoreAt(t, goldenCase, "memfs://e2e")
+}
+
+// NewStoreAt creates the cluster in the state store at location (file:// or memfs://).
+func NewStoreAt(t testing.TB, goldenCase, location string) *Store {
+	input, err := os.ReadFile(filepath.Join(RepoRoot(t), "tests", "integration", "update_cluster", goldenCase, "in-v1alpha2.yaml"))
 	require.NoError(t, err)
 	objs, _, err := kopscodecs.Decode(goldenCase, input, true)
 	require.NoError(t, err)
@@ -95,7 +100,7 @@ func NewStore(t testing.TB, goldenCase string) *Store {
 		}
 	}
 	mem := &vfs.MemFS{}
-	base, err := vfs.ParsePath("memfs://e2e", mem)
+	base, err := vfs.ParsePath(location, mem)
 	require.NoError(t, err)
 	s := &Store{Mem: mem, clientset: client.New(base), name: n.Cluster.Name}
 	require.NoError(t, s.clientset.CreateCluster(n))
@@ -153,8 +158,8 @@ func ManifestObjects(t testing.TB, location string, mem *vfs.MemFS) []*unstructu
 	return objs
 }
 
-// repoRoot is the checkout's root, found from the working directory.
-func repoRoot(t testing.TB) string {
+// RepoRoot is the checkout's root, found from the working directory.
+func RepoRoot(t testing.TB) string {
 	dir, err := os.Getwd()
 	require.NoError(t, err)
 	for {
