@@ -78,37 +78,19 @@ func (f *Factory) decodeEdited(source string, data []byte, kind, name string) (*
 	return o, nil
 }
 
-func runEditCluster(f *Factory, name string) error {
-	clientset, err := f.Clientset()
-	if err != nil {
-		return err
-	}
-	cluster, warnings, err := clientset.GetCluster(name)
-	f.Warn(warnings)
-	if err != nil {
-		return err
-	}
-	groups, warnings, err := clientset.ListInstanceGroups(name)
-	f.Warn(warnings)
-	if err != nil {
-		return err
-	}
-	original, err := kopscodecs.EncodeCluster(cluster)
-	if err != nil {
-		return err
-	}
-	source := "cluster-" + name + ".yaml"
-	var edited *kops.Cluster
-	_, err = f.editor().Run(source, original, func(data []byte) error {
-		o, err := f.decodeEdited(source, data, kops.KindCluster, name)
+// editDocument runs the editor on one stored document until check accepts what the user saved, then
+// stores it with save. Cancelling (saving no change) is not an error.
+func (f *Factory) editDocument(source string, original []byte, kind, name string, check, save func(*kopscodecs.Object) error) error {
+	var edited *kopscodecs.Object
+	_, err := f.editor().Run(source, original, func(data []byte) error {
+		o, err := f.decodeEdited(source, data, kind, name)
 		if err != nil {
 			return err
 		}
-		checked := cloudup.Check(o.Cluster, groups, clientset.Base().String(), false)
-		if err := checked.Err(name, o, nil); err != nil {
+		if err := check(o); err != nil {
 			return err
 		}
-		edited = o.Cluster
+		edited = o
 		return nil
 	})
 	if errors.Is(err, edit.ErrCancelled) {
@@ -118,11 +100,33 @@ func runEditCluster(f *Factory, name string) error {
 	if err != nil {
 		return err
 	}
-	if err := clientset.UpdateCluster(edited); err != nil {
+	return save(edited)
+}
+
+func runEditCluster(f *Factory, name string) error {
+	clientset, err := f.Clientset()
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.Out, "Cluster %q updated in the state store; apply it with: kops update cluster --name %s --yes\n", name, name)
-	return nil
+	cluster, groups, err := f.readCluster(clientset, name)
+	if err != nil {
+		return err
+	}
+	original, err := kopscodecs.EncodeCluster(cluster)
+	if err != nil {
+		return err
+	}
+	check := func(o *kopscodecs.Object) error {
+		return cloudup.Check(o.Cluster, groups, clientset.Base().String(), false).Err(name, o, nil)
+	}
+	save := func(o *kopscodecs.Object) error {
+		if err := clientset.UpdateCluster(o.Cluster); err != nil {
+			return err
+		}
+		fmt.Fprintf(f.Out, "Cluster %q updated in the state store; apply it with: kops update cluster --name %s --yes\n", name, name)
+		return nil
+	}
+	return f.editDocument("cluster-"+name+".yaml", original, kops.KindCluster, name, check, save)
 }
 
 func runEditInstanceGroup(f *Factory, clusterName, name string) error {
@@ -144,31 +148,18 @@ func runEditInstanceGroup(f *Factory, clusterName, name string) error {
 	if err != nil {
 		return err
 	}
-	source := "instancegroup-" + name + ".yaml"
-	var edited *kops.InstanceGroup
-	_, err = f.editor().Run(source, original, func(data []byte) error {
-		o, err := f.decodeEdited(source, data, kops.KindInstanceGroup, name)
-		if err != nil {
-			return err
-		}
+	check := func(o *kopscodecs.Object) error {
 		checked := cloudup.Check(cluster, []*kops.InstanceGroup{o.InstanceGroup}, clientset.Base().String(), false)
+		// The stored cluster is not what is being edited; only the group's problems count.
 		checked.ClusterErrors = nil
-		if err := checked.Err(clusterName, nil, []*kopscodecs.Object{o}); err != nil {
+		return checked.Err(clusterName, nil, []*kopscodecs.Object{o})
+	}
+	save := func(o *kopscodecs.Object) error {
+		if err := clientset.UpdateInstanceGroup(clusterName, o.InstanceGroup); err != nil {
 			return err
 		}
-		edited = o.InstanceGroup
-		return nil
-	})
-	if errors.Is(err, edit.ErrCancelled) {
-		fmt.Fprintln(f.Out, err)
+		fmt.Fprintf(f.Out, "Instance group %q of cluster %q updated in the state store\n", name, clusterName)
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	if err := clientset.UpdateInstanceGroup(clusterName, edited); err != nil {
-		return err
-	}
-	fmt.Fprintf(f.Out, "Instance group %q of cluster %q updated in the state store\n", name, clusterName)
-	return nil
+	return f.editDocument("instancegroup-"+name+".yaml", original, kops.KindInstanceGroup, name, check, save)
 }

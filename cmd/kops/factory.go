@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
@@ -74,4 +75,19 @@ func (f *Factory) Editor() string {
 		}
 	}
 	return "vi"
+}
+
+// readCluster reads a cluster and its instance groups, printing their warnings.
+func (f *Factory) readCluster(clientset *client.Clientset, name string) (*kops.Cluster, []*kops.InstanceGroup, error) {
+	cluster, warnings, err := clientset.GetCluster(name)
+	f.Warn(warnings)
+	if err != nil {
+		return nil, nil, err
+	}
+	groups, warnings, err := clientset.ListInstanceGroups(name)
+	f.Warn(warnings)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cluster, groups, nil
 }

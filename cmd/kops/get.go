@@ -46,13 +46,7 @@ func printClusterAndGroups(f *Factory, name, output string) error {
 	if err != nil {
 		return err
 	}
-	cluster, warnings, err := clientset.GetCluster(name)
-	f.Warn(warnings)
-	if err != nil {
-		return err
-	}
-	groups, warnings, err := clientset.ListInstanceGroups(name)
-	f.Warn(warnings)
+	cluster, groups, err := f.readCluster(clientset, name)
 	if err != nil {
 		return err
 	}

@@ -505,3 +505,21 @@ func TestCreateClusterRemovesStrayGroups(t *testing.T) {
 		assert.Equal(t, []string{"control-plane-us-east-2a", "nodes-a", "nodes-b"}, names)
 	})
 }
+
+func TestNewClusterFromObjects(t *testing.T) {
+	stream := "apiVersion: kops.k8s.io/v1alpha2\nkind: InstanceGroup\nmetadata:\n  name: nodes\n---\n" +
+		"apiVersion: kops.k8s.io/v1alpha2\nkind: Cluster\nmetadata:\n  name: a.example.com\n---\n" +
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n"
+	objs, _, err := kopscodecs.Decode("in.yaml", []byte(stream), true)
+	require.NoError(t, err)
+	n, err := client.NewClusterFromObjects(objs)
+	require.NoError(t, err)
+	assert.Equal(t, "a.example.com", n.Cluster.Name)
+	require.Len(t, n.InstanceGroups, 1)
+	require.Len(t, n.Addons, 1)
+
+	_, err = client.NewClusterFromObjects(objs[:1])
+	assert.ErrorContains(t, err, "no Cluster")
+	_, err = client.NewClusterFromObjects(append(objs, objs[1]))
+	assert.ErrorContains(t, err, "a second Cluster")
+}

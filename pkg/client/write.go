@@ -158,3 +158,25 @@ func (c *Clientset) DeleteCluster(name string) error {
 	}
 	return c.clusterDir(name).RemoveAll()
 }
+
+// NewClusterFromObjects gathers the decoded documents of one cluster (its Cluster, InstanceGroups
+// and addon objects) into what CreateCluster stores.
+func NewClusterFromObjects(objs []*kopscodecs.Object) (NewCluster, error) {
+	var n NewCluster
+	for _, o := range objs {
+		switch {
+		case o.Cluster != nil && n.Cluster != nil:
+			return NewCluster{}, fmt.Errorf("%s: a second Cluster; give one cluster at a time", o.Describe())
+		case o.Cluster != nil:
+			n.Cluster = o.Cluster
+		case o.InstanceGroup != nil:
+			n.InstanceGroups = append(n.InstanceGroups, o.InstanceGroup)
+		default:
+			n.Addons = append(n.Addons, o.Addon)
+		}
+	}
+	if n.Cluster == nil {
+		return NewCluster{}, fmt.Errorf("no Cluster among the documents")
+	}
+	return n, nil
+}

@@ -88,17 +88,8 @@ func NewStoreAt(t testing.TB, goldenCase, location string) *Store {
 	require.NoError(t, err)
 	objs, _, err := kopscodecs.Decode(goldenCase, input, true)
 	require.NoError(t, err)
-	var n client.NewCluster
-	for _, o := range objs {
-		switch {
-		case o.Cluster != nil:
-			n.Cluster = o.Cluster
-		case o.InstanceGroup != nil:
-			n.InstanceGroups = append(n.InstanceGroups, o.InstanceGroup)
-		default:
-			n.Addons = append(n.Addons, o.Addon)
-		}
-	}
+	n, err := client.NewClusterFromObjects(objs)
+	require.NoError(t, err)
 	mem := &vfs.MemFS{}
 	base, err := vfs.ParsePath(location, mem)
 	require.NoError(t, err)

@@ -74,18 +74,8 @@ func newGoldenStore(t *testing.T, dir string) *goldenStore {
 	require.NoError(t, err)
 	require.Empty(t, warnings, "golden inputs use modeled fields only")
 
-	var n client.NewCluster
-	for _, o := range objs {
-		switch {
-		case o.Cluster != nil:
-			n.Cluster = o.Cluster
-		case o.InstanceGroup != nil:
-			n.InstanceGroups = append(n.InstanceGroups, o.InstanceGroup)
-		default:
-			n.Addons = append(n.Addons, o.Addon)
-		}
-	}
-	require.NotNil(t, n.Cluster)
+	n, err := client.NewClusterFromObjects(objs)
+	require.NoError(t, err)
 	mem := &vfs.MemFS{}
 	base, err := vfs.ParsePath("memfs://golden", mem)
 	require.NoError(t, err)
