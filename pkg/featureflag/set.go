@@ -15,19 +15,18 @@ type Set struct {
 }
 
 // NewSet builds a Set with the given flags explicitly set, as if they came
-// from KOPS_FEATURE_FLAGS; it is meant for tests. Aliases are accepted. An
-// unknown name is a programming error and panics, so that a typo in a test
-// cannot silently leave a flag at its default.
-func NewSet(values map[Name]bool) Set {
+// from KOPS_FEATURE_FLAGS. Aliases are accepted. An unknown name is an error,
+// so that a typo cannot silently leave a flag at its default.
+func NewSet(values map[Name]bool) (Set, error) {
 	explicit := make(map[Name]setting, len(values))
 	for name, v := range values {
 		def, _, ok := lookup(name)
 		if !ok {
-			panic(fmt.Sprintf("featureflag.NewSet: unknown feature flag %q", name))
+			return Set{}, fmt.Errorf("unknown feature flag %q", name)
 		}
 		explicit[def.Name] = setting{value: v, via: name}
 	}
-	return Set{explicit: explicit}
+	return Set{explicit: explicit}, nil
 }
 
 // Enabled reports whether the flag called name (or an alias of it) is on.

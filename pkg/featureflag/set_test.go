@@ -48,19 +48,20 @@ func TestZeroSetIsDefaults(t *testing.T) {
 }
 
 func TestNewSet(t *testing.T) {
-	set := NewSet(map[Name]bool{ClusterAddons: true, UseOperators: true})
+	set, err := NewSet(map[Name]bool{ClusterAddons: true, UseOperators: true})
+	require.NoError(t, err)
 	assert.True(t, set.Enabled(ClusterAddons))
 	assert.True(t, set.Enabled(UseAddonOperators))
 	assert.Equal(t, "env (alias UseOperators)", set.Describe()[1].Source)
 
-	assert.PanicsWithValue(t, `featureflag.NewSet: unknown feature flag "Bogus"`, func() {
-		NewSet(map[Name]bool{"Bogus": true})
-	})
+	_, err = NewSet(map[Name]bool{"Bogus": true})
+	assert.EqualError(t, err, `unknown feature flag "Bogus"`)
 }
 
 func TestNewSetCopiesInput(t *testing.T) {
 	in := map[Name]bool{ClusterAddons: true}
-	set := NewSet(in)
+	set, err := NewSet(in)
+	require.NoError(t, err)
 	in[ClusterAddons] = false
 	assert.True(t, set.Enabled(ClusterAddons), "later changes to the map must not leak into the Set")
 }

@@ -1,48 +1,104 @@
 package kops
 
 import (
-	"encoding/json"
-	"fmt"
+	"maps"
 	"reflect"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // DeepCopy returns a copy of c that shares no memory with it, Unmodeled included.
-//
-// The modeled fields are copied by a JSON round-trip, so a field added to the types is copied
-// without touching this file. The round-trip is as lossy as the state store's own encoding and no
-// more: timestamps keep whole seconds and empty slices and maps come back nil.
 func (c *Cluster) DeepCopy() *Cluster {
 	if c == nil {
 		return nil
 	}
-	out := &Cluster{}
-	jsonCopy(c, out)
-	out.Unmodeled = c.Unmodeled.DeepCopy()
+	out := &Cluster{TypeMeta: c.TypeMeta, Spec: c.Spec.deepCopy(), Unmodeled: c.Unmodeled.DeepCopy()}
+	c.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	return out
 }
 
-// DeepCopy returns a copy of g that shares no memory with it, Unmodeled included; see
-// Cluster.DeepCopy.
+func (s ClusterSpec) deepCopy() ClusterSpec {
+	out := s
+	out.Subnets = slices.Clone(s.Subnets)
+	out.Addons = slices.Clone(s.Addons)
+	if s.KubeDNS != nil {
+		out.KubeDNS = s.KubeDNS.deepCopy()
+	}
+	if s.Assets != nil {
+		assets := *s.Assets
+		out.Assets = &assets
+	}
+	if s.Authorization != nil {
+		auth := AuthorizationSpec{}
+		if s.Authorization.AlwaysAllow != nil {
+			auth.AlwaysAllow = &AlwaysAllowAuthorizationSpec{}
+		}
+		if s.Authorization.RBAC != nil {
+			auth.RBAC = &RBACAuthorizationSpec{}
+		}
+		out.Authorization = &auth
+	}
+	return out
+}
+
+func (d *KubeDNSConfig) deepCopy() *KubeDNSConfig {
+	out := *d
+	out.UpstreamNameservers = slices.Clone(d.UpstreamNameservers)
+	if d.StubDomains != nil {
+		out.StubDomains = make(map[string][]string, len(d.StubDomains))
+		for k, v := range d.StubDomains {
+			out.StubDomains[k] = slices.Clone(v)
+		}
+	}
+	out.CPURequest = copyQuantity(d.CPURequest)
+	out.MemoryRequest = copyQuantity(d.MemoryRequest)
+	out.MemoryLimit = copyQuantity(d.MemoryLimit)
+	if d.Tolerations != nil {
+		out.Tolerations = make([]corev1.Toleration, len(d.Tolerations))
+		for i := range d.Tolerations {
+			d.Tolerations[i].DeepCopyInto(&out.Tolerations[i])
+		}
+	}
+	out.Affinity = d.Affinity.DeepCopy()
+	out.PodAnnotations = maps.Clone(d.PodAnnotations)
+	return &out
+}
+
+// DeepCopy returns a copy of g that shares no memory with it, Unmodeled included.
 func (g *InstanceGroup) DeepCopy() *InstanceGroup {
 	if g == nil {
 		return nil
 	}
-	out := &InstanceGroup{}
-	jsonCopy(g, out)
-	out.Unmodeled = g.Unmodeled.DeepCopy()
+	out := &InstanceGroup{TypeMeta: g.TypeMeta, Spec: g.Spec, Unmodeled: g.Unmodeled.DeepCopy()}
+	g.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Spec.MinSize = clonePointer(g.Spec.MinSize)
+	out.Spec.MaxSize = clonePointer(g.Spec.MaxSize)
+	out.Spec.Subnets = slices.Clone(g.Spec.Subnets)
+	if m := g.Spec.InstanceMetadata; m != nil {
+		out.Spec.InstanceMetadata = &InstanceMetadataSpec{
+			HTTPTokens:              clonePointer(m.HTTPTokens),
+			HTTPPutResponseHopLimit: clonePointer(m.HTTPPutResponseHopLimit),
+		}
+	}
 	return out
 }
 
-// jsonCopy round-trips in into out. The API types hold only JSON-encodable values, so a failure is
-// a programming error in the types and panics rather than returning a half copy.
-func jsonCopy(in, out interface{}) {
-	b, err := json.Marshal(in)
-	if err != nil {
-		panic(fmt.Sprintf("deep copy of %T: %v", in, err))
+func copyQuantity(q *resource.Quantity) *resource.Quantity {
+	if q == nil {
+		return nil
 	}
-	if err := json.Unmarshal(b, out); err != nil {
-		panic(fmt.Sprintf("deep copy of %T: %v", in, err))
+	c := q.DeepCopy()
+	return &c
+}
+
+func clonePointer[T any](p *T) *T {
+	if p == nil {
+		return nil
 	}
+	v := *p
+	return &v
 }
 
 // DeepCopy returns a copy of u whose paths and values share no memory with u.
