@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"strings"
@@ -38,7 +39,7 @@ func run(args []string, env map[string]string, in io.Reader, out, errOut io.Writ
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)
-	if err := root.Execute(); err != nil {
+	if err := root.ExecuteContext(context.Background()); err != nil {
 		_, _ = io.WriteString(errOut, "Error: "+err.Error()+"\n")
 		return 1
 	}

@@ -45,9 +45,6 @@ func NewCmdUpdate(f *Factory) *cobra.Command {
 }
 
 func runUpdateCluster(ctx context.Context, f *Factory, name, target string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	clientset, err := f.Clientset()
 	if err != nil {
 		return err

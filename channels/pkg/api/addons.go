@@ -18,12 +18,12 @@ const KindAddons = "Addons"
 // Addons is a list of addons to apply to a cluster, in order.
 type Addons struct {
 	metav1.TypeMeta `json:",inline"`
-	Metadata        AddonsMetadata `json:"metadata"`
-	Spec            AddonsSpec     `json:"spec"`
+	Metadata        Metadata   `json:"metadata"`
+	Spec            AddonsSpec `json:"spec"`
 }
 
-// AddonsMetadata names the channel.
-type AddonsMetadata struct {
+// Metadata names a channel, of either kind.
+type Metadata struct {
 	Name string `json:"name"`
 }
 
@@ -71,7 +71,7 @@ func ManifestHash(manifest []byte) string {
 
 // NewAddons returns an empty channel with the given name.
 func NewAddons(name string) *Addons {
-	return &Addons{TypeMeta: metav1.TypeMeta{Kind: KindAddons}, Metadata: AddonsMetadata{Name: name}}
+	return &Addons{TypeMeta: metav1.TypeMeta{Kind: KindAddons}, Metadata: Metadata{Name: name}}
 }
 
 // Encode renders the channel as YAML (sorted keys, trailing newline).

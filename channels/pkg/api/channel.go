@@ -24,13 +24,8 @@ const ChannelAPIVersion = "kops.k8s.io/v1alpha2"
 // Channel is a package channel: which versions of which packages suit which Kubernetes versions.
 type Channel struct {
 	metav1.TypeMeta `json:",inline"`
-	Metadata        ChannelMetadata `json:"metadata"`
-	Spec            ChannelSpec     `json:"spec"`
-}
-
-// ChannelMetadata names the channel.
-type ChannelMetadata struct {
-	Name string `json:"name"`
+	Metadata        Metadata    `json:"metadata"`
+	Spec            ChannelSpec `json:"spec"`
 }
 
 // ChannelSpec lists the packages; one package name may appear with several versions.

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -261,7 +263,7 @@ func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]reco
 	for _, ns := range sortedKeys(namespaces) {
 		obj, err := a.dynamic.Resource(namespaceResource).Get(ctx, ns, metav1.GetOptions{})
 		if err != nil {
-			if isNotFound(err) {
+			if apierrors.IsNotFound(err) {
 				continue
 			}
 			return nil, fmt.Errorf("reading the addon records on namespace %s: %w", ns, err)
@@ -287,7 +289,7 @@ func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *Ch
 	if v != nil {
 		value = v.Encode()
 	}
-	patch, err := jsonMarshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{AnnotationPrefix + name: value}}})
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{AnnotationPrefix + name: value}}})
 	if err != nil {
 		return err
 	}
@@ -300,10 +302,11 @@ func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *Ch
 func (a *Applier) report(results []Result) {
 	changes := false
 	for _, r := range results {
-		line := fmt.Sprintf("%-40s %-14s %s", r.Name, r.Outcome, r.Reason)
+		name := r.Name
 		if r.ID != "" {
-			line = fmt.Sprintf("%-40s %-14s %s", r.Name+" ("+r.ID+")", r.Outcome, r.Reason)
+			name += " (" + r.ID + ")"
 		}
+		line := fmt.Sprintf("%-40s %-14s %s", name, r.Outcome, r.Reason)
 		fmt.Fprintln(a.opts.Out, strings.TrimRight(line, " "))
 		changes = changes || r.Outcome == WouldApply || r.Outcome == WouldPrune
 	}

@@ -1,12 +1,10 @@
 package apply
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -77,7 +75,3 @@ func addonOrder(addons []*Addon) ([]*Addon, error) {
 	}
 	return out, nil
 }
-
-func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
-
-func jsonMarshal(v interface{}) ([]byte, error) { return json.Marshal(v) }

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"k8s.io/kops/channels/pkg/api"
 )
@@ -65,18 +68,12 @@ func (a *Applier) list(ctx context.Context, gk schema.GroupKind, k api.PruneKind
 		selector += "," + k.LabelSelector
 	}
 	namespaces := k.Namespaces
-	if len(namespaces) == 0 {
+	if len(namespaces) == 0 || mapping.Scope.Name() != meta.RESTScopeNameNamespace {
 		namespaces = []string{metav1.NamespaceAll}
 	}
 	var out []unstructured.Unstructured
 	for _, ns := range namespaces {
-		client := a.dynamic.Resource(mapping.Resource)
-		var list *unstructured.UnstructuredList
-		if mapping.Scope.Name() == "namespace" {
-			list, err = client.Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
-		} else {
-			list, err = client.List(ctx, metav1.ListOptions{LabelSelector: selector})
-		}
+		list, err := a.dynamic.Resource(mapping.Resource).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
 		if err != nil {
 			return nil, err
 		}
@@ -86,22 +83,25 @@ func (a *Applier) list(ctx context.Context, gk schema.GroupKind, k api.PruneKind
 }
 
 func (a *Applier) delete(ctx context.Context, o unstructured.Unstructured, propagation metav1.DeletionPropagation) error {
-	gvk := o.GroupVersionKind()
-	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	client, err := a.clientOf(o)
 	if err != nil {
 		return err
 	}
-	client := a.dynamic.Resource(mapping.Resource)
-	opts := metav1.DeleteOptions{PropagationPolicy: &propagation}
-	if o.GetNamespace() != "" {
-		err = client.Namespace(o.GetNamespace()).Delete(ctx, o.GetName(), opts)
-	} else {
-		err = client.Delete(ctx, o.GetName(), opts)
-	}
-	if isNotFound(err) {
+	err = client.Delete(ctx, o.GetName(), metav1.DeleteOptions{PropagationPolicy: &propagation})
+	if apierrors.IsNotFound(err) {
 		return nil
 	}
 	return err
+}
+
+// clientOf addresses an object listed from the server (its namespace, if any, is set).
+func (a *Applier) clientOf(o unstructured.Unstructured) (dynamic.ResourceInterface, error) {
+	gvk := o.GroupVersionKind()
+	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return nil, err
+	}
+	return a.dynamic.Resource(mapping.Resource).Namespace(o.GetNamespace()), nil
 }
 
 func objectKey(gk schema.GroupKind, namespace, name string) string {

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -86,22 +87,15 @@ func (a *Applier) retireAddon(ctx context.Context, name string, inChannel map[st
 }
 
 func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addon string) error {
-	gvk := o.GroupVersionKind()
-	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	client, err := a.clientOf(o)
 	if err != nil {
 		return err
 	}
-	patch, err := jsonMarshal(map[string]interface{}{"metadata": map[string]interface{}{"labels": map[string]interface{}{LabelAddonName: addon}}})
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"labels": map[string]interface{}{LabelAddonName: addon}}})
 	if err != nil {
 		return err
 	}
-	client := a.dynamic.Resource(mapping.Resource)
-	opts := metav1.PatchOptions{FieldManager: a.opts.FieldManager}
-	if o.GetNamespace() != "" {
-		_, err = client.Namespace(o.GetNamespace()).Patch(ctx, o.GetName(), types.MergePatchType, patch, opts)
-	} else {
-		_, err = client.Patch(ctx, o.GetName(), types.MergePatchType, patch, opts)
-	}
+	_, err = client.Patch(ctx, o.GetName(), types.MergePatchType, patch, metav1.PatchOptions{FieldManager: a.opts.FieldManager})
 	return err
 }
 

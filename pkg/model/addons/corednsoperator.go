@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -86,7 +87,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 // coreDNSImagePatch pins the image the operator deploys to the channel's, remapped like every other
 // image kops deploys, through the operator's patch mechanism (a strategic merge patch of its
 // Deployment). Without an image in the channel the operator's own default stands.
-func coreDNSImagePatch(p *channelPackage, remapper *assets.Remapper) ([]map[string]interface{}, error) {
+func coreDNSImagePatch(p *channels.Package, remapper *assets.Remapper) ([]map[string]interface{}, error) {
 	if p.Image == "" {
 		return nil, nil
 	}
@@ -122,7 +123,7 @@ func RequiredPackages(ctx *model.KopsModelContext) []string {
 	return nil
 }
 
-func requirePackage(ctx *model.KopsModelContext, name string, needManifest bool) (*channelPackage, error) {
+func requirePackage(ctx *model.KopsModelContext, name string, needManifest bool) (*channels.Package, error) {
 	p := ctx.Packages[name]
 	switch {
 	case p == nil:

@@ -14,13 +14,11 @@ import (
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
-type channelPackage = channels.Package
-
 // buildOperatorManifest takes the operator package from the channel, sets the operator's image
 // (the channel's override, if any), remaps every image like any other kops image, checks that the
 // operator runs as the identity its rights are granted to, and places the generated rights and the
 // admission policy that confines them before the operator's Deployment.
-func buildOperatorManifest(p *channelPackage, remapper *assets.Remapper) ([]byte, error) {
+func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper) ([]byte, error) {
 	where := fmt.Sprintf("package %s version %s", p.Name, p.Version)
 	docs, err := kubemanifest.Split(p.Manifest)
 	if err != nil {

@@ -33,8 +33,6 @@ type ApplyClusterOptions struct {
 	Mem *vfs.MemFS
 	// Out receives the report of what would change or what changed.
 	Out io.Writer
-	// Parallelism bounds concurrent tasks; zero means fi.DefaultParallelism.
-	Parallelism int
 }
 
 // ApplyResult is what an update did or would do.
@@ -84,7 +82,7 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	}
 	result.ConfigBase = configBase.String()
 	fiContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: configBase}
-	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{Parallelism: o.Parallelism}); err != nil {
+	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{}); err != nil {
 		return result, err
 	}
 	result.Changed = len(target.Changes()) > 0
