@@ -86,7 +86,7 @@ func loadPath(p vfs.Path) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading channel %s: %w", p, err)
 	}
-	dir := p.Join("..")
+	dir := p.Dir()
 	return parse(p.String(), data, func(rel string) ([]byte, error) { return dir.Join(rel).ReadFile() })
 }
 

@@ -2,32 +2,88 @@ package vfs
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // tempInfix marks in-flight atomic writes. ReadDir hides such files so a temp
 // file left by a crash (power loss between create and rename) never shows up
-// as state.
+// as state; the next write to the directory removes it once it is stale.
 const tempInfix = ".vfs-tmp-"
+
+const separatorIsBackslash = os.PathSeparator == '\\'
 
 // fsPath is a Path on the local filesystem; path is absolute and clean.
 type fsPath struct{ path string }
 
+// Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
 func (p fsPath) Join(elems ...string) Path {
-	return fsPath{path: filepath.Join(append([]string{p.path}, elems...)...)}
+	if len(elems) == 0 {
+		return p
+	}
+	rel, err := joinRel(p.String(), elems)
+	if err != nil {
+		return refused(p.String(), elems, err)
+	}
+	return fsPath{path: filepath.Join(p.path, filepath.FromSlash(rel))}
 }
+
+func (p fsPath) Dir() Path { return fsPath{path: filepath.Dir(p.path)} }
 
 func (p fsPath) Base() string { return filepath.Base(p.path) }
 
 // String is a file:// URL, the form kops writes into configBase.
 func (p fsPath) String() string { return "file://" + filepath.ToSlash(p.path) }
 
-func (p fsPath) ReadFile() ([]byte, error) { return os.ReadFile(p.path) }
+// ReadFile reads a regular file of at most MaxFileSize bytes. The file is opened without
+// blocking, so a FIFO is refused instead of hanging the reader, and checked on the open
+// descriptor, so what is checked is what is read.
+func (p fsPath) ReadFile() ([]byte, error) {
+	f, err := os.OpenFile(p.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, describeMode(info.Mode()))
+	}
+	if info.Size() > MaxFileSize {
+		return nil, tooLarge(p.String(), info.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(p.String(), int64(len(data))) // it grew while being read
+	}
+	return data, nil
+}
+
+func describeMode(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
+}
 
 func (p fsPath) WriteFile(data []byte) error {
 	return writeFileAtomic(p.path, bytes.NewReader(data))
@@ -35,6 +91,27 @@ func (p fsPath) WriteFile(data []byte) error {
 
 func (p fsPath) Remove() error    { return os.Remove(p.path) }
 func (p fsPath) RemoveAll() error { return os.RemoveAll(p.path) }
+
+// RemoveDir removes a directory that holds nothing but leftover temp files, removing those too.
+func (p fsPath) RemoveDir() error {
+	entries, err := os.ReadDir(p.path)
+	if err != nil {
+		return err
+	}
+	var temps []string
+	for _, e := range entries {
+		if !isTempName(e.Name()) {
+			return &os.PathError{Op: "removedir", Path: p.path, Err: syscall.ENOTEMPTY}
+		}
+		temps = append(temps, filepath.Join(p.path, e.Name()))
+	}
+	for _, t := range temps {
+		if err := os.Remove(t); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return os.Remove(p.path)
+}
 
 func (p fsPath) ReadDir() ([]Path, error) {
 	entries, err := os.ReadDir(p.path) // sorted by name
@@ -46,7 +123,7 @@ func (p fsPath) ReadDir() ([]Path, error) {
 		if isTempName(e.Name()) {
 			continue
 		}
-		children = append(children, p.Join(e.Name()))
+		children = append(children, fsPath{path: filepath.Join(p.path, e.Name())})
 	}
 	return children, nil
 }
@@ -68,11 +145,13 @@ func isTempName(name string) bool {
 // data goes to a temp file in the same directory, is fsynced, and is then
 // renamed over name. Until the rename, any failure removes the temp file and
 // leaves name untouched. The result has mode 0644; created directories 0755.
+// Temp files that a killed writer left in the directory are swept first.
 func writeFileAtomic(name string, r io.Reader) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	sweepStaleTemps(dir, time.Now())
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+tempInfix+"*")
 	if err != nil {
 		return err
@@ -85,6 +164,23 @@ func writeFileAtomic(name string, r io.Reader) error {
 	// The new content is in place; syncing the directory makes the rename
 	// itself durable.
 	return syncDir(dir)
+}
+
+// sweepStaleTemps removes temp files older than staleTempAge. It is best effort: a temp file
+// that cannot be removed is hidden by ReadDir anyway and does not fail the write.
+func sweepStaleTemps(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !isTempName(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleTempAge {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 func fillAndRename(tmp *os.File, name string, r io.Reader) error {

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"path"
@@ -18,6 +19,7 @@ import (
 type MemFS struct {
 	mu      sync.Mutex
 	roots   map[string]*memNode
+	locks   map[string]*sync.Mutex // by path, for Lock
 	writes  int
 	removes int
 }
@@ -50,8 +52,35 @@ type memPath struct {
 	rel  string
 }
 
+// Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
 func (p memPath) Join(elems ...string) Path {
-	return p.fs.path(p.name, path.Join(append([]string{p.rel}, elems...)...))
+	if len(elems) == 0 {
+		return p
+	}
+	rel, err := joinRel(p.String(), elems)
+	if err != nil {
+		return refused(p.String(), elems, err)
+	}
+	return p.fs.path(p.name, path.Join(p.rel, rel))
+}
+
+// Dir is the parent directory; the root of a store is its own parent.
+func (p memPath) Dir() Path { return p.fs.path(p.name, path.Dir(p.rel)) }
+
+// Lock takes an exclusive lock named after p, waiting for it; nothing is written.
+func (p memPath) Lock() (func(), error) {
+	p.fs.mu.Lock()
+	if p.fs.locks == nil {
+		p.fs.locks = map[string]*sync.Mutex{}
+	}
+	l := p.fs.locks[p.String()]
+	if l == nil {
+		l = &sync.Mutex{}
+		p.fs.locks[p.String()] = l
+	}
+	p.fs.mu.Unlock()
+	l.Lock()
+	return l.Unlock, nil
 }
 
 func (p memPath) Base() string {
@@ -101,7 +130,10 @@ func (p memPath) ReadFile() ([]byte, error) {
 		return nil, p.err("read", err)
 	}
 	if n.isDir() {
-		return nil, p.err("read", syscall.EISDIR)
+		return nil, p.err("read", fmt.Errorf("%w (a directory)", ErrNotRegular))
+	}
+	if len(n.data) > MaxFileSize {
+		return nil, tooLarge(p.String(), int64(len(n.data)))
 	}
 	return slices.Clone(n.data), nil
 }
@@ -151,6 +183,24 @@ func (p memPath) Remove() error {
 	return nil
 }
 
+// RemoveDir removes an empty directory (a MemFS never holds temp files).
+func (p memPath) RemoveDir() error {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	n, err := p.lookup()
+	if err != nil {
+		return p.err("removedir", err)
+	}
+	if !n.isDir() {
+		return p.err("removedir", syscall.ENOTDIR)
+	}
+	if len(n.children) > 0 {
+		return p.err("removedir", syscall.ENOTEMPTY)
+	}
+	p.unlink()
+	return nil
+}
+
 func (p memPath) RemoveAll() error {
 	p.fs.mu.Lock()
 	defer p.fs.mu.Unlock()
@@ -188,7 +238,7 @@ func (p memPath) ReadDir() ([]Path, error) {
 	}
 	var children []Path
 	for _, name := range slices.Sorted(maps.Keys(n.children)) {
-		children = append(children, p.Join(name))
+		children = append(children, p.fs.path(p.name, path.Join(p.rel, name)))
 	}
 	return children, nil
 }

@@ -14,18 +14,27 @@ import (
 // Path is a location in a state store. Implementations report missing files
 // and directories with errors that satisfy errors.Is(err, fs.ErrNotExist).
 type Path interface {
-	// Join returns the path with elems appended; elems may contain "/".
+	// Join returns the path with elems appended; elems may contain "/". The result must lie
+	// strictly below the receiver: a join that is absolute, names the receiver itself or climbs
+	// above it (after cleaning "a/../../x" too) returns a path on which every operation fails
+	// with ErrOutsideBase, so a name that was never validated still cannot reach outside.
 	Join(elems ...string) Path
+	// Dir returns the parent directory, the one explicit way up.
+	Dir() Path
 	// Base returns the last element of the path.
 	Base() string
 	// String returns a form that ParsePath accepts and maps back to this path.
 	String() string
+	// ReadFile reads a regular file (following symlinks) of at most MaxFileSize bytes; anything
+	// else fails with ErrNotRegular or ErrTooLarge, and a FIFO does not block.
 	ReadFile() ([]byte, error)
 	// WriteFile replaces the file's content, creating parent directories. A
 	// failed write leaves any previous content in place.
 	WriteFile(data []byte) error
 	// Remove deletes a file or an empty directory.
 	Remove() error
+	// RemoveDir deletes a directory that holds nothing but temp files left by killed writes.
+	RemoveDir() error
 	// RemoveAll deletes the path and everything below it; a missing path is
 	// not an error.
 	RemoveAll() error
@@ -33,6 +42,9 @@ type Path interface {
 	// by name.
 	ReadDir() ([]Path, error)
 	Exists() (bool, error)
+	// Lock takes an exclusive lock named by this path (a lock file on disk), waiting for it, and
+	// returns the function that releases it. A process that dies releases its locks.
+	Lock() (unlock func(), err error)
 }
 
 // ParsePath turns a --state value into a Path. Accepted forms are

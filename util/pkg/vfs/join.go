@@ -1,0 +1,57 @@
+package vfs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// ErrOutsideBase is returned, wrapped, by every operation on a path that Join refused because it
+// would not lie strictly below the path it was joined to.
+var ErrOutsideBase = errors.New("the joined path would leave its base")
+
+// joinRel turns Join's elements into a clean relative path, "/"-separated, that lies strictly
+// below the base: never the base itself, never above it, never absolute. Checking the result
+// rather than the elements makes "a/../../x" as impossible as "../x".
+func joinRel(base string, elems []string) (string, error) {
+	joined := strings.Join(elems, "/")
+	rel := path.Clean(joined)
+	switch {
+	case strings.HasPrefix(joined, "/"):
+		return "", fmt.Errorf("joining %q to %s: an absolute path: %w", joined, base, ErrOutsideBase)
+	case strings.ContainsRune(joined, '\\') && separatorIsBackslash:
+		return "", fmt.Errorf("joining %q to %s: a backslash: %w", joined, base, ErrOutsideBase)
+	case rel == ".":
+		return "", fmt.Errorf("joining %q to %s: names the base itself: %w", joined, base, ErrOutsideBase)
+	case rel == ".." || strings.HasPrefix(rel, "../"):
+		return "", fmt.Errorf("joining %q to %s: %w", joined, base, ErrOutsideBase)
+	}
+	return rel, nil
+}
+
+// badPath is what Join returns for a refused join: every operation fails with the reason, so a
+// caller that forgot to check a name still cannot touch anything outside the base.
+type badPath struct {
+	name string
+	err  error
+}
+
+func (p badPath) Join(...string) Path       { return p }
+func (p badPath) Dir() Path                 { return p }
+func (p badPath) Base() string              { return path.Base(p.name) }
+func (p badPath) String() string            { return p.name }
+func (p badPath) fail(op string) error      { return &fs.PathError{Op: op, Path: p.name, Err: p.err} }
+func (p badPath) ReadFile() ([]byte, error) { return nil, p.fail("read") }
+func (p badPath) WriteFile([]byte) error    { return p.fail("write") }
+func (p badPath) Remove() error             { return p.fail("remove") }
+func (p badPath) RemoveAll() error          { return p.fail("removeall") }
+func (p badPath) RemoveDir() error          { return p.fail("removedir") }
+func (p badPath) ReadDir() ([]Path, error)  { return nil, p.fail("readdir") }
+func (p badPath) Exists() (bool, error)     { return false, p.fail("stat") }
+func (p badPath) Lock() (func(), error)     { return nil, p.fail("lock") }
+
+func refused(base string, elems []string, err error) badPath {
+	return badPath{name: base + "/" + strings.Join(elems, "/"), err: err}
+}
