@@ -7,6 +7,8 @@
 package client
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,7 +45,22 @@ func (c *Clientset) addonsPath(cluster string) vfs.Path {
 	return c.clusterDir(cluster).Join("clusteraddons", "default")
 }
 
-// ListClusters names every cluster in the store, sorted.
+// lockPath is the store-wide lock every mutation holds: creates, updates and deletes of one store
+// are serialised, so two creates of one name cannot mix their groups and a compare-and-swap
+// compares what it replaces. The kernel drops the lock of a killed command.
+func (c *Clientset) lockPath() vfs.Path { return c.base.Join(".kops" + vfs.LockSuffix) }
+
+func (c *Clientset) lock() (func(), error) {
+	unlock, err := c.lockPath().Lock()
+	if err != nil {
+		return nil, fmt.Errorf("locking state store %s: %w", c.base, err)
+	}
+	return unlock, nil
+}
+
+// ListClusters names every folder of the store that holds a config, sorted. A name listed here
+// may still fail GetCluster (an invalid folder name, a config naming another cluster, a corrupt
+// file): callers report those per cluster.
 func (c *Clientset) ListClusters() ([]string, error) {
 	dirs, err := c.base.ReadDir()
 	if errors.Is(err, fs.ErrNotExist) {
@@ -71,31 +88,63 @@ func (c *Clientset) ListClusters() ([]string, error) {
 
 // ClusterExists says whether the store has a config for the named cluster.
 func (c *Clientset) ClusterExists(name string) (bool, error) {
+	if err := ValidateClusterName(name); err != nil {
+		return false, err
+	}
 	return c.configPath(name).Exists()
+}
+
+// Revision identifies the stored bytes of a document, for the compare-and-swap updates.
+type Revision string
+
+func revisionOf(data []byte) Revision {
+	sum := sha256.Sum256(data)
+	return Revision(hex.EncodeToString(sum[:]))
 }
 
 // GetCluster reads a cluster. The warnings name fields the store holds that this build does not model.
 func (c *Clientset) GetCluster(name string) (*kops.Cluster, []kopscodecs.Warning, error) {
+	cluster, _, warnings, err := c.GetClusterRevision(name)
+	return cluster, warnings, err
+}
+
+// GetClusterRevision reads a cluster and the revision UpdateClusterIfUnchanged compares with.
+func (c *Clientset) GetClusterRevision(name string) (*kops.Cluster, Revision, []kopscodecs.Warning, error) {
+	if err := ValidateClusterName(name); err != nil {
+		return nil, "", nil, err
+	}
 	p := c.configPath(name)
 	data, err := p.ReadFile()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
+		return nil, "", nil, fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading cluster %q: %w", name, err)
+		return nil, "", nil, fmt.Errorf("reading cluster %q: %w", name, err)
 	}
 	objs, warnings, err := kopscodecs.Decode(p.String(), data, false)
 	if err != nil {
-		return nil, warnings, err
+		return nil, "", warnings, err
 	}
 	if len(objs) != 1 || objs[0].Cluster == nil {
-		return nil, warnings, fmt.Errorf("%s does not hold exactly one Cluster", p)
+		return nil, "", warnings, fmt.Errorf("%s does not hold exactly one Cluster", p)
 	}
-	return objs[0].Cluster, warnings, nil
+	cluster := objs[0].Cluster
+	if cluster.Name != name {
+		return nil, "", warnings, fmt.Errorf("%w: %s: metadata.name is %q but the cluster's folder is %q; "+
+			"fix metadata.name or rename the folder (kops finds a cluster by its folder)", ErrNameMismatch, p, cluster.Name, name)
+	}
+	return cluster, revisionOf(data), warnings, nil
 }
+
+// ErrNameMismatch is returned, wrapped, for a stored document whose metadata.name is not the name
+// of the folder or file it is stored under: it is not acted on under either name.
+var ErrNameMismatch = errors.New("stored under another name")
 
 // ListInstanceGroups reads every instance group of a cluster, sorted by name.
 func (c *Clientset) ListInstanceGroups(cluster string) ([]*kops.InstanceGroup, []kopscodecs.Warning, error) {
+	if err := ValidateClusterName(cluster); err != nil {
+		return nil, nil, err
+	}
 	files, err := c.igDir(cluster).ReadDir()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -106,7 +155,7 @@ func (c *Clientset) ListInstanceGroups(cluster string) ([]*kops.InstanceGroup, [
 	var groups []*kops.InstanceGroup
 	var warnings []kopscodecs.Warning
 	for _, f := range files {
-		g, w, err := c.readInstanceGroup(f)
+		g, _, w, err := c.readInstanceGroup(f)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, warnings, err
@@ -119,27 +168,45 @@ func (c *Clientset) ListInstanceGroups(cluster string) ([]*kops.InstanceGroup, [
 
 // GetInstanceGroup reads one instance group of a cluster.
 func (c *Clientset) GetInstanceGroup(cluster, name string) (*kops.InstanceGroup, []kopscodecs.Warning, error) {
-	p := c.igDir(cluster).Join(name)
-	if ok, err := p.Exists(); err != nil || !ok {
-		if err == nil {
-			err = fmt.Errorf("no instance group %q in cluster %q", name, cluster)
-		}
-		return nil, nil, err
-	}
-	return c.readInstanceGroup(p)
+	g, _, warnings, err := c.GetInstanceGroupRevision(cluster, name)
+	return g, warnings, err
 }
 
-func (c *Clientset) readInstanceGroup(p vfs.Path) (*kops.InstanceGroup, []kopscodecs.Warning, error) {
+// GetInstanceGroupRevision reads one instance group and the revision UpdateInstanceGroupIfUnchanged
+// compares with.
+func (c *Clientset) GetInstanceGroupRevision(cluster, name string) (*kops.InstanceGroup, Revision, []kopscodecs.Warning, error) {
+	if err := ValidateClusterName(cluster); err != nil {
+		return nil, "", nil, err
+	}
+	if err := ValidateInstanceGroupName(name); err != nil {
+		return nil, "", nil, err
+	}
+	g, rev, warnings, err := c.readInstanceGroup(c.igDir(cluster).Join(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil, fmt.Errorf("no instance group %q in cluster %q", name, cluster)
+	}
+	return g, rev, warnings, err
+}
+
+func (c *Clientset) readInstanceGroup(p vfs.Path) (*kops.InstanceGroup, Revision, []kopscodecs.Warning, error) {
+	if err := ValidateInstanceGroupName(p.Base()); err != nil {
+		return nil, "", nil, fmt.Errorf("%s: %w", p, err)
+	}
 	data, err := p.ReadFile()
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading instance group %s: %w", p, err)
+		return nil, "", nil, fmt.Errorf("reading instance group %s: %w", p, err)
 	}
 	objs, warnings, err := kopscodecs.Decode(p.String(), data, false)
 	if err != nil {
-		return nil, warnings, err
+		return nil, "", warnings, err
 	}
 	if len(objs) != 1 || objs[0].InstanceGroup == nil {
-		return nil, warnings, fmt.Errorf("%s does not hold exactly one InstanceGroup", p)
+		return nil, "", warnings, fmt.Errorf("%s does not hold exactly one InstanceGroup", p)
 	}
-	return objs[0].InstanceGroup, warnings, nil
+	g := objs[0].InstanceGroup
+	if g.Name != p.Base() {
+		return nil, "", warnings, fmt.Errorf("%w: %s: metadata.name is %q but the file is named %q; fix metadata.name or rename the file",
+			ErrNameMismatch, p, g.Name, p.Base())
+	}
+	return g, revisionOf(data), warnings, nil
 }

@@ -274,7 +274,7 @@ func TestMissingCluster(t *testing.T) {
 			return cs.UpdateCluster(testCluster(missing))
 		}},
 		{name: "DeleteCluster", op: func(cs *client.Clientset) error {
-			return cs.DeleteCluster(missing)
+			return cs.DeleteCluster(missing, client.DeleteOptions{})
 		}},
 		{name: "UpdateInstanceGroup", op: func(cs *client.Clientset) error {
 			return cs.UpdateInstanceGroup(missing, testInstanceGroup(missing, "nodes", kops.RoleNode, 1))
@@ -345,53 +345,84 @@ func TestUpdateExistingCluster(t *testing.T) {
 func TestDeleteCluster(t *testing.T) {
 	const name = "doomed.example.com"
 	const keep = "kept.example.com"
-	cases := []struct {
-		name   string
-		extras []string // files beyond what CreateCluster writes, as kops keeps pki and secrets there
-	}{
-		{name: "created by the clientset"},
-		{name: "with files the clientset does not manage", extras: []string{"pki/issued/ca/keyset.yaml", "secrets/admin", "cluster-completed.spec"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+	// What `kops update cluster --yes` writes under the cluster's configBase.
+	updated := []string{"addons/bootstrap-channel.yaml", "addons/coredns.addons.k8s.io/k8s-1.12.yaml"}
+	forEachStore(t, func(t *testing.T, base vfs.Path, mem *vfs.MemFS) {
+		cs := client.New(base)
+		require.NoError(t, cs.CreateCluster(testNewCluster(keep, true)))
+		require.NoError(t, cs.CreateCluster(testNewCluster(name, true)))
+		for _, f := range updated {
+			require.NoError(t, base.Join(name, f).WriteFile([]byte("x")))
+		}
+		kept := snapshot(t, base.Join(keep))
+
+		require.NoError(t, cs.DeleteCluster(name, client.DeleteOptions{}))
+
+		exists, err := base.Join(name).Exists()
+		require.NoError(t, err)
+		assert.False(t, exists, "cluster directory removed")
+		names, err := cs.ListClusters()
+		require.NoError(t, err)
+		assert.Equal(t, []string{keep}, names)
+		assert.Equal(t, kept, snapshot(t, base.Join(keep)), "other cluster untouched")
+
+		err = cs.DeleteCluster(name, client.DeleteOptions{})
+		assert.ErrorIs(t, err, client.ErrClusterNotFound, "deleting again")
+		assert.ErrorContains(t, err, name)
+	})
+}
+
+// TestDeleteClusterRefusesUnknownFiles: kops keeps pki, secrets and more next to the config; a
+// delete that does not know them must not remove them silently.
+func TestDeleteClusterRefusesUnknownFiles(t *testing.T) {
+	const name = "doomed.example.com"
+	extras := []string{"pki/issued/ca/keyset.yaml", "secrets/admin", "cluster-completed.spec", "instancegroup/NOTES", "addons/a/b/deep.yaml", "clusteraddons/other"}
+	forEachStore(t, func(t *testing.T, base vfs.Path, mem *vfs.MemFS) {
+		cs := client.New(base)
+		require.NoError(t, cs.CreateCluster(testNewCluster(name, true)))
+		for _, extra := range extras {
+			require.NoError(t, base.Join(name, extra).WriteFile([]byte("x")))
+		}
+		before := snapshot(t, base)
+
+		err := cs.DeleteCluster(name, client.DeleteOptions{})
+		require.ErrorIs(t, err, client.ErrUnknownFiles)
+		for _, want := range []string{"unknown file found", "/pki", "/secrets", "/cluster-completed.spec", "/instancegroup/NOTES", "/addons/a/b", "/clusteraddons/other", "nothing was deleted"} {
+			assert.ErrorContains(t, err, want)
+		}
+		assert.Equal(t, before, snapshot(t, base), "nothing deleted")
+
+		require.NoError(t, cs.DeleteCluster(name, client.DeleteOptions{Unknown: true}))
+		exists, err := base.Join(name).Exists()
+		require.NoError(t, err)
+		assert.False(t, exists, "everything deleted when asked")
+	})
+}
+
+// TestDeleteClusterFailureKeepsTheCluster: the config goes last, so a delete that fails midway
+// leaves a cluster that still exists (and still has its config) and can be deleted again.
+func TestDeleteClusterFailureKeepsTheCluster(t *testing.T) {
+	const name = "doomed.example.com"
+	for _, failOn := range []string{"/instancegroup/nodes-b", "/clusteraddons/default", "/instancegroup", "/addons/bootstrap-channel.yaml"} {
+		t.Run(failOn, func(t *testing.T) {
 			forEachStore(t, func(t *testing.T, base vfs.Path, mem *vfs.MemFS) {
 				cs := client.New(base)
-				require.NoError(t, cs.CreateCluster(testNewCluster(keep, true)))
 				require.NoError(t, cs.CreateCluster(testNewCluster(name, true)))
-				for _, extra := range tc.extras {
-					require.NoError(t, base.Join(name, extra).WriteFile([]byte("x")))
-				}
-				kept := snapshot(t, base.Join(keep))
-				var writes, removes int
-				if mem != nil {
-					writes, removes = mem.Stats()
-				}
+				require.NoError(t, base.Join(name, "addons/bootstrap-channel.yaml").WriteFile([]byte("x")))
 
-				require.NoError(t, cs.DeleteCluster(name))
+				failing := client.New(failingPath{Path: base, failRemoveOn: failOn})
+				err := failing.DeleteCluster(name, client.DeleteOptions{})
+				require.ErrorIs(t, err, errInjected)
+				assert.ErrorContains(t, err, "the cluster is still in the store, run the delete again")
 
-				exists, err := base.Join(name).Exists()
-				require.NoError(t, err)
-				assert.False(t, exists, "cluster directory removed")
-				children, err := base.ReadDir()
-				require.NoError(t, err)
-				var childNames []string
-				for _, c := range children {
-					childNames = append(childNames, c.Base())
-				}
-				assert.Equal(t, []string{keep}, childNames)
-				assert.Equal(t, kept, snapshot(t, base.Join(keep)), "other cluster untouched")
+				_, _, err = cs.GetCluster(name)
+				assert.NoError(t, err, "the config is still there")
 				names, err := cs.ListClusters()
 				require.NoError(t, err)
-				assert.Equal(t, []string{keep}, names)
-				if mem != nil {
-					w, r := mem.Stats()
-					assert.Equal(t, writes, w, "deleting writes nothing")
-					assert.Equal(t, removes+1, r, "one removal of the whole directory")
-				}
+				assert.Equal(t, []string{name}, names)
 
-				err = cs.DeleteCluster(name)
-				assert.ErrorIs(t, err, client.ErrClusterNotFound, "deleting again")
-				assert.ErrorContains(t, err, name)
+				require.NoError(t, cs.DeleteCluster(name, client.DeleteOptions{}), "a second delete finishes the job")
+				assert.Empty(t, snapshot(t, base.Join(name)))
 			})
 		})
 	}

@@ -185,14 +185,36 @@ var errInjected = errors.New("injected write failure")
 type failingPath struct {
 	vfs.Path
 	failOn string
+	// failRemoveOn makes Remove and RemoveDir fail likewise.
+	failRemoveOn string
 }
 
-func (p failingPath) wrap(q vfs.Path) vfs.Path { return failingPath{Path: q, failOn: p.failOn} }
+func (p failingPath) wrap(q vfs.Path) vfs.Path {
+	return failingPath{Path: q, failOn: p.failOn, failRemoveOn: p.failRemoveOn}
+}
+
+func (p failingPath) failsRemove() bool {
+	return p.failRemoveOn != "" && strings.HasSuffix(p.String(), p.failRemoveOn)
+}
+
+func (p failingPath) Remove() error {
+	if p.failsRemove() {
+		return errInjected
+	}
+	return p.Path.Remove()
+}
+
+func (p failingPath) RemoveDir() error {
+	if p.failsRemove() {
+		return errInjected
+	}
+	return p.Path.RemoveDir()
+}
 
 func (p failingPath) Join(elems ...string) vfs.Path { return p.wrap(p.Path.Join(elems...)) }
 
 func (p failingPath) WriteFile(data []byte) error {
-	if strings.HasSuffix(p.String(), p.failOn) {
+	if p.failOn != "" && strings.HasSuffix(p.String(), p.failOn) {
 		return errInjected
 	}
 	return p.Path.WriteFile(data)

@@ -19,44 +19,67 @@ type NewCluster struct {
 	Addons         []*unstructured.Unstructured
 }
 
-// CreateCluster stores a new cluster; it refuses to overwrite one that exists. Everything is encoded
-// before anything is written, and the config, whose presence makes the cluster exist, is written
-// last, so a failure never leaves a half-made cluster that looks complete.
+// ErrConflict is returned, wrapped, by the compare-and-swap updates when the stored document is
+// not the one that was read.
+var ErrConflict = errors.New("changed in the state store since it was read")
+
+// CreateCluster stores a new cluster; it refuses to overwrite one that exists. It holds the store
+// lock, so of concurrent creates of one name exactly one stores its cluster and the others fail
+// with "already exists". Everything is encoded before anything is written, and the config, whose
+// presence makes the cluster exist, is written last, so a failure (or a kill) never leaves a
+// half-made cluster that looks complete; the groups such a create left are removed by the next.
 func (c *Clientset) CreateCluster(n NewCluster) error {
 	name := n.Cluster.Name
-	exists, err := c.ClusterExists(name)
-	if err != nil {
+	if err := ValidateClusterName(name); err != nil {
 		return err
-	}
-	if exists {
-		return fmt.Errorf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it, or 'kops delete cluster %s --yes' first", name, c.base, name, name)
 	}
 	writes := map[string][]byte{}
 	var order []vfs.Path
-	add := func(p vfs.Path, data []byte) {
+	add := func(p vfs.Path, data []byte) error {
+		if _, dup := writes[p.String()]; dup {
+			return fmt.Errorf("instance group %q is given twice", p.Base())
+		}
 		writes[p.String()] = data
 		order = append(order, p)
+		return nil
 	}
 	for _, g := range n.InstanceGroups {
+		if err := ValidateInstanceGroupName(g.Name); err != nil {
+			return err
+		}
 		data, err := kopscodecs.EncodeInstanceGroup(g)
 		if err != nil {
 			return fmt.Errorf("encoding instance group %q: %w", g.Name, err)
 		}
-		add(c.igDir(name).Join(g.Name), data)
+		if err := add(c.igDir(name).Join(g.Name), data); err != nil {
+			return err
+		}
 	}
 	if len(n.Addons) > 0 {
 		data, err := kopscodecs.EncodeAddons(n.Addons)
 		if err != nil {
 			return err
 		}
-		add(c.addonsPath(name), data)
+		_ = add(c.addonsPath(name), data)
 	}
 	data, err := kopscodecs.EncodeCluster(n.Cluster)
 	if err != nil {
 		return fmt.Errorf("encoding cluster %q: %w", name, err)
 	}
-	add(c.configPath(name), data)
+	_ = add(c.configPath(name), data)
 
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	exists, err := c.configPath(name).Exists()
+	if err != nil {
+		return err
+	}
+	if exists {
+		return fmt.Errorf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it, or 'kops delete cluster %s --yes' first", name, c.base, name, name)
+	}
 	// Files left by a create that crashed before writing the config belong to no cluster; they must
 	// not become part of this one.
 	if err := c.removeStrayGroups(name, writes); err != nil {
@@ -91,40 +114,94 @@ func (c *Clientset) removeStrayGroups(cluster string, keep map[string][]byte) er
 	return nil
 }
 
-// UpdateCluster replaces the stored config of an existing cluster.
+// UpdateCluster replaces the stored config of an existing cluster, whatever it holds now.
 func (c *Clientset) UpdateCluster(cluster *kops.Cluster) error {
-	exists, err := c.ClusterExists(cluster.Name)
-	if err != nil {
+	return c.updateCluster(cluster, nil)
+}
+
+// UpdateClusterIfUnchanged replaces the stored config only if it is still the revision that was
+// read (GetClusterRevision); otherwise it fails with ErrConflict and changes nothing.
+func (c *Clientset) UpdateClusterIfUnchanged(cluster *kops.Cluster, read Revision) error {
+	return c.updateCluster(cluster, &read)
+}
+
+func (c *Clientset) updateCluster(cluster *kops.Cluster, read *Revision) error {
+	name := cluster.Name
+	if err := ValidateClusterName(name); err != nil {
 		return err
-	}
-	if !exists {
-		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster.Name, c.base)
 	}
 	data, err := kopscodecs.EncodeCluster(cluster)
 	if err != nil {
-		return fmt.Errorf("encoding cluster %q: %w", cluster.Name, err)
+		return fmt.Errorf("encoding cluster %q: %w", name, err)
 	}
-	return c.configPath(cluster.Name).WriteFile(data)
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return c.replace(c.configPath(name), data, read, fmt.Sprintf("cluster %q", name), name)
 }
 
-// UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
-func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
-	exists, err := c.ClusterExists(cluster)
+// replace writes data over the existing file p, first checking (when read is given) that p still
+// holds that revision. Callers hold the store lock.
+func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, cluster string) error {
+	if read != nil {
+		current, err := p.ReadFile()
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %s was deleted from state store %s", ErrConflict, what, c.base)
+		}
+		if err != nil {
+			return err
+		}
+		if revisionOf(current) != *read {
+			return fmt.Errorf("%w: %s was changed in state store %s by someone else", ErrConflict, what, c.base)
+		}
+	}
+	exists, err := c.configPath(cluster).Exists()
 	if err != nil {
 		return err
 	}
 	if !exists {
 		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
 	}
+	return p.WriteFile(data)
+}
+
+// UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
+func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
+	return c.updateInstanceGroup(cluster, g, nil)
+}
+
+// UpdateInstanceGroupIfUnchanged replaces a stored instance group only if it is still the revision
+// that was read (GetInstanceGroupRevision); otherwise it fails with ErrConflict and changes nothing.
+func (c *Clientset) UpdateInstanceGroupIfUnchanged(cluster string, g *kops.InstanceGroup, read Revision) error {
+	return c.updateInstanceGroup(cluster, g, &read)
+}
+
+func (c *Clientset) updateInstanceGroup(cluster string, g *kops.InstanceGroup, read *Revision) error {
+	if err := ValidateClusterName(cluster); err != nil {
+		return err
+	}
+	if err := ValidateInstanceGroupName(g.Name); err != nil {
+		return err
+	}
 	data, err := kopscodecs.EncodeInstanceGroup(g)
 	if err != nil {
 		return fmt.Errorf("encoding instance group %q: %w", g.Name, err)
 	}
-	return c.igDir(cluster).Join(g.Name).WriteFile(data)
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return c.replace(c.igDir(cluster).Join(g.Name), data, read, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
 }
 
 // GetAddons reads the cluster's stored addon objects; none is not an error.
 func (c *Clientset) GetAddons(cluster string) ([]*unstructured.Unstructured, error) {
+	if err := ValidateClusterName(cluster); err != nil {
+		return nil, err
+	}
 	p := c.addonsPath(cluster)
 	data, err := p.ReadFile()
 	if errors.Is(err, fs.ErrNotExist) {
@@ -145,18 +222,6 @@ func (c *Clientset) GetAddons(cluster string) ([]*unstructured.Unstructured, err
 		addons = append(addons, o.Addon)
 	}
 	return addons, nil
-}
-
-// DeleteCluster removes everything the store holds for a cluster.
-func (c *Clientset) DeleteCluster(name string) error {
-	exists, err := c.ClusterExists(name)
-	if err != nil {
-		return err
-	}
-	if !exists {
-		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
-	}
-	return c.clusterDir(name).RemoveAll()
 }
 
 // NewClusterFromObjects gathers the decoded documents of one cluster (its Cluster, InstanceGroups

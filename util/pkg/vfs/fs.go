@@ -18,6 +18,10 @@ import (
 // as state; the next write to the directory removes it once it is stale.
 const tempInfix = ".vfs-tmp-"
 
+// LockSuffix ends the names of lock files (see Path.Lock); ReadDir hides them like temp files,
+// but they are never swept: removing a held lock file would let a second holder in.
+const LockSuffix = ".vfs-lock"
+
 const separatorIsBackslash = os.PathSeparator == '\\'
 
 // fsPath is a Path on the local filesystem; path is absolute and clean.
@@ -120,7 +124,7 @@ func (p fsPath) ReadDir() ([]Path, error) {
 	}
 	children := make([]Path, 0, len(entries))
 	for _, e := range entries {
-		if isTempName(e.Name()) {
+		if isTempName(e.Name()) || isLockName(e.Name()) {
 			continue
 		}
 		children = append(children, fsPath{path: filepath.Join(p.path, e.Name())})
@@ -136,8 +140,20 @@ func (p fsPath) Exists() (bool, error) {
 	return err == nil, err
 }
 
+func (p fsPath) IsDir() (bool, error) {
+	info, err := os.Lstat(p.path)
+	if err != nil {
+		return false, err
+	}
+	return info.IsDir(), nil
+}
+
 func isTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempInfix)
+}
+
+func isLockName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, LockSuffix)
 }
 
 // writeFileAtomic replaces name with the content of r so that readers (and a

@@ -50,6 +50,7 @@ func (p badPath) RemoveAll() error          { return p.fail("removeall") }
 func (p badPath) RemoveDir() error          { return p.fail("removedir") }
 func (p badPath) ReadDir() ([]Path, error)  { return nil, p.fail("readdir") }
 func (p badPath) Exists() (bool, error)     { return false, p.fail("stat") }
+func (p badPath) IsDir() (bool, error)      { return false, p.fail("stat") }
 func (p badPath) Lock() (func(), error)     { return nil, p.fail("lock") }
 
 func refused(base string, elems []string, err error) badPath {

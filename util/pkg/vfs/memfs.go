@@ -255,3 +255,13 @@ func (p memPath) Exists() (bool, error) {
 	}
 	return true, nil
 }
+
+func (p memPath) IsDir() (bool, error) {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	n, err := p.lookup()
+	if err != nil {
+		return false, p.err("stat", err)
+	}
+	return n.isDir(), nil
+}

@@ -42,8 +42,12 @@ type Path interface {
 	// by name.
 	ReadDir() ([]Path, error)
 	Exists() (bool, error)
+	// IsDir says whether the path is a directory, not following a final symlink, so a walk that
+	// deletes files never follows one out of the store. A missing path is ErrNotExist.
+	IsDir() (bool, error)
 	// Lock takes an exclusive lock named by this path (a lock file on disk), waiting for it, and
-	// returns the function that releases it. A process that dies releases its locks.
+	// returns the function that releases it. A process that dies releases its locks. A name that
+	// starts with "." and ends with LockSuffix keeps the lock file out of ReadDir.
 	Lock() (unlock func(), err error)
 }
 

@@ -1,0 +1,180 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// ClusterFiles is what a cluster's folder holds, sorted into the files kops writes there and the
+// rest. Leftover temp files of killed writes are neither: they are removed with their folder.
+type ClusterFiles struct {
+	// Known are the files kops writes, config last: the order DeleteCluster removes them in.
+	Known []vfs.Path
+	// Unknown are files and folders kops does not write there.
+	Unknown []vfs.Path
+	// dirs are the known folders below the cluster's, deepest first.
+	dirs []vfs.Path
+}
+
+// known lists what kops writes in a cluster's folder: the config, the instance groups, the stored
+// addon objects, and what `kops update cluster --yes` writes under addons/ (the bootstrap channel
+// and one folder of manifests per addon).
+var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error{
+	"instancegroup": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
+		return files.walk(p, func(name string, isDir bool) bool { return !isDir && ValidateInstanceGroupName(name) == nil }, nil)
+	},
+	"clusteraddons": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
+		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == "default" }, nil)
+	},
+	"addons": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
+		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == "bootstrap-channel.yaml" },
+			func(sub vfs.Path) error {
+				return files.walk(sub, func(_ string, isDir bool) bool { return !isDir }, nil)
+			})
+	},
+}
+
+// walk sorts the entries of the known folder dir: files that isKnown accepts are known, folders are
+// handed to descend (when given), anything else is unknown.
+func (f *ClusterFiles) walk(dir vfs.Path, isKnown func(name string, isDir bool) bool, descend func(vfs.Path) error) error {
+	entries, err := dir.ReadDir()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		isDir, err := e.IsDir()
+		if err != nil {
+			return err
+		}
+		switch {
+		case isKnown(e.Base(), isDir):
+			f.Known = append(f.Known, e)
+		case isDir && descend != nil:
+			if err := descend(e); err != nil {
+				return err
+			}
+		default:
+			f.Unknown = append(f.Unknown, e)
+		}
+	}
+	f.dirs = append(f.dirs, dir) // after its subfolders: deepest first
+	return nil
+}
+
+// ListClusterFiles sorts what the store holds for a cluster into known and unknown files.
+func (c *Clientset) ListClusterFiles(name string) (*ClusterFiles, error) {
+	if err := ValidateClusterName(name); err != nil {
+		return nil, err
+	}
+	dir := c.clusterDir(name)
+	isDir, err := dir.IsDir()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !isDir {
+		return nil, fmt.Errorf("%s is not a folder (a symlink is not followed); remove it by hand", dir)
+	}
+	entries, err := dir.ReadDir()
+	if err != nil {
+		return nil, err
+	}
+	files := &ClusterFiles{}
+	var config vfs.Path
+	for _, e := range entries {
+		isDir, err := e.IsDir()
+		if err != nil {
+			return nil, err
+		}
+		walk, isKnownDir := known[e.Base()]
+		switch {
+		case e.Base() == "config" && !isDir:
+			config = e
+		case isKnownDir && isDir:
+			if err := walk(c, e, files); err != nil {
+				return nil, err
+			}
+		default:
+			files.Unknown = append(files.Unknown, e)
+		}
+	}
+	if config == nil {
+		return nil, fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
+	}
+	files.Known = append(files.Known, config)
+	return files, nil
+}
+
+// DeleteOptions changes what DeleteCluster does with files it does not know.
+type DeleteOptions struct {
+	// Unknown deletes the files and folders kops does not write in the cluster's folder too;
+	// without it, their presence makes DeleteCluster refuse and delete nothing.
+	Unknown bool
+}
+
+// ErrUnknownFiles is returned, wrapped, when a cluster's folder holds files kops does not write.
+var ErrUnknownFiles = errors.New("unknown file found")
+
+// DeleteCluster removes what kops writes for a cluster, under the store lock, the config last: a
+// failure midway leaves a cluster that still exists and can be deleted again. Files kops does not
+// write make it refuse (naming them) unless opts.Unknown is set.
+func (c *Clientset) DeleteCluster(name string, opts DeleteOptions) error {
+	if err := ValidateClusterName(name); err != nil {
+		return err
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	files, err := c.ListClusterFiles(name)
+	if err != nil {
+		return err
+	}
+	if len(files.Unknown) > 0 && !opts.Unknown {
+		return fmt.Errorf("%w in cluster %q: %s; nothing was deleted",
+			ErrUnknownFiles, name, joinPaths(files.Unknown))
+	}
+	failed := func(err error) error {
+		return fmt.Errorf("deleting cluster %q: %w; the cluster is still in the store, run the delete again", name, err)
+	}
+	if opts.Unknown {
+		for _, p := range files.Unknown {
+			if err := p.RemoveAll(); err != nil {
+				return failed(err)
+			}
+		}
+	}
+	config := files.Known[len(files.Known)-1]
+	for _, p := range files.Known[:len(files.Known)-1] {
+		if err := p.Remove(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return failed(err)
+		}
+	}
+	for _, d := range files.dirs {
+		if err := d.RemoveDir(); err != nil {
+			return failed(err)
+		}
+	}
+	if err := config.Remove(); err != nil {
+		return failed(err)
+	}
+	if err := c.clusterDir(name).RemoveDir(); err != nil {
+		return fmt.Errorf("cluster %q is deleted, but its folder could not be removed: %w", name, err)
+	}
+	return nil
+}
+
+func joinPaths(paths []vfs.Path) string {
+	s := make([]string, len(paths))
+	for i, p := range paths {
+		s[i] = p.String()
+	}
+	return strings.Join(s, ", ")
+}
