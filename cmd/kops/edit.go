@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/edit"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
@@ -14,11 +15,7 @@ import (
 
 // NewCmdEdit is `kops edit cluster|instancegroup`.
 func NewCmdEdit(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "edit",
-		Short: "Edit a cluster or instance group in your editor (KOPS_EDITOR, EDITOR, or vi)",
-	}
-	cmd.AddCommand(
+	return parentCommand("edit", "Edit a cluster or instance group in your editor (KOPS_EDITOR, EDITOR, or vi)",
 		&cobra.Command{
 			Use:   "cluster [CLUSTER]",
 			Short: "Edit a cluster",
@@ -41,15 +38,17 @@ func NewCmdEdit(f *Factory) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if err := client.ValidateInstanceGroupName(args[0]); err != nil {
+					return err
+				}
 				return runEditInstanceGroup(f, cluster, args[0])
 			},
 		},
 	)
-	return cmd
 }
 
 func (f *Factory) editor() edit.Editor {
-	return edit.Editor{Command: f.Editor(), In: f.In, Out: f.Out, ErrOut: f.ErrOut}
+	return edit.Editor{Command: f.Editor(), In: f.In, Out: f.Out, ErrOut: f.ErrOut, TempDir: f.Env["TMPDIR"]}
 }
 
 // decodeEdited reads back the one document of the expected kind and name.
@@ -79,10 +78,12 @@ func (f *Factory) decodeEdited(source string, data []byte, kind, name string) (*
 }
 
 // editDocument runs the editor on one stored document until check accepts what the user saved, then
-// stores it with save. Cancelling (saving no change) is not an error.
+// stores it with save. Cancelling (saving no change) is not an error. When save fails (the stored
+// document changed meanwhile, say), the user's text is kept in a file the error names.
 func (f *Factory) editDocument(source string, original []byte, kind, name string, check, save func(*kopscodecs.Object) error) error {
 	var edited *kopscodecs.Object
-	_, err := f.editor().Run(source, original, func(data []byte) error {
+	editor := f.editor()
+	text, err := editor.Run(source, original, func(data []byte) error {
 		o, err := f.decodeEdited(source, data, kind, name)
 		if err != nil {
 			return err
@@ -100,7 +101,18 @@ func (f *Factory) editDocument(source string, original []byte, kind, name string
 	if err != nil {
 		return err
 	}
-	return save(edited)
+	if err := save(edited); err != nil {
+		kept, keepErr := editor.Keep(source, text)
+		if keepErr != nil {
+			return fmt.Errorf("%w\nYour changes could not be kept either: %v", err, keepErr)
+		}
+		hint := ""
+		if errors.Is(err, client.ErrConflict) {
+			hint = "; run the edit again and make your changes to what is stored now"
+		}
+		return fmt.Errorf("%w\nYour edited file is kept in %s%s", err, kept, hint)
+	}
+	return nil
 }
 
 func runEditCluster(f *Factory, name string) error {
@@ -108,7 +120,13 @@ func runEditCluster(f *Factory, name string) error {
 	if err != nil {
 		return err
 	}
-	cluster, groups, err := f.readCluster(clientset, name)
+	cluster, revision, warnings, err := clientset.GetClusterRevision(name)
+	f.Warn(warnings)
+	if err != nil {
+		return err
+	}
+	groups, warnings, err := clientset.ListInstanceGroups(name)
+	f.Warn(warnings)
 	if err != nil {
 		return err
 	}
@@ -120,7 +138,7 @@ func runEditCluster(f *Factory, name string) error {
 		return cloudup.Check(o.Cluster, groups, clientset.Base().String(), false).Err(name, o, nil)
 	}
 	save := func(o *kopscodecs.Object) error {
-		if err := clientset.UpdateCluster(o.Cluster); err != nil {
+		if err := clientset.UpdateClusterIfUnchanged(o.Cluster, revision); err != nil {
 			return err
 		}
 		fmt.Fprintf(f.Out, "Cluster %q updated in the state store; apply it with: kops update cluster --name %s --yes\n", name, name)
@@ -139,7 +157,7 @@ func runEditInstanceGroup(f *Factory, clusterName, name string) error {
 	if err != nil {
 		return err
 	}
-	group, warnings, err := clientset.GetInstanceGroup(clusterName, name)
+	group, revision, warnings, err := clientset.GetInstanceGroupRevision(clusterName, name)
 	f.Warn(warnings)
 	if err != nil {
 		return err
@@ -155,7 +173,7 @@ func runEditInstanceGroup(f *Factory, clusterName, name string) error {
 		return checked.Err(clusterName, nil, []*kopscodecs.Object{o})
 	}
 	save := func(o *kopscodecs.Object) error {
-		if err := clientset.UpdateInstanceGroup(clusterName, o.InstanceGroup); err != nil {
+		if err := clientset.UpdateInstanceGroupIfUnchanged(clusterName, o.InstanceGroup, revision); err != nil {
 			return err
 		}
 		fmt.Fprintf(f.Out, "Instance group %q of cluster %q updated in the state store\n", name, clusterName)

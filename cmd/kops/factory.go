@@ -41,17 +41,24 @@ func (f *Factory) Clientset() (*client.Clientset, error) {
 	return client.New(base), nil
 }
 
-// Cluster resolves the cluster name from the first argument, --name or KOPS_CLUSTER_NAME.
+// Cluster resolves the cluster name from the first argument, --name or KOPS_CLUSTER_NAME, and
+// checks it: a name is never a path.
 func (f *Factory) Cluster(args []string) (string, error) {
+	var name string
 	switch {
 	case len(args) > 0 && f.ClusterName != "" && args[0] != f.ClusterName:
 		return "", fmt.Errorf("the cluster name is given twice, as %q and --name %q", args[0], f.ClusterName)
 	case len(args) > 0:
-		return args[0], nil
+		name = args[0]
 	case f.ClusterName != "":
-		return f.ClusterName, nil
+		name = f.ClusterName
+	default:
+		return "", errors.New("no cluster name: give it as an argument, with --name, or in KOPS_CLUSTER_NAME")
 	}
-	return "", errors.New("no cluster name: give it as an argument, with --name, or in KOPS_CLUSTER_NAME")
+	if err := client.ValidateClusterName(name); err != nil {
+		return "", err
+	}
+	return name, nil
 }
 
 // Warn prints each warning once per command, however often the same document is read.

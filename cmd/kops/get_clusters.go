@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,7 +26,8 @@ func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
 	}
 }
 
-// printClusters prints the named clusters, or every cluster when names is empty.
+// printClusters prints the named clusters, or every cluster when names is empty. A cluster that
+// cannot be read is reported on stderr and the others are still printed; the command then fails.
 func printClusters(f *Factory, names []string, output string) error {
 	clientset, err := f.Clientset()
 	if err != nil {
@@ -38,11 +40,17 @@ func printClusters(f *Factory, names []string, output string) error {
 	}
 	var rows [][]string
 	var docs [][]byte
+	var failed []string
 	for _, name := range names {
 		c, warnings, err := clientset.GetCluster(name)
 		f.Warn(warnings)
 		if err != nil {
-			return err
+			if len(names) == 1 {
+				return err
+			}
+			fmt.Fprintf(f.ErrOut, "Error: cluster %q: %v\n", name, err)
+			failed = append(failed, name)
+			continue
 		}
 		var zones []string
 		for _, s := range c.Spec.Subnets {
@@ -56,7 +64,12 @@ func printClusters(f *Factory, names []string, output string) error {
 		docs = append(docs, data)
 	}
 	if output == outputTable {
-		return printTable(f.Out, []string{"NAME", "CLOUD", "ZONES"}, rows)
+		err = printTable(f.Out, []string{"NAME", "CLOUD", "ZONES"}, rows)
+	} else {
+		err = printDocuments(f.Out, output, docs)
 	}
-	return printDocuments(f.Out, output, docs)
+	if err == nil && len(failed) > 0 {
+		err = fmt.Errorf("%d of %d clusters could not be read: %s", len(failed), len(names), strings.Join(failed, ", "))
+	}
+	return err
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -23,5 +26,31 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdDelete(f),
 		NewCmdVersion(f),
 	)
+	return cmd
+}
+
+// parentCommand groups subcommands. Given no subcommand, or one it does not know, it fails and
+// names the valid ones (cobra alone would print the help and exit 0, which scripts read as
+// success).
+func parentCommand(use, short string, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var names []string
+			for _, s := range cmd.Commands() {
+				if s.IsAvailableCommand() {
+					names = append(names, s.Name())
+				}
+			}
+			valid := strings.Join(names, ", ")
+			if len(args) == 0 {
+				return fmt.Errorf("%q needs a subcommand: %s (see '%s --help')", cmd.CommandPath(), valid, cmd.CommandPath())
+			}
+			return fmt.Errorf("unknown command %q for %q: valid commands are %s (see '%s --help')", args[0], cmd.CommandPath(), valid, cmd.CommandPath())
+		},
+	}
+	cmd.AddCommand(subs...)
 	return cmd
 }

@@ -39,9 +39,7 @@ func NewCmdUpdate(f *Factory) *cobra.Command {
 	}
 	cluster.Flags().BoolVarP(&yes, "yes", "y", false, "Apply the changes (without it, only show them)")
 	cluster.Flags().StringVar(&target, "target", "", "Target: dryrun or direct (default dryrun, direct with --yes)")
-	cmd := &cobra.Command{Use: "update", Short: "Update clusters"}
-	cmd.AddCommand(cluster)
-	return cmd
+	return parentCommand("update", "Update clusters", cluster)
 }
 
 func runUpdateCluster(ctx context.Context, f *Factory, name, target string) error {

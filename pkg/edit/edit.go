@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -20,6 +21,8 @@ var ErrCancelled = errors.New("Edit cancelled, no changes made.")
 // Editor is how to start the user's editor and where its terminal is.
 type Editor struct {
 	// Command is the editor command line, e.g. "vi" or "code --wait"; the file's path is appended.
+	// A command with spaces, quotes or other shell characters is run by sh -c, as kubectl does,
+	// with the path quoted for the shell.
 	Command string
 	In      io.Reader
 	Out     io.Writer
@@ -102,9 +105,43 @@ func recheck(edited []byte, check func([]byte) error) (reopened []byte, ok bool)
 	return withErrors(err, edited), false
 }
 
+// shellChars are the characters that make a command line need a shell to mean what it says.
+const shellChars = " \t\n'\"\\$`;&|<>()*?[]{}~#!"
+
+// editorCommand is how to run the editor on path: directly for a plain program name, through
+// sh -c for a command line (arguments, quotes, variables), with path single-quoted so that no
+// character of it is interpreted.
+func editorCommand(command, path string) *exec.Cmd {
+	if !strings.ContainsAny(command, shellChars) || runtime.GOOS == "windows" {
+		args := strings.Fields(command)
+		return exec.Command(args[0], append(args[1:], path)...)
+	}
+	return exec.Command("sh", "-c", command+" "+shellQuote(path))
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Keep saves text the user edited but that could not be stored, so that no edit is lost, and
+// returns the file's path.
+func (e Editor) Keep(name string, text []byte) (string, error) {
+	f, err := os.CreateTemp(e.TempDir, "kops-edit-*-"+filepath.Base(name))
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(text); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
 func (e Editor) launch(path string) error {
-	args := strings.Fields(e.Command)
-	cmd := exec.Command(args[0], append(args[1:], path)...)
+	cmd := editorCommand(e.Command, path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.In, e.Out, e.ErrOut
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("running editor %q: %w", e.Command, err)
