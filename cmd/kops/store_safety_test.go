@@ -253,7 +253,9 @@ func TestGetClustersWithABadOne(t *testing.T) {
 		assert.Contains(t, r.stderr, `metadata.name is "moved.k8s.local" but the cluster's folder is "other.k8s.local"`)
 		assert.Contains(t, r.stderr, "2 of 3 clusters could not be read: bad.k8s.local, other.k8s.local")
 	}
-	// Not addressable under either name, and not changed.
+	// Not addressable under either name, and not changed (an editor that changes nothing, so that a
+	// regression ends the edit instead of waiting for vi).
+	c.env["KOPS_EDITOR"] = "true"
 	for _, args := range [][]string{{"get", "cluster", "other.k8s.local"}, {"edit", "cluster", "other.k8s.local"}, {"update", "cluster", "other.k8s.local", "--yes"}} {
 		r := c.run(args...)
 		assert.Equal(t, 1, r.code, "%v", args)
