@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -305,4 +307,38 @@ func TestEditorWithArgumentsAndQuotes(t *testing.T) {
 	r := c.mustRun("edit", "ig", "nodes", "--name", "editor.k8s.local")
 	assert.Contains(t, r.stdout, "updated in the state store")
 	assert.Contains(t, c.mustRun("get", "ig", "nodes", "--name", "editor.k8s.local").stdout, "m5.large")
+}
+
+// TestGetRefusesSpecialFiles: a group that is a FIFO or a symlink to /dev/zero fails `kops get`
+// at once with the file named, instead of hanging or reading without end.
+func TestGetRefusesSpecialFiles(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(path string) error
+		want  string
+	}{
+		{"FIFO", func(path string) error { return syscall.Mkfifo(path, 0o644) }, "not a regular file (a FIFO)"},
+		{"symlink to /dev/zero", func(path string) error { return os.Symlink("/dev/zero", path) }, "not a regular file (a device)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCLI(t)
+			c.mustRun("create", "cluster", "special.k8s.local", "--zones", "us-east-2a")
+			path := c.storePath("special.k8s.local", "instancegroup", "nodes")
+			require.NoError(t, os.Remove(path))
+			require.NoError(t, tc.setup(path))
+
+			done := make(chan result, 1)
+			go func() { done <- c.run("get", "ig", "--name", "special.k8s.local") }()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(time.Minute): // a guard against hanging, not a speed check
+				t.Fatal("kops get did not return")
+			}
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stderr, path)
+			assert.Contains(t, r.stderr, tc.want)
+		})
+	}
 }
