@@ -4,6 +4,10 @@
 //	<store>/<cluster>/config                   the Cluster
 //	<store>/<cluster>/instancegroup/<name>     each InstanceGroup
 //	<store>/<cluster>/clusteraddons/default    the addon objects, as one YAML stream
+//	<store>/.kops.vfs-lock                     the lock every create, update and delete holds
+//
+// Names are checked (ValidateClusterName, ValidateInstanceGroupName) by every method that takes
+// one, so a name never reaches the store as a path.
 package client
 
 import (
