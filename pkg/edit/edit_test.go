@@ -118,3 +118,46 @@ func TestRunEditorFails(t *testing.T) {
 	_, err = Editor{Command: "  "}.Run("c.yaml", []byte("a\n"), mustBeValid)
 	assert.ErrorContains(t, err, "set KOPS_EDITOR or EDITOR")
 }
+
+// TestEditorCommandLines: EDITOR is a command line when it has arguments or shell characters, and
+// the file's path is passed as one word whatever it holds.
+func TestEditorCommandLines(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), `it's "$(touch pwned)" ; x`)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	clean := t.TempDir()
+	script := filepath.Join(clean, "edit me.sh")
+	// Records its arguments and edits the last one, the file.
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s|' \"$@\" > \""+clean+"/args\"\nfor f; do :; done\nsed -i 's/good/better/' \"$f\"\n"), 0o755))
+	cases := []struct {
+		name, command, wantArgs string
+	}{
+		{"double-quoted program with an argument", `"` + script + `" --wait`, "--wait|"},
+		{"single-quoted program with quoted argument", `'` + script + `' -c 'set x'`, "-c|set x|"},
+		{"variable expanded by the shell", `EDITOR_ARG=-n; "` + script + `" $EDITOR_ARG`, "-n|"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := Editor{Command: tc.command, TempDir: dir}
+			got, err := e.Run("cluster.yaml", []byte("x: good\n"), func([]byte) error { return nil })
+			require.NoError(t, err)
+			assert.Equal(t, "x: better\n", string(got))
+			args, err := os.ReadFile(filepath.Join(clean, "args"))
+			require.NoError(t, err)
+			assert.True(t, strings.HasPrefix(string(args), tc.wantArgs), "%s", args)
+			assert.Contains(t, string(args), dir+"/kops-edit-", "the path arrives as one argument")
+			assert.NoFileExists(t, "pwned")
+			assert.NoFileExists(t, filepath.Join(dir, "pwned"))
+		})
+	}
+}
+
+func TestKeep(t *testing.T) {
+	dir := t.TempDir()
+	path, err := Editor{TempDir: dir}.Keep("instancegroup-nodes.yaml", []byte("mine\n"))
+	require.NoError(t, err)
+	assert.Equal(t, dir, filepath.Dir(path))
+	assert.True(t, strings.HasSuffix(path, "-instancegroup-nodes.yaml"), path)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "mine\n", string(data))
+}
