@@ -297,3 +297,40 @@ func TestTempFilesOfKilledWritesDoNotBlockDelete(t *testing.T) {
 	require.NoError(t, cs.DeleteCluster(name, client.DeleteOptions{}))
 	assert.NoDirExists(t, filepath.Join(dir, name))
 }
+
+// TestWritesDoNotFollowSymlinkedFolders: a folder of the cluster replaced by a symlink to a folder
+// outside the store is neither written nor deleted through.
+func TestWritesDoNotFollowSymlinkedFolders(t *testing.T) {
+	const name = "link.example.com"
+	for _, folder := range []string{"instancegroup", "clusteraddons"} {
+		t.Run(folder, func(t *testing.T) {
+			dir := t.TempDir()
+			store := filepath.Join(dir, "store")
+			base, err := vfs.ParsePath(store, nil)
+			require.NoError(t, err)
+			cs := client.New(base)
+			require.NoError(t, cs.CreateCluster(testNewCluster(name, true)))
+			outside := filepath.Join(dir, "outside")
+			require.NoError(t, os.Rename(filepath.Join(store, name, folder), outside))
+			require.NoError(t, os.Symlink(outside, filepath.Join(store, name, folder)))
+			before := snapshot(t, mustParse(t, outside))
+
+			err = cs.UpdateInstanceGroup(name, testInstanceGroup(name, "nodes-a", kops.RoleNode, 9))
+			assert.ErrorContains(t, err, "is not a folder (a symlink is not written through)")
+			c, _, err := cs.GetCluster(name)
+			require.NoError(t, err)
+			assert.ErrorContains(t, cs.UpdateCluster(c), "a symlink is not written through")
+			err = cs.DeleteCluster(name, client.DeleteOptions{})
+			assert.ErrorIs(t, err, client.ErrUnknownFiles, "a symlink where a folder should be is unknown")
+			require.NoError(t, cs.DeleteCluster(name, client.DeleteOptions{Unknown: true}))
+			assert.Equal(t, before, snapshot(t, mustParse(t, outside)), "nothing outside the store changed")
+		})
+	}
+}
+
+func mustParse(t *testing.T, s string) vfs.Path {
+	t.Helper()
+	p, err := vfs.ParsePath(s, nil)
+	require.NoError(t, err)
+	return p
+}

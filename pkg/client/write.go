@@ -80,6 +80,9 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	if exists {
 		return fmt.Errorf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it, or 'kops delete cluster %s --yes' first", name, c.base, name, name)
 	}
+	if err := c.checkRealFolders(name); err != nil {
+		return err
+	}
 	// Files left by a create that crashed before writing the config belong to no cluster; they must
 	// not become part of this one.
 	if err := c.removeStrayGroups(name, writes); err != nil {
@@ -164,7 +167,30 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 	if !exists {
 		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
 	}
+	if err := c.checkRealFolders(cluster); err != nil {
+		return err
+	}
 	return p.WriteFile(data)
+}
+
+// checkRealFolders refuses to write into a cluster whose folder, or a folder of it that kops
+// writes in, is a symlink (or a file): a write must not land outside the store through a link
+// someone placed in it. Reads follow such links; writes and deletes do not.
+func (c *Clientset) checkRealFolders(cluster string) error {
+	dir := c.clusterDir(cluster)
+	for _, p := range []vfs.Path{dir, dir.Join("instancegroup"), dir.Join("clusteraddons")} {
+		isDir, err := p.IsDir()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !isDir {
+			return fmt.Errorf("%s is not a folder (a symlink is not written through); fix the state store by hand", p)
+		}
+	}
+	return nil
 }
 
 // UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
