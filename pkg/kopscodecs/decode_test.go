@@ -55,7 +55,7 @@ func TestDecodeKeepsUnmodeledFields(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"spec.api", "spec.etcdClusters", "spec.iam", "spec.kubeDNS.nodeLocalDNS", "spec.kubeProxy",
-		"spec.kubelet", "spec.kubernetesApiAccess", "spec.networkID", "spec.networking",
+		"spec.kubelet", "spec.kubernetesApiAccess", "spec.networkID", "spec.networking.cilium.enableNodePort",
 		"spec.subnets[0].id", "spec.topology",
 	}, paths)
 	require.Len(t, warnings, len(paths), "one warning per unmodeled field")
