@@ -100,7 +100,7 @@ func validateSubnetPlacement(spec *kops.ClusterSpec, path *field.Path) field.Err
 		case "gce":
 			if s.Zone != "" {
 				errs = append(errs, field.Invalid(p.Child("zone"), s.Zone,
-					"must not be set: GCE subnets are regional; name the region instead (region: us-central1)"))
+					"must not be set: GCE subnets are regional; set region instead"))
 			}
 		}
 	}
