@@ -17,6 +17,8 @@ type NewCluster struct {
 	Cluster        *kops.Cluster
 	InstanceGroups []*kops.InstanceGroup
 	Addons         []*unstructured.Unstructured
+	// SSHPublicKeys are keys in authorized_keys form, stored where kops keeps them.
+	SSHPublicKeys []string
 }
 
 // CreateCluster stores a new cluster; it refuses to overwrite one that exists. Everything is encoded
@@ -50,6 +52,13 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 			return err
 		}
 		add(c.addonsPath(name), data)
+	}
+	for _, key := range n.SSHPublicKeys {
+		p, err := c.sshPublicKeyPath(name, key)
+		if err != nil {
+			return err
+		}
+		add(p, []byte(key))
 	}
 	data, err := kopscodecs.EncodeCluster(n.Cluster)
 	if err != nil {

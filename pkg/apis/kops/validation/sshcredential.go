@@ -1,0 +1,26 @@
+package validation
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/sshcredentials"
+)
+
+// ValidateSSHCredential requires the cluster label and one parseable SSH public key.
+func ValidateSSHCredential(c *kops.SSHCredential) field.ErrorList {
+	var errs field.ErrorList
+	labelPath := field.NewPath("metadata", "labels").Key(kops.LabelClusterName)
+	if c.Labels[kops.LabelClusterName] == "" {
+		errs = append(errs, field.Required(labelPath, "names the cluster the key is for"))
+	}
+	keyPath := field.NewPath("spec", "publicKey")
+	if c.Spec.PublicKey == "" {
+		return append(errs, field.Required(keyPath, "an SSH public key, e.g. the contents of ~/.ssh/id_ed25519.pub"))
+	}
+	if _, err := sshcredentials.Parse(c.Spec.PublicKey); err != nil {
+		// The value is not echoed: a pasted private key must not end up in the terminal or logs.
+		errs = append(errs, field.Invalid(keyPath, "<key not shown>", err.Error()))
+	}
+	return errs
+}
