@@ -158,7 +158,7 @@ func runCreateFiles(f *Factory, files []string) error {
 	if err != nil {
 		return err
 	}
-	var found problems
+	found := checkAdditionalObjects(set.addons)
 	if len(set.addons) > 0 && len(set.clusters) != 1 {
 		for _, doc := range set.addons {
 			found.add(doc.Problem(fmt.Errorf(

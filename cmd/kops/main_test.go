@@ -220,7 +220,7 @@ func TestErrors(t *testing.T) {
 			bad + `:10: document 1 (Cluster "bad.k8s.local"): spec.kubeDNS.serverIP: Invalid value: "10.0.0.10"`,
 		}},
 		{"delete missing", nil, []string{"delete", "cluster", "nope.k8s.local", "--yes"}, []string{`no cluster "nope.k8s.local"`}},
-		{"bad cluster name", nil, []string{"create", "cluster", "nodots", "--zones", "a"}, []string{"metadata.name"}},
+		{"bad cluster name", nil, []string{"create", "cluster", "nodots", "--zones", "us-east-2a"}, []string{"metadata.name"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -165,7 +165,35 @@ func decodeAddon(n *yaml.Node, doc docRef, problems *DecodeError) *Object {
 		problems.add(doc, n.Line, errors.New("metadata.name is required"))
 		return nil
 	}
-	return &Object{Addon: u, doc: doc}
+	lines := map[string]int{}
+	recordLines(n, nil, lines)
+	return &Object{Addon: u, doc: doc, lines: lines}
+}
+
+// recordLines notes the line of every map key and list item below n, so that problems found in
+// an object of no modeled type (metadata.name of a ConfigMap) can still name their line.
+func recordLines(n *yaml.Node, at *field.Path, lines map[string]int) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			child := field.NewPath(key)
+			if at != nil {
+				child = at.Child(key)
+			}
+			lines[child.String()] = n.Content[i].Line
+			recordLines(n.Content[i+1], child, lines)
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			if at == nil {
+				continue
+			}
+			child := at.Index(i)
+			lines[child.String()] = item.Line
+			recordLines(item, child, lines)
+		}
+	}
 }
 
 // IsComponentConfig says whether an object configures one of the cluster's components (a

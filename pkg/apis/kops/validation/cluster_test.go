@@ -77,7 +77,7 @@ func TestValidateClusterValid(t *testing.T) {
 			assertErrors(t, ValidateCluster(completed(t, tc.mutate)))
 		})
 	}
-	for _, cloud := range supportedCloudProviders {
+	for _, cloud := range SupportedCloudProviders {
 		t.Run("cloud "+cloud, func(t *testing.T) {
 			assertErrors(t, ValidateCluster(completed(t, func(c *kops.Cluster) {
 				c.Spec.CloudProvider = cloud
