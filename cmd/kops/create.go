@@ -103,10 +103,14 @@ func readFiles(f *Factory, files []string) (*fileSet, error) {
 			case o.Cluster != nil:
 				set.clusters = append(set.clusters, o)
 			case o.InstanceGroup != nil:
-				if owner := o.InstanceGroup.Labels[kops.LabelClusterName]; owner != "" {
-					set.groups[owner] = append(set.groups[owner], o)
-				} else {
+				owner := o.InstanceGroup.Labels[kops.LabelClusterName]
+				switch errs := validation.ValidateClusterReference(owner, clusterLabelPath); {
+				case owner == "":
 					found.add(at(o, field.Required(clusterLabelPath, "the cluster this group belongs to")))
+				case len(errs) > 0:
+					found.add(o.FieldErrors(errs))
+				default:
+					set.groups[owner] = append(set.groups[owner], o)
 				}
 			case o.SSHCredential != nil:
 				if errs := validation.ValidateSSHCredential(o.SSHCredential); len(errs) > 0 {

@@ -98,6 +98,8 @@ func TestCreateFileSSHCredentialRefused(t *testing.T) {
 			[]string{"spec.publicKey: Required value"}},
 		{"no cluster label", strings.Replace(sshCredentialYAML("x", key), "    kops.k8s.io/cluster: x\n", "    team: a\n", 1),
 			[]string{`standard input:5: document 1 (SSHCredential "admin"): metadata.labels[kops.k8s.io/cluster]: Required value`}},
+		{"cluster label climbing out of the store", sshCredentialYAML("../victim", key),
+			[]string{`standard input:6: document 1 (SSHCredential "admin"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "../victim": a lowercase RFC 1123 subdomain`}},
 		{"unknown cluster", sshCredentialYAML("nowhere.k8s.local", key),
 			[]string{`standard input:6: document 1 (SSHCredential "admin"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "nowhere.k8s.local": names cluster "nowhere.k8s.local", which is neither in the files nor in state store`}},
 	}

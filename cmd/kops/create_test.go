@@ -49,6 +49,8 @@ func TestCreateFileAddsGroupToStoredCluster(t *testing.T) {
 	}{
 		{"existing group", groupYAML("nodes", "grow.k8s.local", "us-east-2a"), `standard input:4: document 1 (InstanceGroup "nodes"): metadata.name: Invalid value: "nodes": already exists in cluster "grow.k8s.local"`},
 		{"unknown subnet", groupYAML("more", "grow.k8s.local", "us-west-1a"), `spec.subnets[0]: Not found: "us-west-1a"`},
+		{"cluster label climbing out of the store", groupYAML("more", "../grow.k8s.local", "us-east-2a"),
+			`standard input:6: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "../grow.k8s.local": a lowercase RFC 1123 subdomain`},
 		{"unknown cluster", groupYAML("more", "other.k8s.local", "us-east-2a"), `standard input:6: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "other.k8s.local": names cluster "other.k8s.local", which is neither in the files nor in state store`},
 		{"no cluster label", strings.Replace(groupYAML("more", "x", "a"), "    kops.k8s.io/cluster: x\n", "    team: a\n", 1), `standard input:5: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Required value`},
 	}

@@ -21,9 +21,13 @@ func Parse(publicKey string) (ssh.PublicKey, error) {
 	if strings.Contains(text, "PRIVATE KEY") {
 		return nil, errors.New("is a private key; give the public key (the .pub file)")
 	}
-	key, _, _, rest, err := ssh.ParseAuthorizedKey([]byte(text))
+	key, _, options, rest, err := ssh.ParseAuthorizedKey([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("is not an SSH public key in authorized_keys form (e.g. ssh-ed25519 AAAA... user@host): %w", err)
+	}
+	if len(options) > 0 {
+		// Options (command=, from=, ...) would be copied to every machine's authorized_keys.
+		return nil, fmt.Errorf("has authorized_keys options (%s); give the bare key", strings.Join(options, ","))
 	}
 	if len(strings.TrimSpace(string(rest))) > 0 {
 		return nil, errors.New("holds more than one key; give one SSHCredential per key")

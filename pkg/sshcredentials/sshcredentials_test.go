@@ -51,6 +51,7 @@ func TestParseRefuses(t *testing.T) {
 		"truncated blob": {good[:len(good)-8], "not an SSH public key"},
 		"private key":    {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----", "private key"},
 		"two keys":       {good + "\n" + good, "more than one key"},
+		"with options":   {`command="/bin/sh" ` + good, "has authorized_keys options"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
