@@ -3,17 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
-	"k8s.io/kops/pkg/apis/kops/validation"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
@@ -39,110 +35,6 @@ func NewCmdCreate(f *Factory) *cobra.Command {
 	cmd.Flags().StringSliceVarP(&files, "filename", "f", nil, "Files to create (- for standard input)")
 	cmd.AddCommand(NewCmdCreateCluster(f))
 	return cmd
-}
-
-// fileSet is what the files of one `kops create -f` hold, grouped by the cluster they belong to.
-type fileSet struct {
-	clusters []*kopscodecs.Object
-	groups   map[string][]*kopscodecs.Object
-	sshKeys  map[string][]*kopscodecs.Object
-	addons   []*kopscodecs.Object
-}
-
-// problems collects what is wrong with the input, each message naming its file, line and document
-// where it has one, so that everything is reported at once.
-type problems []string
-
-func (p *problems) add(err error) {
-	if err != nil {
-		*p = append(*p, err.Error())
-	}
-}
-
-func (p problems) err() error {
-	if len(p) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(p, "\n"))
-}
-
-// at locates one field error in the document it concerns.
-func at(doc *kopscodecs.Object, e *field.Error) error {
-	return doc.FieldErrors(field.ErrorList{e})
-}
-
-var (
-	namePath         = field.NewPath("metadata", "name")
-	clusterLabelPath = field.NewPath("metadata", "labels").Key(kops.LabelClusterName)
-)
-
-func readFiles(f *Factory, files []string) (*fileSet, error) {
-	set := &fileSet{groups: map[string][]*kopscodecs.Object{}, sshKeys: map[string][]*kopscodecs.Object{}}
-	var found problems
-	for _, name := range files {
-		data, err := readInput(f.In, name)
-		if err != nil {
-			return nil, err
-		}
-		source := name
-		if name == "-" {
-			source = "standard input"
-		}
-		objs, warnings, err := kopscodecs.Decode(source, data, true)
-		f.Warn(warnings)
-		if err != nil {
-			found.add(err)
-			continue
-		}
-		if len(objs) == 0 {
-			found.add(fmt.Errorf("no objects found in %s: it holds no YAML document (give a Cluster, InstanceGroup or other object)", source))
-			continue
-		}
-		for _, o := range objs {
-			switch {
-			case o.Cluster != nil:
-				set.clusters = append(set.clusters, o)
-			case o.InstanceGroup != nil:
-				owner := o.InstanceGroup.Labels[kops.LabelClusterName]
-				switch errs := validation.ValidateClusterReference(owner, clusterLabelPath); {
-				case owner == "":
-					found.add(at(o, field.Required(clusterLabelPath, "the cluster this group belongs to")))
-				case len(errs) > 0:
-					found.add(o.FieldErrors(errs))
-				default:
-					set.groups[owner] = append(set.groups[owner], o)
-				}
-			case o.SSHCredential != nil:
-				if errs := validation.ValidateSSHCredential(o.SSHCredential); len(errs) > 0 {
-					found.add(o.FieldErrors(errs))
-					continue
-				}
-				owner := o.SSHCredential.Labels[kops.LabelClusterName]
-				set.sshKeys[owner] = append(set.sshKeys[owner], o)
-			default:
-				set.addons = append(set.addons, o)
-			}
-		}
-	}
-	if err := found.err(); err != nil {
-		return nil, err
-	}
-	return set, nil
-}
-
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		return data, nil
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	return data, nil
 }
 
 // storedCluster is a cluster already in the store that the files add groups or keys to.
@@ -205,10 +97,7 @@ func runCreateFiles(f *Factory, files []string) error {
 	}
 
 	// Groups and keys of clusters that are already stored are added to them.
-	stored, err := storedClusters(set, newClusters)
-	if err != nil {
-		return err
-	}
+	stored := storedClusters(set, newClusters)
 	for _, s := range stored {
 		found = append(found, checkStoredCluster(f, clientset, s)...)
 	}
@@ -250,7 +139,7 @@ func runCreateFiles(f *Factory, files []string) error {
 
 // storedClusters lists, sorted by name, the clusters that groups or keys of the files belong to
 // and that the files do not create.
-func storedClusters(set *fileSet, newClusters map[string]*kopscodecs.Object) ([]storedCluster, error) {
+func storedClusters(set *fileSet, newClusters map[string]*kopscodecs.Object) []storedCluster {
 	byName := map[string]*storedCluster{}
 	get := func(name string) *storedCluster {
 		if byName[name] == nil {
@@ -273,7 +162,7 @@ func storedClusters(set *fileSet, newClusters map[string]*kopscodecs.Object) ([]
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, nil
+	return out
 }
 
 // checkStoredCluster checks new groups and keys for a cluster already in the store, the groups
