@@ -3,17 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"slices"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
-	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
@@ -24,8 +21,9 @@ func NewCmdCreate(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create -f FILENAME",
 		Short: "Create clusters and instance groups from files",
-		Long: "Create clusters and instance groups from kops.k8s.io/v1alpha2 YAML files. With the ClusterAddons\n" +
-			"feature flag, other Kubernetes objects in the files are stored as addons of the cluster.",
+		Long: "Create clusters and instance groups from kops.k8s.io/v1alpha2 YAML files. An SSHCredential stores\n" +
+			"an SSH public key for its cluster; any other object (a KubeSchedulerConfiguration, a ConfigMap, ...)\n" +
+			"is stored as an additional object of the one Cluster in the files.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(files) == 0 {
@@ -39,58 +37,11 @@ func NewCmdCreate(f *Factory) *cobra.Command {
 	return cmd
 }
 
-// fileSet is what the files of one `kops create -f` hold, grouped by cluster.
-type fileSet struct {
-	clusters []*kopscodecs.Object
-	groups   map[string][]*kopscodecs.Object
-	addons   []*unstructured.Unstructured
-}
-
-func readFiles(f *Factory, files []string) (*fileSet, error) {
-	set := &fileSet{groups: map[string][]*kopscodecs.Object{}}
-	var problems []string
-	for _, name := range files {
-		data, err := readInput(f.In, name)
-		if err != nil {
-			return nil, err
-		}
-		objs, warnings, err := kopscodecs.Decode(name, data, f.Flags.Enabled(featureflag.ClusterAddons))
-		f.Warn(warnings)
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		for _, o := range objs {
-			switch {
-			case o.Cluster != nil:
-				set.clusters = append(set.clusters, o)
-			case o.InstanceGroup != nil:
-				owner := o.InstanceGroup.Labels[kops.LabelClusterName]
-				if owner == "" {
-					problems = append(problems, fmt.Sprintf("%s: %s: metadata.labels[%s]: Required value: the cluster this group belongs to", name, o.Describe(), kops.LabelClusterName))
-					continue
-				}
-				set.groups[owner] = append(set.groups[owner], o)
-			default:
-				set.addons = append(set.addons, o.Addon)
-			}
-		}
-	}
-	if len(problems) > 0 {
-		return nil, errors.New(strings.Join(problems, "\n"))
-	}
-	return set, nil
-}
-
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	return data, nil
+// storedCluster is a cluster already in the store that the files add groups or keys to.
+type storedCluster struct {
+	name    string
+	groups  []*kopscodecs.Object
+	sshKeys []*kopscodecs.Object
 }
 
 // runCreateFiles validates everything in the files before it stores anything.
@@ -103,54 +54,55 @@ func runCreateFiles(f *Factory, files []string) error {
 	if err != nil {
 		return err
 	}
+	found := checkAdditionalObjects(set.addons)
 	if len(set.addons) > 0 && len(set.clusters) != 1 {
-		return errors.New("addon objects must be created in the same files as exactly one Cluster, which they belong to")
+		for _, doc := range set.addons {
+			found.add(doc.Problem(fmt.Errorf(
+				"an additional object is stored with the one Cluster of the files it comes in; these files hold %d clusters",
+				len(set.clusters))))
+		}
 	}
 
 	var creates []client.NewCluster
-	var problems []string
-	newClusters := map[string]bool{}
+	newClusters := map[string]*kopscodecs.Object{}
 	for _, doc := range set.clusters {
 		c := doc.Cluster
-		if newClusters[c.Name] {
-			problems = append(problems, fmt.Sprintf("cluster %q is defined twice", c.Name))
+		if first, seen := newClusters[c.Name]; seen {
+			found.add(at(doc, field.Invalid(namePath, c.Name, "a second Cluster of this name; the first is "+first.Where())))
 			continue
 		}
-		newClusters[c.Name] = true
+		newClusters[c.Name] = doc
 		if exists, err := clientset.ClusterExists(c.Name); err != nil {
 			return err
 		} else if exists {
-			problems = append(problems, fmt.Sprintf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it", c.Name, clientset.Base(), c.Name))
+			found.add(at(doc, field.Invalid(namePath, c.Name, fmt.Sprintf(
+				"already exists in state store %s; use 'kops edit cluster %s' to change it", clientset.Base(), c.Name))))
 			continue
 		}
 		groupDocs := set.groups[c.Name]
 		groups := instanceGroups(groupDocs)
 		checked := cloudup.Check(c, groups, clientset.Base().String(), false)
 		if err := checked.Err(c.Name, doc, groupDocs); err != nil {
-			problems = append(problems, err.Error())
+			found.add(err)
 			continue
 		}
-		creates = append(creates, client.NewCluster{Cluster: c, InstanceGroups: groups, Addons: set.addons})
-	}
-	// Groups of clusters that are already stored are added to them.
-	var owners []string
-	for owner := range set.groups {
-		if !newClusters[owner] {
-			owners = append(owners, owner)
+		n := client.NewCluster{Cluster: c, InstanceGroups: groups}
+		for _, a := range set.addons {
+			n.Addons = append(n.Addons, a.Addon)
 		}
-	}
-	sort.Strings(owners)
-	var added []*kopscodecs.Object
-	for _, owner := range owners {
-		found, err := checkGroupsOfStoredCluster(f, clientset, owner, set.groups[owner])
-		if err != nil {
-			return err
+		for _, k := range set.sshKeys[c.Name] {
+			n.SSHPublicKeys = append(n.SSHPublicKeys, k.SSHCredential.Spec.PublicKey)
 		}
-		problems = append(problems, found...)
-		added = append(added, set.groups[owner]...)
+		creates = append(creates, n)
 	}
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "\n"))
+
+	// Groups and keys of clusters that are already stored are added to them.
+	stored := storedClusters(set, newClusters)
+	for _, s := range stored {
+		found = append(found, checkStoredCluster(f, clientset, s)...)
+	}
+	if err := found.err(); err != nil {
+		return err
 	}
 
 	for _, n := range creates {
@@ -161,53 +113,107 @@ func runCreateFiles(f *Factory, files []string) error {
 		for _, g := range n.InstanceGroups {
 			fmt.Fprintf(f.Out, "Created instancegroup/%s\n", g.Name)
 		}
+		if len(n.SSHPublicKeys) > 0 {
+			fmt.Fprintf(f.Out, "Added %d SSH public keys to cluster %s\n", len(n.SSHPublicKeys), n.Cluster.Name)
+		}
 		if len(n.Addons) > 0 {
-			fmt.Fprintf(f.Out, "Created %d addon objects for cluster %s\n", len(n.Addons), n.Cluster.Name)
+			fmt.Fprintf(f.Out, "Created %d additional objects for cluster %s\n", len(n.Addons), n.Cluster.Name)
 		}
 	}
-	for _, doc := range added {
-		g := doc.InstanceGroup
-		if err := clientset.UpdateInstanceGroup(g.Labels[kops.LabelClusterName], g); err != nil {
-			return err
+	for _, s := range stored {
+		for _, doc := range s.groups {
+			if err := clientset.UpdateInstanceGroup(s.name, doc.InstanceGroup); err != nil {
+				return err
+			}
+			fmt.Fprintf(f.Out, "Created instancegroup/%s\n", doc.InstanceGroup.Name)
 		}
-		fmt.Fprintf(f.Out, "Created instancegroup/%s\n", g.Name)
+		for _, doc := range s.sshKeys {
+			if err := clientset.AddSSHPublicKey(s.name, doc.SSHCredential.Spec.PublicKey); err != nil {
+				return err
+			}
+			fmt.Fprintf(f.Out, "Added an SSH public key to cluster %s\n", s.name)
+		}
 	}
 	return nil
 }
 
-// checkGroupsOfStoredCluster checks new groups of a cluster already in the store against it and
-// its other groups, and returns the problems found.
-func checkGroupsOfStoredCluster(f *Factory, clientset *client.Clientset, owner string, docs []*kopscodecs.Object) ([]string, error) {
-	cluster, warnings, err := clientset.GetCluster(owner)
+// storedClusters lists, sorted by name, the clusters that groups or keys of the files belong to
+// and that the files do not create.
+func storedClusters(set *fileSet, newClusters map[string]*kopscodecs.Object) []storedCluster {
+	byName := map[string]*storedCluster{}
+	get := func(name string) *storedCluster {
+		if byName[name] == nil {
+			byName[name] = &storedCluster{name: name}
+		}
+		return byName[name]
+	}
+	for owner, docs := range set.groups {
+		if newClusters[owner] == nil {
+			get(owner).groups = docs
+		}
+	}
+	for owner, docs := range set.sshKeys {
+		if newClusters[owner] == nil {
+			get(owner).sshKeys = docs
+		}
+	}
+	out := make([]storedCluster, 0, len(byName))
+	for _, s := range byName {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// checkStoredCluster checks new groups and keys for a cluster already in the store, the groups
+// against it and its other groups, and returns the problems found.
+func checkStoredCluster(f *Factory, clientset *client.Clientset, s storedCluster) problems {
+	var found problems
+	cluster, warnings, err := clientset.GetCluster(s.name)
 	f.Warn(warnings)
 	if errors.Is(err, client.ErrClusterNotFound) {
-		return []string{fmt.Sprintf("instance groups name cluster %q, which is neither in the files nor in state store %s", owner, clientset.Base())}, nil
+		detail := fmt.Sprintf("names cluster %q, which is neither in the files nor in state store %s", s.name, clientset.Base())
+		for _, doc := range append(append([]*kopscodecs.Object(nil), s.groups...), s.sshKeys...) {
+			found.add(at(doc, field.Invalid(clusterLabelPath, s.name, detail)))
+		}
+		return found
 	}
 	if err != nil {
-		return nil, err
+		found.add(err)
+		return found
 	}
-	existing, warnings, err := clientset.ListInstanceGroups(owner)
+	if len(s.groups) == 0 {
+		return found
+	}
+	existing, warnings, err := clientset.ListInstanceGroups(s.name)
 	f.Warn(warnings)
 	if err != nil {
-		return nil, err
+		found.add(err)
+		return found
 	}
-	var problems []string
-	for _, doc := range docs {
+	for _, doc := range s.groups {
 		for _, g := range existing {
 			if g.Name == doc.InstanceGroup.Name {
-				problems = append(problems, fmt.Sprintf("instance group %q already exists in cluster %q; use 'kops edit ig --name %s %s' to change it", g.Name, owner, owner, g.Name))
+				found.add(at(doc, field.Invalid(namePath, g.Name, fmt.Sprintf(
+					"already exists in cluster %q; use 'kops edit ig --name %s %s' to change it", s.name, s.name, g.Name))))
 			}
 		}
 	}
-	all := append(append([]*kops.InstanceGroup(nil), existing...), instanceGroups(docs)...)
+	// A stored group the files name again is reported above; it is left out here so that it is not
+	// reported a second time as a duplicate.
+	var others []*kops.InstanceGroup
+	for _, g := range existing {
+		if !slices.ContainsFunc(s.groups, func(d *kopscodecs.Object) bool { return d.InstanceGroup.Name == g.Name }) {
+			others = append(others, g)
+		}
+	}
+	all := append(others, instanceGroups(s.groups)...)
 	checked := cloudup.Check(cluster, all, clientset.Base().String(), false)
 	// Only the new groups are this command's business; the stored ones were checked when stored.
 	checked.ClusterErrors = nil
-	checked.GroupErrors = checked.GroupErrors[len(existing):]
-	if err := checked.Err(owner, nil, docs); err != nil {
-		problems = append(problems, err.Error())
-	}
-	return problems, nil
+	checked.GroupErrors = checked.GroupErrors[len(others):]
+	found.add(checked.Err(s.name, nil, s.groups))
+	return found
 }
 
 func instanceGroups(docs []*kopscodecs.Object) []*kops.InstanceGroup {

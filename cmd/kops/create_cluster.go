@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"k8s.io/kops/pkg/apis/kops/validation"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
@@ -114,9 +115,11 @@ Finally configure the cluster with: kops update cluster --name %s --yes
 	return nil
 }
 
-// readAddonFiles reads --add files, which may hold only addon objects.
+// readAddonFiles reads --add files, which may hold only other objects, and checks their names
+// now rather than when they are applied.
 func readAddonFiles(f *Factory, files []string) ([]*unstructured.Unstructured, error) {
-	var addons []*unstructured.Unstructured
+	var docs []*kopscodecs.Object
+	var found problems
 	for _, name := range files {
 		data, err := readInput(f.In, name)
 		if err != nil {
@@ -125,16 +128,44 @@ func readAddonFiles(f *Factory, files []string) ([]*unstructured.Unstructured, e
 		objs, warnings, err := kopscodecs.Decode(name, data, true)
 		f.Warn(warnings)
 		if err != nil {
-			return nil, err
+			found.add(err)
+			continue
+		}
+		if len(objs) == 0 {
+			found.add(fmt.Errorf("no objects found in --add file %s", name))
 		}
 		for _, o := range objs {
 			if o.Addon == nil {
-				return nil, fmt.Errorf("%s: %s: --add files hold addon objects only; create clusters and instance groups with 'kops create -f'", name, o.Describe())
+				found.add(o.Problem(errors.New("--add files hold other objects only; create clusters, instance groups and SSH credentials with 'kops create -f'")))
+				continue
 			}
-			addons = append(addons, o.Addon)
+			docs = append(docs, o)
 		}
 	}
+	found = append(found, checkAdditionalObjects(docs)...)
+	if err := found.err(); err != nil {
+		return nil, err
+	}
+	addons := make([]*unstructured.Unstructured, 0, len(docs))
+	for _, d := range docs {
+		addons = append(addons, d.Addon)
+	}
 	return addons, nil
+}
+
+// checkAdditionalObjects locates the problems of objects stored with a cluster in their documents.
+func checkAdditionalObjects(docs []*kopscodecs.Object) problems {
+	objs := make([]*unstructured.Unstructured, 0, len(docs))
+	for _, d := range docs {
+		objs = append(objs, d.Addon)
+	}
+	var found problems
+	for i, errs := range validation.ValidateAdditionalObjects(objs) {
+		if len(errs) > 0 {
+			found.add(docs[i].FieldErrors(errs))
+		}
+	}
+	return found
 }
 
 func printNewCluster(f *Factory, format string, n client.NewCluster) error {

@@ -47,10 +47,12 @@ func TestCreateFileAddsGroupToStoredCluster(t *testing.T) {
 	cases := []struct {
 		name, input, want string
 	}{
-		{"existing group", groupYAML("nodes", "grow.k8s.local", "us-east-2a"), `instance group "nodes" already exists in cluster "grow.k8s.local"`},
+		{"existing group", groupYAML("nodes", "grow.k8s.local", "us-east-2a"), `standard input:4: document 1 (InstanceGroup "nodes"): metadata.name: Invalid value: "nodes": already exists in cluster "grow.k8s.local"`},
 		{"unknown subnet", groupYAML("more", "grow.k8s.local", "us-west-1a"), `spec.subnets[0]: Not found: "us-west-1a"`},
-		{"unknown cluster", groupYAML("more", "other.k8s.local", "us-east-2a"), `instance groups name cluster "other.k8s.local", which is neither in the files nor in state store`},
-		{"no cluster label", strings.Replace(groupYAML("more", "x", "a"), "    kops.k8s.io/cluster: x\n", "    team: a\n", 1), "metadata.labels[kops.k8s.io/cluster]: Required value"},
+		{"cluster label climbing out of the store", groupYAML("more", "../grow.k8s.local", "us-east-2a"),
+			`standard input:6: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "../grow.k8s.local": a lowercase RFC 1123 subdomain`},
+		{"unknown cluster", groupYAML("more", "other.k8s.local", "us-east-2a"), `standard input:6: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "other.k8s.local": names cluster "other.k8s.local", which is neither in the files nor in state store`},
+		{"no cluster label", strings.Replace(groupYAML("more", "x", "a"), "    kops.k8s.io/cluster: x\n", "    team: a\n", 1), `standard input:5: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Required value`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,26 +73,35 @@ func TestCreateFileRefusesExistingCluster(t *testing.T) {
 
 	r := c.run("create", "-f", "testdata/cluster-with-unmodeled.yaml")
 	assert.Equal(t, 1, r.code)
-	assert.Contains(t, r.stderr, `cluster "unmodeled.example.com" already exists`)
+	assert.Contains(t, r.stderr, `testdata/cluster-with-unmodeled.yaml:4: document 1 (Cluster "unmodeled.example.com"): metadata.name: Invalid value: "unmodeled.example.com": already exists in state store`)
 	after, err := os.ReadFile(config)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)
 }
 
+// Other objects are stored with the cluster without any feature flag: ClusterAddons gates only
+// --add of create cluster (and shipping them with update).
 func TestCreateFileWithAddons(t *testing.T) {
 	c := newCLI(t)
 	input, err := os.ReadFile("testdata/cluster-with-unmodeled.yaml")
 	require.NoError(t, err)
-	withAddon := string(input) + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: kube-system\n"
-
-	r := c.runStdin(withAddon, "create", "-f", "-")
-	assert.Equal(t, 1, r.code, "addon objects need ClusterAddons")
-	assert.Contains(t, r.stderr, "accepted as cluster addons only with the ClusterAddons feature flag")
-	assert.NoDirExists(t, c.storePath("unmodeled.example.com"))
-
-	c.env["KOPS_FEATURE_FLAGS"] = "ClusterAddons"
-	r = c.runStdin(withAddon, "create", "-f", "-")
+	withAddons := string(input) + `---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: extra
+  namespace: kube-system
+---
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  qps: 500
+`
+	r := c.runStdin(withAddons, "create", "-f", "-")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Created 1 addon objects for cluster unmodeled.example.com")
-	assert.FileExists(t, c.storePath("unmodeled.example.com", "clusteraddons", "default"))
+	assert.Contains(t, r.stdout, "Created 2 additional objects for cluster unmodeled.example.com")
+	stored, err := os.ReadFile(c.storePath("unmodeled.example.com", "clusteraddons", "default"))
+	require.NoError(t, err)
+	assert.Contains(t, string(stored), "kind: ConfigMap")
+	assert.Contains(t, string(stored), "kind: KubeSchedulerConfiguration")
 }

@@ -223,11 +223,11 @@ func TestDeleteUnknownFilesCLI(t *testing.T) {
 	r := c.mustRun("delete", "cluster", "gone.k8s.local")
 	assert.Contains(t, r.stdout, "instancegroup/nodes\n")
 	assert.Contains(t, r.stdout, "addons/bootstrap-channel.yaml\n")
-	assert.Contains(t, r.stdout, "Unknown files found (the delete refuses unless --force is given):\n  "+"file://"+c.storePath("gone.k8s.local", "pki"))
+	assert.Contains(t, r.stdout, "Unknown files found (the delete refuses unless --force is given):\n  "+"file://"+c.storePath("gone.k8s.local", "pki", "ca.key"))
 
 	r = c.run("delete", "cluster", "gone.k8s.local", "--yes")
 	assert.Equal(t, 1, r.code)
-	assert.Contains(t, r.stderr, `unknown file found in cluster "gone.k8s.local": file://`+c.storePath("gone.k8s.local", "pki")+"; nothing was deleted")
+	assert.Contains(t, r.stderr, `unknown file found in cluster "gone.k8s.local": file://`+c.storePath("gone.k8s.local", "pki", "ca.key")+"; nothing was deleted")
 	assert.Contains(t, r.stderr, "add --force to delete them too")
 	assert.Equal(t, before, snapshotDir(t, c.storePath()), "nothing deleted")
 

@@ -4,6 +4,7 @@
 //	<store>/<cluster>/config                   the Cluster
 //	<store>/<cluster>/instancegroup/<name>     each InstanceGroup
 //	<store>/<cluster>/clusteraddons/default    the addon objects, as one YAML stream
+//	<store>/<cluster>/pki/ssh/public/admin/<id> each SSH public key (id: its MD5 fingerprint in hex)
 //	<store>/.kops.vfs-lock                     the lock every create, update and delete holds
 //
 // Names are checked (ValidateClusterName, ValidateInstanceGroupName) by every method that takes

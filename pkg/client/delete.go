@@ -30,6 +30,9 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 	"clusteraddons": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == "default" }, nil)
 	},
+	"pki": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
+		return files.walkPath(p, []string{"ssh", "public", "admin"}, isSSHKeyID)
+	},
 	"addons": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == "bootstrap-channel.yaml" },
 			func(sub vfs.Path) error {
@@ -63,6 +66,34 @@ func (f *ClusterFiles) walk(dir vfs.Path, isKnown func(name string, isDir bool) 
 	}
 	f.dirs = append(f.dirs, dir) // after its subfolders: deepest first
 	return nil
+}
+
+// walkPath descends the chain of folders path below dir (pki/ssh/public/admin) and sorts the files
+// at its end with isKnown; anything else along the way is unknown.
+func (f *ClusterFiles) walkPath(dir vfs.Path, path []string, isKnown func(string) bool) error {
+	if len(path) == 0 {
+		return f.walk(dir, func(name string, isDir bool) bool { return !isDir && isKnown(name) }, nil)
+	}
+	return f.walk(dir, func(string, bool) bool { return false }, func(sub vfs.Path) error {
+		if sub.Base() != path[0] {
+			f.Unknown = append(f.Unknown, sub)
+			return nil
+		}
+		return f.walkPath(sub, path[1:], isKnown)
+	})
+}
+
+// isSSHKeyID says whether name is how kops names a stored SSH public key: its MD5 fingerprint in hex.
+func isSSHKeyID(name string) bool {
+	if len(name) != 32 {
+		return false
+	}
+	for _, r := range name {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ListClusterFiles sorts what the store holds for a cluster into known and unknown files.

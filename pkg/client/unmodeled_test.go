@@ -26,7 +26,7 @@ const (
 var wantUnmodeled = map[string][]string{
 	"config": {
 		"spec.api", "spec.dnsZone", "spec.etcdClusters", "spec.iam", "spec.kubeDNS.nodeLocalDNS",
-		"spec.kubeProxy", "spec.kubelet", "spec.kubernetesApiAccess", "spec.networking", "spec.sshAccess",
+		"spec.kubeProxy", "spec.kubelet", "spec.kubernetesApiAccess", "spec.networking.cilium.enableNodePort", "spec.sshAccess",
 		"spec.subnets[0].id", "spec.topology",
 	},
 	"instancegroup/control-plane-us-east-2a": {"spec.nodeLabels"},

@@ -17,6 +17,8 @@ type NewCluster struct {
 	Cluster        *kops.Cluster
 	InstanceGroups []*kops.InstanceGroup
 	Addons         []*unstructured.Unstructured
+	// SSHPublicKeys are keys in authorized_keys form, stored where kops keeps them.
+	SSHPublicKeys []string
 }
 
 // ErrConflict is returned, wrapped, by the compare-and-swap updates when the stored document is
@@ -61,6 +63,16 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 			return err
 		}
 		_ = add(c.addonsPath(name), data)
+	}
+	for _, key := range n.SSHPublicKeys {
+		p, err := c.sshPublicKeyPath(name, key)
+		if err != nil {
+			return err
+		}
+		if _, dup := writes[p.String()]; dup {
+			continue // the same key twice is stored once, in the file its fingerprint names
+		}
+		_ = add(p, []byte(key))
 	}
 	data, err := kopscodecs.EncodeCluster(n.Cluster)
 	if err != nil {
@@ -178,7 +190,10 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 // someone placed in it. Reads follow such links; writes and deletes do not.
 func (c *Clientset) checkRealFolders(cluster string) error {
 	dir := c.clusterDir(cluster)
-	for _, p := range []vfs.Path{dir, dir.Join("instancegroup"), dir.Join("clusteraddons")} {
+	for _, p := range []vfs.Path{
+		dir, dir.Join("instancegroup"), dir.Join("clusteraddons"),
+		dir.Join("pki"), dir.Join("pki", "ssh"), dir.Join("pki", "ssh", "public"), dir.Join("pki", "ssh", "public", "admin"),
+	} {
 		isDir, err := p.IsDir()
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

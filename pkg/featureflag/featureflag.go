@@ -13,7 +13,8 @@ type Name string
 
 // Names of the known flags and their aliases.
 const (
-	// ClusterAddons lets a cluster carry extra addon objects (kops create --add, kops create -f).
+	// ClusterAddons enables kops create cluster --add and ships the additional objects stored with a
+	// cluster (by --add or kops create -f, which needs no flag) as an addon.
 	ClusterAddons Name = "ClusterAddons"
 	// UseAddonOperators deploys addons such as CoreDNS through their cluster-addons operators.
 	UseAddonOperators Name = "UseAddonOperators"
@@ -34,7 +35,7 @@ type Definition struct {
 // definitions is the single table of known flags; adding a flag is one line.
 // Its order is the order Describe reports flags in.
 var definitions = []Definition{
-	{Name: ClusterAddons, Default: false, Description: "Store extra addon objects with the cluster (kops create --add, kops create -f)."},
+	{Name: ClusterAddons, Default: false, Description: "Store extra objects with kops create cluster --add, and ship a cluster's additional objects as an addon."},
 	{Name: UseAddonOperators, Default: false, Description: "Deploy CoreDNS through the cluster-addons operator instead of built-in manifests.", Aliases: []Name{UseOperators}},
 }
 

@@ -19,11 +19,14 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// Object is one decoded document of a YAML stream: exactly one of Cluster, InstanceGroup and Addon
-// is set. Addon holds any other Kubernetes object, which kops stores as a cluster addon.
+// Object is one decoded document of a YAML stream: exactly one of Cluster, InstanceGroup,
+// SSHCredential and Addon is set. Addon holds any other Kubernetes object (a
+// KubeSchedulerConfiguration, a ConfigMap, ...), which kops stores as an additional object of the
+// cluster.
 type Object struct {
 	Cluster       *kops.Cluster
 	InstanceGroup *kops.InstanceGroup
+	SSHCredential *kops.SSHCredential
 	Addon         *unstructured.Unstructured
 
 	doc   docRef
@@ -42,9 +45,11 @@ func (w Warning) String() string {
 }
 
 // Decode reads every document of a YAML stream. source names the stream in messages (a file name
-// or a state-store path). Documents that are neither a Cluster nor an InstanceGroup are accepted as
-// addon objects only when allowAddons is set. All problems in all documents are returned together.
-func Decode(source string, data []byte, allowAddons bool) ([]*Object, []Warning, error) {
+// or a state-store path). Documents other than a Cluster or an InstanceGroup (an SSHCredential, or
+// any other Kubernetes object) are accepted only with allowOthers, as `kops create -f` accepts them;
+// a state-store file holds one Cluster or InstanceGroup. All problems in all documents are
+// returned together.
+func Decode(source string, data []byte, allowOthers bool) ([]*Object, []Warning, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var objects []*Object
 	var warnings []Warning
@@ -63,7 +68,7 @@ func Decode(source string, data []byte, allowAddons bool) ([]*Object, []Warning,
 		if len(root.Content) == 0 || isNull(root.Content[0]) {
 			continue
 		}
-		obj, w := decodeDocument(root.Content[0], doc, allowAddons, problems)
+		obj, w := decodeDocument(root.Content[0], doc, allowOthers, problems)
 		warnings = append(warnings, w...)
 		if obj != nil {
 			objects = append(objects, obj)
@@ -75,7 +80,7 @@ func Decode(source string, data []byte, allowAddons bool) ([]*Object, []Warning,
 	return objects, warnings, nil
 }
 
-func decodeDocument(n *yaml.Node, doc docRef, allowAddons bool, problems *DecodeError) (*Object, []Warning) {
+func decodeDocument(n *yaml.Node, doc docRef, allowOthers bool, problems *DecodeError) (*Object, []Warning) {
 	doc.line = n.Line
 	if n.Kind != yaml.MappingNode {
 		problems.add(doc, n.Line, errors.New("a document must be an object with apiVersion and kind"))
@@ -87,16 +92,21 @@ func decodeDocument(n *yaml.Node, doc docRef, allowAddons bool, problems *Decode
 	case apiVersion == "" || kind == "":
 		problems.add(doc, n.Line, errors.New("apiVersion and kind are required"))
 		return nil, nil
-	case kind == kops.KindCluster || kind == kops.KindInstanceGroup:
+	case kind == kops.KindSSHCredential && !allowOthers:
+		problems.add(doc, n.Line, fmt.Errorf("kind %s is accepted by 'kops create -f' only; it is not stored as a document", kind))
+		return nil, nil
+	case kind == kops.KindCluster || kind == kops.KindInstanceGroup || kind == kops.KindSSHCredential:
 		if apiVersion != kops.GroupVersion {
 			problems.add(doc, n.Line, fmt.Errorf("apiVersion %q is not supported for kind %s; use %s", apiVersion, kind, kops.GroupVersion))
 			return nil, nil
 		}
 	case strings.HasPrefix(apiVersion, "kops.k8s.io/"):
-		problems.add(doc, n.Line, fmt.Errorf("kind %q of %s is not supported; use %s or %s", kind, apiVersion, kops.KindCluster, kops.KindInstanceGroup))
+		problems.add(doc, n.Line, fmt.Errorf("kind %q of %s is not supported; use %s, %s or %s", kind, apiVersion,
+			kops.KindCluster, kops.KindInstanceGroup, kops.KindSSHCredential))
 		return nil, nil
-	case !allowAddons:
-		problems.add(doc, n.Line, fmt.Errorf("kind %s (%s) is not a kops object; other objects are accepted as cluster addons only with the ClusterAddons feature flag", kind, apiVersion))
+	case !allowOthers:
+		problems.add(doc, n.Line, fmt.Errorf("kind %s (%s) is not expected here: only a %s or an %s is", kind, apiVersion,
+			kops.KindCluster, kops.KindInstanceGroup))
 		return nil, nil
 	default:
 		return decodeAddon(n, doc, problems), nil
@@ -105,16 +115,28 @@ func decodeDocument(n *yaml.Node, doc docRef, allowAddons bool, problems *Decode
 	obj := &Object{doc: doc}
 	var target interface{}
 	var unmodeled *kops.Unmodeled
-	if kind == kops.KindCluster {
+	switch kind {
+	case kops.KindCluster:
 		obj.Cluster = &kops.Cluster{}
 		target, unmodeled = obj.Cluster, &obj.Cluster.Unmodeled
-	} else {
+	case kops.KindInstanceGroup:
 		obj.InstanceGroup = &kops.InstanceGroup{}
 		target, unmodeled = obj.InstanceGroup, &obj.InstanceGroup.Unmodeled
+	default:
+		// An SSHCredential is not written back as a document, so a field it does not model would
+		// be lost: refuse it instead of keeping it.
+		obj.SSHCredential = &kops.SSHCredential{}
+		target, unmodeled = obj.SSHCredential, new(kops.Unmodeled)
 	}
 	c := &checker{lines: map[string]int{}}
 	c.check(n, reflect.TypeOf(target).Elem(), location{})
 	obj.lines = c.lines
+	if obj.SSHCredential != nil {
+		for _, f := range c.unmodeled {
+			c.errs = append(c.errs, field.NotSupported(pathOf(f.Path), f.Path[len(f.Path)-1].Key, []string{"spec.publicKey"}))
+		}
+		c.unmodeled = nil
+	}
 	if len(c.errs) > 0 {
 		problems.addFieldErrors(doc, c.errs, c.lines)
 		return nil, nil
@@ -139,11 +161,47 @@ func decodeAddon(n *yaml.Node, doc docRef, problems *DecodeError) *Object {
 		problems.add(doc, n.Line, err)
 		return nil
 	}
-	if u.GetName() == "" {
+	if u.GetName() == "" && !IsComponentConfig(u) {
 		problems.add(doc, n.Line, errors.New("metadata.name is required"))
 		return nil
 	}
-	return &Object{Addon: u, doc: doc}
+	lines := map[string]int{}
+	recordLines(n, nil, lines)
+	return &Object{Addon: u, doc: doc, lines: lines}
+}
+
+// recordLines notes the line of every map key and list item below n, so that problems found in
+// an object of no modeled type (metadata.name of a ConfigMap) can still name their line.
+func recordLines(n *yaml.Node, at *field.Path, lines map[string]int) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			child := field.NewPath(key)
+			if at != nil {
+				child = at.Child(key)
+			}
+			lines[child.String()] = n.Content[i].Line
+			recordLines(n.Content[i+1], child, lines)
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			if at == nil {
+				continue
+			}
+			child := at.Index(i)
+			lines[child.String()] = item.Line
+			recordLines(item, child, lines)
+		}
+	}
+}
+
+// IsComponentConfig says whether an object configures one of the cluster's components (a
+// KubeSchedulerConfiguration of kubescheduler.config.k8s.io, say) rather than being an object of
+// the API server. kops keeps such objects with the cluster for the component they configure; they
+// have no name and are never applied to the cluster.
+func IsComponentConfig(u *unstructured.Unstructured) bool {
+	return strings.HasSuffix(u.GroupVersionKind().Group, ".config.k8s.io")
 }
 
 // decodeInto decodes a checked node into a Go value through JSON, as Kubernetes decodes YAML, with
@@ -163,6 +221,16 @@ func decodeInto(n *yaml.Node, target interface{}) error {
 // Describe names the document for messages: `document 2 (InstanceGroup "nodes")`.
 func (o *Object) Describe() string { return o.doc.String() }
 
+// Where names the document with its place: `cluster.yaml:1 (document 2 (InstanceGroup "nodes"))`.
+func (o *Object) Where() string { return fmt.Sprintf("%s:%d (%s)", o.doc.source, o.doc.line, o.doc) }
+
+// Problem reports err against the whole document, at its first line.
+func (o *Object) Problem(err error) error {
+	d := &DecodeError{Source: o.doc.source}
+	d.add(o.doc, o.doc.line, err)
+	return d
+}
+
 // FieldErrors turns errors found later, by validation, into the same located form as decoding
 // errors, so that the user sees the line of each problem.
 func (o *Object) FieldErrors(errs field.ErrorList) error {
@@ -172,6 +240,22 @@ func (o *Object) FieldErrors(errs field.ErrorList) error {
 	d := &DecodeError{Source: o.doc.source}
 	d.addFieldErrors(o.doc, errs, o.lines)
 	return d
+}
+
+// pathOf turns a document path into a field path for an error.
+func pathOf(p kops.FieldPath) *field.Path {
+	var out *field.Path
+	for _, e := range p {
+		switch {
+		case e.IsIndex:
+			out = out.Index(e.Index)
+		case out == nil:
+			out = field.NewPath(e.Key)
+		default:
+			out = out.Child(e.Key)
+		}
+	}
+	return out
 }
 
 func scalarAt(n *yaml.Node, key string) string {

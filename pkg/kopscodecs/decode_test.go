@@ -55,7 +55,7 @@ func TestDecodeKeepsUnmodeledFields(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"spec.api", "spec.etcdClusters", "spec.iam", "spec.kubeDNS.nodeLocalDNS", "spec.kubeProxy",
-		"spec.kubelet", "spec.kubernetesApiAccess", "spec.networkID", "spec.networking",
+		"spec.kubelet", "spec.kubernetesApiAccess", "spec.networkID", "spec.networking.cilium.enableNodePort",
 		"spec.subnets[0].id", "spec.topology",
 	}, paths)
 	require.Len(t, warnings, len(paths), "one warning per unmodeled field")
@@ -112,9 +112,26 @@ func TestDecodeErrors(t *testing.T) {
 			want:  []string{`kind "Keyset" of kops.k8s.io/v1alpha2 is not supported`},
 		},
 		{
-			name:  "addon without the flag",
+			name:  "other object in a store file",
 			input: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
-			want:  []string{"kind ConfigMap (v1) is not a kops object; other objects are accepted as cluster addons only with the ClusterAddons feature flag"},
+			want:  []string{"kind ConfigMap (v1) is not expected here: only a Cluster or an InstanceGroup is"},
+		},
+		{
+			name:  "SSHCredential in a store file",
+			input: "apiVersion: kops.k8s.io/v1alpha2\nkind: SSHCredential\nmetadata:\n  name: admin\nspec:\n  publicKey: x\n",
+			want:  []string{"kind SSHCredential is accepted by 'kops create -f' only"},
+		},
+		{
+			name:        "SSHCredential field it does not have",
+			input:       "apiVersion: kops.k8s.io/v1alpha2\nkind: SSHCredential\nmetadata:\n  name: admin\nspec:\n  publicKey: x\n  privateKey: y\n",
+			allowAddons: true,
+			want:        []string{`in.yaml:7: document 1 (SSHCredential "admin"): spec.privateKey: Unsupported value: "privateKey": supported values: "spec.publicKey"`},
+		},
+		{
+			name:        "SSHCredential of another version",
+			input:       "apiVersion: kops.k8s.io/v1alpha3\nkind: SSHCredential\nmetadata:\n  name: admin\n",
+			allowAddons: true,
+			want:        []string{`apiVersion "kops.k8s.io/v1alpha3" is not supported for kind SSHCredential`},
 		},
 		{
 			name:        "addon without a name",
@@ -217,6 +234,36 @@ spec:
 			}
 		})
 	}
+}
+
+// kops create -f accepts SSHCredential and any other Kubernetes object next to the cluster.
+func TestDecodeCreateInput(t *testing.T) {
+	input := minimalCluster + `---
+apiVersion: kops.k8s.io/v1alpha2
+kind: SSHCredential
+metadata:
+  name: admin
+  labels:
+    kops.k8s.io/cluster: minimal.k8s.local
+spec:
+  publicKey: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9nZm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA admin
+---
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  qps: 500
+profiles:
+- schedulerName: default-scheduler
+`
+	objs, warnings, err := Decode("in.yaml", []byte(input), true)
+	require.NoError(t, err)
+	assert.Empty(t, warnings)
+	require.Len(t, objs, 3)
+	require.NotNil(t, objs[1].SSHCredential)
+	assert.Equal(t, "minimal.k8s.local", objs[1].SSHCredential.Labels["kops.k8s.io/cluster"])
+	assert.Contains(t, objs[1].SSHCredential.Spec.PublicKey, "ssh-ed25519 ")
+	require.NotNil(t, objs[2].Addon)
+	assert.Equal(t, "KubeSchedulerConfiguration", objs[2].Addon.GetKind())
 }
 
 func TestDecodeStream(t *testing.T) {

@@ -11,17 +11,35 @@ import (
 // look like a modeled one (networkID next to networkCIDR) from being reported as a typo of it.
 var knownKopsFields = map[reflect.Type][]string{
 	reflect.TypeOf(kops.ClusterSpec{}): {
-		"additionalNetworkCIDRs", "additionalPolicies", "additionalSANs", "api", "awsLoadBalancerController",
+		"additionalPolicies", "additionalSANs", "api", "awsLoadBalancerController",
 		"certManager", "cloudConfig", "cloudControllerManager", "cloudLabels", "clusterAutoscaler",
 		"clusterDNSDomain", "containerd", "dnsControllerGossipConfig", "dnsZone", "docker",
 		"encryptionConfig", "etcdClusters", "externalCloudControllerManager", "externalDns",
 		"externalPolicies", "fileAssets", "gossipConfig", "hooks", "iam", "karpenter", "keyStore",
 		"kubeAPIServer", "kubeControllerManager", "kubeProxy", "kubeScheduler", "kubelet",
 		"kubernetesApiAccess", "masterInternalName", "masterKubelet", "masterPublicName", "metricsServer",
-		"networkID", "networking", "nodeAuthorization", "nodePortAccess", "nodeProblemDetector",
+		"networkID", "nodeAuthorization", "nodePortAccess", "nodeProblemDetector",
 		"nodeTerminationHandler", "podCIDR", "podIdentityWebhook", "rollingUpdate", "secretStore",
 		"serviceAccountIssuerDiscovery", "snapshotController", "sshAccess", "sshKeyName", "tagSubnets",
 		"target", "topology", "updatePolicy", "useHostCertificates",
+	},
+	reflect.TypeOf(kops.NetworkingSpec{}): {
+		"calico", "canal", "classic", "cni", "external", "flannel", "gce", "kopeio", "kubenet",
+		"kuberouter", "lyftvpc", "romana", "weave",
+	},
+	reflect.TypeOf(kops.CiliumNetworkingSpec{}): {
+		"agentLabels", "agentPodAnnotations", "agentPrometheusPort", "autoDirectNodeRoutes",
+		"bpfCTGlobalAnyMax", "bpfCTGlobalTCPMax", "bpfLBAlgorithm", "bpfLBMapMax", "bpfLBMaglevTableSize",
+		"bpfLBSockHostNSOnly", "bpfNATGlobalMax", "bpfNeighGlobalMax", "bpfPolicyMapMax", "chainingMode",
+		"clusterID", "clusterName", "cniExclusive", "cpuRequest", "disableCNPStatusUpdates",
+		"disableEndpointCRD", "disableMasquerade", "enableBPFMasquerade", "enableEncryption",
+		"enableEndpointHealthChecking", "enableL7Proxy", "enableLocalRedirectPolicy", "enableNodePort",
+		"enablePolicy", "enablePrometheusMetrics", "enableRemoteNodeIdentity", "enableServiceTopology",
+		"enableUnreachableRoutes", "encryptionType", "etcdManaged", "gatewayAPI", "hubble",
+		"identityAllocationMode", "identityChangeGracePeriod", "ingress", "installIptablesRules",
+		"masquerade", "memoryRequest", "metrics", "monitorAggregation", "nodeEncryption",
+		"operatorPodAnnotations", "preallocateBPFMaps", "registry", "sidecarIstioProxyImage",
+		"toFQDNsDNSRejectResponseCode", "toFQDNsEnablePoller", "tunnel", "version",
 	},
 	reflect.TypeOf(kops.KubeDNSConfig{}): {
 		"cacheMaxConcurrent", "cacheMaxSize", "cpaImage", "nodeLocalDNS", "replicas",

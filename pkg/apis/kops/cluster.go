@@ -24,14 +24,20 @@ type ClusterSpec struct {
 	// (stable, alpha), a file:// URL, or "none".
 	Channel string `json:"channel,omitempty"`
 	// ConfigBase is where the cluster's generated configuration lives, by default <state>/<name>.
-	ConfigBase            string `json:"configBase,omitempty"`
-	KubernetesVersion     string `json:"kubernetesVersion,omitempty"`
-	CloudProvider         string `json:"cloudProvider,omitempty"`
-	NetworkCIDR           string `json:"networkCIDR,omitempty"`
-	NonMasqueradeCIDR     string `json:"nonMasqueradeCIDR,omitempty"`
-	ServiceClusterIPRange string `json:"serviceClusterIPRange,omitempty"`
+	ConfigBase        string `json:"configBase,omitempty"`
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	CloudProvider     string `json:"cloudProvider,omitempty"`
+	NetworkCIDR       string `json:"networkCIDR,omitempty"`
+	// AdditionalNetworkCIDRs are further ranges of the cluster's network (extra VPC CIDR blocks);
+	// subnets may lie in them as well as in NetworkCIDR.
+	AdditionalNetworkCIDRs []string `json:"additionalNetworkCIDRs,omitempty"`
+	NonMasqueradeCIDR      string   `json:"nonMasqueradeCIDR,omitempty"`
+	ServiceClusterIPRange  string   `json:"serviceClusterIPRange,omitempty"`
 
 	Subnets []ClusterSubnetSpec `json:"subnets,omitempty"`
+	// Networking selects the CNI. Only what validation needs is modeled; the other options
+	// (calico, cni, kubenet, ...) are kept verbatim as unmodeled fields.
+	Networking *NetworkingSpec `json:"networking,omitempty"`
 
 	KubeDNS       *KubeDNSConfig     `json:"kubeDNS,omitempty"`
 	Assets        *AssetsSpec        `json:"assets,omitempty"`
@@ -52,10 +58,39 @@ const (
 
 // ClusterSubnetSpec is one subnet of the cluster's network.
 type ClusterSubnetSpec struct {
-	Name string     `json:"name,omitempty"`
-	Zone string     `json:"zone,omitempty"`
-	CIDR string     `json:"cidr,omitempty"`
-	Type SubnetType `json:"type,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Zone places the subnet in one availability zone (AWS, OpenStack, ...).
+	Zone string `json:"zone,omitempty"`
+	// Region names the region of a regional subnet: GCE subnets are regional and have no zone.
+	Region string     `json:"region,omitempty"`
+	CIDR   string     `json:"cidr,omitempty"`
+	Type   SubnetType `json:"type,omitempty"`
+}
+
+// NetworkingSpec is the cluster's choice of CNI. Only the options that change validation rules are
+// modeled.
+type NetworkingSpec struct {
+	// AmazonVPC gives pods addresses from the VPC itself, so the pod range may share networkCIDR.
+	AmazonVPC *AmazonVPCNetworkingSpec `json:"amazonvpc,omitempty"`
+	Cilium    *CiliumNetworkingSpec    `json:"cilium,omitempty"`
+}
+
+// AmazonVPCNetworkingSpec selects the AWS VPC CNI; its settings are not modeled.
+type AmazonVPCNetworkingSpec struct{}
+
+// CiliumIPAMENI is the Cilium IPAM mode that takes pod addresses from AWS ENIs, i.e. from the VPC.
+const CiliumIPAMENI = "eni"
+
+// CiliumNetworkingSpec selects Cilium; only its IPAM mode is modeled.
+type CiliumNetworkingSpec struct {
+	IPAM string `json:"ipam,omitempty"`
+}
+
+// PodsUseNetworkCIDR says whether pods take their addresses from the cloud network itself (AWS VPC
+// CNI, or Cilium with ENI IPAM), in which case nonMasqueradeCIDR may overlap networkCIDR.
+func (s *ClusterSpec) PodsUseNetworkCIDR() bool {
+	n := s.Networking
+	return n != nil && (n.AmazonVPC != nil || (n.Cilium != nil && n.Cilium.IPAM == CiliumIPAMENI))
 }
 
 // The DNS providers kops knows. Only CoreDNS is supported by this build.

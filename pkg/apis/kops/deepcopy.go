@@ -22,7 +22,19 @@ func (c *Cluster) DeepCopy() *Cluster {
 func (s ClusterSpec) deepCopy() ClusterSpec {
 	out := s
 	out.Subnets = slices.Clone(s.Subnets)
+	out.AdditionalNetworkCIDRs = slices.Clone(s.AdditionalNetworkCIDRs)
 	out.Addons = slices.Clone(s.Addons)
+	if n := s.Networking; n != nil {
+		networking := NetworkingSpec{}
+		if n.AmazonVPC != nil {
+			networking.AmazonVPC = &AmazonVPCNetworkingSpec{}
+		}
+		if n.Cilium != nil {
+			cilium := *n.Cilium
+			networking.Cilium = &cilium
+		}
+		out.Networking = &networking
+	}
 	if s.KubeDNS != nil {
 		out.KubeDNS = s.KubeDNS.deepCopy()
 	}

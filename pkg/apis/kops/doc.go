@@ -13,7 +13,8 @@ const GroupVersion = "kops.k8s.io/v1alpha2"
 const (
 	KindCluster       = "Cluster"
 	KindInstanceGroup = "InstanceGroup"
+	KindSSHCredential = "SSHCredential"
 )
 
-// LabelClusterName ties an InstanceGroup to its Cluster.
+// LabelClusterName ties an InstanceGroup or an SSHCredential to its Cluster.
 const LabelClusterName = "kops.k8s.io/cluster"

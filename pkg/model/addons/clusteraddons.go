@@ -28,6 +28,9 @@ func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	}
 	objs := make([]*unstructured.Unstructured, 0, len(ctx.ClusterAddons))
 	for _, o := range ctx.ClusterAddons {
+		if kopscodecs.IsComponentConfig(o) {
+			continue // configures a component (kube-scheduler, ...); not an object of the API server
+		}
 		o = o.DeepCopy()
 		labels := o.GetLabels()
 		if labels == nil {
@@ -37,6 +40,9 @@ func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		labels[LabelManagedBy] = "kops"
 		o.SetLabels(labels)
 		objs = append(objs, o)
+	}
+	if len(objs) == 0 {
+		return nil, nil
 	}
 	manifest, err := kopscodecs.EncodeAddons(objs)
 	if err != nil {

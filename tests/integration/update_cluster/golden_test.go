@@ -70,7 +70,8 @@ func newGoldenStore(t *testing.T, dir string) *goldenStore {
 	abs, err := filepath.Abs(dir)
 	require.NoError(t, err)
 	input = bytes.ReplaceAll(input, []byte("file://./"), []byte("file://"+filepath.ToSlash(abs)+"/"))
-	objs, warnings, err := kopscodecs.Decode("in-v1alpha2.yaml", input, flags.Enabled(featureflag.ClusterAddons))
+	// As kops create -f: other objects are stored with the cluster whatever the flags.
+	objs, warnings, err := kopscodecs.Decode("in-v1alpha2.yaml", input, true)
 	require.NoError(t, err)
 	require.Empty(t, warnings, "golden inputs use modeled fields only")
 

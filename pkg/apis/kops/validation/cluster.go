@@ -18,8 +18,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// supportedCloudProviders are the spec.cloudProvider values kops accepts.
-var supportedCloudProviders = []string{"aws", "gce", "azure", "digitalocean", "hetzner", "openstack", "scaleway"}
+// SupportedCloudProviders are the spec.cloudProvider values kops accepts.
+var SupportedCloudProviders = []string{"aws", "gce", "azure", "digitalocean", "hetzner", "openstack", "scaleway"}
 
 // semverRE is a semantic version (https://semver.org) with an optional leading v.
 var semverRE = regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
@@ -46,9 +46,9 @@ func ValidateCluster(c *kops.Cluster) field.ErrorList {
 	cloudPath := specPath.Child("cloudProvider")
 	switch {
 	case spec.CloudProvider == "":
-		errs = append(errs, field.Required(cloudPath, "one of "+strings.Join(supportedCloudProviders, ", ")))
-	case !slices.Contains(supportedCloudProviders, spec.CloudProvider):
-		errs = append(errs, field.NotSupported(cloudPath, spec.CloudProvider, supportedCloudProviders))
+		errs = append(errs, field.Required(cloudPath, "one of "+strings.Join(SupportedCloudProviders, ", ")))
+	case !slices.Contains(SupportedCloudProviders, spec.CloudProvider):
+		errs = append(errs, field.NotSupported(cloudPath, spec.CloudProvider, SupportedCloudProviders))
 	}
 
 	errs = append(errs, validateNetwork(spec, specPath)...)

@@ -77,9 +77,14 @@ func TestValidateClusterValid(t *testing.T) {
 			assertErrors(t, ValidateCluster(completed(t, tc.mutate)))
 		})
 	}
-	for _, cloud := range supportedCloudProviders {
+	for _, cloud := range SupportedCloudProviders {
 		t.Run("cloud "+cloud, func(t *testing.T) {
-			assertErrors(t, ValidateCluster(completed(t, func(c *kops.Cluster) { c.Spec.CloudProvider = cloud })))
+			assertErrors(t, ValidateCluster(completed(t, func(c *kops.Cluster) {
+				c.Spec.CloudProvider = cloud
+				if cloud == "gce" {
+					c.Spec.Subnets[0].Zone, c.Spec.Subnets[0].Region = "", "us-east2"
+				}
+			})))
 		})
 	}
 }
@@ -160,7 +165,6 @@ func TestValidateClusterReportsEverythingAtOnce(t *testing.T) {
 		want{notSupported, "spec.cloudProvider", ""},
 		want{invalid, "spec.subnets[0].cidr", ""},
 		want{duplicate, "spec.subnets[1].name", ""},
-		want{required, "spec.subnets[1].zone", ""},
 		want{invalid, "spec.subnets[1].cidr", ""},
 		want{notSupported, "spec.subnets[1].type", ""},
 		want{notSupported, "spec.kubeDNS.provider", ""},

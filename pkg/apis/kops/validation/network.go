@@ -49,17 +49,68 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 				fmt.Sprintf("must lie inside %s %q", nonMasqPath, spec.NonMasqueradeCIDR)))
 		}
 	}
-	if networkOK && nonMasqOK && network.Addr().Is4() && nonMasq.Addr().Is4() && network.Overlaps(nonMasq) {
+	if nonMasqOK && nonMasq.Addr().Is6() && nonMasq != ipv6Everything {
+		errs = append(errs, field.Forbidden(nonMasqPath, fmt.Sprintf(
+			"an IPv6 cluster must have a nonMasqueradeCIDR of %q, not %q", ipv6Everything, spec.NonMasqueradeCIDR)))
+	}
+	// A CNI that gives pods addresses from the network itself (AWS VPC CNI, Cilium with ENI IPAM)
+	// shares its range by design; any other would route pod traffic to machines.
+	if networkOK && nonMasqOK && network.Addr().Is4() && nonMasq.Addr().Is4() && network.Overlaps(nonMasq) &&
+		!spec.PodsUseNetworkCIDR() {
 		errs = append(errs, field.Invalid(networkPath, spec.NetworkCIDR, fmt.Sprintf(
-			"must not overlap %s %q: pod and service addresses would collide with machine addresses",
+			"must not overlap %s %q: pod and service addresses would collide with machine addresses "+
+				"(only spec.networking.amazonvpc, or spec.networking.cilium with ipam: eni, share the network's range)",
 			nonMasqPath, spec.NonMasqueradeCIDR)))
 	}
-	return append(errs, validateSubnets(spec.Subnets, network, networkPath, specPath.Child("subnets"))...)
+
+	var networks []netip.Prefix
+	if networkOK {
+		networks = append(networks, network)
+	}
+	additionalPath := specPath.Child("additionalNetworkCIDRs")
+	for i, cidr := range spec.AdditionalNetworkCIDRs {
+		p := additionalPath.Index(i)
+		if cidr == "" {
+			errs = append(errs, field.Required(p, ""))
+			continue
+		}
+		if extra, ok := optionalCIDR(cidr, p, &errs); ok && networkOK {
+			networks = append(networks, extra)
+		}
+	}
+	errs = append(errs, validateSubnets(spec.Subnets, networks, networkPath, specPath.Child("subnets"))...)
+	return append(errs, validateSubnetPlacement(spec, specPath.Child("subnets"))...)
 }
 
-// validateSubnets checks each subnet and that their CIDRs lie inside network (unless it is the zero
-// Prefix: unset or malformed) without overlapping each other.
-func validateSubnets(subnets []kops.ClusterSubnetSpec, network netip.Prefix, networkPath, path *field.Path) field.ErrorList {
+// ipv6Everything is the nonMasqueradeCIDR of every IPv6 cluster, as kops requires.
+var ipv6Everything = netip.MustParsePrefix("::/0")
+
+// validateSubnetPlacement checks how each subnet is placed on its cloud: AWS subnets live in one
+// availability zone; GCE subnets are regional, so they name a region and never a zone. Other clouds
+// (OpenStack, Azure, ...) accept either, as kops does.
+func validateSubnetPlacement(spec *kops.ClusterSpec, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, s := range spec.Subnets {
+		p := path.Index(i)
+		switch spec.CloudProvider {
+		case "aws":
+			if s.Zone == "" {
+				errs = append(errs, field.Required(p.Child("zone"), "an AWS subnet lies in one availability zone, e.g. us-east-2a"))
+			}
+		case "gce":
+			if s.Zone != "" {
+				errs = append(errs, field.Invalid(p.Child("zone"), s.Zone,
+					"must not be set: GCE subnets are regional; set region instead"))
+			}
+		}
+	}
+	return errs
+}
+
+// validateSubnets checks each subnet and that their CIDRs lie inside one of networks (networkCIDR
+// then additionalNetworkCIDRs; no check when networkCIDR is unset or malformed) without overlapping
+// each other.
+func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, networkPath, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	names := map[string]bool{}
 	type placed struct {
@@ -78,9 +129,6 @@ func validateSubnets(subnets []kops.ClusterSubnetSpec, network netip.Prefix, net
 		}
 		names[s.Name] = true
 
-		if s.Zone == "" {
-			errs = append(errs, field.Required(p.Child("zone"), ""))
-		}
 		switch {
 		case s.Type == "":
 			errs = append(errs, field.Required(p.Child("type"), "one of "+strings.Join(supportedSubnetTypes, ", ")))
@@ -94,9 +142,12 @@ func validateSubnets(subnets []kops.ClusterSubnetSpec, network netip.Prefix, net
 		if !ok {
 			continue
 		}
-		if network.IsValid() && !contains(network, prefix) {
-			errs = append(errs, field.Invalid(cidrPath, s.CIDR,
-				fmt.Sprintf("must lie inside %s %q", networkPath, network)))
+		if len(networks) > 0 && !slices.ContainsFunc(networks, func(n netip.Prefix) bool { return contains(n, prefix) }) {
+			where := fmt.Sprintf("%s %q", networkPath, networks[0])
+			if len(networks) > 1 {
+				where += " or one of spec.additionalNetworkCIDRs"
+			}
+			errs = append(errs, field.Invalid(cidrPath, s.CIDR, "must lie inside "+where))
 		}
 		for _, other := range seen {
 			if other.prefix.Overlaps(prefix) {

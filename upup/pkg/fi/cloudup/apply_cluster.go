@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/client"
@@ -115,9 +117,9 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 	if err != nil {
 		return nil, warnings, err
 	}
-	if len(stored) > 0 && !flags.Enabled(featureflag.ClusterAddons) {
+	if n := countShippable(stored); n > 0 && !flags.Enabled(featureflag.ClusterAddons) {
 		warnings = append(warnings, kopscodecs.Warning{Source: clientset.Base().Join(name, "clusteraddons", "default").String(),
-			Text: fmt.Sprintf("%d stored addon objects are left out: the ClusterAddons feature flag is off", len(stored))})
+			Text: fmt.Sprintf("%d stored addon objects are left out: the ClusterAddons feature flag is off", n)})
 	}
 	remapper, err := assets.NewRemapper(checked.Cluster.Spec.Assets)
 	if err != nil {
@@ -174,4 +176,16 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 		}
 	}
 	return c.Tasks(), nil
+}
+
+// countShippable counts the stored objects the ClusterAddons flag would ship: component
+// configuration (KubeSchedulerConfiguration, ...) is never shipped, flag or not.
+func countShippable(stored []*unstructured.Unstructured) int {
+	n := 0
+	for _, o := range stored {
+		if !kopscodecs.IsComponentConfig(o) {
+			n++
+		}
+	}
+	return n
 }

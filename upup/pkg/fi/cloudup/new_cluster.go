@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"math/big"
 	"net/netip"
+	"slices"
 	"strings"
 
+	"github.com/blang/semver/v4"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/apis/kops/validation"
 )
 
 // Defaults of `kops create cluster` that are not defaults of the API.
@@ -20,6 +23,13 @@ const (
 	// DefaultHopLimit keeps instance-metadata responses from travelling past the node itself, so
 	// pods behind a bridge or overlay cannot read the node's cloud credentials.
 	DefaultHopLimit = 1
+)
+
+// The Kubernetes versions `kops create cluster` accepts: the range the embedded channels carry
+// addon packages for. A version outside it would be stored and fail only at update.
+var (
+	minKubernetesVersion = semver.MustParse("1.30.0")
+	maxKubernetesVersion = semver.MustParse("1.36.999") // every 1.36 patch release
 )
 
 // machineDefaults are the machine types used when none is given, per cloud.
@@ -51,6 +61,17 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 		return nil, nil, fmt.Errorf("must specify at least one zone for the cluster (use --zones)")
 	}
 	cloud := orDefault(o.CloudProvider, DefaultCloudProvider)
+	if !slices.Contains(validation.SupportedCloudProviders, cloud) {
+		return nil, nil, fmt.Errorf("unsupported --cloud %q: use one of %s", cloud, strings.Join(validation.SupportedCloudProviders, ", "))
+	}
+	region, err := checkRegion(cloud, o.Zones)
+	if err != nil {
+		return nil, nil, err
+	}
+	kubernetesVersion := orDefault(o.KubernetesVersion, DefaultKubernetesVersion)
+	if err := checkKubernetesVersion(kubernetesVersion); err != nil {
+		return nil, nil, err
+	}
 	sizes, known := machineDefaults[cloud]
 	if !known && (o.NodeSize == "" || o.ControlPlaneSize == "") {
 		return nil, nil, fmt.Errorf("no default machine types for cloud %q: specify --node-size and --control-plane-size", cloud)
@@ -66,21 +87,31 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 	c.Spec = kops.ClusterSpec{
 		Channel:           orDefault(o.Channel, kops.DefaultChannel),
 		CloudProvider:     cloud,
-		KubernetesVersion: orDefault(o.KubernetesVersion, DefaultKubernetesVersion),
+		KubernetesVersion: kubernetesVersion,
 		NetworkCIDR:       networkCIDR,
 		NonMasqueradeCIDR: kops.DefaultNonMasqueradeCIDR,
 		KubeDNS:           &kops.KubeDNSConfig{Provider: kops.DNSProviderCoreDNS},
 		Authorization:     &kops.AuthorizationSpec{RBAC: &kops.RBACAuthorizationSpec{}},
 	}
 	seen := map[string]bool{}
-	for i, zone := range o.Zones {
+	for _, zone := range o.Zones {
 		if seen[zone] {
 			return nil, nil, fmt.Errorf("zone %q is listed twice in --zones", zone)
 		}
 		seen[zone] = true
-		c.Spec.Subnets = append(c.Spec.Subnets, kops.ClusterSubnetSpec{
-			Name: zone, Zone: zone, CIDR: subnetCIDRs[i], Type: kops.SubnetTypePublic,
-		})
+	}
+	// subnetOf names the subnet a zone's machines go to: GCE subnets are regional, one for all
+	// zones, as kops makes them; elsewhere each zone has its own.
+	subnetOf := func(zone string) string { return zone }
+	if cloud == "gce" {
+		subnetOf = func(string) string { return region }
+		c.Spec.Subnets = []kops.ClusterSubnetSpec{{Name: region, Region: region, CIDR: subnetCIDRs[0], Type: kops.SubnetTypePublic}}
+	} else {
+		for i, zone := range o.Zones {
+			c.Spec.Subnets = append(c.Spec.Subnets, kops.ClusterSubnetSpec{
+				Name: zone, Zone: zone, CIDR: subnetCIDRs[i], Type: kops.SubnetTypePublic,
+			})
+		}
 	}
 
 	controlPlaneZones := o.ControlPlaneZones
@@ -93,17 +124,38 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 			return nil, nil, fmt.Errorf("control-plane zone %q is not one of the cluster's zones %s", zone, strings.Join(o.Zones, ","))
 		}
 		groups = append(groups, newGroup(o, cloud, "control-plane-"+zone, kops.RoleControlPlane,
-			orDefault(o.ControlPlaneSize, sizes.controlPlane), 1, []string{zone}))
+			orDefault(o.ControlPlaneSize, sizes.controlPlane), 1, []string{zone}, subnetOf))
 	}
 	nodeCount := o.NodeCount
 	if nodeCount == 0 {
 		nodeCount = 1
 	}
-	groups = append(groups, newGroup(o, cloud, "nodes", kops.RoleNode, orDefault(o.NodeSize, sizes.node), nodeCount, o.Zones))
+	groups = append(groups, newGroup(o, cloud, "nodes", kops.RoleNode, orDefault(o.NodeSize, sizes.node), nodeCount, o.Zones, subnetOf))
 	return c, groups, nil
 }
 
-func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRole, machineType string, size int32, subnets []string) *kops.InstanceGroup {
+// checkKubernetesVersion refuses a version that does not parse or that no embedded channel has
+// addon packages for.
+func checkKubernetesVersion(version string) error {
+	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
+	if err != nil {
+		return fmt.Errorf("--kubernetes-version %q is not a version such as %s: %w", version, DefaultKubernetesVersion, err)
+	}
+	if v.LT(minKubernetesVersion) || v.GT(maxKubernetesVersion) {
+		return fmt.Errorf("--kubernetes-version %s is not supported: this build supports Kubernetes %d.%d to %d.%d",
+			version, minKubernetesVersion.Major, minKubernetesVersion.Minor, maxKubernetesVersion.Major, maxKubernetesVersion.Minor)
+	}
+	return nil
+}
+
+func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRole, machineType string, size int32,
+	zones []string, subnetOf func(zone string) string) *kops.InstanceGroup {
+	var subnets []string
+	for _, z := range zones {
+		if s := subnetOf(z); !slices.Contains(subnets, s) {
+			subnets = append(subnets, s)
+		}
+	}
 	g := &kops.InstanceGroup{ObjectMeta: metav1.ObjectMeta{
 		Name:   name,
 		Labels: map[string]string{kops.LabelClusterName: o.Name},
@@ -116,7 +168,15 @@ func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRo
 		MachineType: machineType,
 		MinSize:     &minSize,
 		MaxSize:     &maxSize,
-		Subnets:     append([]string(nil), subnets...),
+		Subnets:     subnets,
+	}
+	if cloud == "gce" {
+		// GCE subnets are regional, so the group names its zones, kept in kops's spec.zones.
+		placed := make([]interface{}, 0, len(zones))
+		for _, z := range zones {
+			placed = append(placed, z)
+		}
+		g.Unmodeled = kops.Unmodeled{{Path: kops.FieldPath{{Key: "spec"}, {Key: "zones"}}, Value: placed}}
 	}
 	if cloud == "aws" {
 		tokens, hops := "required", int64(DefaultHopLimit)

@@ -1,6 +1,7 @@
 package cloudup
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,15 +27,15 @@ func TestNewClusterValidates(t *testing.T) {
 		},
 		{
 			name:    "three zones, one control plane",
-			opts:    NewClusterOptions{Name: "c.example.com", Zones: []string{"a1", "b1", "c1"}, ControlPlaneZones: []string{"b1"}, NodeCount: 3},
+			opts:    NewClusterOptions{Name: "c.example.com", Zones: []string{"eu-west-1a", "eu-west-1b", "eu-west-1c"}, ControlPlaneZones: []string{"eu-west-1b"}, NodeCount: 3},
 			subnets: []string{"172.20.32.0/19", "172.20.64.0/19", "172.20.96.0/19"},
-			groups:  []string{"control-plane-b1", "nodes"},
+			groups:  []string{"control-plane-eu-west-1b", "nodes"},
 		},
 		{
 			name:    "eight zones need smaller blocks",
-			opts:    NewClusterOptions{Name: "c.example.com", Zones: []string{"z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8"}, ControlPlaneZones: []string{"z1"}, NetworkCIDR: "10.0.0.0/16"},
+			opts:    NewClusterOptions{Name: "c.example.com", Zones: []string{"us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1e", "us-east-1f", "us-east-1-bos-1a", "us-east-1-mia-1a"}, ControlPlaneZones: []string{"us-east-1a"}, NetworkCIDR: "10.0.0.0/16"},
 			subnets: []string{"10.0.16.0/20", "10.0.32.0/20", "10.0.48.0/20", "10.0.64.0/20", "10.0.80.0/20", "10.0.96.0/20", "10.0.112.0/20", "10.0.128.0/20"},
-			groups:  []string{"control-plane-z1", "nodes"},
+			groups:  []string{"control-plane-us-east-1a", "nodes"},
 		},
 	}
 	for _, tc := range cases {
@@ -63,17 +64,42 @@ func TestNewClusterValidates(t *testing.T) {
 }
 
 func TestNewClusterRejects(t *testing.T) {
+	opts := func(zones ...string) NewClusterOptions { return NewClusterOptions{Name: "a.example.com", Zones: zones} }
+	with := func(o NewClusterOptions, change func(o *NewClusterOptions)) NewClusterOptions {
+		change(&o)
+		return o
+	}
 	cases := []struct {
 		name string
 		opts NewClusterOptions
 		want string
 	}{
 		{"no zones", NewClusterOptions{Name: "a.b"}, "must specify at least one zone"},
-		{"zone twice", NewClusterOptions{Name: "a.b", Zones: []string{"x", "x"}}, `zone "x" is listed twice`},
-		{"control plane elsewhere", NewClusterOptions{Name: "a.b", Zones: []string{"x"}, ControlPlaneZones: []string{"y"}}, `control-plane zone "y" is not one of`},
-		{"bad network", NewClusterOptions{Name: "a.b", Zones: []string{"x"}, NetworkCIDR: "10.0.0.0/33"}, "--network-cidr"},
-		{"tiny network", NewClusterOptions{Name: "a.b", Zones: []string{"x"}, NetworkCIDR: "10.0.0.0/28"}, "too small"},
-		{"unknown cloud sizes", NewClusterOptions{Name: "a.b", Zones: []string{"x"}, CloudProvider: "hetzner"}, "specify --node-size"},
+		{"zone twice", opts("us-east-2a", "us-east-2a"), `zone "us-east-2a" is listed twice`},
+		{"control plane elsewhere", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.ControlPlaneZones = []string{"us-east-2b"} }),
+			`control-plane zone "us-east-2b" is not one of`},
+		{"bad network", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.NetworkCIDR = "10.0.0.0/33" }), "--network-cidr"},
+		{"tiny network", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.NetworkCIDR = "10.0.0.0/28" }), "too small"},
+		{"unknown cloud sizes", with(opts("fsn1"), func(o *NewClusterOptions) { o.CloudProvider = "hetzner" }), "specify --node-size"},
+		{"unsupported cloud", with(opts("us-east-2a"), func(o *NewClusterOptions) {
+			o.CloudProvider, o.NodeSize, o.ControlPlaneSize = "vmware", "big", "big"
+		}), `unsupported --cloud "vmware": use one of aws, gce, azure`},
+		{"cloud in capitals", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.CloudProvider = "AWS" }), `unsupported --cloud "AWS"`},
+		{"AWS zones in two regions", opts("us-east-2a", "us-west-2b", "us-east-2c"),
+			"--zones span regions us-east-2 (us-east-2a,us-east-2c) and us-west-2 (us-west-2b): a cluster lies in one region"},
+		{"not an AWS zone", opts("us-east-2"), `--zones: "us-east-2" is not an AWS availability zone (e.g. us-east-2a)`},
+		{"GCE zones in two regions", with(opts("us-central1-a", "europe-west4-b"), func(o *NewClusterOptions) { o.CloudProvider = "gce" }),
+			"--zones span regions us-central1 (us-central1-a) and europe-west4 (europe-west4-b)"},
+		{"an AWS zone on GCE", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.CloudProvider = "gce" }),
+			`--zones: "us-east-2a" is not a GCE zone (e.g. us-central1-a)`},
+		{"absurd Kubernetes version", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "99.0.0" }),
+			"--kubernetes-version 99.0.0 is not supported: this build supports Kubernetes 1.30 to 1.36"},
+		{"ancient Kubernetes version", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "v1.2.3" }),
+			"--kubernetes-version v1.2.3 is not supported"},
+		{"next minor not yet supported", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "1.37.0" }),
+			"is not supported"},
+		{"Kubernetes version not a version", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "latest" }),
+			`--kubernetes-version "latest" is not a version such as`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,4 +108,35 @@ func TestNewClusterRejects(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// Zones of one region on each cloud, and the versions at the ends of the supported range, are
+// accepted; a GCE cluster gets one regional subnet and groups that name their zones, as in kops.
+func TestNewClusterAccepts(t *testing.T) {
+	for _, o := range []NewClusterOptions{
+		{Zones: []string{"us-gov-west-1a", "us-gov-west-1b"}},
+		{Zones: []string{"us-west-2a", "us-west-2-lax-1a"}, KubernetesVersion: "1.30.0"},
+		{Zones: []string{"eu-central-1a"}, KubernetesVersion: "v1.36.9"},
+		{Zones: []string{"nova"}, CloudProvider: "openstack", NodeSize: "m1.large", ControlPlaneSize: "m1.medium"},
+	} {
+		o.Name = "ok.example.com"
+		t.Run(strings.Join(o.Zones, ","), func(t *testing.T) {
+			c, groups, err := NewCluster(o)
+			require.NoError(t, err)
+			assert.Empty(t, validation.ValidateClusterAndInstanceGroups(kops.CompleteCluster(c, "memfs://test"), groups))
+		})
+	}
+
+	c, groups, err := NewCluster(NewClusterOptions{Name: "g.example.com", CloudProvider: "gce", Zones: []string{"us-central1-a", "us-central1-b"}})
+	require.NoError(t, err)
+	assert.Equal(t, []kops.ClusterSubnetSpec{{Name: "us-central1", Region: "us-central1", CIDR: "172.20.32.0/19", Type: kops.SubnetTypePublic}}, c.Spec.Subnets)
+	require.Len(t, groups, 3)
+	for _, g := range groups {
+		assert.Equal(t, []string{"us-central1"}, g.Spec.Subnets, g.Name)
+		require.Len(t, g.Unmodeled, 1, g.Name)
+		assert.Equal(t, "spec.zones", g.Unmodeled[0].Path.String())
+	}
+	assert.Equal(t, []interface{}{"us-central1-b"}, groups[1].Unmodeled[0].Value)
+	assert.Equal(t, []interface{}{"us-central1-a", "us-central1-b"}, groups[2].Unmodeled[0].Value)
+	assert.Empty(t, validation.ValidateClusterAndInstanceGroups(kops.CompleteCluster(c, "memfs://test"), groups))
 }

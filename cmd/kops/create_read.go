@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/apis/kops/validation"
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+// fileSet is what the files of one `kops create -f` hold, grouped by the cluster they belong to.
+type fileSet struct {
+	clusters []*kopscodecs.Object
+	groups   map[string][]*kopscodecs.Object
+	sshKeys  map[string][]*kopscodecs.Object
+	addons   []*kopscodecs.Object
+}
+
+// problems collects what is wrong with the input, each message naming its file, line and document
+// where it has one, so that everything is reported at once.
+type problems []string
+
+func (p *problems) add(err error) {
+	if err != nil {
+		*p = append(*p, err.Error())
+	}
+}
+
+func (p problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(p, "\n"))
+}
+
+// at locates one field error in the document it concerns.
+func at(doc *kopscodecs.Object, e *field.Error) error {
+	return doc.FieldErrors(field.ErrorList{e})
+}
+
+var (
+	namePath         = field.NewPath("metadata", "name")
+	clusterLabelPath = field.NewPath("metadata", "labels").Key(kops.LabelClusterName)
+)
+
+func readFiles(f *Factory, files []string) (*fileSet, error) {
+	set := &fileSet{groups: map[string][]*kopscodecs.Object{}, sshKeys: map[string][]*kopscodecs.Object{}}
+	var found problems
+	for _, name := range files {
+		data, err := readInput(f.In, name)
+		if err != nil {
+			return nil, err
+		}
+		source := name
+		if name == "-" {
+			source = "standard input"
+		}
+		objs, warnings, err := kopscodecs.Decode(source, data, true)
+		f.Warn(warnings)
+		if err != nil {
+			found.add(err)
+			continue
+		}
+		if len(objs) == 0 {
+			found.add(fmt.Errorf("no objects found in %s: it holds no YAML document (give a Cluster, InstanceGroup or other object)", source))
+			continue
+		}
+		for _, o := range objs {
+			switch {
+			case o.Cluster != nil:
+				set.clusters = append(set.clusters, o)
+			case o.InstanceGroup != nil:
+				owner := o.InstanceGroup.Labels[kops.LabelClusterName]
+				switch errs := validation.ValidateClusterReference(owner, clusterLabelPath); {
+				case owner == "":
+					found.add(at(o, field.Required(clusterLabelPath, "the cluster this group belongs to")))
+				case len(errs) > 0:
+					found.add(o.FieldErrors(errs))
+				default:
+					set.groups[owner] = append(set.groups[owner], o)
+				}
+			case o.SSHCredential != nil:
+				if errs := validation.ValidateSSHCredential(o.SSHCredential); len(errs) > 0 {
+					found.add(o.FieldErrors(errs))
+					continue
+				}
+				owner := o.SSHCredential.Labels[kops.LabelClusterName]
+				set.sshKeys[owner] = append(set.sshKeys[owner], o)
+			default:
+				set.addons = append(set.addons, o)
+			}
+		}
+	}
+	if err := found.err(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	if name == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return data, nil
+}

@@ -1,0 +1,57 @@
+package validation
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/validation/path"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+// ValidateAdditionalObjects checks the objects stored with a cluster (create --add, create -f)
+// for what the API server would refuse only when they are applied: malformed names and
+// namespaces, and the same object twice. The result is indexed like objs, paths relative to each
+// object's document. Component configuration (KubeSchedulerConfiguration, ...) is never applied
+// and has no name, so only its duplicates are checked.
+func ValidateAdditionalObjects(objs []*unstructured.Unstructured) []field.ErrorList {
+	out := make([]field.ErrorList, len(objs))
+	seen := map[string]bool{}
+	namePath := field.NewPath("metadata", "name")
+	for i, u := range objs {
+		gvk := u.GroupVersionKind()
+		key := fmt.Sprintf("%s/%s/%s/%s", gvk.Group, gvk.Kind, u.GetNamespace(), u.GetName())
+		if seen[key] {
+			out[i] = append(out[i], field.Duplicate(namePath, u.GetName()))
+		}
+		seen[key] = true
+		if kopscodecs.IsComponentConfig(u) {
+			continue
+		}
+		for _, msg := range nameProblems(gvk.Group, gvk.Kind, u.GetName()) {
+			out[i] = append(out[i], field.Invalid(namePath, u.GetName(), msg))
+		}
+		if ns := u.GetNamespace(); ns != "" {
+			for _, msg := range validation.IsDNS1123Label(ns) {
+				out[i] = append(out[i], field.Invalid(field.NewPath("metadata", "namespace"), ns, msg))
+			}
+		}
+	}
+	return out
+}
+
+// nameProblems applies the API server's name rule for a kind: namespaces and services are DNS
+// labels, RBAC objects only path segments (system:coredns is a valid ClusterRole), and everything
+// else, custom resources included, a DNS subdomain.
+func nameProblems(group, kind, name string) []string {
+	switch {
+	case group == "" && (kind == "Namespace" || kind == "Service"):
+		return validation.IsDNS1123Label(name)
+	case group == "rbac.authorization.k8s.io":
+		return path.IsValidPathSegmentName(name)
+	default:
+		return validation.IsDNS1123Subdomain(name)
+	}
+}

@@ -1,0 +1,43 @@
+// Package sshcredentials parses SSH public keys and names them as kops's state store does.
+package sshcredentials
+
+import (
+	"crypto/md5" //nolint:gosec // the OpenSSH legacy fingerprint kops names stored keys by, not a security check
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Parse reads one public key in authorized_keys form ("ssh-ed25519 AAAA... comment"); anything
+// after the first key is refused so that a pasted private key or a second key is not stored.
+func Parse(publicKey string) (ssh.PublicKey, error) {
+	text := strings.TrimSpace(publicKey)
+	if text == "" {
+		return nil, errors.New("is empty")
+	}
+	if strings.Contains(text, "PRIVATE KEY") {
+		return nil, errors.New("is a private key; give the public key (the .pub file)")
+	}
+	key, _, options, rest, err := ssh.ParseAuthorizedKey([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("is not an SSH public key in authorized_keys form (e.g. ssh-ed25519 AAAA... user@host): %w", err)
+	}
+	if len(options) > 0 {
+		// Options (command=, from=, ...) would be copied to every machine's authorized_keys.
+		return nil, fmt.Errorf("has authorized_keys options (%s); give the bare key", strings.Join(options, ","))
+	}
+	if len(strings.TrimSpace(string(rest))) > 0 {
+		return nil, errors.New("holds more than one key; give one SSHCredential per key")
+	}
+	return key, nil
+}
+
+// ID is the name kops gives a stored public key: the MD5 fingerprint of its wire form in hex,
+// without the colons of the usual aa:bb:... display.
+func ID(key ssh.PublicKey) string {
+	sum := md5.Sum(key.Marshal()) //nolint:gosec // see the import
+	return hex.EncodeToString(sum[:])
+}

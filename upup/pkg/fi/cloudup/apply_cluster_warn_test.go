@@ -1,0 +1,55 @@
+package cloudup
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// Without ClusterAddons, update warns about stored objects it leaves out, but not about component
+// configuration, which is never shipped.
+func TestLoadModelContextWarnsOnlyAboutShippableObjects(t *testing.T) {
+	scheduler := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+	}}
+	configMap := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": "extra"},
+	}}
+	for _, tc := range []struct {
+		name    string
+		objects []*unstructured.Unstructured
+		warn    string
+	}{
+		{"component configuration only", []*unstructured.Unstructured{scheduler}, ""},
+		{"a ConfigMap too", []*unstructured.Unstructured{scheduler, configMap}, "1 stored addon objects are left out"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cluster, groups, err := NewCluster(NewClusterOptions{Name: "w.example.com", Zones: []string{"us-east-2a"}})
+			require.NoError(t, err)
+			mem := &vfs.MemFS{}
+			base, err := vfs.ParsePath("memfs://warn", mem)
+			require.NoError(t, err)
+			clientset := client.New(base)
+			require.NoError(t, clientset.CreateCluster(client.NewCluster{Cluster: cluster, InstanceGroups: groups, Addons: tc.objects}))
+
+			_, warnings, err := LoadModelContext(clientset, cluster.Name, featureflag.Set{}, mem)
+			require.NoError(t, err)
+			var texts []string
+			for _, w := range warnings {
+				texts = append(texts, w.Text)
+			}
+			if tc.warn == "" {
+				assert.Empty(t, texts)
+			} else {
+				require.Len(t, texts, 1)
+				assert.Contains(t, texts[0], tc.warn)
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package cloudup
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+// checkFile decodes a kops-shaped file and checks each of its clusters with the groups that name
+// it, returning the located problems ("" when every cluster is valid).
+func checkFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	objs, warnings, err := kopscodecs.Decode(name, data, false)
+	require.NoError(t, err)
+	assert.NotEmpty(t, warnings, "real kops specs carry fields this build does not model; they are warned about")
+	groups := map[string][]*kopscodecs.Object{}
+	for _, o := range objs {
+		if o.InstanceGroup != nil {
+			owner := o.InstanceGroup.Labels[kops.LabelClusterName]
+			groups[owner] = append(groups[owner], o)
+		}
+	}
+	var problems []string
+	for _, o := range objs {
+		if o.Cluster == nil {
+			continue
+		}
+		docs := groups[o.Cluster.Name]
+		igs := make([]*kops.InstanceGroup, 0, len(docs))
+		for _, d := range docs {
+			igs = append(igs, d.InstanceGroup)
+		}
+		if err := Check(o.Cluster, igs, "memfs://test", len(docs) > 0).Err(o.Cluster.Name, o, docs); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	return strings.Join(problems, "\n")
+}
+
+// Specs shaped like the ones kops writes for each rule family load and validate, as in kops.
+func TestKopsShapedSpecsValidate(t *testing.T) {
+	files, err := filepath.Glob("testdata/kops-specs/*.yaml")
+	require.NoError(t, err)
+	require.Len(t, files, 4)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			assert.Empty(t, checkFile(t, f, data))
+		})
+	}
+}
+
+// The same specs, each changed the way kops refuses too, fail with the file, line and field path.
+func TestKopsShapedSpecsRefused(t *testing.T) {
+	cases := []struct {
+		file, old, new string
+		want           string
+	}{
+		{"gce-regional.yaml", "    region: europe-west4\n", "    region: europe-west4\n    zone: europe-west4-a\n",
+			`gce-regional.yaml:29: document 1 (Cluster "regional.example.com"): spec.subnets[0].zone: Invalid value: "europe-west4-a": must not be set: GCE subnets are regional`},
+		{"amazonvpc-additional-cidrs.yaml", "  - cidr: 10.21.64.0/18\n", "  - cidr: 10.22.64.0/18\n",
+			`amazonvpc-additional-cidrs.yaml:29: document 1 (Cluster "vpc-native.example.com"): spec.subnets[1].cidr: Invalid value: "10.22.64.0/18": must lie inside spec.networkCIDR "10.20.0.0/16" or one of spec.additionalNetworkCIDRs`},
+		{"amazonvpc-additional-cidrs.yaml", "    amazonvpc:\n      env:\n", "    calico:\n      env:\n",
+			`amazonvpc-additional-cidrs.yaml:16: document 1 (Cluster "vpc-native.example.com"): spec.networkCIDR: Invalid value: "10.20.0.0/16": must not overlap spec.nonMasqueradeCIDR`},
+		{"cilium-eni-ipv6.yaml", "      ipam: eni\n", "      ipam: kubernetes\n",
+			`cilium-eni-ipv6.yaml:12: document 1 (Cluster "eni.example.com"): spec.networkCIDR: Invalid value: "172.20.0.0/16": must not overlap`},
+		{"cilium-eni-ipv6.yaml", "  nonMasqueradeCIDR: ::/0\n", "  nonMasqueradeCIDR: fd00::/56\n",
+			`cilium-eni-ipv6.yaml:34: document 2 (Cluster "v6.example.com"): spec.nonMasqueradeCIDR: Forbidden: an IPv6 cluster must have a nonMasqueradeCIDR of "::/0"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file+" "+strings.TrimSpace(tc.new), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata/kops-specs", tc.file))
+			require.NoError(t, err)
+			changed := strings.Replace(string(data), tc.old, tc.new, 1)
+			require.NotEqual(t, string(data), changed, "the change applies")
+			assert.Contains(t, checkFile(t, tc.file, []byte(changed)), tc.want)
+		})
+	}
+}
