@@ -130,6 +130,10 @@ func runCreateFiles(f *Factory, files []string) error {
 			problems = append(problems, err.Error())
 			continue
 		}
+		if errs := f.checkChannel(c); errs != nil {
+			problems = append(problems, doc.FieldErrors(errs).Error())
+			continue
+		}
 		creates = append(creates, client.NewCluster{Cluster: c, InstanceGroups: groups, Addons: set.addons})
 	}
 	// Groups of clusters that are already stored are added to them.
