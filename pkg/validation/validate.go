@@ -68,7 +68,7 @@ type Validator struct {
 // "not found") fails its check with the reason, so that --wait keeps trying through a server
 // that is not up yet.
 func (v *Validator) Validate(ctx context.Context, e *Expected) *Result {
-	r := &Result{Cluster: e.Cluster, Channel: e.Channel, DNS: e.DNS}
+	r := &Result{Cluster: e.Cluster, Channel: e.Channel, DNS: e.DNS, Checks: []Check{}}
 	r.Checks = append(r.Checks, v.checkAddons(ctx, e.Addons)...)
 	switch e.DNS {
 	case DNSBuiltIn:

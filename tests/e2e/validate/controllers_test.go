@@ -56,6 +56,11 @@ func (c *cluster) mustKops(t *testing.T, args ...string) kopsenv.Run {
 // setDeploymentAvailable plays the Deployment controller: the latest generation observed and the
 // Available condition set as given.
 func setDeploymentAvailable(t *testing.T, namespace, name string, available bool) {
+	setDeploymentStatus(t, namespace, name, &available)
+}
+
+// setDeploymentStatus sets the Available condition as given, or none when available is nil.
+func setDeploymentStatus(t *testing.T, namespace, name string, available *bool) {
 	t.Helper()
 	ctx := context.Background()
 	deployments := env.Clientset.AppsV1().Deployments(namespace)
@@ -70,11 +75,13 @@ func setDeploymentAvailable(t *testing.T, namespace, name string, available bool
 		}
 		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."}
 		d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas, ReadyReplicas: replicas, AvailableReplicas: replicas}
-		if !available {
+		if available == nil || !*available {
 			cond.Status, cond.Reason, cond.Message = corev1.ConditionFalse, "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
 			d.Status.ReadyReplicas, d.Status.AvailableReplicas, d.Status.UnavailableReplicas = 0, 0, replicas
 		}
-		d.Status.Conditions = []appsv1.DeploymentCondition{cond}
+		if available != nil {
+			d.Status.Conditions = []appsv1.DeploymentCondition{cond}
+		}
 		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
 		return err
 	}))
