@@ -27,6 +27,10 @@ type cluster struct {
 }
 
 func newCluster(t *testing.T, bin, name string, flags string) *cluster {
+	return newClusterTB(t, bin, name, flags)
+}
+
+func newClusterTB(t testing.TB, bin, name string, flags string) *cluster {
 	dir := t.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
 	kopsenv.WriteKubeconfig(t, env, kubeconfig)
@@ -41,12 +45,12 @@ func newCluster(t *testing.T, bin, name string, flags string) *cluster {
 
 func (c *cluster) channel() string { return c.state + "/" + c.name + "/addons/bootstrap-channel.yaml" }
 
-func (c *cluster) run(t *testing.T, command string, args ...string) kopsenv.Run {
+func (c *cluster) run(t testing.TB, command string, args ...string) kopsenv.Run {
 	t.Helper()
 	return kopsenv.Command(t, c.dir, c.env, filepath.Join(c.bin, command), args...)
 }
 
-func (c *cluster) mustKops(t *testing.T, args ...string) kopsenv.Run {
+func (c *cluster) mustKops(t testing.TB, args ...string) kopsenv.Run {
 	t.Helper()
 	r := c.run(t, "kops", args...)
 	require.Equal(t, 0, r.Code, "kops %s:\n%s%s", strings.Join(args, " "), r.Stdout, r.Stderr)
@@ -55,12 +59,12 @@ func (c *cluster) mustKops(t *testing.T, args ...string) kopsenv.Run {
 
 // setDeploymentAvailable plays the Deployment controller: the latest generation observed and the
 // Available condition set as given.
-func setDeploymentAvailable(t *testing.T, namespace, name string, available bool) {
+func setDeploymentAvailable(t testing.TB, namespace, name string, available bool) {
 	setDeploymentStatus(t, namespace, name, &available)
 }
 
 // setDeploymentStatus sets the Available condition as given, or none when available is nil.
-func setDeploymentStatus(t *testing.T, namespace, name string, available *bool) {
+func setDeploymentStatus(t testing.TB, namespace, name string, available *bool) {
 	t.Helper()
 	ctx := context.Background()
 	deployments := env.Clientset.AppsV1().Deployments(namespace)
