@@ -62,7 +62,7 @@ func TestCreateClusterRefusesBadChannel(t *testing.T) {
 		"file://malformed/channel":            {"spec.packages[0].version: Required value"},
 		"file://badpkg/channel":               {"spec.packages[0] (op 1.0.0): packages/op/1.0.0/manifest.yaml: document 1: apiVersion and kind are required"},
 		"file://unparsable/channel":           {"packages/op/1.0.0/manifest.yaml"},
-		"file://unreadable/channel":           {"packages/op/1.0.0/manifest.yaml", "is a directory"},
+		"file://unreadable/channel":           {"packages/op/1.0.0/manifest.yaml", "directory"},
 		"memfs://store/channel":               {"memfs:// is only available to tests"},
 	}
 	c := newCLI(t)

@@ -81,7 +81,7 @@ func TestVerify(t *testing.T) {
 		dir := t.TempDir()
 		url := writeFiles(t, dir, map[string]string{"channel.yaml": channel})
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "packages", "op", "1.0.0", "manifest.yaml"), 0o755))
-		require.ErrorContains(t, Verify(url, nil), "is a directory")
+		require.ErrorContains(t, Verify(url, nil), "directory")
 	})
 
 	t.Run("memfs", func(t *testing.T) {
