@@ -9,14 +9,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"k8s.io/kops/channels/pkg/apply"
+	kubecfg "k8s.io/kops/pkg/kubeconfig"
 )
 
 func main() {
@@ -77,30 +76,7 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 }
 
 // restConfig finds the cluster: --kubeconfig, else KUBECONFIG, else ~/.kube/config, else the
-// in-cluster service account.
-func restConfig(kubeconfig string, env map[string]string) (*rest.Config, error) {
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
-	switch {
-	case kubeconfig != "":
-	case env["KUBECONFIG"] != "":
-		rules.Precedence = filepath.SplitList(env["KUBECONFIG"])
-	case env["HOME"] != "" && fileExists(filepath.Join(env["HOME"], ".kube", "config")):
-		rules.Precedence = []string{filepath.Join(env["HOME"], ".kube", "config")}
-	default:
-		config, err := rest.InClusterConfig()
-		if err != nil {
-			return nil, fmt.Errorf("no kubeconfig (--kubeconfig, KUBECONFIG or ~/.kube/config) and not running in a cluster: %w", err)
-		}
-		return config, nil
-	}
-	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig: %w", err)
-	}
-	return config, nil
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+// in-cluster service account (pkg/kubeconfig, shared with kops validate cluster).
+func restConfig(path string, env map[string]string) (*rest.Config, error) {
+	return kubecfg.RESTConfig(path, env)
 }

@@ -86,6 +86,10 @@ func runCreateFiles(f *Factory, files []string) error {
 			found.add(err)
 			continue
 		}
+		if errs := f.checkChannel(c); errs != nil {
+			found.add(doc.FieldErrors(errs))
+			continue
+		}
 		n := client.NewCluster{Cluster: c, InstanceGroups: groups}
 		for _, a := range set.addons {
 			n.Addons = append(n.Addons, a.Addon)

@@ -91,6 +91,9 @@ func runCreateCluster(f *Factory, o *createClusterOptions) error {
 	if err := checked.Err(cluster.Name, nil, nil); err != nil {
 		return err
 	}
+	if errs := f.checkChannel(cluster); errs != nil {
+		return cloudup.FieldErrors(fmt.Sprintf("cluster %q is not valid:", cluster.Name), errs)
+	}
 
 	if o.DryRun {
 		return printNewCluster(f, o.Output, client.NewCluster{Cluster: cluster, InstanceGroups: groups, Addons: addons})

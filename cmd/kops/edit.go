@@ -135,7 +135,13 @@ func runEditCluster(f *Factory, name string) error {
 		return err
 	}
 	check := func(o *kopscodecs.Object) error {
-		return cloudup.Check(o.Cluster, groups, clientset.Base().String(), false).Err(name, o, nil)
+		if err := cloudup.Check(o.Cluster, groups, clientset.Base().String(), false).Err(name, o, nil); err != nil {
+			return err
+		}
+		if errs := f.checkChannel(o.Cluster); errs != nil {
+			return o.FieldErrors(errs)
+		}
+		return nil
 	}
 	save := func(o *kopscodecs.Object) error {
 		if err := clientset.UpdateClusterIfUnchanged(o.Cluster, revision); err != nil {

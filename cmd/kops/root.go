@@ -24,6 +24,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdEdit(f),
 		NewCmdUpdate(f),
 		NewCmdDelete(f),
+		NewCmdValidate(f),
 		NewCmdVersion(f),
 	)
 	return cmd

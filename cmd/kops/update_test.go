@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -118,6 +119,7 @@ func TestUpdateClusterWithOperators(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(addonsDir, "operator.coredns.addons.x-k8s.io", "0.2.0.yaml"))
 }
 
+// A channel that went bad after create (a file removed, a store edited by hand) fails update cleanly.
 func TestUpdateClusterWithOperatorsBadChannel(t *testing.T) {
 	c := newCLI(t)
 	c.env["KOPS_FEATURE_FLAGS"] = "ClusterAddons,UseAddonOperators"
@@ -129,7 +131,12 @@ func TestUpdateClusterWithOperatorsBadChannel(t *testing.T) {
 	}
 	for i, tc := range cases {
 		name := fmt.Sprintf("ch%d.k8s.local", i)
-		c.mustRun("create", "cluster", name, "--zones", "us-east-2a", "--channel", tc.channel)
+		c.mustRun("create", "cluster", name, "--zones", "us-east-2a")
+		config := c.storePath(name, "config")
+		data, err := os.ReadFile(config)
+		require.NoError(t, err)
+		require.Contains(t, string(data), "channel: stable\n")
+		require.NoError(t, os.WriteFile(config, []byte(strings.Replace(string(data), "channel: stable\n", "channel: "+tc.channel+"\n", 1)), 0o644))
 		r := c.run("update", "cluster", name, "--yes")
 		assert.Equal(t, 1, r.code)
 		assert.Contains(t, r.stderr, tc.want)

@@ -9,10 +9,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"strings"
 
+	builtin "k8s.io/kops/channels"
 	"k8s.io/kops/channels/pkg/api"
-	"k8s.io/kops/upup/models"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -41,39 +42,75 @@ func (l *Loaded) Name() string { return l.name }
 func (l *Loaded) Channel() *api.Channel { return l.channel }
 
 // Load reads the channel named by location, a cluster's spec.channel value: stable, alpha or none
-// (built in, see upup/models/channels), file:///abs/path/channel.yaml, or memfs://store/path
-// when mem is given (tests). Other locations are rejected rather than fetched: what a cluster
-// gets must not depend on the network.
+// (built in, see the channels/ directory), a file:// URL, or memfs://store/path when mem is given
+// (tests). As in kops, a relative file:// URL (file://channels/stable) is relative to the working
+// directory; `kops create` and `kops edit` store it made absolute (see Resolve). Other locations
+// are rejected rather than fetched: what a cluster gets must not depend on the network.
 func Load(location string, mem *vfs.MemFS) (*Loaded, error) {
 	switch location {
 	case Stable, Alpha:
-		return loadEmbedded(location, location+".yaml")
+		return loadEmbedded(location, location)
 	case None:
-		return loadEmbedded(None, Stable+".yaml")
+		return loadEmbedded(None, Stable)
 	}
-	scheme, _, ok := strings.Cut(location, "://")
+	p, err := channelPath(location, "", mem)
+	if err != nil {
+		return nil, err
+	}
+	return loadPath(p)
+}
+
+// channelPath turns a file:// or memfs:// channel location into a path, resolving a relative
+// file:// path against workDir (the process's working directory when empty). Its errors speak of
+// channels, not of state stores.
+func channelPath(location, workDir string, mem *vfs.MemFS) (vfs.Path, error) {
+	scheme, rest, ok := strings.Cut(location, "://")
 	switch {
 	case location == "":
-		return nil, errors.New("no channel given: use stable, alpha, none or file:///path/to/channel.yaml")
+		return nil, errors.New("no channel given: use stable, alpha, none or file:///path/to/channel")
 	case !ok:
-		return nil, fmt.Errorf("channel %q is not a known channel: use stable, alpha, none or file:///path/to/channel.yaml", location)
-	case strings.EqualFold(scheme, "file") || strings.EqualFold(scheme, "memfs"):
-		p, err := vfs.ParsePath(location, mem)
+		return nil, fmt.Errorf("channel %q is not a known channel: use stable, alpha, none or file:///path/to/channel", location)
+	case strings.EqualFold(scheme, "file"):
+		abs, err := absoluteFile(location, rest, workDir)
 		if err != nil {
-			return nil, fmt.Errorf("channel %q: %w", location, err)
+			return nil, err
 		}
-		return loadPath(p)
+		return vfs.ParsePath("file://"+filepath.ToSlash(abs), nil)
+	case strings.EqualFold(scheme, "memfs"):
+		if name, _, _ := strings.Cut(rest, "/"); name == "" {
+			return nil, fmt.Errorf("channel %q: memfs URLs need a store name, e.g. memfs://test/channel", location)
+		}
+		if mem == nil {
+			return nil, fmt.Errorf("channel %q: memfs:// is only available to tests that supply an in-memory store", location)
+		}
+		return vfs.ParsePath(location, mem)
 	default:
 		return nil, fmt.Errorf("channel %q: scheme %q is not supported (channels are never fetched over the network); "+
-			"use stable, alpha, none or a local file:///path/to/channel.yaml", location, scheme)
+			"use stable, alpha, none or a local file:// URL", location, scheme)
 	}
 }
 
-func loadEmbedded(name, file string) (*Loaded, error) {
-	root, err := fs.Sub(models.ChannelsFS(), "channels")
-	if err != nil {
-		return nil, fmt.Errorf("opening built-in channels: %w", err)
+// absoluteFile is the absolute file path of a file:// URL's path part, rest.
+func absoluteFile(location, rest, workDir string) (string, error) {
+	if rest == "" {
+		return "", fmt.Errorf("channel %q: the file:// URL names no file", location)
 	}
+	p := filepath.FromSlash(rest)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if workDir == "" {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("channel %q: resolving %s against the working directory: %w", location, rest, err)
+		}
+		return abs, nil
+	}
+	return filepath.Join(workDir, p), nil
+}
+
+func loadEmbedded(name, file string) (*Loaded, error) {
+	root := builtin.FS()
 	data, err := fs.ReadFile(root, file)
 	if err != nil {
 		return nil, fmt.Errorf("reading built-in channel %q: %w", name, err)

@@ -93,8 +93,10 @@ func TestLoadRejects(t *testing.T) {
 		"/srv/channel.yaml":         {`channel "/srv/channel.yaml" is not a known channel`},
 		"https://example.com/c.yml": {`channel "https://example.com/c.yml"`, `scheme "https" is not supported`},
 		"s3://bucket/channel.yaml":  {`scheme "s3" is not supported`},
-		"file://relative/c.yaml":    {"need an absolute path"},
+		"file://relative/c.yaml":    {"reading channel file://" + filepath.ToSlash(mustGetwd(t)) + "/relative/c.yaml", "no such file"},
+		"file://":                   {"names no file"},
 		"memfs://test/c.yaml":       {"memfs:// is only available to tests"},
+		"memfs:///c.yaml":           {"memfs URLs need a store name"},
 		"file://" + filepath.ToSlash(filepath.Join(dir, "missing.yaml")): {"reading channel", "no such file"},
 		malformed: {malformed, "apiVersion: Invalid value", "spec.packages[0].version: Required value"},
 	}
@@ -105,8 +107,15 @@ func TestLoadRejects(t *testing.T) {
 			for _, w := range want {
 				assert.Contains(t, err.Error(), w)
 			}
+			assert.NotContains(t, err.Error(), "state store", "a channel is not a state store")
 		})
 	}
+}
+
+func mustGetwd(t *testing.T) string {
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	return wd
 }
 
 func TestPackage(t *testing.T) {

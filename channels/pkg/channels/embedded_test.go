@@ -17,9 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/yaml"
 
+	builtin "k8s.io/kops/channels"
 	"k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/upup/models"
 )
 
 const operatorPackage = "operator.coredns.addons.x-k8s.io"
@@ -48,8 +48,7 @@ func TestEmbeddedChannels(t *testing.T) {
 // TestEmbeddedManifestsMatchChannels checks every version, not only the newest: each operator
 // version has a manifest, no other package has one, and no manifest is left unreferenced.
 func TestEmbeddedManifestsMatchChannels(t *testing.T) {
-	root, err := fs.Sub(models.ChannelsFS(), "channels")
-	require.NoError(t, err)
+	root := builtin.FS()
 	referenced := map[string]bool{}
 	for _, name := range []string{Stable, Alpha} {
 		l, err := Load(name, nil)

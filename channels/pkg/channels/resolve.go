@@ -1,0 +1,94 @@
+package channels
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// Resolve returns what to store in spec.channel for a channel a user typed: a relative file:// URL
+// (file://channels/stable, relative to workDir as in kops) becomes the absolute file:// URL of the
+// same file, so that a later run from another directory still finds it. Built-in names, absolute
+// file:// URLs and memfs:// URLs are returned unchanged; anything Load would refuse is an error.
+func Resolve(location, workDir string) (string, error) {
+	switch location {
+	case Stable, Alpha, None:
+		return location, nil
+	}
+	scheme, rest, ok := strings.Cut(location, "://")
+	if !ok || !strings.EqualFold(scheme, "file") {
+		// Not a file: the same checks and messages as Load, without reading anything.
+		if _, err := channelPath(location, workDir, &vfs.MemFS{}); err != nil {
+			return "", err
+		}
+		return location, nil
+	}
+	if workDir == "" || !filepath.IsAbs(workDir) {
+		return "", fmt.Errorf("channel %q: resolving a file:// URL needs an absolute working directory, not %q", location, workDir)
+	}
+	if filepath.IsAbs(filepath.FromSlash(rest)) {
+		return location, nil
+	}
+	abs, err := absoluteFile(location, rest, workDir)
+	if err != nil {
+		return "", err
+	}
+	return "file://" + filepath.ToSlash(abs), nil
+}
+
+// Verify reads the channel at location and every package manifest it lists, so that a bad channel
+// is refused when it is set (kops create, kops edit) rather than when the cluster is updated: the
+// channel must parse, and each manifest that exists must be readable and hold Kubernetes objects.
+// A package without a manifest is allowed (packages such as coredns only carry a version).
+func Verify(location string, mem *vfs.MemFS) error {
+	l, err := Load(location, mem)
+	if err != nil {
+		return err
+	}
+	for i, p := range l.channel.Spec.Packages {
+		file := manifestPath(p.Name, p.Version)
+		data, err := l.readPackageFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		where := fmt.Sprintf("channel %q: spec.packages[%d] (%s %s): %s", l.name, i, p.Name, p.Version, file)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		if err := checkManifest(data); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	return nil
+}
+
+// checkManifest requires every document of a manifest to be an object with apiVersion and kind.
+func checkManifest(data []byte) error {
+	docs, err := kubemanifest.Split(data)
+	if err != nil {
+		return err
+	}
+	if len(docs) == 0 {
+		return errors.New("the manifest holds no objects")
+	}
+	for i, doc := range docs {
+		var head struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+		}
+		if err := yaml.Unmarshal(doc, &head); err != nil {
+			return fmt.Errorf("document %d: %w", i+1, err)
+		}
+		if head.APIVersion == "" || head.Kind == "" {
+			return fmt.Errorf("document %d: apiVersion and kind are required", i+1)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/kubeconfig"
+	"k8s.io/kops/pkg/validation"
+)
+
+type validateClusterOptions struct {
+	wait       time.Duration
+	interval   time.Duration
+	timeout    time.Duration
+	kubeconfig string
+	output     string
+}
+
+// NewCmdValidate is `kops validate cluster`.
+func NewCmdValidate(f *Factory) *cobra.Command {
+	o := &validateClusterOptions{}
+	cluster := &cobra.Command{
+		Use:   "cluster [CLUSTER]",
+		Short: "Check that the cluster runs the addons and DNS kops last wrote for it",
+		Long: "Reads the bootstrap channel 'kops update cluster --yes' wrote to the state store and checks the\n" +
+			"cluster of --kubeconfig, KUBECONFIG or ~/.kube/config: every addon recorded at the channel's version\n" +
+			"and manifest hash; with built-in CoreDNS, Deployment coredns available and Service kube-dns at\n" +
+			"spec.kubeDNS.serverIP; with the CoreDNS operator, its Deployment available and the CoreDNS object\n" +
+			"healthy. Exits non-zero with what is missing; --wait retries until healthy or the time is up.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(o.output, outputTable, outputYAML, outputJSON); err != nil {
+				return err
+			}
+			if o.wait < 0 || o.interval <= 0 || o.timeout <= 0 {
+				return errors.New("--wait must not be negative, --interval and --request-timeout must be positive")
+			}
+			name, err := f.Cluster(args)
+			if err != nil {
+				return err
+			}
+			return runValidateCluster(cmd, f, name, o)
+		},
+	}
+	fl := cluster.Flags()
+	fl.DurationVar(&o.wait, "wait", 0, "Keep validating until the cluster is healthy or this much time has passed (e.g. 5m)")
+	fl.DurationVar(&o.interval, "interval", 10*time.Second, "Time between attempts with --wait")
+	fl.DurationVar(&o.timeout, "request-timeout", kubeconfig.DefaultRequestTimeout, "Time limit of each request to the cluster")
+	fl.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
+	fl.StringVarP(&o.output, "output", "o", outputTable, "Output format: table, yaml or json")
+	cmd := &cobra.Command{Use: "validate", Short: "Validate clusters"}
+	cmd.AddCommand(cluster)
+	return cmd
+}
+
+func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validateClusterOptions) error {
+	clientset, err := f.Clientset()
+	if err != nil {
+		return err
+	}
+	stored, warnings, err := clientset.GetCluster(name)
+	f.Warn(warnings)
+	if err != nil {
+		return err
+	}
+	expected, err := validation.ReadExpected(kops.CompleteCluster(stored, clientset.Base().String()), f.Mem)
+	if err != nil {
+		return err
+	}
+	config, err := kubeconfig.RESTConfig(o.kubeconfig, f.Env)
+	if err != nil {
+		return err
+	}
+	config = kubeconfig.ForCLI(config, o.timeout)
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return fmt.Errorf("creating a client for %s: %w", config.Host, err)
+	}
+	dyn, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return fmt.Errorf("creating a client for %s: %w", config.Host, err)
+	}
+	v := &validation.Validator{Client: client, Dynamic: dyn}
+	result := v.Wait(cmd.Context(), expected, o.wait, o.interval, f.ErrOut)
+	if err := printValidation(f, o.output, result); err != nil {
+		return err
+	}
+	if failures := result.Failures(); len(failures) > 0 {
+		lines := make([]string, 0, len(failures))
+		for _, c := range failures {
+			lines = append(lines, fmt.Sprintf("  %s %s: %s", c.Kind, c.Name, c.Message))
+		}
+		return fmt.Errorf("cluster %q is not healthy: %d of %d checks failed:\n%s", name, len(failures), len(result.Checks), strings.Join(lines, "\n"))
+	}
+	if o.output == outputTable {
+		fmt.Fprintf(f.Out, "\nYour cluster %s is ready\n", name)
+	}
+	return nil
+}
+
+func printValidation(f *Factory, format string, r *validation.Result) error {
+	switch format {
+	case outputYAML:
+		data, err := yaml.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = f.Out.Write(data)
+		return err
+	case outputJSON:
+		data, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = f.Out.Write(append(data, '\n'))
+		return err
+	}
+	fmt.Fprintf(f.Out, "Validating cluster %s (DNS: %s) against %s\n\n", r.Cluster, r.DNS, r.Channel)
+	rows := make([][]string, 0, len(r.Checks))
+	for _, c := range r.Checks {
+		status := "OK"
+		if !c.OK {
+			status = "FAILED"
+		}
+		rows = append(rows, []string{c.Kind, c.Name, status, c.Message})
+	}
+	return printTable(f.Out, []string{"KIND", "NAME", "STATUS", "MESSAGE"}, rows)
+}

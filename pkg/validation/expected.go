@@ -1,0 +1,92 @@
+// Package validation checks that a cluster runs what kops last wrote for it: every addon of the
+// bootstrap channel recorded at the channel's version and hash, and cluster DNS up, whether CoreDNS
+// is built in or run by its operator. It backs `kops validate cluster`.
+package validation
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/upup/models"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// DNSMode is how the bootstrap channel deploys CoreDNS.
+type DNSMode string
+
+const (
+	// DNSBuiltIn is the built-in addon: Deployment coredns and Service kube-dns in kube-system.
+	DNSBuiltIn DNSMode = "built-in"
+	// DNSOperator is the cluster-addons operator, told what to run by a CoreDNS object.
+	DNSOperator DNSMode = "operator"
+	// DNSNone means the channel deploys no CoreDNS; nothing about DNS is checked.
+	DNSNone DNSMode = "none"
+)
+
+// Addon is an addon the cluster must have recorded, as kops's channels records it.
+type Addon struct {
+	Name      string
+	Namespace string
+	ID        string
+	Hash      string
+}
+
+// Expected is what the cluster should run, from the bootstrap channel and the completed cluster.
+type Expected struct {
+	Cluster string
+	// Channel is the bootstrap channel's location in the state store.
+	Channel     string
+	Addons      []Addon
+	DNS         DNSMode
+	DNSServerIP string
+}
+
+// ReadExpected reads the bootstrap channel `kops update cluster --yes` wrote for a completed cluster
+// (spec.configBase set) and derives what the cluster must run. The mode is the channel's, not the
+// caller's feature flags: validation checks what was written.
+func ReadExpected(cluster *kops.Cluster, mem *vfs.MemFS) (*Expected, error) {
+	base, err := vfs.ParsePath(cluster.Spec.ConfigBase, mem)
+	if err != nil {
+		return nil, fmt.Errorf("spec.configBase: %w", err)
+	}
+	location := base.String() + "/" + addons.BootstrapChannelLocation
+	data, err := base.Join(addons.BootstrapChannelLocation).ReadFile()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no bootstrap channel at %s: write it with 'kops update cluster --name %s --yes'", location, cluster.Name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the bootstrap channel %s: %w", location, err)
+	}
+	channel, err := api.ParseAddons(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", location, err)
+	}
+	return expectedFrom(cluster, location, channel), nil
+}
+
+func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *Expected {
+	e := &Expected{Cluster: cluster.Name, Channel: location, DNS: DNSNone}
+	for _, a := range channel.Spec.Addons {
+		ns := a.Namespace
+		if ns == "" {
+			ns = apply.DefaultNamespace
+		}
+		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash})
+		switch a.Name {
+		case models.CoreDNSAddonName:
+			e.DNS = DNSBuiltIn
+		case corednsoperator.AddonName:
+			e.DNS = DNSOperator
+		}
+	}
+	if dns := cluster.Spec.KubeDNS; dns != nil {
+		e.DNSServerIP = dns.ServerIP
+	}
+	return e
+}

@@ -1,0 +1,95 @@
+package validation
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+func storeChannel(t *testing.T, mem *vfs.MemFS, addons ...api.AddonSpec) {
+	t.Helper()
+	ch := api.NewAddons("bootstrap")
+	ch.Spec.Addons = addons
+	data, err := ch.Encode()
+	require.NoError(t, err)
+	p, err := vfs.ParsePath("memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", mem)
+	require.NoError(t, err)
+	require.NoError(t, p.WriteFile(data))
+}
+
+func cluster() *kops.Cluster {
+	c := &kops.Cluster{}
+	c.Name = "c.k8s.local"
+	return kops.CompleteCluster(c, "memfs://s")
+}
+
+func TestReadExpected(t *testing.T) {
+	cases := []struct {
+		name   string
+		addons []api.AddonSpec
+		want   DNSMode
+	}{
+		{"built-in", []api.AddonSpec{{Name: "coredns.addons.k8s.io", ID: "k8s-1.12", ManifestHash: "h1"}}, DNSBuiltIn},
+		{"operator", []api.AddonSpec{
+			{Name: "coredns-rbac.addons.k8s.io", ID: "k8s-1.12", ManifestHash: "h1"},
+			{Name: "operator.coredns.addons.x-k8s.io", ID: "0.2.0", ManifestHash: "h2", Namespace: "coredns-operator-system"},
+			{Name: "coredns.addons.x-k8s.io", ID: "1.12.4", ManifestHash: "h3"},
+		}, DNSOperator},
+		{"no DNS", []api.AddonSpec{{Name: "other", ManifestHash: "h"}}, DNSNone},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := &vfs.MemFS{}
+			storeChannel(t, mem, tc.addons...)
+			e, err := ReadExpected(cluster(), mem)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, e.DNS)
+			assert.Equal(t, "100.64.0.10", e.DNSServerIP)
+			assert.Equal(t, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", e.Channel)
+			require.Len(t, e.Addons, len(tc.addons))
+			for i, a := range tc.addons {
+				ns := a.Namespace
+				if ns == "" {
+					ns = "kube-system"
+				}
+				assert.Equal(t, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash}, e.Addons[i])
+			}
+		})
+	}
+
+	_, err := ReadExpected(cluster(), &vfs.MemFS{})
+	require.EqualError(t, err, "no bootstrap channel at memfs://s/c.k8s.local/addons/bootstrap-channel.yaml: write it with 'kops update cluster --name c.k8s.local --yes'")
+
+	mem := &vfs.MemFS{}
+	p, err := vfs.ParsePath("memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", mem)
+	require.NoError(t, err)
+	require.NoError(t, p.WriteFile([]byte("kind: Channel\n")))
+	_, err = ReadExpected(cluster(), mem)
+	require.ErrorContains(t, err, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml: ")
+	require.ErrorContains(t, err, `"Channel"`, "names the wrong kind")
+}
+
+func TestCompareRecord(t *testing.T) {
+	a := Addon{Name: "x", ID: "k8s-1.12", Hash: "0123456789abcdef"}
+	cases := []struct {
+		record string
+		ok     bool
+		want   string
+	}{
+		{`{"id":"k8s-1.12","manifestHash":"0123456789abcdef","systemGeneration":1}`, true, `applied at version "k8s-1.12", manifest 0123456789ab`},
+		{`{"id":"k8s-1.11","manifestHash":"0123456789abcdef"}`, false, `stale: applied version "k8s-1.11", the channel has "k8s-1.12"`},
+		{`{"id":"k8s-1.12","manifestHash":"ffff"}`, false, "stale: applied manifest ffff, the channel has 0123456789ab"},
+		{`{"id":"k8s-1.12"}`, false, "stale: applied manifest (none), the channel has 0123456789ab"},
+		{`not json`, false, "parsing addon record"},
+	}
+	for _, tc := range cases {
+		ok, msg := compareRecord(tc.record, a)
+		assert.Equal(t, tc.ok, ok, tc.record)
+		assert.Contains(t, msg, tc.want)
+	}
+}

@@ -1,0 +1,154 @@
+package validate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
+
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+// cluster is one kops cluster in a file:// state store of its own, with the binaries and a
+// kubeconfig for the test server.
+type cluster struct {
+	name, bin, dir, state string
+	env                   []string
+}
+
+func newCluster(t *testing.T, bin, name string, flags string) *cluster {
+	return newClusterTB(t, bin, name, flags)
+}
+
+func newClusterTB(t testing.TB, bin, name string, flags string) *cluster {
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	kopsenv.WriteKubeconfig(t, env, kubeconfig)
+	c := &cluster{name: name, bin: bin, dir: dir, state: "file://" + filepath.Join(dir, "state")}
+	c.env = []string{"KOPS_STATE_STORE=" + c.state, "KUBECONFIG=" + kubeconfig, "HOME=" + dir, "KOPS_FEATURE_FLAGS=" + flags}
+	c.mustKops(t, "create", "cluster", name, "--zones", "us-east-2a")
+	c.mustKops(t, "update", "cluster", name, "--yes")
+	r := c.run(t, "channels", "apply", "channel", c.channel(), "--yes")
+	require.Equal(t, 0, r.Code, "channels apply:\n%s%s", r.Stdout, r.Stderr)
+	return c
+}
+
+func (c *cluster) channel() string { return c.state + "/" + c.name + "/addons/bootstrap-channel.yaml" }
+
+func (c *cluster) run(t testing.TB, command string, args ...string) kopsenv.Run {
+	t.Helper()
+	return kopsenv.Command(t, c.dir, c.env, filepath.Join(c.bin, command), args...)
+}
+
+func (c *cluster) mustKops(t testing.TB, args ...string) kopsenv.Run {
+	t.Helper()
+	r := c.run(t, "kops", args...)
+	require.Equal(t, 0, r.Code, "kops %s:\n%s%s", strings.Join(args, " "), r.Stdout, r.Stderr)
+	return r
+}
+
+// setDeploymentAvailable plays the Deployment controller: the latest generation observed and the
+// Available condition set as given.
+func setDeploymentAvailable(t testing.TB, namespace, name string, available bool) {
+	setDeploymentStatus(t, namespace, name, &available)
+}
+
+// setDeploymentStatus sets the Available condition as given, or none when available is nil.
+func setDeploymentStatus(t testing.TB, namespace, name string, available *bool) {
+	t.Helper()
+	ctx := context.Background()
+	deployments := env.Clientset.AppsV1().Deployments(namespace)
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := deployments.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		replicas := int32(1)
+		if d.Spec.Replicas != nil {
+			replicas = *d.Spec.Replicas
+		}
+		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."}
+		d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas, ReadyReplicas: replicas, AvailableReplicas: replicas}
+		if available == nil || !*available {
+			cond.Status, cond.Reason, cond.Message = corev1.ConditionFalse, "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
+			d.Status.ReadyReplicas, d.Status.AvailableReplicas, d.Status.UnavailableReplicas = 0, 0, replicas
+		}
+		if available != nil {
+			d.Status.Conditions = []appsv1.DeploymentCondition{cond}
+		}
+		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
+		return err
+	}))
+}
+
+var coreDNSResource = schema.GroupVersionResource{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "corednses"}
+
+// setCoreDNSStatus plays the CoreDNS operator: status.healthy and status.errors as it reports them.
+func setCoreDNSStatus(t *testing.T, healthy bool, errs ...string) {
+	t.Helper()
+	ctx := context.Background()
+	client, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	resource := client.Resource(coreDNSResource).Namespace("kube-system")
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		u, err := resource.Get(ctx, "coredns", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		status := map[string]interface{}{"healthy": healthy}
+		if len(errs) > 0 {
+			list := make([]interface{}, 0, len(errs))
+			for _, e := range errs {
+				list = append(list, e)
+			}
+			status["errors"] = list
+		}
+		require.NoError(t, unstructured.SetNestedField(u.Object, status, "status"))
+		_, err = resource.UpdateStatus(ctx, u, metav1.UpdateOptions{})
+		return err
+	}))
+}
+
+// setRecord sets (or, with value "", removes) an addon's record on a namespace.
+func setRecord(t *testing.T, namespace, addon, value string) {
+	t.Helper()
+	ctx := context.Background()
+	namespaces := env.Clientset.CoreV1().Namespaces()
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		ns, err := namespaces.Get(ctx, namespace, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if ns.Annotations == nil {
+			ns.Annotations = map[string]string{}
+		}
+		if value == "" {
+			delete(ns.Annotations, "addons.k8s.io/"+addon)
+		} else {
+			ns.Annotations["addons.k8s.io/"+addon] = value
+		}
+		_, err = namespaces.Update(ctx, ns, metav1.UpdateOptions{})
+		return err
+	}))
+}
+
+func record(t *testing.T, namespace, addon string) string {
+	t.Helper()
+	ns, err := env.Clientset.CoreV1().Namespaces().Get(context.Background(), namespace, metav1.GetOptions{})
+	require.NoError(t, err)
+	value := ns.Annotations["addons.k8s.io/"+addon]
+	require.NotEmpty(t, value, "record of %s on %s", addon, namespace)
+	return value
+}
+
+func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o600) }

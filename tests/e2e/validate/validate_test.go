@@ -1,0 +1,232 @@
+package validate
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+// result mirrors what -o json and -o yaml print.
+type result struct {
+	Cluster string `json:"cluster"`
+	Channel string `json:"channel"`
+	DNS     string `json:"dns"`
+	Checks  []struct {
+		Kind    string `json:"kind"`
+		Name    string `json:"name"`
+		OK      bool   `json:"ok"`
+		Message string `json:"message"`
+	} `json:"checks"`
+}
+
+func (r result) failing() map[string]string {
+	out := map[string]string{}
+	for _, c := range r.Checks {
+		if !c.OK {
+			out[c.Kind+" "+c.Name] = c.Message
+		}
+	}
+	return out
+}
+
+func TestValidateBuiltIn(t *testing.T) {
+	bin := kopsenv.BuildCommands(t, "kops", "channels")
+	c := newCluster(t, bin, "builtin.k8s.local", "")
+	validate := func(args ...string) kopsenv.Run {
+		return c.run(t, "kops", append([]string{"validate", "cluster", c.name}, args...)...)
+	}
+
+	t.Run("Deployment not available yet", func(t *testing.T) {
+		r := validate()
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stdout, "Deployment  kube-system/coredns")
+		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 3 checks failed:`)
+		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: generation 1 not yet observed by its controller")
+		setDeploymentStatus(t, "kube-system", "coredns", nil)
+		r = validate()
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: no Available condition yet, 0/1 replicas ready")
+		setDeploymentAvailable(t, "kube-system", "coredns", false)
+		r = validate()
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: MinimumReplicasUnavailable Deployment does not have minimum availability.")
+	})
+
+	setDeploymentAvailable(t, "kube-system", "coredns", true)
+	t.Run("healthy", func(t *testing.T) {
+		r := validate()
+		require.Equal(t, 0, r.Code, r.Stderr)
+		assert.Contains(t, r.Stdout, "Validating cluster builtin.k8s.local (DNS: built-in) against "+c.channel()+"\n")
+		assert.Regexp(t, `Addon +coredns.addons.k8s.io +OK +applied at version "k8s-1.12", manifest [0-9a-f]{12}\n`, r.Stdout)
+		assert.Regexp(t, `Service +kube-system/kube-dns +OK +clusterIP 100.64.0.10\n`, r.Stdout)
+		assert.Contains(t, r.Stdout, "Your cluster builtin.k8s.local is ready\n")
+		assert.Empty(t, r.Stderr)
+	})
+
+	t.Run("output formats", func(t *testing.T) {
+		for _, format := range []string{"json", "yaml"} {
+			r := validate("-o", format)
+			require.Equal(t, 0, r.Code, r.Stderr)
+			var got result
+			if format == "json" {
+				require.NoError(t, json.Unmarshal([]byte(r.Stdout), &got))
+			} else {
+				require.NoError(t, yaml.UnmarshalStrict([]byte(r.Stdout), &got))
+			}
+			assert.Equal(t, "builtin.k8s.local", got.Cluster)
+			assert.Equal(t, "built-in", got.DNS)
+			assert.Equal(t, c.channel(), got.Channel)
+			assert.Len(t, got.Checks, 3)
+			assert.Empty(t, got.failing())
+			assert.NotContains(t, r.Stdout, "Your cluster", "machine output has no prose")
+		}
+		r := validate("-o", "xml")
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, `unknown output format "xml": use one of table, yaml, json`)
+
+		// A failure in machine output: the document says what failed, stderr says it too.
+		setDeploymentAvailable(t, "kube-system", "coredns", false)
+		defer setDeploymentAvailable(t, "kube-system", "coredns", true)
+		r = validate("-o", "json")
+		assert.Equal(t, 1, r.Code)
+		var got result
+		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &got))
+		assert.Equal(t, map[string]string{"Deployment kube-system/coredns": "not available: MinimumReplicasUnavailable Deployment does not have minimum availability."}, got.failing())
+		assert.Contains(t, r.Stderr, "not healthy")
+	})
+
+	t.Run("missing addon record", func(t *testing.T) {
+		saved := record(t, "kube-system", "coredns.addons.k8s.io")
+		setRecord(t, "kube-system", "coredns.addons.k8s.io", "")
+		defer setRecord(t, "kube-system", "coredns.addons.k8s.io", saved)
+		r := validate()
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, "  Addon coredns.addons.k8s.io: not applied: no record addons.k8s.io/coredns.addons.k8s.io on namespace kube-system")
+	})
+
+	t.Run("stale hash", func(t *testing.T) {
+		saved := record(t, "kube-system", "coredns.addons.k8s.io")
+		stale := strings.Replace(saved, `"manifestHash":"`, `"manifestHash":"00000000000000`, 1)
+		require.NotEqual(t, saved, stale)
+		setRecord(t, "kube-system", "coredns.addons.k8s.io", stale)
+		defer setRecord(t, "kube-system", "coredns.addons.k8s.io", saved)
+		r := validate()
+		assert.Equal(t, 1, r.Code)
+		assert.Regexp(t, `Addon coredns.addons.k8s.io: stale: applied manifest 000000000000, the channel has [0-9a-f]{12}`, r.Stderr)
+	})
+
+	t.Run("wrong Service IP", func(t *testing.T) {
+		services := env.Clientset.CoreV1().Services("kube-system")
+		ctx := context.Background()
+		original, err := services.Get(ctx, "kube-dns", metav1.GetOptions{})
+		require.NoError(t, err)
+		recreate := func(ip string) {
+			require.NoError(t, services.Delete(ctx, "kube-dns", metav1.DeleteOptions{}))
+			s := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "kube-dns", Namespace: "kube-system", Labels: original.Labels, Annotations: original.Annotations}, Spec: *original.Spec.DeepCopy()}
+			s.Spec.ClusterIP, s.Spec.ClusterIPs = ip, nil
+			_, err := services.Create(ctx, s, metav1.CreateOptions{})
+			require.NoError(t, err)
+		}
+		recreate("100.64.0.53")
+		defer recreate("100.64.0.10")
+		r := validate()
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, "  Service kube-system/kube-dns: clusterIP is 100.64.0.53, spec.kubeDNS.serverIP is 100.64.0.10: pods would not reach DNS")
+	})
+
+	t.Run("wait succeeds when the cluster becomes healthy", func(t *testing.T) {
+		setDeploymentAvailable(t, "kube-system", "coredns", false)
+		cmd := exec.Command(filepath.Join(bin, "kops"), "validate", "cluster", c.name, "--wait=2m", "--interval=100ms")
+		cmd.Dir, cmd.Env = c.dir, c.env
+		stderr, err := cmd.StderrPipe()
+		require.NoError(t, err)
+		var stdout strings.Builder
+		cmd.Stdout = &stdout
+		require.NoError(t, cmd.Start())
+		lines := bufio.NewScanner(stderr)
+		require.True(t, lines.Scan(), "a progress line")
+		assert.Regexp(t, `^Validation failed \(1 of 3 checks failing: Deployment kube-system/coredns: not available: .*\), next check in 100ms, 2m0s left$`, lines.Text())
+		setDeploymentAvailable(t, "kube-system", "coredns", true) // the controller catches up
+		for lines.Scan() {
+			assert.True(t, strings.HasPrefix(lines.Text(), "Validation failed ("), lines.Text())
+		}
+		require.NoError(t, cmd.Wait())
+		assert.Contains(t, stdout.String(), "Your cluster builtin.k8s.local is ready\n")
+	})
+
+	t.Run("wait times out", func(t *testing.T) {
+		setDeploymentAvailable(t, "kube-system", "coredns", false)
+		defer setDeploymentAvailable(t, "kube-system", "coredns", true)
+		r := validate("--wait=1s", "--interval=200ms")
+		assert.Equal(t, 1, r.Code)
+		assert.GreaterOrEqual(t, strings.Count(r.Stderr, "Validation failed ("), 2, r.Stderr)
+		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 3 checks failed:`)
+		assert.Contains(t, r.Stdout, "FAILED")
+	})
+
+	t.Run("no bootstrap channel", func(t *testing.T) {
+		c.mustKops(t, "create", "cluster", "fresh.k8s.local", "--zones", "us-east-2a")
+		r := c.run(t, "kops", "validate", "cluster", "fresh.k8s.local")
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, "no bootstrap channel at "+c.state+"/fresh.k8s.local/addons/bootstrap-channel.yaml: write it with 'kops update cluster --name fresh.k8s.local --yes'")
+	})
+
+	t.Run("unreachable server", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "kubeconfig")
+		require.NoError(t, writeFile(bad, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\ncontexts:\n- name: c\n  context: {cluster: c}\ncurrent-context: c\n"))
+		r := validate("--kubeconfig", bad)
+		assert.Equal(t, 1, r.Code)
+		assert.Contains(t, r.Stderr, "connection refused")
+	})
+}
+
+func TestValidateOperator(t *testing.T) {
+	bin := kopsenv.BuildCommands(t, "kops", "channels")
+	c := newCluster(t, bin, "operator.k8s.local", "ClusterAddons,UseAddonOperators")
+	validate := func(args ...string) kopsenv.Run {
+		return c.run(t, "kops", append([]string{"validate", "cluster", c.name}, args...)...)
+	}
+
+	r := validate("-o", "json")
+	assert.Equal(t, 1, r.Code)
+	var got result
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &got))
+	assert.Equal(t, "operator", got.DNS)
+	assert.Equal(t, map[string]string{
+		"Deployment coredns-operator-system/coredns-operator": "not available: generation 1 not yet observed by its controller",
+		"CoreDNS kube-system/coredns":                         "not healthy: the operator has not reported status yet",
+	}, got.failing())
+	var addons []string
+	for _, check := range got.Checks {
+		if check.Kind == "Addon" {
+			assert.True(t, check.OK, check.Message)
+			addons = append(addons, check.Name)
+		}
+	}
+	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}, addons)
+
+	setDeploymentAvailable(t, "coredns-operator-system", "coredns-operator", true)
+	setCoreDNSStatus(t, false, "waiting for Deployment coredns")
+	r = validate()
+	assert.Equal(t, 1, r.Code)
+	assert.Contains(t, r.Stderr, "  CoreDNS kube-system/coredns: not healthy: waiting for Deployment coredns")
+
+	setCoreDNSStatus(t, true)
+	r = validate()
+	require.Equal(t, 0, r.Code, r.Stderr)
+	assert.Contains(t, r.Stdout, "(DNS: operator)")
+	assert.Regexp(t, `CoreDNS +kube-system/coredns +OK +healthy\n`, r.Stdout)
+	assert.Contains(t, r.Stdout, "Your cluster operator.k8s.local is ready\n")
+}
