@@ -72,6 +72,10 @@ func runCreateFiles(f *Factory, files []string) error {
 			continue
 		}
 		newClusters[c.Name] = doc
+		if bad := nameErrors(doc, c.Name); bad != nil {
+			found.add(bad)
+			continue
+		}
 		if exists, err := clientset.ClusterExists(c.Name); err != nil {
 			return err
 		} else if exists {
@@ -126,7 +130,7 @@ func runCreateFiles(f *Factory, files []string) error {
 	}
 	for _, s := range stored {
 		for _, doc := range s.groups {
-			if err := clientset.UpdateInstanceGroup(s.name, doc.InstanceGroup); err != nil {
+			if err := clientset.CreateInstanceGroup(s.name, doc.InstanceGroup); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.Out, "Created instancegroup/%s\n", doc.InstanceGroup.Name)

@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/apis/kops/validation"
+	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
@@ -42,6 +43,18 @@ func (p problems) err() error {
 // at locates one field error in the document it concerns.
 func at(doc *kopscodecs.Object, e *field.Error) error {
 	return doc.FieldErrors(field.ErrorList{e})
+}
+
+// nameErrors locates what keeps name, the metadata.name of doc, from naming a file of the store.
+func nameErrors(doc *kopscodecs.Object, name string) error {
+	var errs field.ErrorList
+	for _, p := range client.NameProblems(name) {
+		errs = append(errs, field.Invalid(namePath, client.ShortName(name), p))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return doc.FieldErrors(errs)
 }
 
 var (

@@ -92,7 +92,8 @@ func TestCreateFileWithOverlongName(t *testing.T) {
 	r := c.run("create", "-f", file)
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "metadata.name: Invalid value: \"aaaa")
-	assert.Contains(t, r.stderr, "(300 characters): must be no more than 253 characters")
+	assert.Contains(t, r.stderr, "(300 characters)\": must be no more than 253 characters")
+	assert.Contains(t, r.stderr, file+":4: document 1 (Cluster ", "located in the file")
 	assert.NotContains(t, r.stderr, "file name too long")
 }
 
@@ -341,4 +342,23 @@ func TestGetRefusesSpecialFiles(t *testing.T) {
 			assert.Contains(t, r.stderr, tc.want)
 		})
 	}
+}
+
+// TestCreateFileLocatesBadGroupNames: a group's name that cannot name a file of the store is
+// reported once, with its file and line, and nothing is stored.
+func TestCreateFileLocatesBadGroupNames(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "real.k8s.local", "--zones", "us-east-2a")
+	group := c.mustRun("get", "ig", "nodes", "--name", "real.k8s.local", "-o", "yaml").stdout
+	bad := strings.ReplaceAll(group, "name: nodes\n", "name: Nodes_B\n")
+	require.NotEqual(t, group, bad)
+	file := filepath.Join(t.TempDir(), "groups.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(bad), 0o644))
+	before := snapshotDir(t, c.storePath())
+
+	r := c.run("create", "-f", file)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, file+":6: document 1 (InstanceGroup \"Nodes_B\"): metadata.name: Invalid value: \"Nodes_B\"")
+	assert.Equal(t, 1, strings.Count(r.stderr, "metadata.name"), "reported once")
+	assert.Equal(t, before, snapshotDir(t, c.storePath()), "nothing stored")
 }

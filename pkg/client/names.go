@@ -21,21 +21,26 @@ func ValidateClusterName(name string) error { return validateName("cluster", nam
 func ValidateInstanceGroupName(name string) error { return validateName("instance group", name) }
 
 func validateName(what, name string) error {
-	problems := validation.IsDNS1123Subdomain(name)
+	problems := NameProblems(name)
 	if len(problems) == 0 {
 		return nil
 	}
 	if name == "" {
 		problems = []string{"Required value"}
 	}
-	return fmt.Errorf("%w: %s name: metadata.name: Invalid value: %s: %s", ErrInvalidName, what, shorten(name), strings.Join(problems, "; "))
+	return fmt.Errorf("%w: %s name: metadata.name: Invalid value: %q: %s", ErrInvalidName, what, ShortName(name), strings.Join(problems, "; "))
 }
 
-// shorten quotes a name for a message, cutting one that would drown the message.
-func shorten(name string) string {
+// NameProblems says what keeps name from naming a cluster or an instance group in the store; none
+// means it may. Callers that can locate the name (a document's file and line) report these
+// themselves before the store refuses the name without a location.
+func NameProblems(name string) []string { return validation.IsDNS1123Subdomain(name) }
+
+// ShortName cuts a name that would drown a message, saying how long it was.
+func ShortName(name string) string {
 	const keep = 64
 	if len(name) <= keep {
-		return fmt.Sprintf("%q", name)
+		return name
 	}
-	return fmt.Sprintf("%q... (%d characters)", name[:keep], len(name))
+	return fmt.Sprintf("%s... (%d characters)", name[:keep], len(name))
 }

@@ -91,7 +91,7 @@ func TestNamesAreNotPaths(t *testing.T) {
 func TestInvalidNameMessage(t *testing.T) {
 	err := client.ValidateClusterName(strings.Repeat("x", 300))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `cluster name: metadata.name: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"... (300 characters): must be no more than 253 characters`)
+	assert.Contains(t, err.Error(), `cluster name: metadata.name: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (300 characters)": must be no more than 253 characters`)
 	assert.EqualError(t, client.ValidateInstanceGroupName(""), `invalid name: instance group name: metadata.name: Invalid value: "": Required value`)
 	assert.NoError(t, client.ValidateClusterName(strings.Repeat("a", 63)+".example.com"))
 }
@@ -333,4 +333,38 @@ func mustParse(t *testing.T, s string) vfs.Path {
 	p, err := vfs.ParsePath(s, nil)
 	require.NoError(t, err)
 	return p
+}
+
+// TestConcurrentCreatesOfOneGroup: groups added to a stored cluster (create -f) are created, not
+// replaced: of concurrent creates of one group exactly one stores it, the others are told it exists.
+func TestConcurrentCreatesOfOneGroup(t *testing.T) {
+	const cluster, creators = "groups.example.com", 8
+	forEachStore(t, func(t *testing.T, base vfs.Path, mem *vfs.MemFS) {
+		cs := client.New(base)
+		require.NoError(t, cs.CreateCluster(testNewCluster(cluster, false)))
+		errs := make([]error, creators)
+		var wg sync.WaitGroup
+		for w := range creators {
+			wg.Go(func() {
+				errs[w] = cs.CreateInstanceGroup(cluster, testInstanceGroup(cluster, "extra", kops.RoleNode, int32(w+1)))
+			})
+		}
+		wg.Wait()
+		winner := -1
+		for w, err := range errs {
+			if err == nil {
+				require.Equal(t, -1, winner, "two creates of one group succeeded")
+				winner = w
+			} else {
+				assert.ErrorContains(t, err, `instance group "extra" already exists`)
+			}
+		}
+		require.NotEqual(t, -1, winner)
+		g, _, err := cs.GetInstanceGroup(cluster, "extra")
+		require.NoError(t, err)
+		assert.Equal(t, int32(winner+1), *g.Spec.MinSize, "the winner's group is stored")
+
+		err = cs.CreateInstanceGroup("absent.example.com", testInstanceGroup("absent.example.com", "extra", kops.RoleNode, 1))
+		assert.ErrorIs(t, err, client.ErrClusterNotFound)
+	})
 }

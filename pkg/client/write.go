@@ -208,6 +208,35 @@ func (c *Clientset) checkRealFolders(cluster string) error {
 	return nil
 }
 
+// CreateInstanceGroup adds an instance group to an existing cluster, under the store lock; it
+// refuses to replace a group of that name, so of concurrent creates exactly one stores its group.
+func (c *Clientset) CreateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
+	if err := ValidateClusterName(cluster); err != nil {
+		return err
+	}
+	if err := ValidateInstanceGroupName(g.Name); err != nil {
+		return err
+	}
+	data, err := kopscodecs.EncodeInstanceGroup(g)
+	if err != nil {
+		return fmt.Errorf("encoding instance group %q: %w", g.Name, err)
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	p := c.igDir(cluster).Join(g.Name)
+	exists, err := p.Exists()
+	if err != nil {
+		return err
+	}
+	if exists {
+		return fmt.Errorf("instance group %q already exists in cluster %q; use 'kops edit ig --name %s %s' to change it", g.Name, cluster, cluster, g.Name)
+	}
+	return c.replace(p, data, nil, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
+}
+
 // UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
 func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
 	return c.updateInstanceGroup(cluster, g, nil)
