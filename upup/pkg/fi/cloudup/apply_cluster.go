@@ -62,6 +62,11 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 		target = &fi.DryRunTarget{}
 	case TargetDirect:
 		target = &fi.DirectTarget{}
+		unlock, err := o.Clientset.LockForUpdate(o.ClusterName)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	default:
 		return nil, fmt.Errorf("unsupported target %q: use %s or %s", o.Target, TargetDryRun, TargetDirect)
 	}
