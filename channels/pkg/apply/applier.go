@@ -130,10 +130,6 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 
 func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, records map[string]record, failed map[string]bool, provider map[schema.GroupKind]string) Result {
 	r := Result{Name: addon.Spec.Name, ID: addon.Spec.ID}
-	if addon.Err != nil {
-		r.Outcome, r.Reason, r.Err = Failed, addon.Err.Error(), addon.Err
-		return r
-	}
 	for _, dep := range dependencies(addon, provider) {
 		if failed[dep] {
 			r.Outcome, r.Reason = Skipped, fmt.Sprintf("it needs the kinds of %s, which was not applied", dep)
