@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sort"
 	"strings"
 	"time"
@@ -31,7 +32,10 @@ type Options struct {
 	FieldManager string
 	// WaitTimeout bounds waiting for a CRD to be established; default one minute.
 	WaitTimeout time.Duration
-	Out         io.Writer
+	// RequestTimeout bounds every request to the API server (0: no bound), so that a server that
+	// accepts connections and never answers fails the run instead of hanging it.
+	RequestTimeout time.Duration
+	Out            io.Writer
 }
 
 // Applier applies channels to one cluster.
@@ -39,7 +43,11 @@ type Applier struct {
 	dynamic   dynamic.Interface
 	discovery discovery.DiscoveryInterface
 	mapper    *restmapper.DeferredDiscoveryRESTMapper
-	opts      Options
+	// crdMappings are the resources of the CRDs this run established, known from the CRDs
+	// themselves, so that their custom resources need no new discovery round.
+	crdMappings map[schema.GroupVersionKind]*meta.RESTMapping
+	bound       *runBound
+	opts        Options
 }
 
 // New connects to the cluster behind config.
@@ -53,16 +61,27 @@ func New(config *rest.Config, opts Options) (*Applier, error) {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	dyn, err := dynamic.NewForConfig(config)
+	config = ClientConfig(config, opts.RequestTimeout)
+	bound := &runBound{}
+	config.Wrap(bound.wrap)
+	// One HTTP client (one connection pool, one TLS handshake) and one rate limiter for both.
+	httpClient, err := rest.HTTPClientFor(config)
 	if err != nil {
 		return nil, err
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(config)
+	dyn, err := dynamic.NewForConfigAndClient(config, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfigAndClient(config, httpClient)
 	if err != nil {
 		return nil, err
 	}
 	cached := memory.NewMemCacheClient(disc)
-	return &Applier{dynamic: dyn, discovery: disc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached), opts: opts}, nil
+	return &Applier{
+		dynamic: dyn, discovery: disc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached),
+		crdMappings: map[schema.GroupVersionKind]*meta.RESTMapping{}, bound: bound, opts: opts,
+	}, nil
 }
 
 // Outcome is what happened to one addon.
@@ -92,6 +111,8 @@ type Result struct {
 // recorded; then addons that left the channel are retired. A failing addon is reported and not
 // recorded; addons that do not need it are still applied. The error lists every failure.
 func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
+	a.bound.set(ctx)
+	defer a.bound.set(nil)
 	order, err := addonOrder(ch.Addons)
 	if err != nil {
 		return nil, err
@@ -103,18 +124,30 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	var results []Result
 	failed := map[string]bool{}
 	provider := providers(ch.Addons)
+	// A server that does not answer fails every addon the same way, one request timeout each:
+	// the first such failure ends the run and the rest are reported as not tried.
+	var unreachable error
 	for _, addon := range order {
+		if unreachable != nil {
+			results = append(results, Result{Name: addon.Spec.Name, ID: addon.Spec.ID, Outcome: Skipped, Reason: "not tried: the API server did not answer"})
+			continue
+		}
 		r := a.applyAddon(ctx, ch, addon, records, failed, provider)
 		if r.Outcome == Failed || r.Outcome == Skipped {
 			failed[addon.Spec.Name] = true
 		}
+		if r.Err != nil && noAnswer(ctx, r.Err) {
+			unreachable = r.Err
+		}
 		results = append(results, r)
 	}
-	retired, err := a.retire(ctx, ch, records)
-	if err != nil {
-		return results, err
+	if unreachable == nil {
+		retired, err := a.retire(ctx, ch, records)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, retired...)
 	}
-	results = append(results, retired...)
 	a.report(results)
 	var failures []string
 	for _, r := range results {
@@ -146,6 +179,9 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 		return r
 	}
 	if err := a.applyObjects(ctx, addon, provider); err != nil {
+		if noAnswer(ctx, err) {
+			err = fmt.Errorf("%w (the API server did not answer in time)", err)
+		}
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
@@ -190,21 +226,27 @@ func (a *Applier) applyObject(ctx context.Context, obj *unstructured.Unstructure
 	return err
 }
 
-// resourceFor finds the API resource of an object. A custom kind may not be served yet right after
-// its CRD was applied: discovery is refreshed until it appears or the wait times out.
+// resourceFor finds the API resource of an object: a kind of a CRD this run established is known
+// from the CRD; any other comes from discovery. A custom kind whose CRD was applied by someone else
+// may not be served yet: discovery is refreshed, ever less often, until it appears or the wait
+// times out.
 func (a *Applier) resourceFor(ctx context.Context, obj *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
 	gvk := obj.GroupVersionKind()
-	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	deadline := time.Now().Add(a.opts.WaitTimeout)
-	for meta.IsNoMatchError(err) && time.Now().Before(deadline) {
-		a.mapper.Reset()
-		if err = sleep(ctx, 500*time.Millisecond); err != nil {
-			return nil, err
-		}
+	mapping, ok := a.crdMappings[gvk]
+	if !ok {
+		var err error
 		mapping, err = a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("finding the API resource of %s: %w", gvk, err)
+		deadline := time.Now().Add(a.opts.WaitTimeout)
+		for delay := 20 * time.Millisecond; meta.IsNoMatchError(err) && time.Now().Before(deadline); delay = min(2*delay, time.Second) {
+			if err = sleep(ctx, delay); err != nil {
+				return nil, err
+			}
+			a.mapper.Reset()
+			mapping, err = a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("finding the API resource of %s: %w", gvk, err)
+		}
 	}
 	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
 		if obj.GetNamespace() == "" {
@@ -217,27 +259,78 @@ func (a *Applier) resourceFor(ctx context.Context, obj *unstructured.Unstructure
 
 var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
+// waitEstablished waits until the API server serves the CRD's resources, then remembers them. A
+// single API server establishes a new CRD within milliseconds, so the first checks come quickly
+// and then ever less often.
 func (a *Applier) waitEstablished(ctx context.Context, name string) error {
 	deadline := time.Now().Add(a.opts.WaitTimeout)
-	for {
+	for delay := 10 * time.Millisecond; ; delay = min(2*delay, 500*time.Millisecond) {
 		crd, err := a.dynamic.Resource(crdResource).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return fmt.Errorf("waiting for CRD %s: %w", name, err)
 		}
-		conditions, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
-		for _, c := range conditions {
-			if m, ok := c.(map[string]interface{}); ok && m["type"] == "Established" && m["status"] == "True" {
-				a.mapper.Reset()
-				return nil
-			}
+		if established(crd) {
+			a.rememberCRD(crd)
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("CRD %s was not established within %s", name, a.opts.WaitTimeout)
 		}
-		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+		if err := sleep(ctx, delay); err != nil {
 			return err
 		}
 	}
+}
+
+func established(crd *unstructured.Unstructured) bool {
+	conditions, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+	for _, c := range conditions {
+		if m, ok := c.(map[string]interface{}); ok && m["type"] == "Established" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// rememberCRD records the resources an established CRD serves, from the names the API server
+// accepted for it.
+func (a *Applier) rememberCRD(crd *unstructured.Unstructured) {
+	group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+	kind, _, _ := unstructured.NestedString(crd.Object, "status", "acceptedNames", "kind")
+	plural, _, _ := unstructured.NestedString(crd.Object, "status", "acceptedNames", "plural")
+	scopeName, _, _ := unstructured.NestedString(crd.Object, "spec", "scope")
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	if group == "" || kind == "" || plural == "" {
+		a.mapper.Reset() // fall back to discovery
+		return
+	}
+	scope := meta.RESTScopeRoot
+	if scopeName == "Namespaced" {
+		scope = meta.RESTScopeNamespace
+	}
+	for _, v := range versions {
+		m, _ := v.(map[string]interface{})
+		version, _ := m["name"].(string)
+		if served, _ := m["served"].(bool); !served || version == "" {
+			continue
+		}
+		gvk := schema.GroupVersionKind{Group: group, Version: version, Kind: kind}
+		a.crdMappings[gvk] = &meta.RESTMapping{
+			Resource:         schema.GroupVersionResource{Group: group, Version: version, Resource: plural},
+			GroupVersionKind: gvk,
+			Scope:            scope,
+		}
+	}
+}
+
+// noAnswer tells a server that did not answer in time (or a run that was cancelled) from a
+// server that answered with an error.
+func noAnswer(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
 }
 
 var namespaceResource = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
