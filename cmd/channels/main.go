@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
 
 	"k8s.io/kops/channels/pkg/apply"
 )
@@ -82,6 +84,10 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 		"Bound on each request to the API server, as kubectl's --request-timeout (0: no bound)")
 	channelCmd.Flags().DurationVar(&runTimeout, "timeout", 10*time.Minute,
 		"Bound on the whole run, CRD waits included (0: no bound)")
+	// -v as kubectl's: -v=6 logs every request with its status and time.
+	logFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(logFlags)
+	root.PersistentFlags().AddGoFlag(logFlags.Lookup("v"))
 	root.PersistentFlags().StringVar(&kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
 	applyCmd.AddCommand(channelCmd)
 	root.AddCommand(applyCmd)

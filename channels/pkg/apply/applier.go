@@ -9,6 +9,7 @@ import (
 	"net"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -200,30 +201,65 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 }
 
 // applyObjects server-side applies the addon's objects in phase order, waiting for each CRD to be
-// established before anything may use it.
+// established before anything may use it. The objects of one phase do not depend on each other
+// (a RoleBinding may name a Role that does not exist yet) and are sent together, so a cold apply
+// costs a few round trips rather than one per object.
 func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[schema.GroupKind]string) error {
 	objs := append([]*unstructured.Unstructured(nil), addon.Objects...)
-	sortObjects(objs, func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok })
-	for _, obj := range objs {
-		if err := a.applyObject(ctx, obj); err != nil {
-			return fmt.Errorf("%s %s: %w", obj.GetKind(), objectName(obj), err)
+	custom := func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok }
+	sortObjects(objs, custom)
+	phase := phaseOf(custom)
+	for start := 0; start < len(objs); {
+		end := start + 1
+		for end < len(objs) && phase(objs[end]) == phase(objs[start]) {
+			end++
 		}
-		if obj.GroupVersionKind().GroupKind() == crdKind {
-			if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
-				return err
+		if err := a.applyTogether(ctx, objs[start:end]); err != nil {
+			return err
+		}
+		for _, obj := range objs[start:end] {
+			if obj.GroupVersionKind().GroupKind() == crdKind {
+				if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
+					return err
+				}
 			}
 		}
+		start = end
 	}
 	return nil
 }
 
-func (a *Applier) applyObject(ctx context.Context, obj *unstructured.Unstructured) error {
-	client, err := a.resourceFor(ctx, obj)
-	if err != nil {
-		return err
+// maxInFlight bounds the requests one addon has open at once.
+const maxInFlight = 8
+
+// applyTogether applies objects concurrently; the error is the first in the manifest's order.
+func (a *Applier) applyTogether(ctx context.Context, objs []*unstructured.Unstructured) error {
+	clients := make([]dynamic.ResourceInterface, len(objs))
+	for i, obj := range objs {
+		client, err := a.resourceFor(ctx, obj) // discovery is not safe to race; it is cached after the first
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", obj.GetKind(), objectName(obj), err)
+		}
+		clients[i] = client
 	}
-	_, err = client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
-	return err
+	errs := make([]error, len(objs))
+	slots := make(chan struct{}, maxInFlight)
+	var wg sync.WaitGroup
+	for i, obj := range objs {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			_, errs[i] = clients[i].Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", objs[i].GetKind(), objectName(objs[i]), err)
+		}
+	}
+	return nil
 }
 
 // resourceFor finds the API resource of an object: a kind of a CRD this run established is known
