@@ -16,13 +16,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 )
 
 // Options tune an Applier.
@@ -42,8 +41,7 @@ type Options struct {
 // Applier applies channels to one cluster.
 type Applier struct {
 	dynamic   dynamic.Interface
-	discovery discovery.DiscoveryInterface
-	mapper    *restmapper.DeferredDiscoveryRESTMapper
+	resources *serverResources
 	// crdMappings are the resources of the CRDs this run established, known from the CRDs
 	// themselves, so that their custom resources need no new discovery round.
 	crdMappings map[schema.GroupVersionKind]*meta.RESTMapping
@@ -74,13 +72,15 @@ func New(config *rest.Config, opts Options) (*Applier, error) {
 	if err != nil {
 		return nil, err
 	}
-	disc, err := discovery.NewDiscoveryClientForConfigAndClient(config, httpClient)
+	discoveryConfig := rest.CopyConfig(config)
+	discoveryConfig.GroupVersion = &schema.GroupVersion{}
+	discoveryConfig.NegotiatedSerializer = serializer.NewCodecFactory(runtime.NewScheme()).WithoutConversion()
+	discoveryClient, err := rest.UnversionedRESTClientForConfigAndClient(discoveryConfig, httpClient)
 	if err != nil {
 		return nil, err
 	}
-	cached := memory.NewMemCacheClient(disc)
 	return &Applier{
-		dynamic: dyn, discovery: disc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached),
+		dynamic: dyn, resources: &serverResources{client: discoveryClient},
 		crdMappings: map[schema.GroupVersionKind]*meta.RESTMapping{}, bound: bound, opts: opts,
 	}, nil
 }
@@ -271,14 +271,14 @@ func (a *Applier) resourceFor(ctx context.Context, obj *unstructured.Unstructure
 	mapping, ok := a.crdMappings[gvk]
 	if !ok {
 		var err error
-		mapping, err = a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		mapping, err = a.resources.RESTMapping(ctx, gvk.GroupKind(), gvk.Version)
 		deadline := time.Now().Add(a.opts.WaitTimeout)
 		for delay := 20 * time.Millisecond; meta.IsNoMatchError(err) && time.Now().Before(deadline); delay = min(2*delay, time.Second) {
 			if err = sleep(ctx, delay); err != nil {
 				return nil, err
 			}
-			a.mapper.Reset()
-			mapping, err = a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+			a.resources.Reset()
+			mapping, err = a.resources.RESTMapping(ctx, gvk.GroupKind(), gvk.Version)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("finding the API resource of %s: %w", gvk, err)
@@ -337,7 +337,7 @@ func (a *Applier) rememberCRD(crd *unstructured.Unstructured) {
 	scopeName, _, _ := unstructured.NestedString(crd.Object, "spec", "scope")
 	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
 	if group == "" || kind == "" || plural == "" {
-		a.mapper.Reset() // fall back to discovery
+		a.resources.Reset() // fall back to discovery
 		return
 	}
 	scope := meta.RESTScopeRoot
