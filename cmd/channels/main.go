@@ -5,14 +5,17 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 
 	"k8s.io/kops/channels/pkg/apply"
 	kubecfg "k8s.io/kops/pkg/kubeconfig"
@@ -39,29 +42,51 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 	root := &cobra.Command{Use: "channels", Short: "Apply kops addon channels to a cluster", SilenceErrors: true, SilenceUsage: true}
 	var kubeconfig string
 	var yes bool
+	var requestTimeout, runTimeout time.Duration
 	applyCmd := &cobra.Command{Use: "apply", Short: "Apply channels"}
 	channelCmd := &cobra.Command{
 		Use:   "channel LOCATION",
 		Short: "Apply the addons of a bootstrap channel (file:// URL or path) whose recorded version differs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			config, err := restConfig(kubeconfig, env)
-			if err != nil {
-				return err
+			if requestTimeout < 0 || runTimeout < 0 {
+				return fmt.Errorf("--request-timeout and --timeout must not be negative (0 means no bound)")
 			}
+			// The whole channel is read and checked before the cluster is contacted.
 			ch, err := apply.ReadChannel(args[0], nil)
 			if err != nil {
 				return err
 			}
-			applier, err := apply.New(config, apply.Options{Yes: yes, Out: out})
+			config, err := restConfig(kubeconfig, env)
 			if err != nil {
 				return err
 			}
-			_, err = applier.Apply(ctx, ch)
+			applier, err := apply.New(config, apply.Options{Yes: yes, Out: out, RequestTimeout: requestTimeout})
+			if err != nil {
+				return err
+			}
+			runCtx := ctx
+			if runTimeout > 0 {
+				var cancel context.CancelFunc
+				runCtx, cancel = context.WithTimeout(ctx, runTimeout)
+				defer cancel()
+			}
+			_, err = applier.Apply(runCtx, ch)
+			if err != nil && runCtx.Err() != nil && ctx.Err() == nil {
+				return fmt.Errorf("%w\n(the run did not finish within --timeout=%s)", err, runTimeout)
+			}
 			return err
 		},
 	}
 	channelCmd.Flags().BoolVarP(&yes, "yes", "y", false, "Apply (without it, only show what would be applied)")
+	channelCmd.Flags().DurationVar(&requestTimeout, "request-timeout", 30*time.Second,
+		"Bound on each request to the API server, as kubectl's --request-timeout (0: no bound)")
+	channelCmd.Flags().DurationVar(&runTimeout, "timeout", 10*time.Minute,
+		"Bound on the whole run, CRD waits included (0: no bound)")
+	// -v as kubectl's: -v=6 logs every request with its status and time.
+	logFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(logFlags)
+	root.PersistentFlags().AddGoFlag(logFlags.Lookup("v"))
 	root.PersistentFlags().StringVar(&kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
 	applyCmd.AddCommand(channelCmd)
 	root.AddCommand(applyCmd)

@@ -3,13 +3,23 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/pem"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"k8s.io/kops/channels/pkg/api"
 )
 
 const kubeconfig = `apiVersion: v1
@@ -71,4 +81,132 @@ func TestRunReportsErrors(t *testing.T) {
 	code := run(context.Background(), []string{"apply", "channel", "s3://bucket/c/addons/bootstrap-channel.yaml", "--kubeconfig", writeKubeconfig(t, t.TempDir(), "a")}, nil, &out, &errOut)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut.String(), `uses scheme "s3", which is not supported by this build`)
+}
+
+// channelDir writes a bootstrap channel with one addon per name (a ConfigMap each) and returns its
+// location.
+func channelDir(t *testing.T, names ...string) string {
+	dir := t.TempDir()
+	channel := api.NewAddons("bootstrap")
+	for _, name := range names {
+		manifest := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  namespace: kube-system\n")
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "v1.yaml"), manifest, 0o644))
+		channel.Spec.Addons = append(channel.Spec.Addons, api.AddonSpec{Name: name, ID: "v1", Manifest: name + "/v1.yaml", ManifestHash: api.ManifestHash(manifest)})
+	}
+	data, err := channel.Encode()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bootstrap-channel.yaml"), data, 0o644))
+	return "file://" + filepath.Join(dir, "bootstrap-channel.yaml")
+}
+
+// tlsServer is an API server that completes TLS and then answers only what answer handles; any
+// other request is left hanging until the client gives up. It returns a kubeconfig for it and
+// the number of requests it received.
+func tlsServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request) bool) (string, *atomic.Int32) {
+	var requests atomic.Int32
+	stop := make(chan struct{})
+	server := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if answer != nil && answer(w, r) {
+			return
+		}
+		select { // never answer; the client's timeout ends the request
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	server.Listener.Close()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	server.Listener = listener
+	server.StartTLS()
+	t.Cleanup(server.Close)
+	t.Cleanup(func() { close(stop) }) // runs first: a hung client must not block Close
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw})
+	p := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, clientcmd.WriteToFile(clientcmdapi.Config{
+		Clusters:       map[string]*clientcmdapi.Cluster{"hung": {Server: server.URL, CertificateAuthorityData: ca}},
+		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"u": {Token: "t"}},
+		Contexts:       map[string]*clientcmdapi.Context{"hung": {Cluster: "hung", AuthInfo: "u"}},
+		CurrentContext: "hung",
+	}, p))
+	return p, &requests
+}
+
+// noRecords answers the records' read: kube-system has no annotations.
+func noRecords(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodGet || r.URL.Path != "/api/v1/namespaces/kube-system" {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system"}}`)
+	return true
+}
+
+// runBounded runs the command and fails the test if it has not returned after a minute: without
+// bounds the command would hang far longer against these servers.
+func runBounded(t *testing.T, args ...string) (int, string) {
+	type result struct {
+		code int
+		out  string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out bytes.Buffer
+		code := run(context.Background(), args, nil, &out, &out)
+		done <- result{code, out.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out
+	case <-time.After(time.Minute):
+		t.Fatalf("channels %v hangs", args)
+		return 0, ""
+	}
+}
+
+// A server that completes TLS and never answers fails the run within the request timeout, and the
+// error names the addon and the object in flight; the addons after it are not tried.
+func TestRequestTimeout(t *testing.T) {
+	location := channelDir(t, "first.addons.k8s.io", "second.addons.k8s.io")
+
+	t.Run("hangs after the records were read", func(t *testing.T) {
+		kubeconfig, requests := tlsServer(t, noRecords)
+		code, out := runBounded(t, "apply", "channel", location, "--yes", "--kubeconfig", kubeconfig, "--request-timeout", "300ms")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, out, "first.addons.k8s.io: ConfigMap kube-system/first.addons.k8s.io:")
+		assert.Contains(t, out, "the API server did not answer in time")
+		assert.Contains(t, out, "second.addons.k8s.io: not tried: the API server did not answer")
+		assert.LessOrEqual(t, int(requests.Load()), 4, "one records read, discovery, then the run stops")
+	})
+	t.Run("hangs from the first request", func(t *testing.T) {
+		kubeconfig, _ := tlsServer(t, nil)
+		code, out := runBounded(t, "apply", "channel", location, "--yes", "--kubeconfig", kubeconfig, "--request-timeout", "300ms")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, out, "reading the addon records on namespace kube-system")
+	})
+	t.Run("the whole run is bounded too", func(t *testing.T) {
+		kubeconfig, _ := tlsServer(t, noRecords)
+		code, out := runBounded(t, "apply", "channel", location, "--yes", "--kubeconfig", kubeconfig, "--request-timeout", "0", "--timeout", "300ms")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, out, "first.addons.k8s.io: ConfigMap kube-system/first.addons.k8s.io:")
+		assert.Contains(t, out, "the run did not finish within --timeout=300ms")
+	})
+	t.Run("negative timeouts are refused", func(t *testing.T) {
+		code, out := runBounded(t, "apply", "channel", location, "--request-timeout", "-1s")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, out, "must not be negative")
+	})
+}
+
+// An invalid channel is refused before the cluster is contacted: nothing is applied.
+func TestInvalidChannelSendsNothing(t *testing.T) {
+	location := channelDir(t, "a", "a")
+	kubeconfig, requests := tlsServer(t, noRecords)
+	code, out := runBounded(t, "apply", "channel", location, "--yes", "--kubeconfig", kubeconfig)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "is invalid; nothing was applied")
+	assert.Contains(t, out, `bootstrap-channel.yaml:13: spec.addons[1].name: Duplicate value: "a (also spec.addons[0])"`)
+	assert.Zero(t, requests.Load())
 }

@@ -6,7 +6,6 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -84,14 +83,24 @@ func (a *Addons) Encode() ([]byte, error) {
 	return yaml.Marshal(a)
 }
 
-// ParseAddons reads a bootstrap channel, rejecting unknown fields and other kinds.
+// ParseAddons reads a bootstrap channel and validates it; see ParseAddonsFile.
 func ParseAddons(data []byte) (*Addons, error) {
+	return ParseAddonsFile("bootstrap channel", data)
+}
+
+// ParseAddonsFile reads a bootstrap channel named source (used in messages), rejecting unknown
+// fields and values of the wrong type, and validates every addon. All problems are reported at
+// once, each with its line and field path (*FileError).
+func ParseAddonsFile(source string, data []byte) (*Addons, error) {
 	a := &Addons{}
-	if err := yaml.UnmarshalStrict(data, a); err != nil {
-		return nil, fmt.Errorf("parsing addons channel: %w", err)
+	lines, problems := decodeStrict(data, a)
+	if len(problems) == 0 {
+		for _, fe := range a.Validate() {
+			problems = append(problems, Problem{Line: lines.Of(fe.Field), Err: fe})
+		}
 	}
-	if a.Kind != KindAddons {
-		return nil, fmt.Errorf("parsing addons channel: kind is %q, want %q", a.Kind, KindAddons)
+	if len(problems) > 0 {
+		return nil, &FileError{Source: source, Problems: problems}
 	}
 	return a, nil
 }

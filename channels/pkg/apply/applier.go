@@ -3,24 +3,23 @@ package apply
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 )
 
 // Options tune an Applier.
@@ -31,15 +30,21 @@ type Options struct {
 	FieldManager string
 	// WaitTimeout bounds waiting for a CRD to be established; default one minute.
 	WaitTimeout time.Duration
-	Out         io.Writer
+	// RequestTimeout bounds every request to the API server (0: no bound), so that a server that
+	// accepts connections and never answers fails the run instead of hanging it.
+	RequestTimeout time.Duration
+	Out            io.Writer
 }
 
 // Applier applies channels to one cluster.
 type Applier struct {
 	dynamic   dynamic.Interface
-	discovery discovery.DiscoveryInterface
-	mapper    *restmapper.DeferredDiscoveryRESTMapper
-	opts      Options
+	resources *serverResources
+	// crdMappings are the resources of the CRDs this run established, known from the CRDs
+	// themselves, so that their custom resources need no new discovery round.
+	crdMappings map[schema.GroupVersionKind]*meta.RESTMapping
+	bound       *runBound
+	opts        Options
 }
 
 // New connects to the cluster behind config.
@@ -53,16 +58,29 @@ func New(config *rest.Config, opts Options) (*Applier, error) {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	dyn, err := dynamic.NewForConfig(config)
+	config = ClientConfig(config, opts.RequestTimeout)
+	bound := &runBound{}
+	config.Wrap(bound.wrap)
+	// One HTTP client (one connection pool, one TLS handshake) and one rate limiter for both.
+	httpClient, err := rest.HTTPClientFor(config)
 	if err != nil {
 		return nil, err
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(config)
+	dyn, err := dynamic.NewForConfigAndClient(config, httpClient)
 	if err != nil {
 		return nil, err
 	}
-	cached := memory.NewMemCacheClient(disc)
-	return &Applier{dynamic: dyn, discovery: disc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(cached), opts: opts}, nil
+	discoveryConfig := rest.CopyConfig(config)
+	discoveryConfig.GroupVersion = &schema.GroupVersion{}
+	discoveryConfig.NegotiatedSerializer = serializer.NewCodecFactory(runtime.NewScheme()).WithoutConversion()
+	discoveryClient, err := rest.UnversionedRESTClientForConfigAndClient(discoveryConfig, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	return &Applier{
+		dynamic: dyn, resources: &serverResources{client: discoveryClient},
+		crdMappings: map[schema.GroupVersionKind]*meta.RESTMapping{}, bound: bound, opts: opts,
+	}, nil
 }
 
 // Outcome is what happened to one addon.
@@ -92,6 +110,8 @@ type Result struct {
 // recorded; then addons that left the channel are retired. A failing addon is reported and not
 // recorded; addons that do not need it are still applied. The error lists every failure.
 func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
+	a.bound.set(ctx)
+	defer a.bound.set(nil)
 	order, err := addonOrder(ch.Addons)
 	if err != nil {
 		return nil, err
@@ -103,18 +123,30 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	var results []Result
 	failed := map[string]bool{}
 	provider := providers(ch.Addons)
+	// A server that does not answer fails every addon the same way, one request timeout each:
+	// the first such failure ends the run and the rest are reported as not tried.
+	var unreachable error
 	for _, addon := range order {
+		if unreachable != nil {
+			results = append(results, Result{Name: addon.Spec.Name, ID: addon.Spec.ID, Outcome: Skipped, Reason: "not tried: the API server did not answer"})
+			continue
+		}
 		r := a.applyAddon(ctx, ch, addon, records, failed, provider)
 		if r.Outcome == Failed || r.Outcome == Skipped {
 			failed[addon.Spec.Name] = true
 		}
+		if r.Err != nil && noAnswer(ctx, r.Err) {
+			unreachable = r.Err
+		}
 		results = append(results, r)
 	}
-	retired, err := a.retire(ctx, ch, records)
-	if err != nil {
-		return results, err
+	if unreachable == nil {
+		retired, err := a.retire(ctx, ch, records)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, retired...)
 	}
-	results = append(results, retired...)
 	a.report(results)
 	var failures []string
 	for _, r := range results {
@@ -130,10 +162,6 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 
 func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, records map[string]record, failed map[string]bool, provider map[schema.GroupKind]string) Result {
 	r := Result{Name: addon.Spec.Name, ID: addon.Spec.ID}
-	if addon.Err != nil {
-		r.Outcome, r.Reason, r.Err = Failed, addon.Err.Error(), addon.Err
-		return r
-	}
 	for _, dep := range dependencies(addon, provider) {
 		if failed[dep] {
 			r.Outcome, r.Reason = Skipped, fmt.Sprintf("it needs the kinds of %s, which was not applied", dep)
@@ -150,6 +178,9 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 		return r
 	}
 	if err := a.applyObjects(ctx, addon, provider); err != nil {
+		if noAnswer(ctx, err) {
+			err = fmt.Errorf("%w (the API server did not answer in time)", err)
+		}
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
@@ -168,80 +199,65 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 }
 
 // applyObjects server-side applies the addon's objects in phase order, waiting for each CRD to be
-// established before anything may use it.
+// established before anything may use it. The objects of one phase do not depend on each other
+// (a RoleBinding may name a Role that does not exist yet) and are sent together, so a cold apply
+// costs a few round trips rather than one per object.
 func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[schema.GroupKind]string) error {
 	objs := append([]*unstructured.Unstructured(nil), addon.Objects...)
-	sortObjects(objs, func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok })
-	for _, obj := range objs {
-		if err := a.applyObject(ctx, obj); err != nil {
-			return fmt.Errorf("%s %s: %w", obj.GetKind(), objectName(obj), err)
+	custom := func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok }
+	sortObjects(objs, custom)
+	phase := phaseOf(custom)
+	for start := 0; start < len(objs); {
+		end := start + 1
+		for end < len(objs) && phase(objs[end]) == phase(objs[start]) {
+			end++
 		}
-		if obj.GroupVersionKind().GroupKind() == crdKind {
-			if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
-				return err
+		if err := a.applyTogether(ctx, objs[start:end]); err != nil {
+			return err
+		}
+		for _, obj := range objs[start:end] {
+			if obj.GroupVersionKind().GroupKind() == crdKind {
+				if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
+					return err
+				}
 			}
 		}
+		start = end
 	}
 	return nil
 }
 
-func (a *Applier) applyObject(ctx context.Context, obj *unstructured.Unstructured) error {
-	client, err := a.resourceFor(ctx, obj)
-	if err != nil {
-		return err
-	}
-	_, err = client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
-	return err
-}
+// maxInFlight bounds the requests one addon has open at once.
+const maxInFlight = 8
 
-// resourceFor finds the API resource of an object. A custom kind may not be served yet right after
-// its CRD was applied: discovery is refreshed until it appears or the wait times out.
-func (a *Applier) resourceFor(ctx context.Context, obj *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
-	gvk := obj.GroupVersionKind()
-	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	deadline := time.Now().Add(a.opts.WaitTimeout)
-	for meta.IsNoMatchError(err) && time.Now().Before(deadline) {
-		a.mapper.Reset()
-		if err = sleep(ctx, 500*time.Millisecond); err != nil {
-			return nil, err
-		}
-		mapping, err = a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("finding the API resource of %s: %w", gvk, err)
-	}
-	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
-		if obj.GetNamespace() == "" {
-			return nil, errors.New("a namespaced object needs metadata.namespace")
-		}
-		return a.dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace()), nil
-	}
-	return a.dynamic.Resource(mapping.Resource), nil
-}
-
-var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-
-func (a *Applier) waitEstablished(ctx context.Context, name string) error {
-	deadline := time.Now().Add(a.opts.WaitTimeout)
-	for {
-		crd, err := a.dynamic.Resource(crdResource).Get(ctx, name, metav1.GetOptions{})
+// applyTogether applies objects concurrently; the error is the first in the manifest's order.
+func (a *Applier) applyTogether(ctx context.Context, objs []*unstructured.Unstructured) error {
+	clients := make([]dynamic.ResourceInterface, len(objs))
+	for i, obj := range objs {
+		client, err := a.resourceFor(ctx, obj) // discovery is not safe to race; it is cached after the first
 		if err != nil {
-			return fmt.Errorf("waiting for CRD %s: %w", name, err)
+			return fmt.Errorf("%s %s: %w", obj.GetKind(), objectName(obj), err)
 		}
-		conditions, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
-		for _, c := range conditions {
-			if m, ok := c.(map[string]interface{}); ok && m["type"] == "Established" && m["status"] == "True" {
-				a.mapper.Reset()
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("CRD %s was not established within %s", name, a.opts.WaitTimeout)
-		}
-		if err := sleep(ctx, 200*time.Millisecond); err != nil {
-			return err
+		clients[i] = client
+	}
+	errs := make([]error, len(objs))
+	slots := make(chan struct{}, maxInFlight)
+	var wg sync.WaitGroup
+	for i, obj := range objs {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			_, errs[i] = clients[i].Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", objs[i].GetKind(), objectName(objs[i]), err)
 		}
 	}
+	return nil
 }
 
 var namespaceResource = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}

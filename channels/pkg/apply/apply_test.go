@@ -109,34 +109,94 @@ func TestSortObjects(t *testing.T) {
 	}, got)
 }
 
-func TestReadChannel(t *testing.T) {
-	mem := &vfs.MemFS{}
+func writeChannel(t *testing.T, mem *vfs.MemFS, channel string, files map[string]string) string {
 	base, err := vfs.ParsePath("memfs://store/c/addons", mem)
 	require.NoError(t, err)
-	good := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n")
-	require.NoError(t, base.Join("good", "v1.yaml").WriteFile(good))
-	require.NoError(t, base.Join("tampered", "v1.yaml").WriteFile([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n")))
-	channel := api.NewAddons("bootstrap")
-	channel.Spec.Addons = []api.AddonSpec{
-		{Name: "good", ID: "v1", Manifest: "good/v1.yaml", ManifestHash: api.ManifestHash(good)},
-		{Name: "tampered", ID: "v1", Manifest: "tampered/v1.yaml", ManifestHash: api.ManifestHash(good)},
-		{Name: "missing", ID: "v1", Manifest: "missing/v1.yaml", ManifestHash: "x"},
-		{Name: "escaping", ID: "v1", Manifest: "../../other/v1.yaml", ManifestHash: "x"},
+	for name, data := range files {
+		require.NoError(t, base.Join(name).WriteFile([]byte(data)))
 	}
+	require.NoError(t, base.Join("bootstrap-channel.yaml").WriteFile([]byte(channel)))
+	return "memfs://store/c/addons/bootstrap-channel.yaml"
+}
+
+func TestReadChannel(t *testing.T) {
+	mem := &vfs.MemFS{}
+	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n"
+	channel := api.NewAddons("bootstrap")
+	channel.Spec.Addons = []api.AddonSpec{{Name: "good", ID: "v1", Manifest: "good/v1.yaml", ManifestHash: api.ManifestHash([]byte(good))}}
 	data, err := channel.Encode()
 	require.NoError(t, err)
-	require.NoError(t, base.Join("bootstrap-channel.yaml").WriteFile(data))
+	location := writeChannel(t, mem, string(data), map[string]string{"good/v1.yaml": good})
 
-	ch, err := ReadChannel("memfs://store/c/addons/bootstrap-channel.yaml", mem)
+	ch, err := ReadChannel(location, mem)
 	require.NoError(t, err)
-	require.Len(t, ch.Addons, 4)
-	assert.NoError(t, ch.Addons[0].Err)
+	require.Len(t, ch.Addons, 1)
 	require.Len(t, ch.Addons[0].Objects, 1)
 	assert.Equal(t, "kube-system", ch.Addons[0].Namespace())
-	assert.ErrorContains(t, ch.Addons[1].Err, "the state store changed under the channel")
-	assert.ErrorContains(t, ch.Addons[2].Err, "reading manifest")
-	assert.ErrorContains(t, ch.Addons[3].Err, "must be a path relative to the channel")
 
 	_, err = ReadChannel("memfs://store/none.yaml", mem)
 	assert.ErrorContains(t, err, "reading channel")
+}
+
+// Every problem of a channel and its manifests is found before anything is applied, and each is
+// reported with its file, line and field path. Before, a manifest problem failed its addon only
+// and the other addons were applied.
+func TestReadChannelReportsEveryProblem(t *testing.T) {
+	hash := func(s string) string { return api.ManifestHash([]byte(s)) }
+	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n"
+	// Document 2 lacks a name; its first line is line 6 of the file.
+	noName := good + "---\n# a comment\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: kube-system\n"
+	badSyntax := good + "---\nkind: [\n"
+	channel := `kind: Addons
+metadata:
+  name: bootstrap
+spec:
+  addons:
+  - name: good
+    manifest: good.yaml
+    manifestHash: ` + hash(good) + `
+  - name: tampered
+    manifest: tampered.yaml
+    manifestHash: ` + hash(good) + `
+  - name: missing
+    manifest: missing.yaml
+    manifestHash: ` + hash(good) + `
+  - name: noname
+    manifest: noname.yaml
+    manifestHash: ` + hash(noName) + `
+  - name: syntax
+    manifest: syntax.yaml
+    manifestHash: ` + hash(badSyntax) + `
+`
+	mem := &vfs.MemFS{}
+	location := writeChannel(t, mem, channel, map[string]string{
+		"good.yaml": good, "tampered.yaml": good + "# changed\n", "noname.yaml": noName, "syntax.yaml": badSyntax,
+	})
+	_, err := ReadChannel(location, mem)
+	require.Error(t, err)
+	var invalid *InvalidChannelError
+	require.ErrorAs(t, err, &invalid)
+	assert.Len(t, invalid.Problems, 4)
+	msg := err.Error()
+	assert.Contains(t, msg, "channel "+location+" is invalid; nothing was applied")
+	assert.Contains(t, msg, "spec.addons[1] (tampered): manifest tampered.yaml has hash")
+	assert.Contains(t, msg, "spec.addons[2] (missing): manifest missing.yaml")
+	assert.Contains(t, msg, "memfs://store/c/addons/noname.yaml:8: document 2: apiVersion, kind and metadata.name are required")
+	assert.Contains(t, msg, "memfs://store/c/addons/syntax.yaml: document 2: yaml: line 7")
+	assert.NotContains(t, msg, "(good)")
+}
+
+func TestReadChannelInvalidSpec(t *testing.T) {
+	mem := &vfs.MemFS{}
+	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+	h := api.ManifestHash([]byte(good))
+	channel := "kind: Addons\nmetadata:\n  name: bootstrap\nspec:\n  addons:\n" +
+		"  - manifest: good.yaml\n    manifestHash: " + h + "\n" + // line 6: no name
+		"  - name: a\n    manifest: good.yaml\n    manifestHash: " + h + "\n" +
+		"  - name: a\n    manifest: good.yaml\n    manifestHash: " + h + "\n" // line 11: duplicate
+	location := writeChannel(t, mem, channel, map[string]string{"good.yaml": good})
+	_, err := ReadChannel(location, mem)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), location+":6: spec.addons[0].name: Required value")
+	assert.Contains(t, err.Error(), location+":11: spec.addons[2].name: Duplicate value: \"a (also spec.addons[1])\"")
 }

@@ -6,10 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/channels/pkg/api"
-	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -19,12 +17,10 @@ type Channel struct {
 	Addons   []*Addon
 }
 
-// Addon is one addon of the channel with its objects, or the reason they could not be read.
+// Addon is one addon of the channel with its objects.
 type Addon struct {
 	Spec    api.AddonSpec
 	Objects []*unstructured.Unstructured
-	// Err says why the manifest cannot be applied (unreadable, hash mismatch, malformed).
-	Err error
 }
 
 // Namespace is where the addon's record is kept.
@@ -36,8 +32,10 @@ func (a *Addon) Namespace() string {
 }
 
 // ReadChannel reads a bootstrap channel (file://, a plain path, or memfs:// with mem) and every
-// manifest it names, relative to the channel file. A manifest that cannot be read, or whose bytes
-// do not match the recorded hash, fails its addon only.
+// manifest it names, relative to the channel file, and checks all of it before anything is applied:
+// the channel's fields, that every manifest exists, matches its recorded hash and holds objects.
+// Every problem is reported at once (*InvalidChannelError); a channel with any problem is not
+// applied at all.
 func ReadChannel(location string, mem *vfs.MemFS) (*Channel, error) {
 	p, err := vfs.ParsePath(location, mem)
 	if err != nil {
@@ -47,9 +45,9 @@ func ReadChannel(location string, mem *vfs.MemFS) (*Channel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading channel %s: %w", location, err)
 	}
-	addons, err := api.ParseAddons(data)
+	addons, err := api.ParseAddonsFile(p.String(), data)
 	if err != nil {
-		return nil, fmt.Errorf("channel %s: %w", location, err)
+		return nil, &InvalidChannelError{Location: p.String(), Problems: []error{err}}
 	}
 	dir := p.String()[:strings.LastIndex(p.String(), "/")]
 	base, err := vfs.ParsePath(dir, mem)
@@ -57,41 +55,44 @@ func ReadChannel(location string, mem *vfs.MemFS) (*Channel, error) {
 		return nil, err
 	}
 	ch := &Channel{Location: p.String()}
-	for _, spec := range addons.Spec.Addons {
+	invalid := &InvalidChannelError{Location: p.String()}
+	for i, spec := range addons.Spec.Addons {
 		a := &Addon{Spec: spec}
-		a.Objects, a.Err = readManifest(base, spec)
+		a.Objects, err = readManifest(base.Join(spec.Manifest), spec)
+		if err != nil {
+			invalid.Problems = append(invalid.Problems, fmt.Errorf("spec.addons[%d] (%s): %w", i, spec.Name, err))
+		}
 		ch.Addons = append(ch.Addons, a)
+	}
+	if len(invalid.Problems) > 0 {
+		return nil, invalid
 	}
 	return ch, nil
 }
 
-func readManifest(base vfs.Path, spec api.AddonSpec) ([]*unstructured.Unstructured, error) {
-	if spec.Manifest == "" || strings.HasPrefix(spec.Manifest, "/") || strings.Contains(spec.Manifest, "..") {
-		return nil, fmt.Errorf("manifest %q must be a path relative to the channel", spec.Manifest)
+// InvalidChannelError lists every problem of a channel and its manifests.
+type InvalidChannelError struct {
+	Location string
+	Problems []error
+}
+
+func (e *InvalidChannelError) Error() string {
+	lines := []string{fmt.Sprintf("channel %s is invalid; nothing was applied:", e.Location)}
+	for _, p := range e.Problems {
+		lines = append(lines, "  "+strings.ReplaceAll(p.Error(), "\n", "\n  "))
 	}
-	data, err := base.Join(spec.Manifest).ReadFile()
-	if err != nil {
-		return nil, fmt.Errorf("reading manifest: %w", err)
-	}
-	if got := api.ManifestHash(data); got != spec.ManifestHash {
-		return nil, fmt.Errorf("manifest %s has hash %s, the channel records %s: the state store changed under the channel", spec.Manifest, got, spec.ManifestHash)
-	}
-	docs, err := kubemanifest.Split(data)
+	return strings.Join(lines, "\n")
+}
+
+func readManifest(file vfs.Path, spec api.AddonSpec) ([]*unstructured.Unstructured, error) {
+	data, err := file.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", spec.Manifest, err)
 	}
-	var objs []*unstructured.Unstructured
-	for i, doc := range docs {
-		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
-			return nil, fmt.Errorf("manifest %s, document %d: %w", spec.Manifest, i+1, err)
-		}
-		if u.GetAPIVersion() == "" || u.GetKind() == "" || u.GetName() == "" {
-			return nil, fmt.Errorf("manifest %s, document %d: apiVersion, kind and metadata.name are required", spec.Manifest, i+1)
-		}
-		objs = append(objs, u)
+	if got := api.ManifestHash(data); got != spec.ManifestHash {
+		return nil, fmt.Errorf("manifest %s has hash %s, the channel records %s: the manifest changed after the channel was written", spec.Manifest, got, spec.ManifestHash)
 	}
-	return objs, nil
+	return decodeManifest(file.String(), data)
 }
 
 // providedKinds are the custom kinds an addon's CRDs define.

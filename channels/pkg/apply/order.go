@@ -31,10 +31,9 @@ const phaseWorkload = 8
 // phaseCustom is for kinds defined by CRDs.
 const phaseCustom = 9
 
-// sortObjects orders objects by phase, keeping the manifest's order within a phase. custom says
-// whether a kind is a custom resource.
-func sortObjects(objs []*unstructured.Unstructured, custom func(schema.GroupKind) bool) {
-	phase := func(o *unstructured.Unstructured) int {
+// phaseOf returns the phase of an object. custom says whether a kind is a custom resource.
+func phaseOf(custom func(schema.GroupKind) bool) func(*unstructured.Unstructured) int {
+	return func(o *unstructured.Unstructured) int {
 		gk := o.GroupVersionKind().GroupKind()
 		if p, ok := phases[gk]; ok {
 			return p
@@ -44,5 +43,10 @@ func sortObjects(objs []*unstructured.Unstructured, custom func(schema.GroupKind
 		}
 		return phaseWorkload
 	}
+}
+
+// sortObjects orders objects by phase, keeping the manifest's order within a phase.
+func sortObjects(objs []*unstructured.Unstructured, custom func(schema.GroupKind) bool) {
+	phase := phaseOf(custom)
 	sort.SliceStable(objs, func(i, j int) bool { return phase(objs[i]) < phase(objs[j]) })
 }

@@ -59,7 +59,7 @@ func (a *Applier) prune(ctx context.Context, addon *Addon) error {
 // list finds the objects of a kind that carry the addon's label and the spec's selector, in the
 // spec's namespaces (all when none).
 func (a *Applier) list(ctx context.Context, gk schema.GroupKind, k api.PruneKindSpec, addonName string) ([]unstructured.Unstructured, error) {
-	mapping, err := a.mapper.RESTMapping(gk)
+	mapping, err := a.resources.RESTMapping(ctx, gk)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (a *Applier) list(ctx context.Context, gk schema.GroupKind, k api.PruneKind
 }
 
 func (a *Applier) delete(ctx context.Context, o unstructured.Unstructured, propagation metav1.DeletionPropagation) error {
-	client, err := a.clientOf(o)
+	client, err := a.clientOf(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -95,9 +95,9 @@ func (a *Applier) delete(ctx context.Context, o unstructured.Unstructured, propa
 }
 
 // clientOf addresses an object listed from the server (its namespace, if any, is set).
-func (a *Applier) clientOf(o unstructured.Unstructured) (dynamic.ResourceInterface, error) {
+func (a *Applier) clientOf(ctx context.Context, o unstructured.Unstructured) (dynamic.ResourceInterface, error) {
 	gvk := o.GroupVersionKind()
-	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	mapping, err := a.resources.RESTMapping(ctx, gvk.GroupKind(), gvk.Version)
 	if err != nil {
 		return nil, err
 	}

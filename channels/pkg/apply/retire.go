@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/discovery"
 )
 
 // retire removes what addons that left the channel put on the cluster (addons recorded as applied
@@ -87,7 +85,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, inChannel map[st
 }
 
 func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addon string) error {
-	client, err := a.clientOf(o)
+	client, err := a.clientOf(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -102,26 +100,17 @@ func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addo
 // listEverywhere lists the objects matching a label selector in every resource the server serves
 // that can be listed and deleted.
 func (a *Applier) listEverywhere(ctx context.Context, selector string) ([]unstructured.Unstructured, error) {
-	lists, err := a.discovery.ServerPreferredResources()
-	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
-		return nil, fmt.Errorf("discovering the server's resources: %w", err)
+	resources, err := a.resources.Deletable(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var out []unstructured.Unstructured
-	for _, list := range lists {
-		gv, err := schema.ParseGroupVersion(list.GroupVersion)
+	for _, r := range resources {
+		items, err := a.dynamic.Resource(r).List(ctx, metav1.ListOptions{LabelSelector: selector})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("listing %s: %w", r, err)
 		}
-		for _, r := range list.APIResources {
-			if strings.Contains(r.Name, "/") || !hasVerbs(r.Verbs, "list", "delete") {
-				continue
-			}
-			items, err := a.dynamic.Resource(gv.WithResource(r.Name)).List(ctx, metav1.ListOptions{LabelSelector: selector})
-			if err != nil {
-				return nil, fmt.Errorf("listing %s: %w", gv.WithResource(r.Name), err)
-			}
-			out = append(out, items.Items...)
-		}
+		out = append(out, items.Items...)
 	}
 	return out, nil
 }

@@ -1,16 +1,12 @@
 package channels
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -18,29 +14,16 @@ import (
 // The channels command, as a user runs it: a kubeconfig file and a channel in a file:// store.
 func TestChannelsCommand(t *testing.T) {
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "channels")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/channels")
-	build.Dir = kopsenv.RepoRoot(t)
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "building channels: %s", out)
-
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	require.NoError(t, clientcmd.WriteToFile(clientcmdapi.Config{
-		Clusters:       map[string]*clientcmdapi.Cluster{"e2e": {Server: env.Config.Host, CertificateAuthorityData: env.Config.CAData}},
-		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"admin": {ClientCertificateData: env.Config.CertData, ClientKeyData: env.Config.KeyData, Token: env.Config.BearerToken}},
-		Contexts:       map[string]*clientcmdapi.Context{"e2e": {Cluster: "e2e", AuthInfo: "admin"}},
-		CurrentContext: "e2e",
-	}, kubeconfig))
+	binary := kopsenv.Build(t, "./cmd/channels")
+	kubeconfig := kopsenv.Kubeconfig(t, env)
 
 	s := kopsenv.NewStoreAt(t, "clusteraddons", "file://"+filepath.Join(dir, "state"))
 	location := s.Update(t, "ClusterAddons")
 	require.True(t, strings.HasPrefix(location, "file://"))
 
 	channels := func(args ...string) (string, error) {
-		cmd := exec.Command(binary, args...)
-		cmd.Env = append(os.Environ(), "KUBECONFIG=")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
+		stdout, stderr, err := kopsenv.Exec(binary, nil, args...)
+		return stdout + stderr, err
 	}
 	out2, err := channels("apply", "channel", location, "--kubeconfig", kubeconfig)
 	require.NoError(t, err, out2)

@@ -1,0 +1,220 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// FileError lists every problem of one file, each with its line where there is one:
+// `bootstrap-channel.yaml:7: spec.addons[1].name: Required value`.
+type FileError struct {
+	Source   string
+	Problems []Problem
+}
+
+// Problem is one thing wrong at one line (0 when the line is not known).
+type Problem struct {
+	Line int
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	out := make([]string, 0, len(e.Problems))
+	for _, p := range e.Problems {
+		where := e.Source
+		if p.Line > 0 {
+			where = fmt.Sprintf("%s:%d", e.Source, p.Line)
+		}
+		out = append(out, fmt.Sprintf("%s: %v", where, p.Err))
+	}
+	return strings.Join(out, "\n")
+}
+
+// Lines maps field paths (spec.addons[2].name) to the line they are written on.
+type Lines map[string]int
+
+// Of is the line of a path, or of its nearest ancestor written in the file, or 0.
+func (l Lines) Of(path string) int {
+	for path != "" {
+		if n, ok := l[path]; ok {
+			return n
+		}
+		cut := strings.LastIndexAny(path, ".[")
+		if cut < 0 {
+			break
+		}
+		path = path[:cut]
+	}
+	return 0
+}
+
+// decodeStrict reads one YAML document into target (a pointer to a struct with json tags). Every
+// key that target does not have and every value of the wrong shape is reported with its line and
+// field path; nothing is guessed. It returns the line of every field path written in the file.
+func decodeStrict(data []byte, target interface{}) (Lines, []Problem) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, []Problem{{Err: err}} // yaml.v3's message carries the line
+	}
+	if len(doc.Content) == 0 {
+		return nil, []Problem{{Err: fmt.Errorf("the file is empty")}}
+	}
+	root := doc.Content[0]
+	c := &shapeChecker{lines: Lines{}}
+	c.check(root, reflect.TypeOf(target).Elem(), nil)
+	if len(c.problems) > 0 {
+		return c.lines, c.problems
+	}
+	var tree interface{}
+	if err := root.Decode(&tree); err != nil {
+		return c.lines, []Problem{{Line: root.Line, Err: err}}
+	}
+	js, err := json.Marshal(tree)
+	if err == nil {
+		err = json.Unmarshal(js, target)
+	}
+	if err != nil {
+		return c.lines, []Problem{{Line: root.Line, Err: err}}
+	}
+	return c.lines, nil
+}
+
+// shapeChecker compares a YAML tree with the Go type it is meant for.
+type shapeChecker struct {
+	lines    Lines
+	problems []Problem
+}
+
+func (c *shapeChecker) fail(n *yaml.Node, path *field.Path, format string, args ...interface{}) {
+	msg := fmt.Sprintf(format, args...)
+	if path != nil {
+		msg = path.String() + ": " + msg
+	}
+	c.problems = append(c.problems, Problem{Line: n.Line, Err: fmt.Errorf("%s", msg)})
+}
+
+func (c *shapeChecker) check(n *yaml.Node, t reflect.Type, path *field.Path) {
+	if n.Kind == yaml.AliasNode {
+		c.fail(n, path, "YAML aliases are not supported in a channel")
+		return
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // null leaves the zero value, as in JSON
+	}
+	if path != nil {
+		if _, seen := c.lines[path.String()]; !seen {
+			c.lines[path.String()] = n.Line
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if c.expect(n, yaml.MappingNode, "an object", path) {
+			c.checkStruct(n, t, path)
+		}
+	case reflect.Map:
+		if !c.expect(n, yaml.MappingNode, "an object", path) {
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, value := n.Content[i], n.Content[i+1]
+			if key.Kind != yaml.ScalarNode || key.Tag != "!!str" {
+				c.fail(key, path, "keys must be strings, not %s", describe(key))
+				continue
+			}
+			c.check(value, t.Elem(), path.Key(key.Value))
+		}
+	case reflect.Slice:
+		if !c.expect(n, yaml.SequenceNode, "a list", path) {
+			return
+		}
+		for i, item := range n.Content {
+			c.check(item, t.Elem(), path.Index(i))
+		}
+	case reflect.String:
+		if c.expect(n, yaml.ScalarNode, "a string", path) && n.Tag != "!!str" {
+			c.fail(n, path, "must be a string, not %s (quote it)", describe(n))
+		}
+	case reflect.Bool:
+		if c.expect(n, yaml.ScalarNode, "true or false", path) && n.Tag != "!!bool" {
+			c.fail(n, path, "must be true or false, not %s", describe(n))
+		}
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		if c.expect(n, yaml.ScalarNode, "an integer", path) && n.Tag != "!!int" {
+			c.fail(n, path, "must be an integer, not %s", describe(n))
+		}
+	}
+}
+
+func (c *shapeChecker) checkStruct(n *yaml.Node, t reflect.Type, path *field.Path) {
+	fields := jsonFields(t)
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, value := n.Content[i], n.Content[i+1]
+		ft, ok := fields[key.Value]
+		if key.Kind != yaml.ScalarNode || !ok {
+			c.fail(key, path, "unknown field %q", key.Value)
+			continue
+		}
+		if seen[key.Value] {
+			c.fail(key, path, "field %q is given twice", key.Value)
+			continue
+		}
+		seen[key.Value] = true
+		child := field.NewPath(key.Value)
+		if path != nil {
+			child = path.Child(key.Value)
+		}
+		c.lines[child.String()] = key.Line
+		c.check(value, ft, child)
+	}
+}
+
+func (c *shapeChecker) expect(n *yaml.Node, kind yaml.Kind, what string, path *field.Path) bool {
+	if n.Kind != kind {
+		c.fail(n, path, "must be %s, not %s", what, describe(n))
+		return false
+	}
+	return true
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "an object"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
+}
+
+// jsonFields are the JSON names of a struct's fields, with inlined structs flattened.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
+			for k, v := range jsonFields(f.Type) {
+				out[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}

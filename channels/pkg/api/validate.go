@@ -1,0 +1,117 @@
+package api
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// AddonsAPIVersion is the apiVersion kops gives the Addons kind. kops writes bootstrap channels
+// without one, so an empty apiVersion is accepted too.
+const AddonsAPIVersion = "kops.k8s.io/v1alpha1"
+
+// RecordKeyPrefix is followed by an addon's name to form the annotation key of its record (kops's
+// "addons.k8s.io/<name>"), so an addon name must be valid as the name part of a qualified key.
+const RecordKeyPrefix = "addons.k8s.io/"
+
+var manifestHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Validate checks the whole channel: kind and apiVersion, and every addon's name, id, manifest,
+// hash, selector, namespace and prune rules. Every problem is returned at once, each with its
+// field path (spec.addons[2].name). Files are not read here; see apply.ReadChannel.
+func (a *Addons) Validate() field.ErrorList {
+	var errs field.ErrorList
+	if a.Kind != KindAddons {
+		errs = append(errs, field.Invalid(field.NewPath("kind"), a.Kind, "must be "+KindAddons))
+	}
+	if a.APIVersion != "" && a.APIVersion != AddonsAPIVersion {
+		errs = append(errs, field.Invalid(field.NewPath("apiVersion"), a.APIVersion, "must be "+AddonsAPIVersion+" or left out"))
+	}
+	byKey := map[string]int{}
+	for i, addon := range a.Spec.Addons {
+		p := field.NewPath("spec", "addons").Index(i)
+		errs = append(errs, validateAddon(p, addon)...)
+		if addon.Name == "" {
+			continue
+		}
+		// Records are looked up by name whatever their namespace, so a name may appear once.
+		// Annotation keys are case-sensitive: "CoreDNS" and "coredns" are two records, as in kops.
+		key := RecordKeyPrefix + addon.Name
+		if first, dup := byKey[key]; dup {
+			errs = append(errs, field.Duplicate(p.Child("name"), fmt.Sprintf("%s (also spec.addons[%d])", addon.Name, first)))
+			continue
+		}
+		byKey[key] = i
+	}
+	return errs
+}
+
+func validateAddon(p *field.Path, a AddonSpec) field.ErrorList {
+	var errs field.ErrorList
+	if a.Name == "" {
+		errs = append(errs, field.Required(p.Child("name"), "an addon needs a name; its record is the annotation "+RecordKeyPrefix+"<name>"))
+	} else if msgs := validation.IsQualifiedName(RecordKeyPrefix + a.Name); len(msgs) > 0 || strings.Contains(a.Name, "/") {
+		if len(msgs) == 0 {
+			msgs = []string{"must not contain '/'"}
+		}
+		errs = append(errs, field.Invalid(p.Child("name"), a.Name, "becomes the annotation key "+RecordKeyPrefix+"<name>: "+strings.Join(msgs, "; ")))
+	}
+	if a.ID != "" {
+		for _, msg := range validation.IsValidLabelValue(a.ID) {
+			errs = append(errs, field.Invalid(p.Child("id"), a.ID, msg))
+		}
+	}
+	errs = append(errs, validateManifestPath(p.Child("manifest"), a.Manifest)...)
+	switch {
+	case a.ManifestHash == "":
+		errs = append(errs, field.Required(p.Child("manifestHash"), "the hex SHA-256 of the manifest: with the id it is the addon's version"))
+	case !manifestHashPattern.MatchString(a.ManifestHash):
+		errs = append(errs, field.Invalid(p.Child("manifestHash"), a.ManifestHash, "must be a hex SHA-256 (64 lower-case hex digits)"))
+	}
+	errs = append(errs, metav1validation.ValidateLabels(a.Selector, p.Child("selector"))...)
+	if a.Namespace != "" {
+		for _, msg := range validation.IsDNS1123Label(a.Namespace) {
+			errs = append(errs, field.Invalid(p.Child("namespace"), a.Namespace, msg))
+		}
+	}
+	if a.Prune != nil {
+		for i, k := range a.Prune.Kinds {
+			kp := p.Child("prune", "kinds").Index(i)
+			if k.Kind == "" {
+				errs = append(errs, field.Required(kp.Child("kind"), ""))
+			}
+			for j, ns := range k.Namespaces {
+				for _, msg := range validation.IsDNS1123Label(ns) {
+					errs = append(errs, field.Invalid(kp.Child("namespaces").Index(j), ns, msg))
+				}
+			}
+			if k.LabelSelector != "" {
+				if _, err := labels.Parse(k.LabelSelector); err != nil {
+					errs = append(errs, field.Invalid(kp.Child("labelSelector"), k.LabelSelector, err.Error()))
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// validateManifestPath accepts a clean path relative to the channel's folder that stays inside it.
+func validateManifestPath(p *field.Path, manifest string) field.ErrorList {
+	switch {
+	case manifest == "":
+		return field.ErrorList{field.Required(p, "the manifest's path relative to the channel file")}
+	case strings.HasPrefix(manifest, "/") || strings.Contains(manifest, "\\") || strings.Contains(manifest, "://"):
+		return field.ErrorList{field.Invalid(p, manifest, "must be a path relative to the channel file")}
+	case path.Clean(manifest) != manifest || manifest == "." || strings.HasPrefix(manifest, "../") || manifest == "..":
+		return field.ErrorList{field.Invalid(p, manifest, "must be a clean relative path inside the channel's folder (no ., .. or //)")}
+	case strings.ContainsAny(manifest, "\x00\n\r"):
+		return field.ErrorList{field.Invalid(p, manifest, "must not contain control characters")}
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
+
+	"k8s.io/kops/pkg/kubeconfig"
+)
+
+// ClientConfig is config (copied) with the request timeout and, unless the caller chose a limit,
+// the rate limit of kubeconfig.DefaultQPS and DefaultBurst, shared by every client made from it.
+func ClientConfig(config *rest.Config, requestTimeout time.Duration) *rest.Config {
+	config = rest.CopyConfig(config)
+	config.Timeout = requestTimeout
+	if config.RateLimiter == nil {
+		if config.QPS == 0 {
+			config.QPS, config.Burst = kubeconfig.DefaultQPS, kubeconfig.DefaultBurst
+		}
+		config.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(config.QPS, config.Burst)
+	}
+	return config
+}
+
+// runBound ties every request to the context of the run in progress. client-go's discovery takes
+// no context, so without this a discovery request would outlive a cancelled or timed-out run.
+type runBound struct {
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+func (b *runBound) set(ctx context.Context) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ctx = ctx
+}
+
+func (b *runBound) wrap(next http.RoundTripper) http.RoundTripper {
+	return &boundTransport{bound: b, next: next}
+}
+
+type boundTransport struct {
+	bound *runBound
+	next  http.RoundTripper
+}
+
+func (t *boundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.bound.mu.Lock()
+	run := t.bound.ctx
+	t.bound.mu.Unlock()
+	if run == nil {
+		return t.next.RoundTrip(req)
+	}
+	ctx, cancel := context.WithCancel(req.Context())
+	stop := context.AfterFunc(run, cancel)
+	release := func() { stop(); cancel() }
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		release()
+		return nil, err
+	}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	return resp, nil
+}
+
+// CancelRequest is what client-go's timeout handling looks for; requests are cancelled through
+// their contexts, so there is nothing left to do here.
+func (t *boundTransport) CancelRequest(*http.Request) {}
+
+// WrappedRoundTripper lets client-go see through this transport.
+func (t *boundTransport) WrappedRoundTripper() http.RoundTripper { return t.next }
+
+// releasingBody keeps the request's context alive until its body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+	once    sync.Once
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.release)
+	return err
+}
+
+// noAnswer tells a server that did not answer in time (or a run that was cancelled) from a
+// server that answered with an error.
+func noAnswer(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
+}

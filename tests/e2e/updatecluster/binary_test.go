@@ -1,0 +1,127 @@
+// Package updatecluster runs the built kops binary as a user does: `kops update cluster` against a
+// file:// state store, as a benchmark (one process per iteration) and once as a test.
+package updatecluster
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+const clusterName = "bench.example.com"
+
+// store is a file:// state store holding one cluster made by the kops binary.
+type store struct {
+	binary, dir string
+}
+
+// newStore creates the cluster with `kops create cluster` (a control plane and the nodes group)
+// and, for extraGroups > 0, that many more node groups with `kops create -f`.
+func newStore(tb testing.TB, binary string, extraGroups int) *store {
+	s := &store{binary: binary, dir: filepath.Join(tb.TempDir(), "state")}
+	s.kops(tb, "create", "cluster", clusterName, "--zones", "us-east-2a")
+	if extraGroups == 0 {
+		return s
+	}
+	var docs strings.Builder
+	for i := 0; i < extraGroups; i++ {
+		fmt.Fprintf(&docs, `---
+apiVersion: kops.k8s.io/v1alpha2
+kind: InstanceGroup
+metadata:
+  name: nodes-%03d
+  labels:
+    kops.k8s.io/cluster: %s
+spec:
+  role: Node
+  machineType: t3.medium
+  minSize: 1
+  maxSize: 1
+  subnets: [us-east-2a]
+`, i, clusterName)
+	}
+	file := filepath.Join(tb.TempDir(), "groups.yaml")
+	require.NoError(tb, os.WriteFile(file, []byte(docs.String()), 0o600))
+	s.kops(tb, "create", "-f", file)
+	return s
+}
+
+func (s *store) kops(tb testing.TB, args ...string) string {
+	args = append(args, "--state", "file://"+s.dir)
+	stdout, stderr, err := kopsenv.Exec(s.binary, nil, args...)
+	require.NoError(tb, err, "kops %v:\n%s%s", args, stdout, stderr)
+	return stdout
+}
+
+// copyTo is a copy of the store in a new folder: a cluster not updated yet, for every iteration.
+func (s *store) copyTo(tb testing.TB, dir string) *store {
+	require.NoError(tb, os.CopyFS(dir, os.DirFS(s.dir)))
+	return &store{binary: s.binary, dir: dir}
+}
+
+var sizes = []struct {
+	name   string
+	groups int
+}{{"minimal", 0}, {"200groups", 198}}
+
+// The built kops updates both clusters: the dry run changes nothing, --yes writes the addons and
+// the channel, and a second --yes has nothing to do. This keeps the benchmarks' code exercised.
+func TestUpdateClusterBinary(t *testing.T) {
+	binary := kopsenv.Build(t, "./cmd/kops")
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			s := newStore(t, binary, size.groups)
+			groups := s.kops(t, "get", "instancegroups", "--name", clusterName)
+			assert.Equal(t, size.groups+2, strings.Count(groups, "\n")-1, "a header and one line per group:\n%s", groups)
+
+			assert.Contains(t, s.kops(t, "update", "cluster", clusterName), "Must specify --yes")
+			_, err := os.Stat(filepath.Join(s.dir, clusterName, "addons", "bootstrap-channel.yaml"))
+			assert.True(t, os.IsNotExist(err), "the dry run wrote nothing")
+
+			s.kops(t, "update", "cluster", clusterName, "--yes")
+			_, err = os.Stat(filepath.Join(s.dir, clusterName, "addons", "bootstrap-channel.yaml"))
+			assert.NoError(t, err)
+			assert.Contains(t, s.kops(t, "update", "cluster", clusterName, "--yes"), "No changes")
+		})
+	}
+}
+
+// BenchmarkUpdateClusterBinary runs the built `kops update cluster` as a user does, one process
+// per iteration, on a file:// state store: "dryrun" without --yes; "yes" on a fresh copy of a
+// cluster never updated (copied outside the timer), so every file is written; "yes-noop" again on
+// an updated cluster, which has nothing to write.
+func BenchmarkUpdateClusterBinary(b *testing.B) {
+	binary := kopsenv.Build(b, "./cmd/kops")
+	for _, size := range sizes {
+		s := newStore(b, binary, size.groups)
+		b.Run(size.name+"/dryrun", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s.kops(b, "update", "cluster", clusterName)
+			}
+		})
+		b.Run(size.name+"/yes", func(b *testing.B) {
+			root := b.TempDir()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				fresh := s.copyTo(b, filepath.Join(root, fmt.Sprint(i)))
+				b.StartTimer()
+				fresh.kops(b, "update", "cluster", clusterName, "--yes")
+			}
+		})
+		b.Run(size.name+"/yes-noop", func(b *testing.B) {
+			updated := s.copyTo(b, filepath.Join(b.TempDir(), "updated"))
+			updated.kops(b, "update", "cluster", clusterName, "--yes")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				updated.kops(b, "update", "cluster", clusterName, "--yes")
+			}
+		})
+	}
+}
