@@ -63,9 +63,9 @@ func ReadExpected(cluster *kops.Cluster, mem *vfs.MemFS) (*Expected, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the bootstrap channel %s: %w", location, err)
 	}
-	channel, err := api.ParseAddons(data)
+	channel, err := api.ParseAddonsFile(location, data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", location, err)
+		return nil, err
 	}
 	return expectedFrom(cluster, location, channel), nil
 }

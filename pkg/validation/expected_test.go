@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,19 +29,22 @@ func cluster() *kops.Cluster {
 	return kops.CompleteCluster(c, "memfs://s")
 }
 
+// hash is a well-formed manifest hash, different for each n.
+func hash(n int) string { return fmt.Sprintf("%064x", n) }
+
 func TestReadExpected(t *testing.T) {
 	cases := []struct {
 		name   string
 		addons []api.AddonSpec
 		want   DNSMode
 	}{
-		{"built-in", []api.AddonSpec{{Name: "coredns.addons.k8s.io", ID: "k8s-1.12", ManifestHash: "h1"}}, DNSBuiltIn},
+		{"built-in", []api.AddonSpec{{Name: "coredns.addons.k8s.io", ID: "k8s-1.12", Manifest: "coredns.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(1)}}, DNSBuiltIn},
 		{"operator", []api.AddonSpec{
-			{Name: "coredns-rbac.addons.k8s.io", ID: "k8s-1.12", ManifestHash: "h1"},
-			{Name: "operator.coredns.addons.x-k8s.io", ID: "0.2.0", ManifestHash: "h2", Namespace: "coredns-operator-system"},
-			{Name: "coredns.addons.x-k8s.io", ID: "1.12.4", ManifestHash: "h3"},
+			{Name: "coredns-rbac.addons.k8s.io", ID: "k8s-1.12", Manifest: "coredns-rbac.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(1)},
+			{Name: "operator.coredns.addons.x-k8s.io", ID: "0.2.0", Manifest: "operator.coredns.addons.x-k8s.io/0.2.0.yaml", ManifestHash: hash(2), Namespace: "coredns-operator-system"},
+			{Name: "coredns.addons.x-k8s.io", ID: "1.12.4", Manifest: "coredns.addons.x-k8s.io/1.12.4.yaml", ManifestHash: hash(3)},
 		}, DNSOperator},
-		{"no DNS", []api.AddonSpec{{Name: "other", ManifestHash: "h"}}, DNSNone},
+		{"no DNS", []api.AddonSpec{{Name: "other", Manifest: "other/a.yaml", ManifestHash: hash(4)}}, DNSNone},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,7 +74,7 @@ func TestReadExpected(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, p.WriteFile([]byte("kind: Channel\n")))
 	_, err = ReadExpected(cluster(), mem)
-	require.ErrorContains(t, err, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml: ")
+	require.ErrorContains(t, err, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml:1: ", "names the file and line")
 	require.ErrorContains(t, err, `"Channel"`, "names the wrong kind")
 }
 
