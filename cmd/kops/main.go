@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 
 	"k8s.io/kops/pkg/featureflag"
@@ -39,7 +40,10 @@ func run(args []string, env map[string]string, in io.Reader, out, errOut io.Writ
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)
-	if err := root.ExecuteContext(context.Background()); err != nil {
+	// Ctrl-C cancels the command's context, so a waiting command (validate --wait) stops cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := root.ExecuteContext(ctx); err != nil {
 		_, _ = io.WriteString(errOut, "Error: "+err.Error()+"\n")
 		return 1
 	}

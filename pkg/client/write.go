@@ -211,6 +211,23 @@ func (c *Clientset) checkRealFolders(cluster string) error {
 // CreateInstanceGroup adds an instance group to an existing cluster, under the store lock; it
 // refuses to replace a group of that name, so of concurrent creates exactly one stores its group.
 func (c *Clientset) CreateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
+	return c.writeInstanceGroup(cluster, g, nil, true)
+}
+
+// UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
+func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
+	return c.writeInstanceGroup(cluster, g, nil, false)
+}
+
+// UpdateInstanceGroupIfUnchanged replaces a stored instance group only if it is still the revision
+// that was read (GetInstanceGroupRevision); otherwise it fails with ErrConflict and changes nothing.
+func (c *Clientset) UpdateInstanceGroupIfUnchanged(cluster string, g *kops.InstanceGroup, read Revision) error {
+	return c.writeInstanceGroup(cluster, g, &read, false)
+}
+
+// writeInstanceGroup stores g under the store lock: only if it is new (create), only over the
+// revision that was read (read), or whatever is stored.
+func (c *Clientset) writeInstanceGroup(cluster string, g *kops.InstanceGroup, read *Revision, create bool) error {
 	if err := ValidateClusterName(cluster); err != nil {
 		return err
 	}
@@ -227,44 +244,16 @@ func (c *Clientset) CreateInstanceGroup(cluster string, g *kops.InstanceGroup) e
 	}
 	defer unlock()
 	p := c.igDir(cluster).Join(g.Name)
-	exists, err := p.Exists()
-	if err != nil {
-		return err
+	if create {
+		exists, err := p.Exists()
+		if err != nil {
+			return err
+		}
+		if exists {
+			return fmt.Errorf("instance group %q already exists in cluster %q; use 'kops edit ig --name %s %s' to change it", g.Name, cluster, cluster, g.Name)
+		}
 	}
-	if exists {
-		return fmt.Errorf("instance group %q already exists in cluster %q; use 'kops edit ig --name %s %s' to change it", g.Name, cluster, cluster, g.Name)
-	}
-	return c.replace(p, data, nil, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
-}
-
-// UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
-func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
-	return c.updateInstanceGroup(cluster, g, nil)
-}
-
-// UpdateInstanceGroupIfUnchanged replaces a stored instance group only if it is still the revision
-// that was read (GetInstanceGroupRevision); otherwise it fails with ErrConflict and changes nothing.
-func (c *Clientset) UpdateInstanceGroupIfUnchanged(cluster string, g *kops.InstanceGroup, read Revision) error {
-	return c.updateInstanceGroup(cluster, g, &read)
-}
-
-func (c *Clientset) updateInstanceGroup(cluster string, g *kops.InstanceGroup, read *Revision) error {
-	if err := ValidateClusterName(cluster); err != nil {
-		return err
-	}
-	if err := ValidateInstanceGroupName(g.Name); err != nil {
-		return err
-	}
-	data, err := kopscodecs.EncodeInstanceGroup(g)
-	if err != nil {
-		return fmt.Errorf("encoding instance group %q: %w", g.Name, err)
-	}
-	unlock, err := c.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return c.replace(c.igDir(cluster).Join(g.Name), data, read, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
+	return c.replace(p, data, read, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
 }
 
 // GetAddons reads the cluster's stored addon objects; none is not an error.
