@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/util/pkg/yamlshape"
 )
 
 // docRef names one document of a stream in messages.
@@ -60,21 +62,6 @@ func (e *DecodeError) add(doc docRef, line int, err error) {
 // addFieldErrors records field errors with the line of the nearest path that has one.
 func (e *DecodeError) addFieldErrors(doc docRef, errs field.ErrorList, lines map[string]int) {
 	for _, fe := range errs {
-		e.add(doc, lineOf(fe.Field, lines, doc.line), fe)
+		e.add(doc, yamlshape.Lines(lines).Of(fe.Field, doc.line), fe)
 	}
-}
-
-// lineOf finds the line of a field path, or of its closest ancestor that appears in the document.
-func lineOf(path string, lines map[string]int, fallback int) int {
-	for path != "" {
-		if l, ok := lines[path]; ok {
-			return l
-		}
-		cut := strings.LastIndexAny(path, ".[")
-		if cut < 0 {
-			break
-		}
-		path = path[:cut]
-	}
-	return fallback
 }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/util/pkg/suggest"
+	"k8s.io/kops/util/pkg/yamlshape"
 )
 
 // kopsTypesPackage is where the types live whose unknown fields are kept rather than rejected: kops
@@ -99,7 +99,7 @@ func (c *checker) checkStruct(n *yaml.Node, t reflect.Type, at location) {
 	if !c.expectKind(n, yaml.MappingNode, "an object", at) {
 		return
 	}
-	fields := jsonFields(t)
+	fields := yamlshape.JSONFields(t)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		keyNode, value := n.Content[i], n.Content[i+1]
 		key := keyNode.Value
@@ -190,31 +190,6 @@ func describe(n *yaml.Node) string {
 	default:
 		return n.Value
 	}
-}
-
-// jsonFields maps each JSON field name of a struct type to its Go type, flattening inline and
-// embedded structs as encoding/json does.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) && f.Type.Kind() == reflect.Struct {
-			for k, v := range jsonFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
 }
 
 // normalize turns what YAML decodes into what JSON can encode: maps with non-string keys get their

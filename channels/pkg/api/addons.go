@@ -96,7 +96,7 @@ func ParseAddonsFile(source string, data []byte) (*Addons, error) {
 	lines, problems := decodeStrict(data, a)
 	if len(problems) == 0 {
 		for _, fe := range a.Validate() {
-			problems = append(problems, Problem{Line: lines.Of(fe.Field), Err: fe})
+			problems = append(problems, Problem{Line: lines.Of(fe.Field, 0), Err: fe})
 		}
 	}
 	if len(problems) > 0 {

@@ -8,6 +8,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/util/pkg/yamlshape"
 )
 
 // FileError lists every problem of one file, each with its line where there is one:
@@ -35,28 +37,10 @@ func (e *FileError) Error() string {
 	return strings.Join(out, "\n")
 }
 
-// Lines maps field paths (spec.addons[2].name) to the line they are written on.
-type Lines map[string]int
-
-// Of is the line of a path, or of its nearest ancestor written in the file, or 0.
-func (l Lines) Of(path string) int {
-	for path != "" {
-		if n, ok := l[path]; ok {
-			return n
-		}
-		cut := strings.LastIndexAny(path, ".[")
-		if cut < 0 {
-			break
-		}
-		path = path[:cut]
-	}
-	return 0
-}
-
 // decodeStrict reads one YAML document into target (a pointer to a struct with json tags). Every
 // key that target does not have and every value of the wrong shape is reported with its line and
 // field path; nothing is guessed. It returns the line of every field path written in the file.
-func decodeStrict(data []byte, target interface{}) (Lines, []Problem) {
+func decodeStrict(data []byte, target interface{}) (yamlshape.Lines, []Problem) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, []Problem{{Err: err}} // yaml.v3's message carries the line
@@ -65,7 +49,7 @@ func decodeStrict(data []byte, target interface{}) (Lines, []Problem) {
 		return nil, []Problem{{Err: fmt.Errorf("the file is empty")}}
 	}
 	root := doc.Content[0]
-	c := &shapeChecker{lines: Lines{}}
+	c := &shapeChecker{lines: yamlshape.Lines{}}
 	c.check(root, reflect.TypeOf(target).Elem(), nil)
 	if len(c.problems) > 0 {
 		return c.lines, c.problems
@@ -86,7 +70,7 @@ func decodeStrict(data []byte, target interface{}) (Lines, []Problem) {
 
 // shapeChecker compares a YAML tree with the Go type it is meant for.
 type shapeChecker struct {
-	lines    Lines
+	lines    yamlshape.Lines
 	problems []Problem
 }
 
@@ -154,7 +138,7 @@ func (c *shapeChecker) check(n *yaml.Node, t reflect.Type, path *field.Path) {
 }
 
 func (c *shapeChecker) checkStruct(n *yaml.Node, t reflect.Type, path *field.Path) {
-	fields := jsonFields(t)
+	fields := yamlshape.JSONFields(t)
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, value := n.Content[i], n.Content[i+1]
@@ -193,28 +177,4 @@ func describe(n *yaml.Node) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
-}
-
-// jsonFields are the JSON names of a struct's fields, with inlined structs flattened.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
-			for k, v := range jsonFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
 }

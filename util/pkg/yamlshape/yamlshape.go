@@ -1,0 +1,52 @@
+// Package yamlshape holds what the strict YAML decoders share (pkg/kopscodecs for kops documents,
+// channels/pkg/api for channels): the JSON fields a Go type accepts and the line a field path is
+// written on.
+package yamlshape
+
+import (
+	"reflect"
+	"strings"
+)
+
+// JSONFields maps each JSON field name of a struct type to its Go type, flattening inline and
+// embedded structs as encoding/json does.
+func JSONFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) && f.Type.Kind() == reflect.Struct {
+			for k, v := range JSONFields(f.Type) {
+				out[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// Lines maps field paths (spec.addons[2].name) to the line they are written on.
+type Lines map[string]int
+
+// Of is the line of a path, or of its closest ancestor written in the document, or fallback.
+func (l Lines) Of(path string, fallback int) int {
+	for path != "" {
+		if n, ok := l[path]; ok {
+			return n
+		}
+		cut := strings.LastIndexAny(path, ".[")
+		if cut < 0 {
+			break
+		}
+		path = path[:cut]
+	}
+	return fallback
+}

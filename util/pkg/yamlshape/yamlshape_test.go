@@ -1,0 +1,51 @@
+package yamlshape
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+type inner struct {
+	Kind string `json:"kind"`
+}
+
+type hidden struct{ Secret string }
+
+type outer struct {
+	inner  `json:",inline"`
+	hidden `json:"-"`
+	Name   string `json:"name,omitempty"`
+	Plain  int
+	skip   string //nolint:unused // an unexported field is not a JSON field
+	Omit   string `json:"-"`
+}
+
+func TestJSONFields(t *testing.T) {
+	got := JSONFields(reflect.TypeOf(outer{}))
+	assert.Equal(t, map[string]reflect.Type{
+		"kind":  reflect.TypeOf(""),
+		"name":  reflect.TypeOf(""),
+		"Plain": reflect.TypeOf(0),
+	}, got)
+}
+
+func TestLinesOf(t *testing.T) {
+	lines := Lines{"spec": 3, "spec.addons[1]": 9, "spec.addons[1].name": 10}
+	cases := []struct {
+		path string
+		want int
+	}{
+		{"spec.addons[1].name", 10},
+		{"spec.addons[1].manifest", 9},
+		{"spec.addons[2].name", 3},
+		{"metadata.name", 7},
+		{"", 7},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			assert.Equal(t, tc.want, lines.Of(tc.path, 7))
+		})
+	}
+}
