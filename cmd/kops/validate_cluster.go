@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -81,15 +80,11 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 		return err
 	}
 	config = kubeconfig.ForCLI(config, o.timeout)
-	client, err := kubernetes.NewForConfig(config)
-	if err != nil {
-		return fmt.Errorf("creating a client for %s: %w", config.Host, err)
-	}
 	dyn, err := dynamic.NewForConfig(config)
 	if err != nil {
 		return fmt.Errorf("creating a client for %s: %w", config.Host, err)
 	}
-	v := &validation.Validator{Client: client, Dynamic: dyn}
+	v := &validation.Validator{Dynamic: dyn}
 	result := v.Wait(cmd.Context(), expected, o.wait, o.interval, f.ErrOut)
 	if err := printValidation(f, o.output, result); err != nil {
 		return err

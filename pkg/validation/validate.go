@@ -10,9 +10,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
@@ -58,10 +58,29 @@ func (r *Result) Failures() []Check {
 // coreDNSResource is the CoreDNS custom resource of the cluster-addons operator.
 var coreDNSResource = schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
 
-// Validator reads the cluster; it never writes.
+// Validator reads the cluster; it never writes. It reads through the dynamic client alone and
+// converts the few built-in objects it checks: client-go's typed clientset would link every API
+// group into kops and double the start-up time of every kops command.
 type Validator struct {
-	Client  kubernetes.Interface
 	Dynamic dynamic.Interface
+}
+
+var (
+	namespaceResource  = corev1.SchemeGroupVersion.WithResource("namespaces")
+	serviceResource    = corev1.SchemeGroupVersion.WithResource("services")
+	deploymentResource = appsv1.SchemeGroupVersion.WithResource("deployments")
+)
+
+// get reads one object (namespace "" for a cluster-scoped one) into its typed form.
+func (v *Validator) get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, into interface{}) error {
+	u, err := v.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, into); err != nil {
+		return fmt.Errorf("reading %s %s/%s: %w", gvr.Resource, namespace, name, err)
+	}
+	return nil
 }
 
 // Validate checks the cluster once against what is expected. A request that fails (other than
@@ -93,7 +112,8 @@ func (v *Validator) checkAddons(ctx context.Context, want []Addon) []Check {
 		ns, seen := namespaces[a.Namespace]
 		if !seen && nsErrors[a.Namespace] == nil {
 			var err error
-			ns, err = v.Client.CoreV1().Namespaces().Get(ctx, a.Namespace, metav1.GetOptions{})
+			ns = &corev1.Namespace{}
+			err = v.get(ctx, namespaceResource, "", a.Namespace, ns)
 			switch {
 			case apierrors.IsNotFound(err):
 				ns = nil
@@ -145,7 +165,8 @@ func short(hash string) string {
 // it Available.
 func (v *Validator) checkDeployment(ctx context.Context, namespace, name string) Check {
 	c := Check{Kind: "Deployment", Name: namespace + "/" + name}
-	d, err := v.Client.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
+	d := &appsv1.Deployment{}
+	err := v.get(ctx, deploymentResource, namespace, name, d)
 	switch {
 	case apierrors.IsNotFound(err):
 		c.Message = "missing"
@@ -184,7 +205,8 @@ func replicas(d *appsv1.Deployment) int32 {
 // checkService requires the Service to exist at the cluster's DNS address.
 func (v *Validator) checkService(ctx context.Context, namespace, name, clusterIP string) Check {
 	c := Check{Kind: "Service", Name: namespace + "/" + name}
-	s, err := v.Client.CoreV1().Services(namespace).Get(ctx, name, metav1.GetOptions{})
+	s := &corev1.Service{}
+	err := v.get(ctx, serviceResource, namespace, name, s)
 	switch {
 	case apierrors.IsNotFound(err):
 		c.Message = "missing"
