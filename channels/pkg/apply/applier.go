@@ -20,6 +20,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+
+	"k8s.io/kops/channels/pkg/api"
 )
 
 // Options tune an Applier.
@@ -33,6 +35,9 @@ type Options struct {
 	// RequestTimeout bounds every request to the API server (0: no bound), so that a server that
 	// accepts connections and never answers fails the run instead of hanging it.
 	RequestTimeout time.Duration
+	// EnforceTimeout bounds waiting for an admission policy binding that carries an enforcement
+	// probe to be enforced; default 30 seconds.
+	EnforceTimeout time.Duration
 	Out            io.Writer
 }
 
@@ -44,7 +49,9 @@ type Applier struct {
 	// themselves, so that their custom resources need no new discovery round.
 	crdMappings map[schema.GroupVersionKind]*meta.RESTMapping
 	bound       *runBound
-	opts        Options
+	// config is the rest config every client is made from (enforcement probes act as other users).
+	config *rest.Config
+	opts   Options
 }
 
 // New connects to the cluster behind config.
@@ -54,6 +61,9 @@ func New(config *rest.Config, opts Options) (*Applier, error) {
 	}
 	if opts.WaitTimeout == 0 {
 		opts.WaitTimeout = time.Minute
+	}
+	if opts.EnforceTimeout == 0 {
+		opts.EnforceTimeout = 30 * time.Second
 	}
 	if opts.Out == nil {
 		opts.Out = io.Discard
@@ -79,7 +89,7 @@ func New(config *rest.Config, opts Options) (*Applier, error) {
 	}
 	return &Applier{
 		dynamic: dyn, resources: &serverResources{client: discoveryClient},
-		crdMappings: map[schema.GroupVersionKind]*meta.RESTMapping{}, bound: bound, opts: opts,
+		crdMappings: map[schema.GroupVersionKind]*meta.RESTMapping{}, bound: bound, config: config, opts: opts,
 	}, nil
 }
 
@@ -199,7 +209,8 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 }
 
 // applyObjects server-side applies the addon's objects in phase order, waiting for each CRD to be
-// established before anything may use it. The objects of one phase do not depend on each other
+// established before anything may use it, and for each admission policy binding with an
+// enforcement probe to be proven enforced before the rights and workloads it confines. The objects of one phase do not depend on each other
 // (a RoleBinding may name a Role that does not exist yet) and are sent together, so a cold apply
 // costs a few round trips rather than one per object.
 func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[schema.GroupKind]string) error {
@@ -216,8 +227,13 @@ func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[s
 			return err
 		}
 		for _, obj := range objs[start:end] {
-			if obj.GroupVersionKind().GroupKind() == crdKind {
+			switch {
+			case obj.GroupVersionKind().GroupKind() == crdKind:
 				if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
+					return err
+				}
+			case obj.GetAnnotations()[api.EnforcementProbeAnnotation] != "":
+				if err := a.proveEnforced(ctx, obj); err != nil {
 					return err
 				}
 			}

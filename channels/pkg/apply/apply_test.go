@@ -96,6 +96,8 @@ func TestSortObjects(t *testing.T) {
 		object("v1", "ServiceAccount", "sa", nil),
 		crd("addons.x-k8s.io", "CoreDNS"),
 		object("v1", "Namespace", "ns", nil),
+		object("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", "vapb", nil),
+		object("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "vap", nil),
 	}
 	custom := func(gk schema.GroupKind) bool { return gk.Group == "addons.x-k8s.io" }
 	sortObjects(objs, custom)
@@ -104,7 +106,10 @@ func TestSortObjects(t *testing.T) {
 		got = append(got, o.GetKind()+"/"+o.GetName())
 	}
 	assert.Equal(t, []string{
-		"Namespace/ns", "CustomResourceDefinition/x.addons.x-k8s.io", "ServiceAccount/sa", "Role/r", "RoleBinding/rb",
+		"Namespace/ns", "CustomResourceDefinition/x.addons.x-k8s.io",
+		// The policy and its binding confine what the rights below allow: they come first.
+		"ValidatingAdmissionPolicy/vap", "ValidatingAdmissionPolicyBinding/vapb",
+		"ServiceAccount/sa", "Role/r", "RoleBinding/rb",
 		"ConfigMap/cm", "Deployment/d", "Service/s", "CoreDNS/cr",
 	}, got)
 }

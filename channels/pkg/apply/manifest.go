@@ -19,6 +19,7 @@ func decodeManifest(source string, data []byte) ([]*unstructured.Unstructured, e
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var objs []*unstructured.Unstructured
 	fileErr := &api.FileError{Source: source}
+	seen := map[manifestKey]int{}
 	for index := 1; ; index++ {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -36,6 +37,19 @@ func decodeManifest(source string, data []byte) ([]*unstructured.Unstructured, e
 		}
 		obj, err := decodeObject(doc.Content[0])
 		if err != nil {
+			fileErr.Problems = append(fileErr.Problems, api.Problem{Line: doc.Content[0].Line, Err: fmt.Errorf("document %d: %w", index, err)})
+			continue
+		}
+		// Server-side apply of the same object twice keeps the later one: a second policy binding
+		// of the same name could quietly turn the first one's Deny into Audit.
+		key := manifestKeyOf(obj)
+		if first, ok := seen[key]; ok {
+			fileErr.Problems = append(fileErr.Problems, api.Problem{Line: doc.Content[0].Line,
+				Err: fmt.Errorf("document %d: %s is also document %d; an object may appear only once in a manifest", index, key, first)})
+			continue
+		}
+		seen[key] = index
+		if err := checkProbe(obj); err != nil {
 			fileErr.Problems = append(fileErr.Problems, api.Problem{Line: doc.Content[0].Line, Err: fmt.Errorf("document %d: %w", index, err)})
 			continue
 		}
@@ -69,4 +83,25 @@ func decodeObject(n *yaml.Node) (*unstructured.Unstructured, error) {
 		return nil, errors.New("apiVersion, kind and metadata.name are required")
 	}
 	return u, nil
+}
+
+// manifestKey identifies an object on the server, whatever version of its kind a manifest uses.
+type manifestKey struct {
+	group, kind, namespace, name string
+}
+
+func manifestKeyOf(o *unstructured.Unstructured) manifestKey {
+	gvk := o.GroupVersionKind()
+	return manifestKey{group: gvk.Group, kind: gvk.Kind, namespace: o.GetNamespace(), name: o.GetName()}
+}
+
+func (k manifestKey) String() string {
+	kind := k.kind
+	if k.group != "" {
+		kind += "." + k.group
+	}
+	if k.namespace != "" {
+		return kind + " " + k.namespace + "/" + k.name
+	}
+	return kind + " " + k.name
 }

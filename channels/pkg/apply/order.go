@@ -8,18 +8,20 @@ import (
 )
 
 // phases orders the objects of one manifest so that nothing is created before what it needs:
-// namespaces hold everything, CRDs define custom kinds, identities and rights come before the pods
-// that use them, configuration before workloads, and custom resources last.
+// namespaces hold everything, CRDs define custom kinds, admission policies and their bindings come
+// before the identities, rights and workloads they confine (so that no right is ever held
+// unconfined), identities and rights before the pods that use them, configuration before
+// workloads, and custom resources last.
 var phases = map[schema.GroupKind]int{
 	{Group: "", Kind: "Namespace"}:                                                    0,
 	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 1,
-	{Group: "", Kind: "ServiceAccount"}:                                               2,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         3,
-	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:                                3,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  4,
-	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:                         4,
-	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        5,
-	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: 6,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        2,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: 3,
+	{Group: "", Kind: "ServiceAccount"}:                                               4,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         5,
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:                                5,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  6,
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:                         6,
 	{Group: "", Kind: "ConfigMap"}:                                                    7,
 	{Group: "", Kind: "Secret"}:                                                       7,
 	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                               7,

@@ -1,0 +1,64 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// EnforcementProbeAnnotation, on a ValidatingAdmissionPolicyBinding of an addon's manifest, asks
+// channels to prove the binding enforced before it applies anything of a later phase (the
+// RoleBindings and workloads that the policy confines): channels sends the probe object as a
+// server-side dry-run create, acting as the probe's user, until the API server answers that this
+// policy and binding denied it. An annotation, not a channel field, so kops's own channels reads
+// the same manifests and simply applies them.
+const EnforcementProbeAnnotation = "channels.kops.k8s.io/enforcement-probe"
+
+// EnforcementProbe is the annotation's value (JSON).
+type EnforcementProbe struct {
+	// User is the identity the policy confines, such as system:serviceaccount:NS:NAME. The
+	// policy must match it by user name: channels adds the group system:masters to the request
+	// so that RBAC lets it through to admission (the identity holds no rights yet; that is the point).
+	User string `json:"user"`
+	// Object is a namespaced object the policy must deny when User creates it.
+	Object map[string]interface{} `json:"object"`
+}
+
+// Encode renders the annotation's value.
+func (p *EnforcementProbe) Encode() (string, error) {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return "", err
+	}
+	return string(data), nil
+}
+
+// ParseEnforcementProbe reads and checks the annotation's value; unknown fields are refused.
+func ParseEnforcementProbe(value string) (*EnforcementProbe, error) {
+	dec := json.NewDecoder(strings.NewReader(value))
+	dec.DisallowUnknownFields()
+	p := &EnforcementProbe{}
+	if err := dec.Decode(p); err != nil {
+		return nil, fmt.Errorf("annotation %s: %w", EnforcementProbeAnnotation, err)
+	}
+	var problems []string
+	if p.User == "" {
+		problems = append(problems, "user is required")
+	}
+	meta, _ := p.Object["metadata"].(map[string]interface{})
+	for _, field := range []string{"apiVersion", "kind"} {
+		if s, _ := p.Object[field].(string); s == "" {
+			problems = append(problems, "object."+field+" is required")
+		}
+	}
+	for _, field := range []string{"name", "namespace"} {
+		if s, _ := meta[field].(string); s == "" {
+			problems = append(problems, "object.metadata."+field+" is required")
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("annotation %s: %w", EnforcementProbeAnnotation, errors.New(strings.Join(problems, "; ")))
+	}
+	return p, nil
+}
