@@ -145,6 +145,7 @@ func TestPackage(t *testing.T) {
 		t.Run(tc.pkg+"@"+tc.kubernetes, func(t *testing.T) {
 			got, err := l.Package(tc.pkg, tc.kubernetes)
 			require.NoError(t, err)
+			tc.want.Channel = url
 			assert.Equal(t, &tc.want, got)
 		})
 	}

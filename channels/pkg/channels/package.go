@@ -27,6 +27,8 @@ func (e *NoPackageVersionError) Error() string {
 
 // Package is the version of a package chosen for a cluster.
 type Package struct {
+	// Channel is the name of the channel the package came from (Loaded.Name), for messages.
+	Channel string
 	Name    string
 	Version string
 	// Image is the channel's override of the package's main image, or empty.
@@ -69,7 +71,7 @@ func (l *Loaded) Package(name, kubernetesVersion string) (*Package, error) {
 			}
 		}
 		if best == nil || v.GT(bestVersion) {
-			best, bestVersion = &Package{Name: p.Name, Version: p.Version, Image: p.Image}, v
+			best, bestVersion = &Package{Channel: l.name, Name: p.Name, Version: p.Version, Image: p.Image}, v
 		}
 	}
 	if best == nil {

@@ -111,6 +111,8 @@ func TestRepositoryChannelsAreTheEmbeddedOnes(t *testing.T) {
 			}
 			got, err := fromFile.Package(p.Name, "1.35.4")
 			require.NoError(t, err)
+			assert.Equal(t, fromFile.Name(), got.Channel, "a package names the channel it came from")
+			got.Channel = want.Channel
 			assert.Equal(t, want, got)
 		}
 		require.NoError(t, Verify("file://"+filepath.ToSlash(filepath.Join(root, "channels", name)), nil))

@@ -102,7 +102,7 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `runs as service account "default", want "coredns-operator"`},
 		{"unpinned image", operatorPackage("coredns-operator", "r.example.com/op:latest"), version, "containers[0]"},
 		{"unpinned override", func() *channels.Package { p := *good; p.Image = "r.example.com/op"; return &p }(), version, "containers[0]"},
-		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n")}, version, "no Deployment coredns-operator-system/coredns-operator"},
+		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n")}, version, "no Deployment coredns-operator-system/coredns-operator"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

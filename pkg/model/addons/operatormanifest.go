@@ -3,6 +3,7 @@ package addons
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
@@ -14,12 +15,13 @@ import (
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
-// buildOperatorManifest takes the operator package from the channel, sets the operator's image
-// (the channel's override, if any), remaps every image like any other kops image, checks that the
-// operator runs as the identity its rights are granted to, and places the generated rights and the
-// admission policy that confines them before the operator's Deployment.
+// buildOperatorManifest takes the expected objects from the operator package (operatorPackageObjects;
+// anything else is refused), sets the operator's image (the channel's override, if any), remaps
+// every image like any other kops image, checks that the operator runs as the identity its rights
+// are granted to, and adds the generated rights and the admission policy that confines them, the
+// policy's binding carrying the probe channels runs to prove it enforced before any right is bound.
 func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper) ([]byte, error) {
-	where := fmt.Sprintf("package %s version %s", p.Name, p.Version)
+	where := fmt.Sprintf("channel %q, package %s version %s", p.Channel, p.Name, p.Version)
 	docs, err := kubemanifest.Split(p.Manifest)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -28,16 +30,33 @@ func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper) ([]by
 	if err != nil {
 		return nil, err
 	}
-	policy, err := corednsoperator.PolicyManifest()
+	policy, err := policyWithProbe()
 	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	foundOperator := false
+	var problems []string
+	seen := map[*packageObject]bool{}
 	for _, doc := range docs {
 		obj := &unstructured.Unstructured{}
 		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		want, err := expectedPackageObject(obj)
+		switch {
+		case err != nil:
+			problems = append(problems, err.Error())
+			continue
+		case seen[want]:
+			problems = append(problems, fmt.Sprintf("object %s appears more than once", describeObject(obj)))
+			continue
+		}
+		seen[want] = true
+		if want.check != nil {
+			if err := want.check(obj); err != nil {
+				problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))
+				continue
+			}
 		}
 		// Every object of an addon carries its name, so channels can find what it put on the cluster.
 		labels := obj.GetLabels()
@@ -48,15 +67,9 @@ func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper) ([]by
 		labels[LabelManagedBy] = "kops"
 		obj.SetLabels(labels)
 		if isOperatorDeployment(obj) {
-			if foundOperator {
-				return nil, fmt.Errorf("%s: more than one operator Deployment", where)
-			}
-			foundOperator = true
-			if err := checkOperatorIdentity(obj); err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
-			}
 			if err := setImages(obj, p.Image, remapper); err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
+				problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))
+				continue
 			}
 			writeDoc(&out, rbac)
 			writeDoc(&out, policy)
@@ -67,8 +80,54 @@ func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper) ([]by
 		}
 		writeDoc(&out, data)
 	}
-	if !foundOperator {
-		return nil, fmt.Errorf("%s: no Deployment %s/%s", where, corednsoperator.Namespace, corednsoperator.DeploymentName)
+	if !seen[operatorDeploymentEntry] {
+		problems = append(problems, fmt.Sprintf("no Deployment %s/%s", corednsoperator.Namespace, corednsoperator.DeploymentName))
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%s is refused:\n  %s", where, strings.Join(problems, "\n  "))
+	}
+	return out.Bytes(), nil
+}
+
+// policyWithProbe is the admission policy and its binding, the binding annotated with the probe
+// channels runs before it applies what the policy confines.
+func policyWithProbe() ([]byte, error) {
+	manifest, err := corednsoperator.PolicyManifest()
+	if err != nil {
+		return nil, err
+	}
+	probe, err := (&channelsapi.EnforcementProbe{User: corednsoperator.Username, Object: corednsoperator.ProbeObject()}).Encode()
+	if err != nil {
+		return nil, err
+	}
+	docs, err := kubemanifest.Split(manifest)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	found := false
+	for _, doc := range docs {
+		obj := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
+			return nil, err
+		}
+		if obj.GetKind() == "ValidatingAdmissionPolicyBinding" && obj.GetName() == corednsoperator.PolicyName {
+			annotations := obj.GetAnnotations()
+			if annotations == nil {
+				annotations = map[string]string{}
+			}
+			annotations[channelsapi.EnforcementProbeAnnotation] = probe
+			obj.SetAnnotations(annotations)
+			found = true
+		}
+		data, err := yaml.Marshal(obj.Object)
+		if err != nil {
+			return nil, err
+		}
+		writeDoc(&out, data)
+	}
+	if !found {
+		return nil, fmt.Errorf("the admission policy manifest has no ValidatingAdmissionPolicyBinding %s", corednsoperator.PolicyName)
 	}
 	return out.Bytes(), nil
 }
