@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -208,5 +209,27 @@ func TestInvalidChannelSendsNothing(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "is invalid; nothing was applied")
 	assert.Contains(t, out, `bootstrap-channel.yaml:13: spec.addons[1].name: Duplicate value: "a (also spec.addons[0])"`)
+	assert.Zero(t, requests.Load())
+}
+
+// A manifest holding one object twice (the later would win: a policy binding's Deny turned to
+// Audit) is refused with its file, line and documents before the cluster is contacted.
+func TestDuplicateObjectSendsNothing(t *testing.T) {
+	location := channelDir(t, "a")
+	dir := filepath.Dir(strings.TrimPrefix(location, "file://"))
+	binding := "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: scope\nspec:\n  policyName: scope\n  validationActions: [%s]\n"
+	manifest := []byte(fmt.Sprintf(binding, "Deny") + "---\n" + fmt.Sprintf(binding, "Audit"))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a", "v1.yaml"), manifest, 0o644))
+	channel := api.NewAddons("bootstrap")
+	channel.Spec.Addons = []api.AddonSpec{{Name: "a", ID: "v1", Manifest: "a/v1.yaml", ManifestHash: api.ManifestHash(manifest)}}
+	data, err := channel.Encode()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bootstrap-channel.yaml"), data, 0o644))
+
+	kubeconfig, requests := tlsServer(t, noRecords)
+	code, out := runBounded(t, "apply", "channel", location, "--yes", "--kubeconfig", kubeconfig)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "is invalid; nothing was applied")
+	assert.Contains(t, out, filepath.Join(dir, "a", "v1.yaml")+":9: document 2: ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io scope is also document 1")
 	assert.Zero(t, requests.Load())
 }
