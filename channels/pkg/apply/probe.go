@@ -57,7 +57,7 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 	// The API server's words when a Deny binding refuses a request.
 	denial := fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request", policy, binding.GetName())
 	deadline := time.Now().Add(a.opts.EnforceTimeout)
-	for delay := 2 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+	for delay := 2 * time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		_, err := client.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: a.opts.FieldManager})
 		var last string
 		switch {
