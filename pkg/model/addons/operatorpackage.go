@@ -75,8 +75,8 @@ func checkOperatorPod(obj *unstructured.Unstructured) error {
 	}
 	spec, _, _ := unstructured.NestedMap(obj.Object, "spec", "template", "spec")
 	var problems []string
-	for _, field := range []string{"hostNetwork", "hostPID", "hostIPC", "hostUsers", "nodeName", "volumes", "initContainers", "ephemeralContainers"} {
-		if _, set := spec[field]; set && !(field == "hostUsers" && spec[field] == true) {
+	for _, field := range []string{"hostNetwork", "hostPID", "hostIPC", "nodeName", "volumes", "initContainers", "ephemeralContainers"} {
+		if _, set := spec[field]; set {
 			problems = append(problems, "spec.template.spec."+field+": not allowed")
 		}
 	}
