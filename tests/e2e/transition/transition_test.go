@@ -82,6 +82,8 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 			d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(framework.Context(t), "coredns", metav1.GetOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, step.owner, d.Labels["addon.kops.k8s.io/name"])
+			assert.Contains(t, inventory(t, step.owner), apply.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"},
+				"the Deployment is in the inventory of the addon that owns it now, so that retiring that addon can delete it")
 			assertOwnedOnly(t, step.owners)
 
 			again := kopsenv.Apply(t, env, location, s.Mem, true)
@@ -110,6 +112,18 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 		assert.NotNil(t, cr.GetDeletionTimestamp(), "the CoreDNS object is being deleted")
 		assert.Contains(t, cr.GetFinalizers(), metav1.FinalizerOrphanDependents)
 	}
+}
+
+// inventory lists the objects of an addon's record in kube-system.
+func inventory(t *testing.T, addon string) []apply.ObjectRef {
+	t.Helper()
+	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
+	require.NoError(t, err)
+	rec, err := apply.ParseChannelVersion(ns.Annotations[apply.AnnotationPrefix+addon])
+	require.NoError(t, err)
+	refs, err := rec.Objects()
+	require.NoError(t, err)
+	return refs
 }
 
 // assertOwnedOnly checks that every object carrying an addon label belongs to an addon in the
