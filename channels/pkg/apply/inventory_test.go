@@ -148,3 +148,25 @@ func TestGroupByKindAndNamespace(t *testing.T) {
 	assert.Equal(t, "b", groups[1][0].Namespace)
 	assert.Equal(t, "Deployment", groups[2][0].Kind)
 }
+
+func TestInNamespaces(t *testing.T) {
+	cases := []struct {
+		namespace string
+		spec      []string
+		want      bool
+	}{
+		{"a", nil, true},
+		{"a", []string{"b", "a"}, true},
+		{"c", []string{"b", "a"}, false},
+		{"", []string{"b"}, true}, // cluster-scoped objects are not limited by namespaces
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, inNamespaces(tc.namespace, tc.spec), "%q in %v", tc.namespace, tc.spec)
+	}
+}
+
+func TestWithout(t *testing.T) {
+	a, b := ObjectRef{Kind: "ConfigMap", Namespace: "x", Name: "a"}, ObjectRef{Kind: "ConfigMap", Namespace: "x", Name: "b"}
+	assert.Equal(t, []ObjectRef{b}, without([]ObjectRef{a, b}, map[string]bool{a.key(): true}))
+	assert.Equal(t, []ObjectRef{a, b}, without([]ObjectRef{a, b}, nil))
+}
