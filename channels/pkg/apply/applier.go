@@ -178,13 +178,24 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 			return r
 		}
 	}
-	r.Reason = reasonToApply(records[addon.Spec.Name].version, addon.Spec.ID, addon.Spec.ManifestHash)
+	prev := records[addon.Spec.Name].version
+	r.Reason = reasonToApply(prev, addon.Spec.ID, addon.Spec.ManifestHash, a.opts.FieldManager)
 	switch {
 	case r.Reason == "":
 		r.Outcome = Unchanged
 		return r
 	case !a.opts.Yes:
 		r.Outcome = WouldApply
+		return r
+	}
+	// The record's size is checked before anything is applied: an addon that cannot be recorded is
+	// not applied at all.
+	refs, err := a.inventoryFor(addon, prev)
+	if err == nil {
+		_, err = a.newRecord(ch, addon, refs)
+	}
+	if err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
 	if err := a.applyObjects(ctx, addon, provider); err != nil {
@@ -194,16 +205,21 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
-	if err := a.prune(ctx, addon); err != nil {
+	pruned, err := a.prune(ctx, addon, prev)
+	if err != nil {
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
-	channel := ch.Location
-	record := &ChannelVersion{Channel: &channel, ID: addon.Spec.ID, ManifestHash: addon.Spec.ManifestHash, SystemGeneration: SystemGeneration}
-	if err := a.writeRecord(ctx, addon.Namespace(), addon.Spec.Name, record); err != nil {
+	written, err := a.newRecord(ch, addon, without(refs, pruned))
+	if err == nil {
+		err = a.writeRecord(ctx, addon.Namespace(), addon.Spec.Name, written)
+	}
+	if err != nil {
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
+	// Retirement, later in this run, may hand objects over to this addon and adds them to this record.
+	records[addon.Spec.Name] = record{namespace: addon.Namespace(), version: written}
 	r.Outcome = Applied
 	return r
 }

@@ -27,7 +27,8 @@ func TestChannelVersionKopsFormat(t *testing.T) {
 }
 
 func TestReasonToApply(t *testing.T) {
-	current := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration}
+	current := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration, FieldManager: "kops-channels", Inventory: &Inventory{}}
+	kops := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration}
 	cases := []struct {
 		recorded *ChannelVersion
 		id, hash string
@@ -38,9 +39,10 @@ func TestReasonToApply(t *testing.T) {
 		{current, "k8s-1.16", "abc", `id "k8s-1.12" -> "k8s-1.16"`},
 		{current, "k8s-1.12", "def", "manifest changed"},
 		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc"}, "k8s-1.12", "abc", "applied by an older channels"},
+		{kops, "k8s-1.12", "abc", "recorded without an inventory of kops-channels's"},
 	}
 	for _, tc := range cases {
-		assert.Equal(t, tc.want, reasonToApply(tc.recorded, tc.id, tc.hash))
+		assert.Equal(t, tc.want, reasonToApply(tc.recorded, tc.id, tc.hash, "kops-channels"))
 	}
 }
 

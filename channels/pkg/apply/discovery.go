@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -62,25 +61,6 @@ func (s *serverResources) RESTMapping(ctx context.Context, gk schema.GroupKind, 
 		}
 	}
 	return nil, &meta.NoKindMatchError{GroupKind: gk, SearchedVersions: version}
-}
-
-// Deletable are the resources, in their groups' preferred versions, that can be listed and deleted.
-func (s *serverResources) Deletable(ctx context.Context) ([]schema.GroupVersionResource, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.load(ctx); err != nil {
-		return nil, err
-	}
-	var out []schema.GroupVersionResource
-	for group, versions := range s.versions {
-		for gvk, r := range s.byGVK {
-			if gvk.Group == group && gvk.Version == versions[0] && hasVerbs(r.verbs, "list", "delete") {
-				out = append(out, r.mapping.Resource)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-	return out, nil
 }
 
 func (s *serverResources) load(ctx context.Context) error {

@@ -50,9 +50,6 @@ func TestServerResourcesWithoutAggregatedDiscovery(t *testing.T) {
 	_, err = a.resources.RESTMapping(ctx, schema.GroupKind{Group: "example.com", Kind: "Thing"}, "v1")
 	assert.True(t, meta.IsNoMatchError(err), "%v", err)
 
-	deletable, err := a.resources.Deletable(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []schema.GroupVersionResource{{Version: "v1", Resource: "configmaps"}, {Group: "apps", Version: "v1", Resource: "deployments"}}, deletable)
 	assert.Equal(t, 5, requests, "read once")
 
 	a.resources.Reset()

@@ -9,14 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-
-	"k8s.io/kops/channels/pkg/api"
 )
 
-// LabelAddonName is the label every object of an addon carries; pruning and retiring find objects
-// by it.
+// LabelAddonName is the label every object of an addon carries; pruning and retiring consider only
+// the objects of an addon's inventory that still carry it.
 const LabelAddonName = "addon.kops.k8s.io/name"
 
 // AnnotationHandoverTo names the addon that takes an object over when its own addon leaves the
@@ -24,62 +23,122 @@ const LabelAddonName = "addon.kops.k8s.io/name"
 // relabelled instead of deleted, so the service it provides never stops.
 const AnnotationHandoverTo = "addon.kops.k8s.io/handover-to"
 
-// prune deletes, for an addon with a prune spec, the objects of the listed kinds that carry its
-// label but are no longer in its manifest. Namespaces and CRDs are never pruned: deleting them
-// would take everything in them along.
-func (a *Applier) prune(ctx context.Context, addon *Addon) error {
-	if addon.Spec.Prune == nil {
-		return nil
+// prune deletes, for an addon with a prune spec, the objects of the listed kinds that its previous
+// record's inventory lists, that left its manifest, still carry its label and that this tool's
+// field manager applied. Nothing outside the inventory is even looked at: prune is confined to the
+// kinds and namespaces the addon applied to, so an object someone else made that carries the label
+// is safe. A previous record that is not ours (kops's channels, an older channels) prunes nothing.
+// Namespaces and CRDs are never pruned: deleting them would take everything in them along. It
+// returns the keys of the inventory's entries that are gone (deleted, or no longer the addon's).
+func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion) (map[string]bool, error) {
+	gone := map[string]bool{}
+	if addon.Spec.Prune == nil || !prev.Ours(a.opts.FieldManager) {
+		return gone, nil
+	}
+	old, err := prev.Objects()
+	if err != nil {
+		return nil, fmt.Errorf("pruning: reading the inventory of its record: %w", err)
 	}
 	wanted := map[string]bool{}
 	for _, o := range addon.Objects {
-		wanted[objectKey(o.GroupVersionKind().GroupKind(), o.GetNamespace(), o.GetName())] = true
+		wanted[refOf(o).key()] = true
 	}
 	for _, k := range addon.Spec.Prune.Kinds {
 		gk := schema.GroupKind{Group: k.Group, Kind: k.Kind}
 		if gk == namespaceKind || gk == crdKind {
 			continue
 		}
-		objs, err := a.list(ctx, gk, k, addon.Spec.Name)
+		selector, err := labels.Parse(k.LabelSelector)
 		if err != nil {
-			return fmt.Errorf("pruning %s: %w", gk, err)
+			return nil, fmt.Errorf("pruning %s: label selector %q: %w", gk, k.LabelSelector, err)
 		}
-		for _, o := range objs {
-			if wanted[objectKey(gk, o.GetNamespace(), o.GetName())] {
-				continue
+		candidates := map[string][]ObjectRef{} // by namespace
+		for _, r := range old {
+			if r.GroupKind() == gk && !wanted[r.key()] && inNamespaces(r.Namespace, k.Namespaces) {
+				candidates[r.Namespace] = append(candidates[r.Namespace], r)
 			}
-			if err := a.delete(ctx, o, metav1.DeletePropagationBackground); err != nil {
-				return fmt.Errorf("pruning %s %s: %w", gk.Kind, objectName(&o), err)
+		}
+		for _, ns := range sortedKeys(keysOf(candidates)) {
+			objs, err := a.listInventoried(ctx, gk, ns, candidates[ns], addon.Spec.Name)
+			if err != nil {
+				return nil, fmt.Errorf("pruning %s: %w", gk, err)
+			}
+			for _, r := range candidates[ns] {
+				o, found := objs[r.key()]
+				switch {
+				case !found:
+					gone[r.key()] = true // deleted by someone, or now another addon's
+				case !selector.Matches(labels.Set(o.GetLabels())) || !appliedBy(o, a.opts.FieldManager):
+					// not to be pruned, or not made by us: left alone and still listed
+				default:
+					if err := a.delete(ctx, *o, metav1.DeletePropagationBackground); err != nil {
+						return nil, fmt.Errorf("pruning %s %s: %w", gk.Kind, objectName(o), err)
+					}
+					gone[r.key()] = true
+				}
 			}
 		}
 	}
-	return nil
+	return gone, nil
 }
 
-// list finds the objects of a kind that carry the addon's label and the spec's selector, in the
-// spec's namespaces (all when none).
-func (a *Applier) list(ctx context.Context, gk schema.GroupKind, k api.PruneKindSpec, addonName string) ([]unstructured.Unstructured, error) {
+// inNamespaces tells whether namespace is one of the prune spec's (any, when it names none).
+// Cluster-scoped objects (namespace "") are not limited by it.
+func inNamespaces(namespace string, namespaces []string) bool {
+	if len(namespaces) == 0 || namespace == "" {
+		return true
+	}
+	for _, n := range namespaces {
+		if n == namespace {
+			return true
+		}
+	}
+	return false
+}
+
+// listInventoried finds those of refs (all of kind gk in namespace, "" when cluster-scoped) that
+// exist and still carry the addon's label, by their keys. One list request per kind and namespace.
+// A kind the server no longer serves has no objects left.
+func (a *Applier) listInventoried(ctx context.Context, gk schema.GroupKind, namespace string, refs []ObjectRef, addonName string) (map[string]*unstructured.Unstructured, error) {
 	mapping, err := a.resources.RESTMapping(ctx, gk)
+	if meta.IsNoMatchError(err) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	selector := LabelAddonName + "=" + addonName
-	if k.LabelSelector != "" {
-		selector += "," + k.LabelSelector
-	}
-	namespaces := k.Namespaces
-	if len(namespaces) == 0 || mapping.Scope.Name() != meta.RESTScopeNameNamespace {
-		namespaces = []string{metav1.NamespaceAll}
-	}
-	var out []unstructured.Unstructured
-	for _, ns := range namespaces {
-		list, err := a.dynamic.Resource(mapping.Resource).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
-		if err != nil {
-			return nil, err
+	var client dynamic.ResourceInterface = a.dynamic.Resource(mapping.Resource)
+	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
+		if namespace == "" {
+			return nil, nil // the inventory cannot list a namespaced object without a namespace
 		}
-		out = append(out, list.Items...)
+		client = a.dynamic.Resource(mapping.Resource).Namespace(namespace)
+	}
+	list, err := client.List(ctx, metav1.ListOptions{LabelSelector: LabelAddonName + "=" + addonName})
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, r := range refs {
+		want[r.key()] = true
+	}
+	out := map[string]*unstructured.Unstructured{}
+	for i := range list.Items {
+		o := &list.Items[i]
+		key := objectKey(gk, namespace, o.GetName())
+		if want[key] {
+			out[key] = o
+		}
 	}
 	return out, nil
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 func (a *Applier) delete(ctx context.Context, o unstructured.Unstructured, propagation metav1.DeletionPropagation) error {

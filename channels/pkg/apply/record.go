@@ -17,13 +17,25 @@ const DefaultNamespace = "kube-system"
 // SystemGeneration is bumped when this tool changes how it applies, forcing a re-apply.
 const SystemGeneration = 1
 
-// ChannelVersion is what was applied for an addon, as kops records it.
+// ChannelVersion is what was applied for an addon, as kops records it (version, channel, id,
+// manifestHash, systemGeneration), plus what this tool adds: the field manager that applied the
+// addon and the inventory of its objects. kops's channels reads the value with a plain
+// json.Unmarshal, which ignores the added fields, and replaces the whole value when it applies the
+// addon itself, which drops them: the record is then no longer ours (see Ours).
 type ChannelVersion struct {
 	Version          *string `json:"version,omitempty"`
 	Channel          *string `json:"channel,omitempty"`
 	ID               string  `json:"id,omitempty"`
 	ManifestHash     string  `json:"manifestHash,omitempty"`
 	SystemGeneration int     `json:"systemGeneration,omitempty"`
+
+	// FieldManager is the field manager this tool applied the addon with.
+	FieldManager string `json:"fieldManager,omitempty"`
+	// Inventory lists the objects the addon applied; InventoryGzip holds the same, gzipped and
+	// base64-encoded, when it is large. At most one is set.
+	// A pointer, so that an empty inventory is still written.
+	Inventory     *Inventory `json:"inventory,omitempty"`
+	InventoryGzip string     `json:"inventoryGzip,omitempty"`
 }
 
 // ParseChannelVersion reads a record annotation's value.
@@ -37,12 +49,14 @@ func ParseChannelVersion(s string) (*ChannelVersion, error) {
 
 // Encode renders the record as the annotation's value.
 func (v *ChannelVersion) Encode() string {
-	b, _ := json.Marshal(v) // a struct of strings and ints always encodes
+	b, _ := json.Marshal(v) // strings, ints and maps of strings always encode
 	return string(b)
 }
 
 // reasonToApply says why an addon must be applied over what is recorded, or "" when it need not be.
-func reasonToApply(recorded *ChannelVersion, id, hash string) string {
+// A record without our inventory (kops's channels, an older channels) is applied over once, so that
+// the addon's objects are known and can be retired or pruned later.
+func reasonToApply(recorded *ChannelVersion, id, hash, fieldManager string) string {
 	switch {
 	case recorded == nil:
 		return "not applied yet"
@@ -52,6 +66,8 @@ func reasonToApply(recorded *ChannelVersion, id, hash string) string {
 		return "manifest changed"
 	case recorded.SystemGeneration < SystemGeneration:
 		return "applied by an older channels"
+	case !recorded.Ours(fieldManager):
+		return "recorded without an inventory of " + fieldManager + "'s"
 	}
 	return ""
 }

@@ -12,26 +12,42 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// retire removes what addons that left the channel put on the cluster (addons recorded as applied
-// from this same channel; other channels' addons are theirs to manage): their objects are deleted,
-// or handed over to the addon their AnnotationHandoverTo names when that addon is in the channel,
-// and their records are removed. Namespaces and CRDs stay (deleting them would take everything in
-// them along). It runs after the channel's addons were applied, so objects another addon now claims
-// already carry that addon's label and are left alone.
+// LeftAlone is the outcome of an addon that left the channel but whose record another tool wrote:
+// it is reported and nothing of it is touched.
+const LeftAlone Outcome = "left alone"
+
+// retire removes what addons that left the channel put on the cluster. Only records this tool wrote
+// (Ours) from this same channel are retired: other channels' addons are theirs to manage, and an
+// addon recorded by kops's channels or an older channels, even from this channel's location, is
+// reported and left alone. Of a retired addon, exactly the objects its inventory lists that still
+// carry its label, that no addon of the channel claims and that our field manager applied are
+// deleted, or handed over to the addon their AnnotationHandoverTo names when that addon is in the
+// channel (the object then moves to that addon's inventory); then its record is removed.
+// Namespaces and CRDs stay (deleting them would take everything in them along). It runs after the
+// channel's addons were applied, so objects another addon now claims carry that addon's label.
 func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record) ([]Result, error) {
 	inChannel := map[string]bool{}
+	claimed := map[string]bool{}
 	for _, addon := range ch.Addons {
 		inChannel[addon.Spec.Name] = true
+		for _, o := range addon.Objects {
+			claimed[refOf(o).key()] = true
+		}
 	}
 	var removed []string
+	var results []Result
 	for name, rec := range records {
 		fromHere := rec.version.Channel != nil && *rec.version.Channel == ch.Location
-		if fromHere && !inChannel[name] {
+		switch {
+		case !fromHere || inChannel[name]:
+		case rec.version.Ours(a.opts.FieldManager):
 			removed = append(removed, name)
+		default:
+			results = append(results, Result{Name: name, ID: rec.version.ID, Outcome: LeftAlone,
+				Reason: "left the channel, but another tool recorded it (kops's channels or an older channels): nothing of it is deleted"})
 		}
 	}
 	sort.Strings(removed)
-	var results []Result
 	for _, name := range removed {
 		r := Result{Name: name, Reason: "left the channel"}
 		if !a.opts.Yes {
@@ -39,7 +55,7 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 			results = append(results, r)
 			continue
 		}
-		if err := a.retireAddon(ctx, name, inChannel); err != nil {
+		if err := a.retireAddon(ctx, name, records, inChannel, claimed); err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, fmt.Sprintf("retiring: %v", err), err
 		} else if err := a.writeRecord(ctx, records[name].namespace, name, nil); err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
@@ -48,40 +64,115 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 		}
 		results = append(results, r)
 	}
+	sort.SliceStable(results, func(i, j int) bool { return results[i].Name < results[j].Name })
 	return results, nil
 }
 
-func (a *Applier) retireAddon(ctx context.Context, name string, inChannel map[string]bool) error {
-	objs, err := a.listEverywhere(ctx, LabelAddonName+"="+name)
+// retiredObject is an object of a retired addon and the addon it is handed over to ("" to delete).
+type retiredObject struct {
+	obj *unstructured.Unstructured
+	ref ObjectRef
+	to  string
+}
+
+func (a *Applier) retireAddon(ctx context.Context, name string, records map[string]record, inChannel, claimed map[string]bool) error {
+	refs, err := records[name].version.Objects()
 	if err != nil {
+		return fmt.Errorf("reading the inventory of its record: %w", err)
+	}
+	var objs []retiredObject
+	for _, group := range groupByKindAndNamespace(refs) {
+		gk, ns := group[0].GroupKind(), group[0].Namespace
+		if gk == namespaceKind || gk == crdKind {
+			continue
+		}
+		found, err := a.listInventoried(ctx, gk, ns, group, name)
+		if err != nil {
+			return fmt.Errorf("listing %s: %w", gk, err)
+		}
+		for _, r := range group {
+			o := found[r.key()]
+			if o == nil || claimed[r.key()] || !appliedBy(o, a.opts.FieldManager) {
+				continue
+			}
+			to := o.GetAnnotations()[AnnotationHandoverTo]
+			if !inChannel[to] {
+				to = ""
+			} else if !records[to].version.Ours(a.opts.FieldManager) {
+				return fmt.Errorf("%s %s is to be handed over to %s, which this tool has not recorded yet; retried on the next run", o.GetKind(), objectName(o), to)
+			}
+			objs = append(objs, retiredObject{obj: o, ref: r, to: to})
+		}
+	}
+	if err := a.moveInventory(ctx, objs, records); err != nil {
 		return err
 	}
 	custom, err := a.customKinds(ctx)
 	if err != nil {
 		return err
 	}
-	for _, o := range objs {
-		gk := o.GroupVersionKind().GroupKind()
-		if gk == namespaceKind || gk == crdKind {
-			continue
-		}
-		if to := o.GetAnnotations()[AnnotationHandoverTo]; to != "" && inChannel[to] {
-			if err := a.relabel(ctx, o, to); err != nil {
-				return fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(&o), to, err)
+	for _, ro := range objs {
+		o := ro.obj
+		if ro.to != "" {
+			if err := a.relabel(ctx, *o, ro.to); err != nil {
+				return fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(o), ro.to, err)
 			}
 			continue
 		}
 		// A custom resource's dependents were made by its operator and may have been taken over by
 		// another addon already: they are orphaned, not collected.
 		propagation := metav1.DeletePropagationBackground
-		if custom[gk] {
+		if custom[ro.ref.GroupKind()] {
 			propagation = metav1.DeletePropagationOrphan
 		}
-		if err := a.delete(ctx, o, propagation); err != nil {
-			return fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(&o), err)
+		if err := a.delete(ctx, *o, propagation); err != nil {
+			return fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(o), err)
 		}
 	}
 	return nil
+}
+
+// moveInventory adds the objects handed over to the inventories of the addons receiving them. It
+// runs before they are relabelled, so that an object is never outside every inventory: should the
+// relabelling fail, the next run finds it again under its old addon's label.
+func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, records map[string]record) error {
+	moved := map[string][]ObjectRef{}
+	for _, ro := range objs {
+		if ro.to != "" {
+			moved[ro.to] = append(moved[ro.to], ro.ref)
+		}
+	}
+	for _, to := range sortedKeys(keysOf(moved)) {
+		target := records[to]
+		current, err := target.version.Objects()
+		if err != nil {
+			return fmt.Errorf("reading the inventory of %s: %w", to, err)
+		}
+		v := *target.version
+		if err := v.setInventory(append(current, moved[to]...)); err != nil {
+			return err
+		}
+		if n := len(v.Encode()); n > maxRecordBytes {
+			return fmt.Errorf("handing objects over to %s would make its record %d bytes, more than %d", to, n, maxRecordBytes)
+		}
+		if err := a.writeRecord(ctx, target.namespace, to, &v); err != nil {
+			return err
+		}
+		records[to] = record{namespace: target.namespace, version: &v}
+	}
+	return nil
+}
+
+// groupByKindAndNamespace splits sorted refs into runs of one kind in one namespace.
+func groupByKindAndNamespace(refs []ObjectRef) [][]ObjectRef {
+	var out [][]ObjectRef
+	for i, r := range refs {
+		if i == 0 || r.GroupKind() != refs[i-1].GroupKind() || r.Namespace != refs[i-1].Namespace {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], r)
+	}
+	return out
 }
 
 func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addon string) error {
@@ -97,24 +188,6 @@ func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addo
 	return err
 }
 
-// listEverywhere lists the objects matching a label selector in every resource the server serves
-// that can be listed and deleted.
-func (a *Applier) listEverywhere(ctx context.Context, selector string) ([]unstructured.Unstructured, error) {
-	resources, err := a.resources.Deletable(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []unstructured.Unstructured
-	for _, r := range resources {
-		items, err := a.dynamic.Resource(r).List(ctx, metav1.ListOptions{LabelSelector: selector})
-		if err != nil {
-			return nil, fmt.Errorf("listing %s: %w", r, err)
-		}
-		out = append(out, items.Items...)
-	}
-	return out, nil
-}
-
 // customKinds are the kinds the server's CRDs define.
 func (a *Applier) customKinds(ctx context.Context) (map[schema.GroupKind]bool, error) {
 	crds, err := a.dynamic.Resource(crdResource).List(ctx, metav1.ListOptions{})
@@ -128,17 +201,4 @@ func (a *Applier) customKinds(ctx context.Context) (map[schema.GroupKind]bool, e
 		out[schema.GroupKind{Group: group, Kind: kind}] = true
 	}
 	return out, nil
-}
-
-func hasVerbs(verbs metav1.Verbs, want ...string) bool {
-	for _, w := range want {
-		found := false
-		for _, v := range verbs {
-			found = found || v == w
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }

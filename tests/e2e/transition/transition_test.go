@@ -3,21 +3,29 @@
 package transition
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 var env *framework.Env
@@ -45,11 +53,15 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 	operator := map[string]bool{"coredns-rbac.addons.k8s.io": true, "operator.coredns.addons.x-k8s.io": true, "coredns.addons.x-k8s.io": true}
 
 	location := s.Update(t, "")
+	kopsRecords := onAKopsCluster(t, location, s.Mem)
 	run := kopsenv.Apply(t, env, location, s.Mem, true)
 	require.NoError(t, run.Err, run.Output)
+	assert.Equal(t, map[string]apply.Outcome{
+		"coredns.addons.k8s.io": apply.Applied, "networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
+	}, run.Outcomes(), run.Output)
 	first := current(t)
 	assert.Equal(t, "100.64.0.10", first.clusterIP)
-	assertOwnedOnly(t, builtIn)
+	assertOwnedOnly(t, union(builtIn, kopsRecords))
 
 	steps := []struct {
 		name     string
@@ -61,10 +73,12 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 		{"operator on", "ClusterAddons,UseAddonOperators", map[string]apply.Outcome{
 			"coredns-rbac.addons.k8s.io": apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
 			"coredns.addons.x-k8s.io": apply.Applied, "coredns.addons.k8s.io": apply.Retired,
+			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, operator, "coredns.addons.x-k8s.io"},
 		{"operator off", "", map[string]apply.Outcome{
 			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired,
 			"operator.coredns.addons.x-k8s.io": apply.Retired, "coredns.addons.x-k8s.io": apply.Retired,
+			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, builtIn, "coredns.addons.k8s.io"},
 	}
 	for _, step := range steps {
@@ -82,7 +96,9 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 			d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(framework.Context(t), "coredns", metav1.GetOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, step.owner, d.Labels["addon.kops.k8s.io/name"])
-			assertOwnedOnly(t, step.owners)
+			assert.Contains(t, inventory(t, step.owner), apply.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"},
+				"the Deployment is in the inventory of the addon that owns it now, so that retiring that addon can delete it")
+			assertOwnedOnly(t, union(step.owners, kopsRecords))
 
 			again := kopsenv.Apply(t, env, location, s.Mem, true)
 			require.NoError(t, again.Err)
@@ -90,9 +106,22 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 		})
 	}
 
-	// The operator's leftovers are gone, except its namespace and CRD, which are never deleted.
+	// kops's addons, which our channel does not ship, were never touched.
 	ctx := framework.Context(t)
-	_, err := env.Clientset.AppsV1().Deployments("coredns-operator-system").Get(ctx, "coredns-operator", metav1.GetOptions{})
+	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
+	require.NoError(t, err)
+	for name, value := range kopsRecords {
+		assert.Equal(t, value, ns.Annotations[apply.AnnotationPrefix+name], "kops's record of %s is untouched", name)
+	}
+	_, err = env.Clientset.CoreV1().Secrets("team-a").Get(ctx, "user-data", metav1.GetOptions{})
+	assert.NoError(t, err, "Secret team-a/user-data survives")
+	_, err = env.Clientset.RbacV1().ClusterRoleBindings().Get(ctx, "someone-elses", metav1.GetOptions{})
+	assert.NoError(t, err, "ClusterRoleBinding someone-elses survives")
+	_, err = env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "kops-controller", metav1.GetOptions{})
+	assert.NoError(t, err, "Deployment kube-system/kops-controller survives")
+
+	// The operator's leftovers are gone, except its namespace and CRD, which are never deleted.
+	_, err = env.Clientset.AppsV1().Deployments("coredns-operator-system").Get(ctx, "coredns-operator", metav1.GetOptions{})
 	assert.True(t, apierrors.IsNotFound(err), "operator Deployment removed: %v", err)
 	_, err = env.Clientset.AdmissionregistrationV1().ValidatingAdmissionPolicies().Get(ctx, "coredns-operator-scope", metav1.GetOptions{})
 	assert.True(t, apierrors.IsNotFound(err), "admission policy removed: %v", err)
@@ -110,6 +139,78 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 		assert.NotNil(t, cr.GetDeletionTimestamp(), "the CoreDNS object is being deleted")
 		assert.Contains(t, cr.GetFinalizers(), metav1.FinalizerOrphanDependents)
 	}
+}
+
+// inventory lists the objects of an addon's record in kube-system.
+func inventory(t *testing.T, addon string) []apply.ObjectRef {
+	t.Helper()
+	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
+	require.NoError(t, err)
+	rec, err := apply.ParseChannelVersion(ns.Annotations[apply.AnnotationPrefix+addon])
+	require.NoError(t, err)
+	refs, err := rec.Objects()
+	require.NoError(t, err)
+	return refs
+}
+
+// onAKopsCluster makes the cluster look like one kops's own channels has managed from the same
+// channel location (kops and we share <configBase>/addons/bootstrap-channel.yaml): a record in kops's
+// format for the built-in CoreDNS addon, records for two addons our channel does not ship, and
+// objects carrying those two addons' labels, some even applied through our field manager. It
+// returns the records of the addons we do not ship.
+func onAKopsCluster(t *testing.T, location string, mem *vfs.MemFS) map[string]string {
+	t.Helper()
+	ctx := framework.Context(t)
+	ch, err := apply.ReadChannel(location, mem)
+	require.NoError(t, err)
+	kopsRecord := func(id, hash string) string {
+		return fmt.Sprintf(`{"channel":%q,"id":%q,"manifestHash":%q,"systemGeneration":1}`, location, id, hash)
+	}
+	records := map[string]string{
+		"networking.cilium.io":          kopsRecord("k8s-1.16", "4f1c"),
+		"kops-controller.addons.k8s.io": kopsRecord("k8s-1.16", "9d2e"),
+	}
+	annotations := map[string]interface{}{}
+	for name, value := range records {
+		annotations[apply.AnnotationPrefix+name] = value
+	}
+	for _, a := range ch.Addons {
+		annotations[apply.AnnotationPrefix+a.Spec.Name] = kopsRecord(a.Spec.ID, a.Spec.ManifestHash)
+	}
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": annotations}})
+	require.NoError(t, err)
+	_, err = env.Clientset.CoreV1().Namespaces().Patch(ctx, "kube-system", types.MergePatchType, patch, metav1.PatchOptions{})
+	require.NoError(t, err)
+
+	_, err = env.Clientset.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team-a"}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	cilium := map[string]string{"addon.kops.k8s.io/name": "networking.cilium.io"}
+	_, err = env.Clientset.CoreV1().Secrets("team-a").Apply(ctx, corev1ac.Secret("user-data", "team-a").WithLabels(cilium).
+		WithStringData(map[string]string{"password": "x"}), metav1.ApplyOptions{FieldManager: "kops-channels", Force: true})
+	require.NoError(t, err)
+	_, err = env.Clientset.RbacV1().ClusterRoleBindings().Apply(ctx, rbacv1ac.ClusterRoleBinding("someone-elses").WithLabels(cilium).
+		WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("ClusterRole").WithName("view")).
+		WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("someone")), metav1.ApplyOptions{FieldManager: "kubectl", Force: true})
+	require.NoError(t, err)
+	labels := map[string]string{"addon.kops.k8s.io/name": "kops-controller.addons.k8s.io", "k8s-app": "kops-controller"}
+	_, err = env.Clientset.AppsV1().Deployments("kube-system").Apply(ctx, appsv1ac.Deployment("kops-controller", "kube-system").WithLabels(labels).
+		WithSpec(appsv1ac.DeploymentSpec().WithSelector(metav1ac.LabelSelector().WithMatchLabels(labels)).
+			WithTemplate(corev1ac.PodTemplateSpec().WithLabels(labels).WithSpec(corev1ac.PodSpec().
+				WithContainers(corev1ac.Container().WithName("kops-controller").WithImage("example.invalid/kops-controller:1.30.0"))))),
+		metav1.ApplyOptions{FieldManager: "kops-channels", Force: true})
+	require.NoError(t, err)
+	return records
+}
+
+func union[V any](a map[string]bool, b map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }
 
 // assertOwnedOnly checks that every object carrying an addon label belongs to an addon in the
