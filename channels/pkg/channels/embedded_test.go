@@ -135,19 +135,7 @@ func checkCRD(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) {
 	root := v.Schema.OpenAPIV3Schema
 	assert.Equal(t, "object", root.Type)
 
-	spec := root.Properties["spec"]
-	assert.Equal(t, "object", spec.Type)
-	for _, name := range []string{"version", "channel", "dnsDomain", "dnsIP", "corefile"} {
-		assert.Equal(t, "string", spec.Properties[name].Type, "spec.%s", name)
-	}
-	assert.Empty(t, spec.Properties["dnsIP"].Format, "a format such as ipv4 would reject IPv6 service IPs")
-	patches := spec.Properties["patches"]
-	assert.Equal(t, "array", patches.Type)
-	require.NotNil(t, patches.Items)
-	require.NotNil(t, patches.Items.Schema)
-	assert.Equal(t, "object", patches.Items.Schema.Type)
-	require.NotNil(t, patches.Items.Schema.XPreserveUnknownFields)
-	assert.True(t, *patches.Items.Schema.XPreserveUnknownFields)
+	checkCoreDNSSchema(t, root)
 
 	status := root.Properties["status"]
 	assert.Equal(t, "object", status.Type)
