@@ -131,6 +131,12 @@ func TestCRDUnknownFields(t *testing.T) {
 	assert.Contains(t, err.Error(), `unknown field "spec.podSecurity"`)
 	assert.Contains(t, err.Error(), `unknown field "status.extra"`)
 
+	// Server-side apply, as channels sends it (no field validation named), is strict too.
+	_, err = dyn.Resource(corednsResource).Namespace(obj.GetNamespace()).Apply(framework.Context(t), obj.GetName(), obj,
+		metav1.ApplyOptions{FieldManager: "e2e", DryRun: []string{metav1.DryRunAll}})
+	require.Error(t, err, "server-side apply")
+	assert.Contains(t, err.Error(), "field not declared in schema")
+
 	for _, mode := range []string{metav1.FieldValidationWarn, metav1.FieldValidationIgnore} {
 		stored, err := dryRunCreate(t, dyn, obj, mode)
 		require.NoError(t, err, mode)
