@@ -55,22 +55,8 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	dns := ctx.Cluster.Spec.KubeDNS
-	resource := &corednsoperator.CoreDNS{
-		TypeMeta: metav1.TypeMeta{APIVersion: corednsoperator.APIVersion, Kind: "CoreDNS"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      corednsoperator.CoreDNSResource,
-			Namespace: corednsoperator.WatchNamespace,
-			Labels:    map[string]string{LabelAddonName: CoreDNSResourceAddonName, LabelManagedBy: "kops"},
-		},
-		Spec: corednsoperator.CoreDNSSpec{
-			Version:   version.Version,
-			DNSDomain: dns.Domain,
-			DNSIP:     dns.ServerIP,
-			Corefile:  coredns.Corefile(dns),
-		},
-	}
-	if resource.Spec.Patches, err = coreDNSImagePatch(version, ctx.Assets); err != nil {
+	resource, err := coreDNSResource(ctx, version)
+	if err != nil {
 		return nil, err
 	}
 	resourceManifest, err := yaml.Marshal(resource)
@@ -84,25 +70,58 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	}, nil
 }
 
-// coreDNSImagePatch pins the image the operator deploys to the channel's, remapped like every other
-// image kops deploys, through the operator's patch mechanism (a strategic merge patch of its
-// Deployment). Without an image in the channel the operator's own default stands.
-func coreDNSImagePatch(p *channels.Package, remapper *assets.Remapper) ([]map[string]interface{}, error) {
-	if p.Image == "" {
-		return nil, nil
+// coreDNSResource renders the CoreDNS object from the completed cluster and the channel's CoreDNS
+// package. Everything the CRD would refuse is refused here first, with the field of the cluster
+// spec to fix, so that it never reaches the API server at apply time.
+func coreDNSResource(ctx *model.KopsModelContext, version *channels.Package) (*corednsoperator.CoreDNS, error) {
+	dns := ctx.Cluster.Spec.KubeDNS
+	corefile := coredns.Corefile(dns)
+	if len(corefile) > corednsoperator.MaxCorefileBytes {
+		where := "spec.kubeDNS.externalCoreFile"
+		if dns.ExternalCoreFile == "" {
+			where = "spec.kubeDNS (the Corefile generated from it)"
+		}
+		return nil, fmt.Errorf("%s: %d bytes is too long: the CoreDNS operator accepts a Corefile of at most %d bytes (64 KiB)",
+			where, len(corefile), corednsoperator.MaxCorefileBytes)
 	}
-	image, err := remapper.RemapImage(p.Image)
+	image, err := CoreDNSOperatorImage(version, ctx.Assets)
 	if err != nil {
-		return nil, fmt.Errorf("package %s version %s: %w", p.Name, p.Version, err)
+		return nil, err
 	}
-	return []map[string]interface{}{{
-		"apiVersion": "apps/v1",
-		"kind":       "Deployment",
-		"metadata":   map[string]interface{}{"name": corednsoperator.CoreDNSDeployment, "namespace": corednsoperator.WatchNamespace},
-		"spec": map[string]interface{}{"template": map[string]interface{}{"spec": map[string]interface{}{
-			"containers": []interface{}{map[string]interface{}{"name": "coredns", "image": image}},
-		}}},
-	}}, nil
+	return &corednsoperator.CoreDNS{
+		TypeMeta: metav1.TypeMeta{APIVersion: corednsoperator.APIVersion, Kind: "CoreDNS"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      corednsoperator.CoreDNSResource,
+			Namespace: corednsoperator.WatchNamespace,
+			Labels:    map[string]string{LabelAddonName: CoreDNSResourceAddonName, LabelManagedBy: "kops"},
+		},
+		Spec: corednsoperator.CoreDNSSpec{
+			Version:   version.Version,
+			Image:     image,
+			DNSDomain: dns.Domain,
+			DNSIP:     dns.ServerIP,
+			Corefile:  corefile,
+		},
+	}, nil
+}
+
+// CoreDNSImageRepository is where CoreDNS publishes its images, tagged v<version>; it names the
+// image of a channel's coredns package that gives none.
+const CoreDNSImageRepository = "registry.k8s.io/coredns/coredns"
+
+// CoreDNSOperatorImage is the CoreDNS image the operator runs: the channel package's image, or
+// the upstream image of the package's version, remapped like every other image kops deploys.
+// kops always names it, so that what runs is pinned by kops and never the operator's choice.
+func CoreDNSOperatorImage(p *channels.Package, remapper *assets.Remapper) (string, error) {
+	image := p.Image
+	if image == "" {
+		image = CoreDNSImageRepository + ":v" + p.Version
+	}
+	remapped, err := remapper.RemapImage(image)
+	if err != nil {
+		return "", fmt.Errorf("package %s version %s: %w", p.Name, p.Version, err)
+	}
+	return remapped, nil
 }
 
 // UsesCoreDNSOperator says whether CoreDNS is deployed through its operator: the cluster asks for

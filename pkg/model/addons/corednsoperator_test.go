@@ -1,13 +1,18 @@
 package addons
 
 import (
+	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 
+	builtin "k8s.io/kops/channels"
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
@@ -75,7 +80,16 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		"Deployment/coredns-operator-system/coredns-operator",
 	}, keys, "the rights and the policy come before the operator")
 	assert.Contains(t, string(got[1].Manifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
-	assert.Contains(t, string(got[2].Manifest), "image: proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4\n", "CoreDNS's image pinned and remapped")
+	var resource corednsoperator.CoreDNS
+	require.NoError(t, yaml.UnmarshalStrict(got[2].Manifest, &resource), "exactly the fields the CRD declares")
+	assert.Equal(t, corednsoperator.CoreDNSSpec{
+		Version:   "1.12.4",
+		Image:     "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4", // pinned and remapped
+		DNSDomain: "cluster.local",
+		DNSIP:     "100.64.0.10",
+		Corefile:  resource.Spec.Corefile,
+	}, resource.Spec)
+	assert.Contains(t, resource.Spec.Corefile, "kubernetes cluster.local in-addr.arpa ip6.arpa")
 
 	// Without both flags, or with another DNS provider, the operator stays out.
 	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")
@@ -118,4 +132,67 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// The CoreDNS object names the image as a field of its own, always: the channel's image, or the
+// upstream image of the channel's version, remapped. Each is one the embedded CRD accepts.
+func TestCoreDNSResourceImage(t *testing.T) {
+	pattern := crdImagePattern(t)
+	digest := "registry.k8s.io/coredns/coredns@sha256:" + strings.Repeat("ab", 32)
+	cases := []struct {
+		name   string
+		image  string
+		assets *kops.AssetsSpec
+		want   string
+	}{
+		{"channel image", "registry.k8s.io/coredns/coredns:v1.12.4", nil, "registry.k8s.io/coredns/coredns:v1.12.4"},
+		{"no channel image", "", nil, "registry.k8s.io/coredns/coredns:v1.12.4"},
+		{"no channel image, mirrored", "", &kops.AssetsSpec{ContainerRegistry: "registry.example.com/mirror"}, "registry.example.com/mirror/coredns/coredns:v1.12.4"},
+		{"proxied", "registry.k8s.io/coredns/coredns:v1.12.4", &kops.AssetsSpec{ContainerProxy: "proxy.example.com:5000"}, "proxy.example.com:5000/registry.k8s.io/coredns/coredns:v1.12.4"},
+		{"digest, mirrored", digest, &kops.AssetsSpec{ContainerRegistry: "registry.example.com"}, "registry.example.com/coredns/coredns@sha256:" + strings.Repeat("ab", 32)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := operatorContext(t, nil, tc.assets)
+			got, err := coreDNSResource(ctx, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: tc.image})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got.Spec.Image)
+			assert.Regexp(t, pattern, got.Spec.Image, "the CRD's spec.image pattern")
+		})
+	}
+}
+
+// A Corefile the CRD would refuse is refused by kops, naming the field of the cluster spec.
+func TestCoreDNSResourceCorefileLimit(t *testing.T) {
+	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
+	ctx := operatorContext(t, nil, nil)
+	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile = strings.Repeat("#", corednsoperator.MaxCorefileBytes)
+	got, err := coreDNSResource(ctx, version)
+	require.NoError(t, err, "exactly 64 KiB fits")
+	assert.Len(t, got.Spec.Corefile, 65536)
+
+	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile += "#"
+	_, err = coreDNSResource(ctx, version)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "spec.kubeDNS.externalCoreFile: 65537 bytes is too long: the CoreDNS operator accepts a Corefile of at most 65536 bytes (64 KiB)")
+}
+
+// crdImagePattern is spec.image's pattern in the embedded operator package's CRD.
+func crdImagePattern(t *testing.T) *regexp.Regexp {
+	data, err := fs.ReadFile(builtin.FS(), "packages/"+corednsoperator.AddonName+"/0.2.0/manifest.yaml")
+	require.NoError(t, err)
+	docs, err := kubemanifest.Split(data)
+	require.NoError(t, err)
+	for _, doc := range docs {
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		require.NoError(t, yaml.Unmarshal(doc, crd))
+		if crd.Kind != "CustomResourceDefinition" {
+			continue
+		}
+		pattern := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["image"].Pattern
+		require.NotEmpty(t, pattern)
+		return regexp.MustCompile(pattern)
+	}
+	require.Fail(t, "no CRD in the operator package")
+	return nil
 }

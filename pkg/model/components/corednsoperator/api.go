@@ -8,7 +8,8 @@ import (
 const APIVersion = CRDGroup + "/v1alpha1"
 
 // CoreDNS is the cluster-addons CoreDNS object: the operator's instructions. It mirrors the CRD's
-// schema for the fields kops sets, so that generated objects can be checked against it.
+// schema (channels/packages/operator.coredns.addons.x-k8s.io/*/manifest.yaml), so that generated
+// objects can be decoded strictly against it. The CRD accepts nothing else: no channel, no patches.
 type CoreDNS struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -17,17 +18,20 @@ type CoreDNS struct {
 	Status *CoreDNSStatus `json:"status,omitempty"`
 }
 
-// CoreDNSSpec says which CoreDNS to run and how.
+// CoreDNSSpec says which CoreDNS to run and how. Every field is required by the CRD.
 type CoreDNSSpec struct {
-	// Version is the CoreDNS package version the operator deploys, from the kops channel.
-	Version string `json:"version,omitempty"`
-	// Channel is where the operator finds its packages; kops leaves it to the operator's default.
-	Channel   string `json:"channel,omitempty"`
-	DNSDomain string `json:"dnsDomain,omitempty"`
-	DNSIP     string `json:"dnsIP,omitempty"`
-	// Corefile is exactly what the built-in addon would put in its ConfigMap.
-	Corefile string                   `json:"corefile,omitempty"`
-	Patches  []map[string]interface{} `json:"patches,omitempty"`
+	// Version is the CoreDNS package version the operator deploys, from the kops channel: a
+	// semantic version.
+	Version string `json:"version"`
+	// Image is the CoreDNS image the operator runs, pinned by tag or digest and already remapped
+	// by spec.assets. It is a field of its own, not a patch, so that the CRD can say what it may be.
+	Image string `json:"image"`
+	// DNSDomain is kubeDNS.domain, an RFC 1123 subdomain.
+	DNSDomain string `json:"dnsDomain"`
+	// DNSIP is kubeDNS.serverIP, the ClusterIP of Service kube-dns.
+	DNSIP string `json:"dnsIP"`
+	// Corefile is exactly what the built-in addon would put in its ConfigMap, at most 64 KiB.
+	Corefile string `json:"corefile"`
 }
 
 // CoreDNSStatus is what the operator reports.
@@ -36,3 +40,6 @@ type CoreDNSStatus struct {
 	Errors  []string `json:"errors,omitempty"`
 	Phase   string   `json:"phase,omitempty"`
 }
+
+// MaxCorefileBytes is the most the CRD accepts in spec.corefile (64 KiB).
+const MaxCorefileBytes = 64 << 10
