@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
-	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/components/coredns"
@@ -51,7 +50,15 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets)
+	image, err := coreDNSOperatorImage(ctx, version)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := operatorPolicy(ctx, image)
+	if err != nil {
+		return nil, err
+	}
+	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +77,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 			Corefile:  coredns.Corefile(dns),
 		},
 	}
-	if resource.Spec.Patches, err = coreDNSImagePatch(version, ctx.Assets); err != nil {
-		return nil, err
-	}
+	resource.Spec.Patches = coreDNSImagePatch(image)
 	resourceManifest, err := yaml.Marshal(resource)
 	if err != nil {
 		return nil, err
@@ -84,17 +89,44 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	}, nil
 }
 
-// coreDNSImagePatch pins the image the operator deploys to the channel's, remapped like every other
-// image kops deploys, through the operator's patch mechanism (a strategic merge patch of its
-// Deployment). Without an image in the channel the operator's own default stands.
-func coreDNSImagePatch(p *channels.Package, remapper *assets.Remapper) ([]map[string]interface{}, error) {
+// coreDNSOperatorImage is the CoreDNS image the operator is told to run: the channel package's,
+// remapped like every other image kops deploys. It is pinned in the CoreDNS object and is the only
+// image the admission policy admits, so a package without one is an error rather than an image
+// kops cannot know.
+func coreDNSOperatorImage(ctx *model.KopsModelContext, p *channels.Package) (string, error) {
 	if p.Image == "" {
-		return nil, nil
+		return "", fmt.Errorf("channel package %s version %s names no image: kops pins the CoreDNS image the operator runs and admits no other, so add the image (e.g. image: registry.k8s.io/coredns/coredns:v%s) to the package", p.Name, p.Version, p.Version)
 	}
-	image, err := remapper.RemapImage(p.Image)
+	image, err := ctx.Assets.RemapImage(p.Image)
 	if err != nil {
-		return nil, fmt.Errorf("package %s version %s: %w", p.Name, p.Version, err)
+		return "", fmt.Errorf("package %s version %s: %w", p.Name, p.Version, err)
 	}
+	return image, nil
+}
+
+// operatorPolicy is the admission policy confining the operator, derived from the very manifest the
+// built-in addon renders for this cluster with the operator's CoreDNS image: what kops would deploy
+// itself is what the operator may deploy.
+func operatorPolicy(ctx *model.KopsModelContext, image string) ([]byte, error) {
+	data, err := models.NewCoreDNSData(ctx.Cluster, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	data.Image = image
+	rendered, err := models.RenderCoreDNS(data)
+	if err != nil {
+		return nil, err
+	}
+	scope, err := corednsoperator.ScopeFromManifest(rendered)
+	if err != nil {
+		return nil, err
+	}
+	return corednsoperator.PolicyManifest(scope)
+}
+
+// coreDNSImagePatch pins the image the operator deploys through the operator's patch mechanism (a
+// strategic merge patch of its Deployment).
+func coreDNSImagePatch(image string) []map[string]interface{} {
 	return []map[string]interface{}{{
 		"apiVersion": "apps/v1",
 		"kind":       "Deployment",
@@ -102,7 +134,7 @@ func coreDNSImagePatch(p *channels.Package, remapper *assets.Remapper) ([]map[st
 		"spec": map[string]interface{}{"template": map[string]interface{}{"spec": map[string]interface{}{
 			"containers": []interface{}{map[string]interface{}{"name": "coredns", "image": image}},
 		}}},
-	}}, nil
+	}}
 }
 
 // UsesCoreDNSOperator says whether CoreDNS is deployed through its operator: the cluster asks for

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/channels/pkg/channels"
@@ -76,6 +77,18 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	}, keys, "the rights and the policy come before the operator")
 	assert.Contains(t, string(got[1].Manifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
 	assert.Contains(t, string(got[2].Manifest), "image: proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4\n", "CoreDNS's image pinned and remapped")
+	// The admission policy admits exactly that image and the cluster's DNS address, no other.
+	var expressions []string
+	for _, o := range objs {
+		if policy, ok := o.Typed.(*admissionregistrationv1.ValidatingAdmissionPolicy); ok {
+			for _, v := range policy.Spec.Validations {
+				expressions = append(expressions, v.Expression)
+			}
+		}
+	}
+	all := strings.Join(expressions, "\n")
+	assert.True(t, strings.Contains(all, `{"coredns": "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4"}[c.name]`), "the policy admits the pinned, remapped image")
+	assert.True(t, strings.Contains(all, `object.spec.?clusterIP.orValue("") == "100.64.0.10"`), "the policy admits kubeDNS.serverIP")
 
 	// Without both flags, or with another DNS provider, the operator stays out.
 	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")
@@ -89,7 +102,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 
 func TestCoreDNSOperatorRejects(t *testing.T) {
 	good := operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0")
-	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
+	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"}
 	cases := []struct {
 		name     string
 		operator *channels.Package
@@ -102,6 +115,7 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `runs as service account "default", want "coredns-operator"`},
 		{"unpinned image", operatorPackage("coredns-operator", "r.example.com/op:latest"), version, "containers[0]"},
 		{"unpinned override", func() *channels.Package { p := *good; p.Image = "r.example.com/op"; return &p }(), version, "containers[0]"},
+		{"no CoreDNS image", good, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}, "channel package coredns version 1.12.4 names no image"},
 		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n")}, version, "no Deployment coredns-operator-system/coredns-operator"},
 	}
 	for _, tc := range cases {
