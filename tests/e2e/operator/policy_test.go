@@ -66,6 +66,7 @@ func builtIn(t *testing.T) {
 			require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, target))
 		}
 	})
+	waitEnforced(t)
 	require.NotNil(t, rendered.deployment, "the built-in addon renders Deployment coredns")
 	require.NotNil(t, rendered.service, "the built-in addon renders Service kube-dns")
 	require.NotNil(t, rendered.configMap, "the built-in addon renders ConfigMap coredns")
@@ -73,6 +74,24 @@ func builtIn(t *testing.T) {
 }
 
 var dryRun = []string{metav1.DryRunAll}
+
+// waitEnforced waits, boundedly, until the server enforces the policy the channel applied: a
+// policy takes effect a moment after it is stored (closing that window is channels' job, tested
+// there), and these tests are about what the policy says, not when it starts.
+func waitEnforced(t *testing.T) {
+	t.Helper()
+	operator, _ := asOperator(t)
+	probe := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "e2e-enforced-probe", Namespace: "kube-system"}}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := operator.CoreV1().ConfigMaps("kube-system").Create(framework.Context(t), probe, metav1.CreateOptions{DryRun: dryRun})
+		if err != nil && strings.Contains(err.Error(), "coredns-operator-scope") {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "the admission policy is not enforced 30 s after it was applied: %v", err)
+		time.Sleep(50 * time.Millisecond)
+	}
+}
 
 // freshRendered deletes, as the admin, the managed objects and lets the operator create them as
 // kops renders them: its creates of exactly those objects are admitted.
@@ -218,6 +237,16 @@ func TestOperatorDeploymentEscapesDenied(t *testing.T) {
 		}},
 		{"host network", "host's network", func(p *corev1.PodSpec) { p.HostNetwork = true }},
 		{"another service account", "service account coredns", func(p *corev1.PodSpec) { p.ServiceAccountName = "generic-garbage-collector" }},
+		{"node affinity to the control plane", "may not choose its nodes", func(p *corev1.PodSpec) {
+			p.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+				NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{
+					{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.NodeSelectorOpExists}}}}}}}
+		}},
+		{"runtime class", "may not choose its nodes", func(p *corev1.PodSpec) { p.RuntimeClassName = ptr.To("unconfined") }},
+		{"probe at the metadata service", "probes", first(func(c *corev1.Container) { c.LivenessProbe.HTTPGet.Host = "169.254.169.254" })},
+		{"image pull secret", "image pull secrets", func(p *corev1.PodSpec) {
+			p.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "bootstrap-token-abc"}}
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,6 +269,11 @@ func TestOperatorDeploymentEscapesDenied(t *testing.T) {
 		_, err := operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
 			[]byte(`{"spec":{"replicas":500}}`), metav1.PatchOptions{DryRun: dryRun})
 		assertDenied(t, err, "patch", "at most 50 replicas")
+	})
+	t.Run("pod label another Service selects", func(t *testing.T) {
+		_, err := operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
+			[]byte(`{"spec":{"template":{"metadata":{"labels":{"app":"metrics-server"}}}}}`), metav1.PatchOptions{DryRun: dryRun})
+		assertDenied(t, err, "patch", "may only label its pods")
 	})
 	t.Run("AppArmor annotation", func(t *testing.T) {
 		_, err := operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
@@ -307,6 +341,7 @@ func TestOperatorServiceAccountChangesDenied(t *testing.T) {
 
 func TestOperatorEventsConfined(t *testing.T) {
 	setup(t)
+	waitEnforced(t)
 	ctx := framework.Context(t)
 	operator, _ := asOperator(t)
 	now := metav1.NewTime(time.Now())
