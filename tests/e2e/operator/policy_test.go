@@ -232,6 +232,7 @@ func TestOperatorDeploymentEscapesDenied(t *testing.T) {
 			s.AppArmorProfile = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
 		})},
 		{"hostPort 53", "host ports", first(func(c *corev1.Container) { c.Ports[0].HostPort = 53 })},
+		{"root supplemental group", "in no root group", func(p *corev1.PodSpec) { p.SecurityContext.SupplementalGroups = []int64{0} }},
 		{"sysctls", "sysctls", func(p *corev1.PodSpec) {
 			p.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.ip_unprivileged_port_start", Value: "0"}}
 		}},

@@ -228,6 +228,10 @@ func TestPolicyDeniesDeploymentEscapes(t *testing.T) {
 		}},
 		{"pod runAsUser 0", "non-root user", func(d *appsv1.Deployment) { d.Spec.Template.Spec.SecurityContext.RunAsUser = ptr.To(int64(0)) }},
 		{"runAsNonRoot off", "non-root user", func(d *appsv1.Deployment) { d.Spec.Template.Spec.SecurityContext.RunAsNonRoot = nil }},
+		{"root supplemental group", "in no root group", func(d *appsv1.Deployment) {
+			d.Spec.Template.Spec.SecurityContext.SupplementalGroups = []int64{0}
+		}},
+		{"root fsGroup", "in no root group", func(d *appsv1.Deployment) { d.Spec.Template.Spec.SecurityContext.FSGroup = ptr.To(int64(0)) }},
 		{"sysctls", "sysctls", func(d *appsv1.Deployment) {
 			d.Spec.Template.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.ip_unprivileged_port_start", Value: "0"}}
 		}},
