@@ -55,6 +55,7 @@ var matrix = []access{
 	{operatorID, "patch", "apps", "deployments", "", "default", "coredns", false},
 	{operatorID, "patch", "apps", "deployments", "", "kube-system", "kube-proxy", false},
 	{operatorID, "delete", "", "services", "", "kube-system", "kube-proxy", false},
+	{operatorID, "delete", "", "services", "", "kube-system", "kube-dns", false},
 	{operatorID, "update", "addons.x-k8s.io", "corednses", "", "kube-system", "coredns", false},
 	{operatorID, "patch", "addons.x-k8s.io", "corednses", "", "kube-system", "coredns", false},
 	{operatorID, "update", "addons.x-k8s.io", "corednses", "status", "kube-system", "other", false},
