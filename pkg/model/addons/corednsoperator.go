@@ -51,7 +51,15 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets)
+	image, err := CoreDNSOperatorImage(version, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := operatorPolicy(ctx, image)
+	if err != nil {
+		return nil, err
+	}
+	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy)
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +130,26 @@ func CoreDNSOperatorImage(p *channels.Package, remapper *assets.Remapper) (strin
 		return "", fmt.Errorf("package %s version %s: %w", p.Name, p.Version, err)
 	}
 	return remapped, nil
+}
+
+// operatorPolicy is the admission policy confining the operator, derived from the very manifest the
+// built-in addon renders for this cluster with the operator's CoreDNS image: what kops would deploy
+// itself is what the operator may deploy.
+func operatorPolicy(ctx *model.KopsModelContext, image string) ([]byte, error) {
+	data, err := models.NewCoreDNSData(ctx.Cluster, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	data.Image = image
+	rendered, err := models.RenderCoreDNS(data)
+	if err != nil {
+		return nil, err
+	}
+	scope, err := corednsoperator.ScopeFromManifest(rendered)
+	if err != nil {
+		return nil, err
+	}
+	return corednsoperator.PolicyManifest(scope)
 }
 
 // UsesCoreDNSOperator says whether CoreDNS is deployed through its operator: the cluster asks for

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -90,6 +91,18 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		Corefile:  resource.Spec.Corefile,
 	}, resource.Spec)
 	assert.Contains(t, resource.Spec.Corefile, "kubernetes cluster.local in-addr.arpa ip6.arpa")
+	// The admission policy admits exactly that image and the cluster's DNS address, no other.
+	var expressions []string
+	for _, o := range objs {
+		if policy, ok := o.Typed.(*admissionregistrationv1.ValidatingAdmissionPolicy); ok {
+			for _, v := range policy.Spec.Validations {
+				expressions = append(expressions, v.Expression)
+			}
+		}
+	}
+	all := strings.Join(expressions, "\n")
+	assert.True(t, strings.Contains(all, `{"coredns": "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4"}[c.name]`), "the policy admits the pinned, remapped image")
+	assert.True(t, strings.Contains(all, `object.spec.?clusterIP.orValue("") == "100.64.0.10"`), "the policy admits kubeDNS.serverIP")
 
 	// Without both flags, or with another DNS provider, the operator stays out.
 	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")
@@ -103,7 +116,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 
 func TestCoreDNSOperatorRejects(t *testing.T) {
 	good := operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0")
-	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
+	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"}
 	cases := []struct {
 		name     string
 		operator *channels.Package

@@ -71,7 +71,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 			} else {
 				p.Manifest = append(p.Manifest, tc.extra...)
 			}
-			_, err := buildOperatorManifest(p, remapper(t))
+			_, err := buildOperatorManifest(p, remapper(t), testPolicy(t))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `channel "file:///tampered/stable", package operator.coredns.addons.x-k8s.io version 0.2.0 is refused:`)
 			for _, w := range tc.want {
@@ -83,7 +83,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 
 // The untampered package passes, and the policy binding carries the probe channels runs.
 func TestOperatorPackageProbe(t *testing.T) {
-	out, err := buildOperatorManifest(realOperatorPackage(t, ""), remapper(t))
+	out, err := buildOperatorManifest(realOperatorPackage(t, ""), remapper(t), testPolicy(t))
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(out)
 	require.NoError(t, err)
@@ -97,4 +97,12 @@ func TestOperatorPackageProbe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, corednsoperator.Username, p.User)
 	assert.Equal(t, "ConfigMap", p.Object["kind"])
+}
+
+// testPolicy is the admission policy kops generates for a default cluster.
+func testPolicy(t *testing.T) []byte {
+	t.Helper()
+	policy, err := operatorPolicy(operatorContext(t, nil, nil), CoreDNSImageRepository+":v1.12.4")
+	require.NoError(t, err)
+	return policy
 }

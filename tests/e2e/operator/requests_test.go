@@ -1,7 +1,6 @@
 package operator
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/utils/ptr"
 
 	"k8s.io/kops/tests/e2e/framework"
 )
@@ -64,17 +62,12 @@ func assertForbidden(t *testing.T, err error, what string) {
 // Real requests under the operator's identity: what the matrix allows works, what it denies fails.
 func TestOperatorRequests(t *testing.T) {
 	setup(t)
+	builtIn(t)
 	ctx := framework.Context(t)
-	ensureDeployment(t, deployment("kube-system", "coredns", "coredns"))
+	ensureRendered(t)
 	ensureDeployment(t, deployment("kube-system", "kube-proxy-lookalike", "default"))
 	ensureDeployment(t, deployment("default", "coredns", "coredns"))
-	_, err := env.Clientset.CoreV1().Services("kube-system").Create(ctx, &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "kube-dns", Namespace: "kube-system"},
-		Spec:       corev1.ServiceSpec{ClusterIP: "100.64.0.10", Ports: []corev1.ServicePort{{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP}}},
-	}, metav1.CreateOptions{})
-	if !apierrors.IsAlreadyExists(err) {
-		require.NoError(t, err)
-	}
+	var err error
 	operator, operatorDyn := asOperator(t)
 	patch := []byte(`{"metadata":{"annotations":{"e2e/touched":"yes"}}}`)
 
@@ -128,52 +121,24 @@ func TestOperatorCannotEscalate(t *testing.T) {
 }
 
 // RBAC cannot scope create by name; the admission policy kops ships does: the operator may create
-// only the objects it manages, and its Deployment must run as coredns without host access.
+// only the objects it manages (TestOperatorDeploymentEscapesDenied checks their fields).
 func TestAdmissionPolicyConfinesOperator(t *testing.T) {
 	setup(t)
+	builtIn(t)
 	ctx := framework.Context(t)
 	operator, _ := asOperator(t)
 
-	cases := []struct {
-		name    string
-		deploy  *appsv1.Deployment
-		allowed bool
-		message string
-	}{
-		{"another Deployment", deployment("kube-system", "e2e-evil", "coredns"), false, "may only create or change Deployment coredns"},
-		{"CoreDNS as another service account", deployment("kube-system", "coredns", "generic-garbage-collector"), false, "must run as service account coredns"},
-		{"CoreDNS on the host network", func() *appsv1.Deployment {
-			d := deployment("kube-system", "coredns", "coredns")
-			d.Spec.Template.Spec.HostNetwork = true
-			return d
-		}(), false, "may not use the host's network"},
-		{"privileged CoreDNS", func() *appsv1.Deployment {
-			d := deployment("kube-system", "coredns", "coredns")
-			d.Spec.Template.Spec.Containers[0].SecurityContext = &corev1.SecurityContext{Privileged: ptr.To(true)}
-			return d
-		}(), false, "may not run privileged containers"},
+	for name, d := range map[string]*appsv1.Deployment{
+		"another Deployment":                deployment("kube-system", "e2e-evil", "coredns"),
+		"the rendered one under a new name": func() *appsv1.Deployment { d := clean(rendered.deployment); d.Name = "e2e-evil"; return d }(),
+	} {
+		_, err := operator.AppsV1().Deployments("kube-system").Create(ctx, d, metav1.CreateOptions{DryRun: dryRun})
+		assertDenied(t, err, name, "may only create or change Deployment coredns")
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			if tc.deploy.Name == "coredns" {
-				// The Deployment exists: the operator updates it.
-				current, getErr := env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
-				if apierrors.IsNotFound(getErr) {
-					ensureDeployment(t, deployment("kube-system", "coredns", "coredns"))
-					current, getErr = env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
-				}
-				require.NoError(t, getErr)
-				tc.deploy.ResourceVersion = current.ResourceVersion
-				_, err = operator.AppsV1().Deployments("kube-system").Update(ctx, tc.deploy, metav1.UpdateOptions{})
-			} else {
-				_, err = operator.AppsV1().Deployments("kube-system").Create(ctx, tc.deploy, metav1.CreateOptions{})
-			}
-			require.Error(t, err)
-			assert.True(t, apierrors.IsInvalid(err) || apierrors.IsForbidden(err), "%v", err)
-			assert.True(t, strings.Contains(err.Error(), tc.message), "denied by the policy, saying why: %v", err)
-		})
-	}
+	_, err := operator.CoreV1().ConfigMaps("kube-system").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "e2e-evil"}}, metav1.CreateOptions{DryRun: dryRun})
+	assertDenied(t, err, "another ConfigMap", "may only create or change ConfigMap coredns")
+	_, err = operator.CoreV1().ServiceAccounts("kube-system").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "e2e-evil"}}, metav1.CreateOptions{DryRun: dryRun})
+	assertDenied(t, err, "another ServiceAccount", "may only create or change ServiceAccount coredns")
 
 	// The admin is not confined: the policy matches the operator's requests only.
 	ensureDeployment(t, deployment("kube-system", "e2e-admin-made", "default"))

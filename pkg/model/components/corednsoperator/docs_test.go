@@ -7,11 +7,23 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/apis/kops"
 )
+
+func readDocs(t *testing.T) string {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "addon-operators.md"))
+	require.NoError(t, err)
+	return string(doc)
+}
 
 // The user docs show the operator's rights as generated from Rights, so they cannot drift.
 func TestDocsShowTheRightsTable(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "addon-operators.md"))
-	require.NoError(t, err)
-	assert.Contains(t, string(doc), RightsMarkdown(), "docs/addon-operators.md must contain RightsMarkdown() verbatim")
+	assert.Contains(t, readDocs(t), RightsMarkdown(), "docs/addon-operators.md must contain RightsMarkdown() verbatim")
+}
+
+// The user docs show the admission policy generated for a cluster with kops's defaults.
+func TestDocsShowThePolicy(t *testing.T) {
+	assert.Contains(t, readDocs(t), PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "")),
+		"docs/addon-operators.md must contain PolicyMarkdown() of the default cluster verbatim")
 }

@@ -28,3 +28,23 @@ func RightsMarkdown() string {
 func code(values []string) string {
 	return "`" + strings.Join(values, "`, `") + "`"
 }
+
+// PolicyMarkdown renders the admission policy generated for s as a list, one rule per item: the
+// requests it applies to, what it refuses, and its CEL expression. The docs show it for a cluster
+// with kops's defaults, and a test compares them with this output.
+func PolicyMarkdown(s *Scope) string {
+	var b strings.Builder
+	for _, c := range s.checks() {
+		group := c.group
+		if group == "" {
+			group = "core"
+		}
+		where := "`" + c.resource + "` (" + group + ")"
+		if c.namespace != "" {
+			where += " in `" + c.namespace + "`"
+		}
+		b.WriteString("- " + where + ": " + c.message + ".\n\n")
+		b.WriteString("  ```cel\n  " + c.expression + "\n  ```\n\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

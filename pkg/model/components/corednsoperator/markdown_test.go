@@ -18,7 +18,7 @@ func TestRightsMarkdown(t *testing.T) {
 	}{
 		{"unnamed core read", "| `kube-system` | core | `services`, `configmaps`, `serviceaccounts` | `get`, `list`, `watch` | (any) | "},
 		{"named apps write", "| `kube-system` | apps | `deployments` | `update`, `patch`, `delete` | `coredns` | "},
-		{"named service write", "| `kube-system` | core | `services` | `update`, `patch`, `delete` | `kube-dns` | "},
+		{"named service write", "| `kube-system` | core | `services` | `update`, `patch` | `kube-dns` | "},
 		{"status", "| `kube-system` | addons.x-k8s.io | `corednses/status` | `get`, `update`, `patch` | `coredns` | "},
 		{"lease", "| `coredns-operator-system` | coordination.k8s.io | `leases` | `update`, `patch` | `coredns-operator-leader` | "},
 	} {

@@ -18,54 +18,48 @@ const PolicyName = "coredns-operator-scope"
 const Username = "system:serviceaccount:" + Namespace + ":" + ServiceAccount
 
 // RBAC cannot limit create by name, and whoever may create a Deployment in a namespace may run a
-// pod there as any of its service accounts. This admission policy closes that gap for the
-// operator: whatever it creates or updates must be one of the objects it manages, and its
-// Deployment must run CoreDNS's own service account without host access or privilege. It applies
-// to the operator's requests only, and the operator has no rights over admission policies.
-var policyValidations = []admissionregistrationv1.Validation{
-	{
-		Expression: `object.metadata.name == {"deployments": "` + CoreDNSDeployment + `", "services": "` + CoreDNSService +
-			`", "configmaps": "` + CoreDNSConfigMap + `", "serviceaccounts": "` + CoreDNSServiceAccount + `"}[request.resource.resource]`,
-		Message: "the CoreDNS operator may only create or change Deployment " + CoreDNSDeployment + ", Service " + CoreDNSService +
-			", ConfigMap " + CoreDNSConfigMap + " and ServiceAccount " + CoreDNSServiceAccount,
-	},
-	{
-		Expression: `request.resource.resource != "deployments" || (has(object.spec.template.spec.serviceAccountName) && object.spec.template.spec.serviceAccountName == "` + CoreDNSServiceAccount + `")`,
-		Message:    "the CoreDNS Deployment must run as service account " + CoreDNSServiceAccount,
-	},
-	{
-		Expression: `request.resource.resource != "deployments" || !(has(object.spec.template.spec.hostNetwork) && object.spec.template.spec.hostNetwork) && !(has(object.spec.template.spec.hostPID) && object.spec.template.spec.hostPID) && !(has(object.spec.template.spec.hostIPC) && object.spec.template.spec.hostIPC)`,
-		Message:    "the CoreDNS Deployment may not use the host's network, process or IPC namespaces",
-	},
-	{
-		Expression: `request.resource.resource != "deployments" || !has(object.spec.template.spec.volumes) || object.spec.template.spec.volumes.all(v, !has(v.hostPath))`,
-		Message:    "the CoreDNS Deployment may not mount host paths",
-	},
-	{
-		Expression: `request.resource.resource != "deployments" || object.spec.template.spec.containers.all(c, !has(c.securityContext) || !has(c.securityContext.privileged) || !c.securityContext.privileged)`,
-		Message:    "the CoreDNS Deployment may not run privileged containers",
-	},
+// pod there as any of its service accounts, with any image, volume or privilege. This admission
+// policy closes that gap for the operator with an allow-list: whatever it creates or updates must
+// be one of the objects it manages, shaped in every security-relevant field like the objects kops's
+// built-in addon renders for the cluster (Scope). It applies to the operator's requests only, and
+// the operator has no rights over admission policies.
+func (s *Scope) validations() []admissionregistrationv1.Validation {
+	var out []admissionregistrationv1.Validation
+	for _, c := range s.checks() {
+		guard := `request.resource.group != ` + celString(c.group) + ` || request.resource.resource != ` + celString(c.resource)
+		if c.namespace != "" {
+			guard += ` || request.namespace != ` + celString(c.namespace)
+		}
+		out = append(out, admissionregistrationv1.Validation{Expression: guard + ` || (` + c.expression + `)`, Message: c.message})
+	}
+	return out
 }
 
-// PolicyObjects are the ValidatingAdmissionPolicy and its binding that confine the operator.
-func PolicyObjects() []runtime.Object {
-	fail := admissionregistrationv1.Fail
-	rules := []admissionregistrationv1.NamedRuleWithOperations{
+// policyRules are the requests the policy sees: creates and updates of everything the operator
+// may write in kube-system. Its lease and the status of its instructions are left to RBAC.
+func policyRules() []admissionregistrationv1.NamedRuleWithOperations {
+	return []admissionregistrationv1.NamedRuleWithOperations{
 		namedRule("apps", "deployments"),
-		namedRule("", "services", "configmaps", "serviceaccounts"),
+		namedRule("", "services", "configmaps", "serviceaccounts", "events"),
+		namedRule("events.k8s.io", "events"),
 	}
+}
+
+// PolicyObjects are the ValidatingAdmissionPolicy and its binding that confine the operator to s.
+func PolicyObjects(s *Scope) []runtime.Object {
+	fail := admissionregistrationv1.Fail
 	return []runtime.Object{
 		&admissionregistrationv1.ValidatingAdmissionPolicy{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicy"},
 			ObjectMeta: metav1.ObjectMeta{Name: PolicyName, Labels: Labels()},
 			Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
 				FailurePolicy:    &fail,
-				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: rules},
+				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: policyRules()},
 				MatchConditions: []admissionregistrationv1.MatchCondition{{
 					Name:       "operator-requests-only",
 					Expression: `request.userInfo.username == "` + Username + `"`,
 				}},
-				Validations: policyValidations,
+				Validations: s.validations(),
 			},
 		},
 		&admissionregistrationv1.ValidatingAdmissionPolicyBinding{
@@ -87,8 +81,8 @@ func namedRule(group string, resources ...string) admissionregistrationv1.NamedR
 }
 
 // PolicyManifest is PolicyObjects as a YAML stream.
-func PolicyManifest() ([]byte, error) {
-	return manifest(PolicyObjects())
+func PolicyManifest(s *Scope) ([]byte, error) {
+	return manifest(PolicyObjects(s))
 }
 
 func manifest(objects []runtime.Object) ([]byte, error) {
