@@ -21,21 +21,13 @@ func celStrings(values []string) string {
 }
 
 // celStringMap is a map literal with sorted keys, so the generated policy is byte-stable.
-func celStringMap(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	entries := make([]string, len(keys))
-	for i, k := range keys {
-		entries[i] = celString(k) + ": " + celString(m[k])
-	}
-	return "{" + strings.Join(entries, ", ") + "}"
-}
+func celStringMap(m map[string]string) string { return celMap(m, celString) }
 
 // celStringListMap maps each key to a list of strings.
-func celStringListMap(m map[string][]string) string {
+func celStringListMap(m map[string][]string) string { return celMap(m, celStrings) }
+
+// celMap is a CEL map literal of string keys, sorted, with values rendered by value.
+func celMap[V any](m map[string]V, value func(V) string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -43,7 +35,7 @@ func celStringListMap(m map[string][]string) string {
 	sort.Strings(keys)
 	entries := make([]string, len(keys))
 	for i, k := range keys {
-		entries[i] = celString(k) + ": " + celStrings(m[k])
+		entries[i] = celString(k) + ": " + value(m[k])
 	}
 	return "{" + strings.Join(entries, ", ") + "}"
 }
