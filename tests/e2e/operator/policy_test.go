@@ -2,6 +2,7 @@ package operator
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -355,9 +356,10 @@ func TestOperatorEventsConfined(t *testing.T) {
 		}
 	}
 	events := operator.CoreV1().Events("kube-system")
-	_, err := events.Create(ctx, coreEvent("e2e-mine", "coredns-operator", "Deployment", "coredns"), metav1.CreateOptions{})
+	mine := fmt.Sprintf("e2e-mine-%d", time.Now().UnixNano()) // a new event each run of the test
+	_, err := events.Create(ctx, coreEvent(mine, "coredns-operator", "Deployment", "coredns"), metav1.CreateOptions{})
 	require.NoError(t, err, "the operator records an event as itself about its Deployment")
-	_, err = events.Patch(ctx, "e2e-mine", types.StrategicMergePatchType, []byte(`{"count":2}`), metav1.PatchOptions{})
+	_, err = events.Patch(ctx, mine, types.StrategicMergePatchType, []byte(`{"count":2}`), metav1.PatchOptions{})
 	assert.NoError(t, err, "and counts it up")
 
 	_, err = events.Create(ctx, coreEvent("e2e-forged", "kubelet", "Deployment", "coredns"), metav1.CreateOptions{DryRun: dryRun})
