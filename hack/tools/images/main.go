@@ -66,11 +66,17 @@ func run(args []string) error {
 	return nil
 }
 
-// sourceRevision is the commit the source is at, or "unknown" outside a git checkout.
+// sourceRevision is the commit the source is at, with "-dirty" when tracked files differ from it
+// (the binary then holds changes the commit does not), or "unknown" outside a git checkout.
 func sourceRevision(dir string) string {
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
 	if err != nil {
 		return "unknown"
 	}
-	return strings.TrimSpace(string(out))
+	rev := strings.TrimSpace(string(out))
+	status, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	if err != nil || len(strings.TrimSpace(string(status))) > 0 {
+		rev += "-dirty"
+	}
+	return rev
 }
