@@ -2,18 +2,30 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build test test-unit test-e2e test-apiserver verify quickstart
+.PHONY: build images test test-unit test-images test-e2e test-apiserver verify quickstart
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
 	$(GO) build -o $(BIN)/channels ./cmd/channels
 
+# The operator image, as an image tarball under _output/images/, built offline (no daemon, no
+# registry): its name and tag are read from the stable channel's package manifest, so it is the image
+# the channel deploys. Prints "<name:tag> <digest> <file>". See docs/addon-operators.md for pushing it.
+images:
+	$(GO) -C hack/tools/images run . --source-dir "$(CURDIR)" --channel channels/stable \
+		--package operator.coredns.addons.x-k8s.io --out _output/images ./cmd/coredns-operator
+
 # Every test: formatting and vet, the unit, golden and CLI tests, then the e2e tests against a real
 # kube-apiserver (built from Go modules on first use, see hack/build-test-apiserver.sh).
 test: verify test-unit test-e2e
 
-test-unit:
+test-unit: test-images
 	$(GO) test -count=1 ./...
+
+# The image builder's own tests (its module is apart from the main one); they build a tiny package,
+# not the operator, so they stay cheap.
+test-images:
+	cd hack/tools/images && $(GO) test -count=1 ./...
 
 test-apiserver:
 	./hack/build-test-apiserver.sh
@@ -26,6 +38,7 @@ verify:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	cd tests/e2e && $(GO) vet ./...
+	cd hack/tools/images && $(GO) vet ./...
 
 quickstart:
 	./hack/quickstart.sh

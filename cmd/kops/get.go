@@ -12,7 +12,7 @@ func NewCmdGet(f *Factory) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "get",
-		Short: "Print clusters, instance groups and feature flags",
+		Short: "Print clusters, instance groups, feature flags and image assets",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, outputTable, outputYAML, outputJSON); err != nil {
@@ -37,6 +37,7 @@ func NewCmdGet(f *Factory) *cobra.Command {
 		newCmdGetClusters(f, &output),
 		newCmdGetInstanceGroups(f, &output),
 		newCmdGetFeatureFlags(f, &output),
+		newCmdGetAssets(f, &output),
 	)
 	return cmd
 }

@@ -178,7 +178,7 @@ func checkDeployment(t *testing.T, version string, d *appsv1.Deployment) {
 
 	require.Len(t, pod.Containers, 1)
 	c := pod.Containers[0]
-	assert.Equal(t, "registry.k8s.io/cluster-addons/coredns-operator:v"+version, c.Image,
+	assert.Equal(t, "kops-addons/coredns-operator:v"+version, c.Image,
 		"the manifest must run the version the channel names")
 	assert.Subset(t, c.Args, []string{
 		"--leader-elect", "--leader-election-namespace=coredns-operator-system", "--watch-namespace=kube-system",

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+)
+
+type assetList struct {
+	Images []cloudup.ImageAsset `json:"images"`
+}
+
+func TestGetAssets(t *testing.T) {
+	const (
+		operatorCR  = "addons/coredns.addons.x-k8s.io/1.12.4.yaml CoreDNS/kube-system/coredns spec.image"
+		operatorDep = "addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml Deployment/coredns-operator-system/coredns-operator spec.template.spec.containers[0].image"
+		builtInDep  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns spec.template.spec.containers[0].image"
+		autoscaler  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
+	)
+	mirror := func(image string) string { return "registry.example.com/mirror/" + image }
+	tests := []struct {
+		name   string
+		flags  string
+		mirror bool
+		want   []cloudup.ImageAsset
+	}{
+		{
+			name: "built-in CoreDNS",
+			want: []cloudup.ImageAsset{
+				{Original: "registry.k8s.io/coredns/coredns:v1.12.4", Remapped: "registry.k8s.io/coredns/coredns:v1.12.4", UsedBy: []string{builtInDep}},
+				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", UsedBy: []string{autoscaler}},
+			},
+		},
+		{
+			name:   "operator and the CoreDNS image it deploys, remapped to a mirror",
+			flags:  "ClusterAddons,UseAddonOperators",
+			mirror: true,
+			want: []cloudup.ImageAsset{
+				{Original: "kops-addons/coredns-operator:v0.2.0", Remapped: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
+				{Original: "registry.k8s.io/coredns/coredns:v1.12.4", Remapped: mirror("coredns/coredns:v1.12.4"), UsedBy: []string{operatorCR}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCLI(t)
+			c.env["KOPS_FEATURE_FLAGS"] = tt.flags
+			c.mustRun("create", "cluster", "assets.k8s.local", "--zones", "us-east-2a")
+			if tt.mirror {
+				c.editor(`s/^  kubernetesVersion:/  assets:\n    containerRegistry: registry.example.com\/mirror\n  kubernetesVersion:/`)
+				c.mustRun("edit", "cluster", "assets.k8s.local")
+			}
+
+			for _, output := range []string{"yaml", "json"} {
+				r := c.mustRun("get", "assets", "--name", "assets.k8s.local", "-o", output)
+				var got assetList
+				if output == "json" {
+					require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+				} else {
+					require.NoError(t, yaml.UnmarshalStrict([]byte(r.stdout), &got))
+				}
+				assert.Equal(t, tt.want, got.Images, output)
+			}
+
+			r := c.mustRun("get", "assets", "assets.k8s.local")
+			assert.Regexp(t, `^IMAGE +REMAPPED +USED BY\n`, r.stdout)
+			for _, a := range tt.want {
+				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Original)+` +`+regexp.QuoteMeta(a.Remapped)+` +`+regexp.QuoteMeta(a.UsedBy[0])+`$`, r.stdout)
+			}
+			assert.NoDirExists(t, c.storePath("assets.k8s.local", "addons"), "listing assets writes nothing")
+		})
+	}
+}
+
+func TestGetAssetsErrors(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "assets.k8s.local", "--zones", "us-east-2a")
+
+	r := c.run("get", "assets", "assets.k8s.local", "-o", "wide")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, `unknown output format "wide": use one of table, yaml, json`)
+
+	r = c.run("get", "assets", "missing.k8s.local")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, `no cluster "missing.k8s.local"`)
+
+	// A hand edit of the store behind kops's back: the error names the field.
+	config := c.storePath("assets.k8s.local", "config")
+	data, err := os.ReadFile(config)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(config, append(data, "  assets:\n    containerRegistry: https://registry.example.com\n"...), 0o644))
+	r = c.run("get", "assets", "assets.k8s.local")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "spec.assets")
+	assert.Empty(t, r.stdout)
+}

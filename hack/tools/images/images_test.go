@@ -1,0 +1,160 @@
+package main
+
+import (
+	"archive/tar"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/v1/tarball"
+)
+
+func TestChannelImage(t *testing.T) {
+	tests := []struct {
+		pkg         string
+		wantImage   string
+		wantVersion string
+		wantErr     string
+	}{
+		{pkg: "demo", wantImage: "example-project/demo:v1.1.0", wantVersion: "1.1.0"},
+		{pkg: "twoimages", wantErr: "name 2 images"},
+		{pkg: "noimage", wantErr: "no Deployment names an image"},
+		{pkg: "badversion", wantErr: `spec.packages[4].version "one"`},
+		{pkg: "missing", wantErr: `no package "missing"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			image, version, err := channelImage("testdata/channel/stable", tt.pkg)
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantImage, image)
+			assert.Equal(t, tt.wantVersion, version)
+		})
+	}
+}
+
+// The channels of this repository name the operator image under the documented repository, with
+// the package version as tag; `make images` builds that very name from the same files.
+func TestRepositoryChannelsNameTheBuiltImage(t *testing.T) {
+	for _, channel := range []string{"stable", "alpha"} {
+		image, version, err := channelImage(filepath.Join("..", "..", "..", "channels", channel), "operator.coredns.addons.x-k8s.io")
+		require.NoError(t, err, channel)
+		assert.Equal(t, "kops-addons/coredns-operator:v"+version, image, channel)
+	}
+
+	makefile, err := os.ReadFile(filepath.Join("..", "..", "..", "Makefile"))
+	require.NoError(t, err)
+	target := regexp.MustCompile(`(?m)^images:.*\n((?:\t.*\n)+)`).FindSubmatch(makefile)
+	require.NotNil(t, target, "the Makefile has an images target")
+	recipe := string(target[1])
+	for _, want := range []string{"hack/tools/images", "--channel channels/stable", "--package operator.coredns.addons.x-k8s.io", "./cmd/coredns-operator"} {
+		assert.Contains(t, recipe, want)
+	}
+}
+
+func TestBuildImage(t *testing.T) {
+	opts := func(out string) buildOptions {
+		return buildOptions{
+			sourceDir: ".",
+			goPackage: "./testdata/hello",
+			image:     "example-project/hello:v1.2.3",
+			version:   "1.2.3",
+			revision:  sourceRevision("."),
+			goArch:    "amd64",
+			outDir:    out,
+		}
+	}
+	first, err := build(opts(t.TempDir()))
+	require.NoError(t, err)
+	second, err := build(opts(t.TempDir()))
+	require.NoError(t, err)
+	assert.Equal(t, first.digest, second.digest, "the same source builds the same image")
+	assert.Equal(t, "hello-v1.2.3.tar", filepath.Base(first.path))
+	info, err := os.Stat(first.path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm())
+
+	tag, err := name.NewTag("example-project/hello:v1.2.3")
+	require.NoError(t, err)
+	img, err := tarball.ImageFromPath(first.path, &tag)
+	require.NoError(t, err, "the tarball holds the image under the channel's name:tag")
+	digest, err := img.Digest()
+	require.NoError(t, err)
+	assert.Equal(t, first.digest, digest, "the printed digest is the tarball's")
+
+	cfg, err := img.ConfigFile()
+	require.NoError(t, err)
+	assert.Equal(t, "65532:65532", cfg.Config.User)
+	assert.Equal(t, []string{"/hello"}, cfg.Config.Entrypoint)
+	assert.Empty(t, cfg.Config.Cmd)
+	assert.Equal(t, "linux", cfg.OS)
+	assert.Equal(t, "amd64", cfg.Architecture)
+	assert.Equal(t, map[string]string{
+		"org.opencontainers.image.revision": sourceRevision("."),
+		"org.opencontainers.image.version":  "1.2.3",
+		"org.opencontainers.image.title":    "hello",
+	}, cfg.Config.Labels)
+	assert.Regexp(t, `^[0-9a-f]{40}(-dirty)?$`, sourceRevision("."), "the tests run in a git checkout")
+	assert.Equal(t, "unknown", sourceRevision(t.TempDir()))
+
+	layers, err := img.Layers()
+	require.NoError(t, err)
+	require.Len(t, layers, 1, "one layer: the binary, on no base")
+	rc, err := layers[0].Uncompressed()
+	require.NoError(t, err)
+	defer rc.Close()
+	var files []string
+	tr := tar.NewReader(rc)
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		files = append(files, hdr.Name)
+		assert.EqualValues(t, 0o555, hdr.Mode)
+		assert.Zero(t, hdr.ModTime.Unix(), "fixed file times")
+		body, err := io.ReadAll(tr)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(string(body), "\x7fELF"), "a linux binary")
+	}
+	assert.Equal(t, []string{"hello"}, files, "nothing but the binary: no shell, no libraries")
+}
+
+func TestBuildBinaryIsStatic(t *testing.T) {
+	if _, err := exec.LookPath("file"); err != nil {
+		t.Skip("file(1) not installed")
+	}
+	bin, err := buildBinary(buildOptions{sourceDir: ".", goPackage: "./testdata/hello", goArch: "amd64"}, t.TempDir())
+	require.NoError(t, err)
+	out, err := exec.Command("file", bin).Output()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "statically linked")
+}
+
+func TestBuildErrors(t *testing.T) {
+	_, err := build(buildOptions{sourceDir: ".", goPackage: "./testdata/hello", image: "Not A Name", goArch: "amd64", outDir: t.TempDir()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "must be name:tag")
+
+	out := t.TempDir()
+	_, err = build(buildOptions{sourceDir: ".", goPackage: "./testdata/missing", image: "example-project/x:v1", goArch: "amd64", outDir: out})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "go build ./testdata/missing")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "a failed build leaves no tarball")
+}

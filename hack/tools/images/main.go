@@ -1,0 +1,82 @@
+// Command images builds an operator into an OCI image tarball, offline: a static Go binary in one
+// layer on an empty base, run as 65532:65532, labelled with the source revision and version.
+//
+// The image's name and tag are read from the channel's package manifest, so the tarball is exactly
+// the image the channel deploys. Usage (from the repository root, see `make images`):
+//
+//	go -C hack/tools/images run . --source-dir "$PWD" --channel channels/stable \
+//	    --package operator.coredns.addons.x-k8s.io --out _output/images ./cmd/coredns-operator
+//
+// It prints "<name:tag> <digest> <file>".
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "images:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("images", flag.ContinueOnError)
+	sourceDir := fs.String("source-dir", ".", "module root the Go package is built in")
+	channel := fs.String("channel", "", "channel file whose package manifest names the image (required)")
+	pkg := fs.String("package", "", "channel package the image is for (required)")
+	outDir := fs.String("out", "_output/images", "directory for the tarball (relative to --source-dir)")
+	goArch := fs.String("arch", runtime.GOARCH, "GOARCH of the binary")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *channel == "" || *pkg == "" || fs.NArg() != 1 {
+		return fmt.Errorf("usage: images --channel FILE --package NAME [--source-dir DIR] [--out DIR] GO_MAIN_PACKAGE")
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(*sourceDir, p)
+	}
+	image, version, err := channelImage(abs(*channel), *pkg)
+	if err != nil {
+		return err
+	}
+	b, err := build(buildOptions{
+		sourceDir: *sourceDir,
+		goPackage: fs.Arg(0),
+		image:     image,
+		version:   version,
+		revision:  sourceRevision(*sourceDir),
+		goArch:    *goArch,
+		outDir:    abs(*outDir),
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s %s %s\n", image, b.digest, b.path)
+	return nil
+}
+
+// sourceRevision is the commit the source is at, with "-dirty" when tracked files differ from it
+// (the binary then holds changes the commit does not), or "unknown" outside a git checkout.
+func sourceRevision(dir string) string {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	rev := strings.TrimSpace(string(out))
+	status, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	if err != nil || len(strings.TrimSpace(string(status))) > 0 {
+		rev += "-dirty"
+	}
+	return rev
+}

@@ -1,0 +1,116 @@
+package kubemanifest
+
+import (
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// ImageUse is one place a manifest names a container image.
+type ImageUse struct {
+	// Object is Kind/namespace/name (Kind/name when cluster-scoped).
+	Object string
+	// Field is the path of the image field, e.g. spec.template.spec.containers[0].image.
+	Field string
+	Image string
+}
+
+// podSpecPaths is where each workload kind keeps its pod spec.
+var podSpecPaths = map[string][]string{
+	"Pod":                   {"spec"},
+	"PodTemplate":           {"template", "spec"},
+	"Deployment":            {"spec", "template", "spec"},
+	"DaemonSet":             {"spec", "template", "spec"},
+	"StatefulSet":           {"spec", "template", "spec"},
+	"ReplicaSet":            {"spec", "template", "spec"},
+	"ReplicationController": {"spec", "template", "spec"},
+	"Job":                   {"spec", "template", "spec"},
+	"CronJob":               {"spec", "jobTemplate", "spec", "template", "spec"},
+}
+
+// Images lists every image a manifest stream names, in document order: the containers, init
+// containers and ephemeral containers of workloads, and spec.image of addons.x-k8s.io objects (the
+// operators' custom resources, such as CoreDNS, name the image the operator deploys). Objects of
+// other kinds name none.
+func Images(data []byte) ([]ImageUse, error) {
+	docs, err := Split(data)
+	if err != nil {
+		return nil, err
+	}
+	var uses []ImageUse
+	for i, doc := range docs {
+		var obj map[string]interface{}
+		if err := yaml.Unmarshal(doc, &obj); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		}
+		kind, _ := obj["kind"].(string)
+		key := objectKey(kind, obj)
+		if path, ok := podSpecPaths[kind]; ok {
+			pod, ok := lookup(obj, path)
+			if !ok {
+				continue
+			}
+			podMap, ok := pod.(map[string]interface{})
+			if !ok {
+				return nil, fmt.Errorf("document %d (%s): %s is not an object", i+1, key, joinPath(path))
+			}
+			for _, list := range []string{"initContainers", "containers", "ephemeralContainers"} {
+				containers, _ := podMap[list].([]interface{})
+				for j, c := range containers {
+					cm, _ := c.(map[string]interface{})
+					image, ok := cm["image"].(string)
+					if !ok {
+						return nil, fmt.Errorf("document %d (%s): %s.%s[%d] has no image", i+1, key, joinPath(path), list, j)
+					}
+					uses = append(uses, ImageUse{Object: key, Field: fmt.Sprintf("%s.%s[%d].image", joinPath(path), list, j), Image: image})
+				}
+			}
+			continue
+		}
+		if group(obj) == "addons.x-k8s.io" {
+			if image, ok := lookup(obj, []string{"spec", "image"}); ok {
+				s, ok := image.(string)
+				if !ok {
+					return nil, fmt.Errorf("document %d (%s): spec.image is not a string", i+1, key)
+				}
+				uses = append(uses, ImageUse{Object: key, Field: "spec.image", Image: s})
+			}
+		}
+	}
+	return uses, nil
+}
+
+func lookup(obj map[string]interface{}, path []string) (interface{}, bool) {
+	var cur interface{} = obj
+	for _, p := range path {
+		m, ok := cur.(map[string]interface{})
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, cur != nil
+}
+
+func joinPath(path []string) string { return strings.Join(path, ".") }
+
+func group(obj map[string]interface{}) string {
+	apiVersion, _ := obj["apiVersion"].(string)
+	g, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		return "" // the core group: "v1"
+	}
+	return g
+}
+
+func objectKey(kind string, obj map[string]interface{}) string {
+	name, _ := lookup(obj, []string{"metadata", "name"})
+	ns, _ := lookup(obj, []string{"metadata", "namespace"})
+	if s, ok := ns.(string); ok && s != "" {
+		return fmt.Sprintf("%s/%s/%v", kind, s, name)
+	}
+	return fmt.Sprintf("%s/%v", kind, name)
+}

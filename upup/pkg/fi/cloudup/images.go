@@ -1,0 +1,103 @@
+package cloudup
+
+import (
+	"fmt"
+	"sort"
+
+	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// ImageAsset is one image a cluster's addons run: as the manifests name it, and where the cluster
+// pulls it from after spec.assets remapping.
+type ImageAsset struct {
+	Original string `json:"original"`
+	Remapped string `json:"remapped"`
+	// UsedBy lists "<file> <Kind/namespace/name> <field>" for each place the image is named.
+	UsedBy []string `json:"usedBy"`
+}
+
+// ListImages renders the cluster's addons exactly as `kops update cluster` would, twice (without
+// and with the cluster's spec.assets), and lists every image the rendered manifests name, so the
+// list is what the cluster pulls and needs no upkeep: a new addon or image shows up by itself.
+func ListImages(clientset *client.Clientset, name string, flags featureflag.Set, mem *vfs.MemFS) ([]ImageAsset, []kopscodecs.Warning, error) {
+	ctx, warnings, err := LoadModelContext(clientset, name, flags, mem)
+	if err != nil {
+		return nil, warnings, err
+	}
+	remapped, err := renderedImages(ctx)
+	if err != nil {
+		return nil, warnings, err
+	}
+	unmapped := *ctx
+	unmapped.Assets = nil
+	original, err := renderedImages(&unmapped)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if len(original) != len(remapped) {
+		return nil, warnings, fmt.Errorf("remapping images changed the rendered objects: %d image fields without spec.assets, %d with", len(original), len(remapped))
+	}
+	byPair := map[[2]string]*ImageAsset{}
+	for i, o := range original {
+		r := remapped[i]
+		if o.where != r.where {
+			return nil, warnings, fmt.Errorf("remapping images changed the rendered objects: %s became %s", o.where, r.where)
+		}
+		key := [2]string{o.image, r.image}
+		a := byPair[key]
+		if a == nil {
+			a = &ImageAsset{Original: o.image, Remapped: r.image}
+			byPair[key] = a
+		}
+		a.UsedBy = append(a.UsedBy, o.where)
+	}
+	assets := make([]ImageAsset, 0, len(byPair))
+	for _, a := range byPair {
+		sort.Strings(a.UsedBy)
+		assets = append(assets, *a)
+	}
+	sort.Slice(assets, func(i, j int) bool {
+		if assets[i].Original != assets[j].Original {
+			return assets[i].Original < assets[j].Original
+		}
+		return assets[i].Remapped < assets[j].Remapped
+	})
+	return assets, warnings, nil
+}
+
+type imageField struct {
+	where string // file, object and field
+	image string
+}
+
+// renderedImages builds the model and reads the images of every file it would write, in task order.
+func renderedImages(ctx *model.KopsModelContext) ([]imageField, error) {
+	tasks, err := BuildTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files := []*fitasks.ManagedFile{}
+	for _, t := range tasks {
+		if f, ok := t.(*fitasks.ManagedFile); ok {
+			files = append(files, f)
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Location < files[j].Location })
+	var fields []imageField
+	for _, f := range files {
+		uses, err := kubemanifest.Images(f.Contents)
+		if err != nil {
+			return nil, fmt.Errorf("reading images of %s: %w", f.Location, err)
+		}
+		for _, u := range uses {
+			fields = append(fields, imageField{where: f.Location + " " + u.Object + " " + u.Field, image: u.Image})
+		}
+	}
+	return fields, nil
+}
