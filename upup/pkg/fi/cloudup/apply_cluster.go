@@ -135,7 +135,7 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS",
 			Text: "UseAddonOperators needs ClusterAddons too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators"})
 	}
-	if w, ok := operatorModeIgnored(checked.Cluster, flags); ok {
+	if w, ok := operatorModeIgnored(checked.Cluster, flags, clientset.Base().Join(name, "config").String()); ok {
 		warnings = append(warnings, w)
 	}
 	ctx := &model.KopsModelContext{
@@ -203,12 +203,12 @@ func countShippable(stored []*unstructured.Unstructured) int {
 // because the operator flags are off. It is a warning, not an error: the flags belong to one
 // invocation and the spec to the store, so a cluster must not become invalid for whoever runs
 // kops without them.
-func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set) (kopscodecs.Warning, bool) {
+func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set, source string) (kopscodecs.Warning, bool) {
 	dns := cluster.Spec.KubeDNS
 	if dns == nil || dns.OperatorMode == "" ||
 		(flags.Enabled(featureflag.UseAddonOperators) && flags.Enabled(featureflag.ClusterAddons)) {
 		return kopscodecs.Warning{}, false
 	}
-	return kopscodecs.Warning{Source: "spec.kubeDNS.operatorMode",
-		Text: fmt.Sprintf("%s is ignored: CoreDNS is built in unless KOPS_FEATURE_FLAGS has ClusterAddons,UseAddonOperators", dns.OperatorMode)}, true
+	return kopscodecs.Warning{Source: source,
+		Text: fmt.Sprintf("spec.kubeDNS.operatorMode: %s is ignored: CoreDNS is built in unless KOPS_FEATURE_FLAGS has ClusterAddons,UseAddonOperators", dns.OperatorMode)}, true
 }

@@ -86,13 +86,13 @@ func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
 			require.NoError(t, err)
 			var texts []string
 			for _, w := range warnings {
-				texts = append(texts, w.Source+": "+w.Text)
+				texts = append(texts, w.String())
 			}
 			if tc.warn == "" {
 				assert.Empty(t, texts)
 			} else {
 				require.Len(t, texts, 1)
-				assert.Contains(t, texts[0], "spec.kubeDNS.operatorMode: "+tc.warn)
+				assert.Contains(t, texts[0], "m.example.com/config:0: spec.kubeDNS.operatorMode: "+tc.warn)
 			}
 		})
 	}
