@@ -66,7 +66,7 @@ func TestRenderUnknownTemplate(t *testing.T) {
 }
 
 func TestTemplatesAreEmbedded(t *testing.T) {
-	b, err := fs.ReadFile(FS(), CoreDNSTemplate)
+	b, err := fs.ReadFile(FS(), "cloudup/resources/addons/coredns.addons.k8s.io/k8s-1.12.yaml.template")
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "kind: Deployment")
 }

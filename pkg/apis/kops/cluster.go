@@ -115,7 +115,22 @@ type KubeDNSConfig struct {
 	Tolerations      []corev1.Toleration `json:"tolerations,omitempty"`
 	Affinity         *corev1.Affinity    `json:"affinity,omitempty"`
 	PodAnnotations   map[string]string   `json:"podAnnotations,omitempty"`
+	// OperatorMode says where the CoreDNS object is expanded into objects when the
+	// UseAddonOperators and ClusterAddons feature flags are on: OperatorModeServerSide (the
+	// default) or OperatorModeClientSide. Without those flags CoreDNS is built in and the field
+	// is ignored with a warning.
+	OperatorMode string `json:"operatorMode,omitempty"`
 }
+
+// The values of kubeDNS.operatorMode.
+const (
+	// OperatorModeServerSide runs the CoreDNS operator in the cluster, which expands the CoreDNS
+	// object kops writes.
+	OperatorModeServerSide = "ServerSide"
+	// OperatorModeClientSide expands the CoreDNS object in kops itself: the channel carries the
+	// expanded objects, no operator runs and no rights are granted.
+	OperatorModeClientSide = "ClientSide"
+)
 
 // AssetsSpec redirects where images and files are fetched from.
 type AssetsSpec struct {

@@ -3,11 +3,15 @@ package addons
 import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/upup/models"
 )
 
 // CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io. It stands aside when CoreDNS runs
-// through its operator instead.
+// through its operator on the server. In client-side mode it carries the expansion of the CoreDNS
+// object that the operator would have been given, under the same addon name and id: switching
+// between built-in and client-side updates the same objects in place, and switching to the
+// operator hands them over exactly as from the built-in addon.
 type CoreDNS struct{}
 
 // Owns names the built-in CoreDNS addon.
@@ -19,13 +23,39 @@ func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS || UsesCoreDNSOperator(ctx) {
 		return nil, nil
 	}
-	data, err := models.NewCoreDNSData(ctx.Cluster, ctx.Assets)
+	spec, err := coreDNSSpec(ctx)
 	if err != nil {
 		return nil, err
 	}
-	manifest, err := models.RenderCoreDNS(data)
+	manifest, err := renderCoreDNS(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	return []*Addon{newAddon(models.CoreDNSAddonName, models.CoreDNSAddonID, manifest)}, nil
+}
+
+// renderCoreDNS renders the CoreDNS objects of spec with the cluster's facts, as every mode does.
+func renderCoreDNS(ctx *model.KopsModelContext, spec coredns.Spec) ([]byte, error) {
+	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	return coredns.Render(spec, facts)
+}
+
+// coreDNSSpec is the spec the built-in addon renders: from spec.kubeDNS, or in client-side mode the
+// spec of the CoreDNS object kops would hand the operator (the channel's CoreDNS package).
+func coreDNSSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
+	if !ExpandsCoreDNSClientSide(ctx) {
+		return coredns.ClusterSpec(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	}
+	version, err := requirePackage(ctx, CoreDNSPackage, false)
+	if err != nil {
+		return coredns.Spec{}, err
+	}
+	resource, err := coreDNSResource(ctx, version)
+	if err != nil {
+		return coredns.Spec{}, err
+	}
+	return coredns.Spec(resource.Spec), nil
 }

@@ -11,8 +11,9 @@ import (
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/coredns"
+	components "k8s.io/kops/pkg/model/components/coredns"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/upup/models"
 )
 
@@ -51,19 +52,15 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	image, err := CoreDNSOperatorImage(version, ctx.Assets)
+	resource, err := coreDNSResource(ctx, version)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := operatorPolicy(ctx, image)
+	policy, err := operatorPolicy(ctx, resource.Spec)
 	if err != nil {
 		return nil, err
 	}
 	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy)
-	if err != nil {
-		return nil, err
-	}
-	resource, err := coreDNSResource(ctx, version)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +80,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 // spec to fix, so that it never reaches the API server at apply time.
 func coreDNSResource(ctx *model.KopsModelContext, version *channels.Package) (*corednsoperator.CoreDNS, error) {
 	dns := ctx.Cluster.Spec.KubeDNS
-	corefile := coredns.Corefile(dns)
+	corefile := components.Corefile(dns)
 	if len(corefile) > corednsoperator.MaxCorefileBytes {
 		where := "spec.kubeDNS.externalCoreFile"
 		if dns.ExternalCoreFile == "" {
@@ -132,16 +129,11 @@ func CoreDNSOperatorImage(p *channels.Package, remapper *assets.Remapper) (strin
 	return remapped, nil
 }
 
-// operatorPolicy is the admission policy confining the operator, derived from the very manifest the
-// built-in addon renders for this cluster with the operator's CoreDNS image: what kops would deploy
-// itself is what the operator may deploy.
-func operatorPolicy(ctx *model.KopsModelContext, image string) ([]byte, error) {
-	data, err := models.NewCoreDNSData(ctx.Cluster, ctx.Assets)
-	if err != nil {
-		return nil, err
-	}
-	data.Image = image
-	rendered, err := models.RenderCoreDNS(data)
+// operatorPolicy is the admission policy confining the operator, derived from what the one
+// renderer gives for the CoreDNS object kops hands the operator: what kops would deploy itself is
+// what the operator may deploy.
+func operatorPolicy(ctx *model.KopsModelContext, spec corednsoperator.CoreDNSSpec) ([]byte, error) {
+	rendered, err := renderCoreDNS(ctx, coredns.Spec(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -152,20 +144,43 @@ func operatorPolicy(ctx *model.KopsModelContext, image string) ([]byte, error) {
 	return corednsoperator.PolicyManifest(scope)
 }
 
-// UsesCoreDNSOperator says whether CoreDNS is deployed through its operator: the cluster asks for
-// CoreDNS and both UseAddonOperators and ClusterAddons are on, as kops requires.
+// UsesCoreDNSOperator says whether CoreDNS is deployed through its operator on the server: the
+// cluster asks for CoreDNS, both UseAddonOperators and ClusterAddons are on, as kops requires, and
+// kubeDNS.operatorMode is ServerSide (the default).
 func UsesCoreDNSOperator(ctx *model.KopsModelContext) bool {
+	return coreDNSOperatorMode(ctx) == kops.OperatorModeServerSide
+}
+
+// ExpandsCoreDNSClientSide says whether kops expands the CoreDNS object itself
+// (kubeDNS.operatorMode ClientSide with the operator flags on): the channel then carries the
+// expanded objects as the built-in addon, and no operator runs.
+func ExpandsCoreDNSClientSide(ctx *model.KopsModelContext) bool {
+	return coreDNSOperatorMode(ctx) == kops.OperatorModeClientSide
+}
+
+// coreDNSOperatorMode is ServerSide or ClientSide when CoreDNS goes through its CoreDNS object,
+// "" when it is built in (no CoreDNS, or the operator flags off: operatorMode is then ignored).
+func coreDNSOperatorMode(ctx *model.KopsModelContext) string {
 	dns := ctx.Cluster.Spec.KubeDNS
-	return dns != nil && dns.Provider == kops.DNSProviderCoreDNS &&
-		ctx.FeatureFlags.Enabled(featureflag.UseAddonOperators) &&
-		ctx.FeatureFlags.Enabled(featureflag.ClusterAddons)
+	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS ||
+		!ctx.FeatureFlags.Enabled(featureflag.UseAddonOperators) || !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) {
+		return ""
+	}
+	if dns.OperatorMode == "" {
+		return kops.OperatorModeServerSide
+	}
+	return dns.OperatorMode
 }
 
 // RequiredPackages names the channel packages the model needs for this cluster, so that they can be
-// read before the builders run.
+// read before the builders run. Client-side mode needs the CoreDNS package only: its version and
+// image make the CoreDNS object it expands.
 func RequiredPackages(ctx *model.KopsModelContext) []string {
-	if UsesCoreDNSOperator(ctx) {
+	switch {
+	case UsesCoreDNSOperator(ctx):
 		return []string{corednsoperator.AddonName, CoreDNSPackage}
+	case ExpandsCoreDNSClientSide(ctx):
+		return []string{CoreDNSPackage}
 	}
 	return nil
 }

@@ -102,7 +102,11 @@ func TestOperatorPackageProbe(t *testing.T) {
 // testPolicy is the admission policy kops generates for a default cluster.
 func testPolicy(t *testing.T) []byte {
 	t.Helper()
-	policy, err := operatorPolicy(operatorContext(t, nil, nil), CoreDNSImageRepository+":v1.12.4")
+	ctx := operatorContext(t, nil, nil)
+	resource, err := coreDNSResource(ctx, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"})
+	require.NoError(t, err)
+	require.Equal(t, CoreDNSImageRepository+":v1.12.4", resource.Spec.Image)
+	policy, err := operatorPolicy(ctx, resource.Spec)
 	require.NoError(t, err)
 	return policy
 }

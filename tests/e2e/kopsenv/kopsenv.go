@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
@@ -106,6 +107,17 @@ func (s *Store) Update(t testing.TB, flags string) string {
 	})
 	require.NoError(t, err)
 	return result.ConfigBase + "/addons/bootstrap-channel.yaml"
+}
+
+// SetOperatorMode stores spec.kubeDNS.operatorMode, as `kops edit cluster` would.
+func (s *Store) SetOperatorMode(t testing.TB, mode string) {
+	cluster, _, err := s.clientset.GetCluster(s.name)
+	require.NoError(t, err)
+	if cluster.Spec.KubeDNS == nil {
+		cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
+	}
+	cluster.Spec.KubeDNS.OperatorMode = mode
+	require.NoError(t, s.clientset.UpdateCluster(cluster))
 }
 
 // Applied is what one `channels apply channel` did.

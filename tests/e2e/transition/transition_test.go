@@ -1,5 +1,6 @@
-// Package transition switches a cluster between built-in CoreDNS and CoreDNS through its operator
-// on a real API server, the way a user does: kops update cluster, then channels apply.
+// Package transition switches a cluster between built-in CoreDNS, CoreDNS through its operator
+// (server-side) and the CoreDNS object expanded by kops (client-side) on a real API server, the way
+// a user does: kops edit cluster (kubeDNS.operatorMode), kops update cluster, then channels apply.
 package transition
 
 import (
@@ -23,6 +24,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 	"k8s.io/kops/util/pkg/vfs"
@@ -63,19 +65,38 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 	assert.Equal(t, "100.64.0.10", first.clusterIP)
 	assertOwnedOnly(t, union(builtIn, kopsRecords))
 
+	const flagsOn = "ClusterAddons,UseAddonOperators"
+	unchanged := map[string]apply.Outcome{
+		"coredns.addons.k8s.io": apply.Unchanged, "networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
+	}
 	steps := []struct {
 		name     string
 		flags    string
+		mode     string
 		outcomes map[string]apply.Outcome
 		owners   map[string]bool
 		owner    string
 	}{
-		{"operator on", "ClusterAddons,UseAddonOperators", map[string]apply.Outcome{
+		// Client-side mode writes the built-in addon's very objects: nothing to apply.
+		{"built in to client-side", flagsOn, kops.OperatorModeClientSide, unchanged, builtIn, "coredns.addons.k8s.io"},
+		{"client-side to server-side", flagsOn, kops.OperatorModeServerSide, map[string]apply.Outcome{
 			"coredns-rbac.addons.k8s.io": apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
 			"coredns.addons.x-k8s.io": apply.Applied, "coredns.addons.k8s.io": apply.Retired,
 			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, operator, "coredns.addons.x-k8s.io"},
-		{"operator off", "", map[string]apply.Outcome{
+		{"server-side to client-side", flagsOn, kops.OperatorModeClientSide, map[string]apply.Outcome{
+			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired,
+			"operator.coredns.addons.x-k8s.io": apply.Retired, "coredns.addons.x-k8s.io": apply.Retired,
+			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
+		}, builtIn, "coredns.addons.k8s.io"},
+		// Without the flags operatorMode is ignored (with a warning): built in, the same objects.
+		{"client-side to built in", "", kops.OperatorModeClientSide, unchanged, builtIn, "coredns.addons.k8s.io"},
+		{"operator on", flagsOn, "", map[string]apply.Outcome{
+			"coredns-rbac.addons.k8s.io": apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
+			"coredns.addons.x-k8s.io": apply.Applied, "coredns.addons.k8s.io": apply.Retired,
+			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
+		}, operator, "coredns.addons.x-k8s.io"},
+		{"operator off", "", "", map[string]apply.Outcome{
 			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired,
 			"operator.coredns.addons.x-k8s.io": apply.Retired, "coredns.addons.x-k8s.io": apply.Retired,
 			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
@@ -83,6 +104,7 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 	}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
+			s.SetOperatorMode(t, step.mode)
 			location := s.Update(t, step.flags)
 			dry := kopsenv.Apply(t, env, location, s.Mem, false)
 			require.NoError(t, dry.Err)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
@@ -80,6 +81,55 @@ func TestOperatorFlagTransitions(t *testing.T) {
 			}
 			assert.Equal(t, step.addons, names)
 
+			again, _ := s.update(t, cloudup.TargetDirect)
+			assert.Equal(t, "No changes need to be applied\n", again)
+		})
+	}
+}
+
+// Client-side mode writes the built-in addon's very files: switching a default cluster between
+// built-in and client-side has nothing to write, in either direction, while server-side replaces
+// the addon as turning the operator on does.
+func TestClientSideModeTransitions(t *testing.T) {
+	s := newGoldenStore(t, "minimal")
+	on, _ := featureflag.Parse("ClusterAddons,UseAddonOperators")
+	setMode := func(t *testing.T, mode string) {
+		cluster, _, err := s.clientset.GetCluster(s.name)
+		require.NoError(t, err)
+		if cluster.Spec.KubeDNS == nil {
+			cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
+		}
+		cluster.Spec.KubeDNS.OperatorMode = mode
+		require.NoError(t, s.clientset.UpdateCluster(cluster))
+	}
+	_, result := s.update(t, cloudup.TargetDirect)
+	require.True(t, result.Changed)
+
+	steps := []struct {
+		name, mode string
+		flags      featureflag.Set
+		wantReport []string
+	}{
+		{"built in to client-side", kops.OperatorModeClientSide, on, []string{"No changes need to be applied\n"}},
+		{"client-side without the flags", kops.OperatorModeClientSide, featureflag.Set{}, []string{"No changes need to be applied\n"}},
+		{"client-side to server-side", kops.OperatorModeServerSide, on, []string{
+			"  ManagedFile/addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
+			"Will delete resources:\n  StaleFiles/addons\n  \tcoredns.addons.k8s.io\taddons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+		}},
+		{"server-side to client-side", kops.OperatorModeClientSide, on, []string{
+			"Will create resources:\n  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+			"  \toperator.coredns.addons.x-k8s.io\taddons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
+		}},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			setMode(t, step.mode)
+			s.flags = step.flags
+			report, _ := s.update(t, cloudup.TargetDryRun)
+			for _, want := range step.wantReport {
+				assert.Contains(t, report, want)
+			}
+			s.update(t, cloudup.TargetDirect)
 			again, _ := s.update(t, cloudup.TargetDirect)
 			assert.Equal(t, "No changes need to be applied\n", again)
 		})

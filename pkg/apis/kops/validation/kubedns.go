@@ -62,6 +62,7 @@ func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		errs = append(errs, validateToleration(t, path.Child("tolerations").Index(i))...)
 	}
 	errs = append(errs, apivalidation.ValidateAnnotations(d.PodAnnotations, path.Child("podAnnotations"))...)
+	errs = append(errs, validateOperatorMode(d.OperatorMode, path.Child("operatorMode"))...)
 	if d.CoreDNSImage != "" {
 		if msg := imageProblem(d.CoreDNSImage); msg != "" {
 			errs = append(errs, field.Invalid(path.Child("coreDNSImage"), d.CoreDNSImage, msg))
@@ -172,4 +173,23 @@ func validateToleration(t corev1.Toleration, path *field.Path) field.ErrorList {
 			"may only be set when effect is NoExecute"))
 	}
 	return errs
+}
+
+var supportedOperatorModes = []string{kops.OperatorModeServerSide, kops.OperatorModeClientSide}
+
+// validateOperatorMode accepts "" (the default) and the two modes. A value that differs from a mode
+// only in case or by a hyphen ("clientside", "client-side") is named in a "did you mean".
+func validateOperatorMode(mode string, path *field.Path) field.ErrorList {
+	if mode == "" || slices.Contains(supportedOperatorModes, mode) {
+		return nil
+	}
+	fold := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("-", "", "_", "", " ", "").Replace(s))
+	}
+	for _, m := range supportedOperatorModes {
+		if fold(mode) == fold(m) {
+			return field.ErrorList{field.Invalid(path, mode, fmt.Sprintf("unsupported value; did you mean %q?", m))}
+		}
+	}
+	return field.ErrorList{field.NotSupported(path, mode, supportedOperatorModes)}
 }

@@ -87,10 +87,25 @@ func TestValidateKubeDNSErrors(t *testing.T) {
 			[]want{{invalid, p + "coreDNSImage", "scheme"}}},
 		{"coreDNSImage with spaces", dns(kops.KubeDNSConfig{CoreDNSImage: "coredns/coredns v1.12.0"}),
 			[]want{{invalid, p + "coreDNSImage", "whitespace"}}},
+		{"operatorMode near miss", dns(kops.KubeDNSConfig{OperatorMode: "client-side"}),
+			[]want{{invalid, p + "operatorMode", `did you mean "ClientSide"?`}}},
+		{"operatorMode wrong case", dns(kops.KubeDNSConfig{OperatorMode: "serverside"}),
+			[]want{{invalid, p + "operatorMode", `did you mean "ServerSide"?`}}},
+		{"operatorMode unknown", dns(kops.KubeDNSConfig{OperatorMode: "Operator"}),
+			[]want{{notSupported, p + "operatorMode", `"ClientSide"`}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			assertErrors(t, ValidateCluster(completed(t, tc.mutate)), tc.want...)
+		})
+	}
+}
+
+func TestValidateKubeDNSAcceptsOperatorModes(t *testing.T) {
+	for _, mode := range []string{"", kops.OperatorModeServerSide, kops.OperatorModeClientSide} {
+		t.Run(mode, func(t *testing.T) {
+			c := completed(t, func(c *kops.Cluster) { c.Spec.KubeDNS = &kops.KubeDNSConfig{OperatorMode: mode} })
+			assertErrors(t, ValidateCluster(c))
 		})
 	}
 }

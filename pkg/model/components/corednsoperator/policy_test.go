@@ -18,7 +18,7 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
-	"k8s.io/kops/upup/models"
+	"k8s.io/kops/pkg/operators/coredns"
 )
 
 const pinnedImage = "mirror.example.com/coredns/coredns:v1.12.4"
@@ -35,12 +35,14 @@ func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *
 	cluster := kops.CompleteCluster(&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "p.example.com"}, Spec: spec}, "memfs://t")
 	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
 	require.NoError(t, err)
-	data, err := models.NewCoreDNSData(cluster, remapper)
+	dnsSpec, err := coredns.ClusterSpec(cluster.Spec.KubeDNS, remapper)
 	require.NoError(t, err)
 	if image != "" {
-		data.Image = image
+		dnsSpec.Image = image
 	}
-	manifest, err := models.RenderCoreDNS(data)
+	facts, err := coredns.ClusterFacts(cluster.Spec.KubeDNS, remapper)
+	require.NoError(t, err)
+	manifest, err := coredns.Render(dnsSpec, facts)
 	require.NoError(t, err)
 	s, err := ScopeFromManifest(manifest)
 	require.NoError(t, err)

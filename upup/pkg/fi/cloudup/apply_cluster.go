@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
@@ -134,6 +135,9 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS",
 			Text: "UseAddonOperators needs ClusterAddons too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators"})
 	}
+	if w, ok := operatorModeIgnored(checked.Cluster, flags, clientset.Base().Join(name, "config").String()); ok {
+		warnings = append(warnings, w)
+	}
 	ctx := &model.KopsModelContext{
 		Cluster:        checked.Cluster,
 		InstanceGroups: groups,
@@ -193,4 +197,18 @@ func countShippable(stored []*unstructured.Unstructured) int {
 		}
 	}
 	return n
+}
+
+// operatorModeIgnored warns when spec.kubeDNS.operatorMode is set but CoreDNS stays built in
+// because the operator flags are off. It is a warning, not an error: the flags belong to one
+// invocation and the spec to the store, so a cluster must not become invalid for whoever runs
+// kops without them.
+func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set, source string) (kopscodecs.Warning, bool) {
+	dns := cluster.Spec.KubeDNS
+	if dns == nil || dns.OperatorMode == "" ||
+		(flags.Enabled(featureflag.UseAddonOperators) && flags.Enabled(featureflag.ClusterAddons)) {
+		return kopscodecs.Warning{}, false
+	}
+	return kopscodecs.Warning{Source: source,
+		Text: fmt.Sprintf("spec.kubeDNS.operatorMode: %s is ignored: CoreDNS is built in unless KOPS_FEATURE_FLAGS has ClusterAddons,UseAddonOperators", dns.OperatorMode)}, true
 }

@@ -33,7 +33,10 @@ func benchStore(b *testing.B, extraGroups int) ApplyClusterOptions {
 }
 
 func benchmarkDryRun(b *testing.B, extraGroups int) {
-	o := benchStore(b, extraGroups)
+	benchmarkDryRunOf(b, benchStore(b, extraGroups))
+}
+
+func benchmarkDryRunOf(b *testing.B, o ApplyClusterOptions) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -48,3 +51,33 @@ func BenchmarkUpdateClusterDryRunMinimal(b *testing.B) { benchmarkDryRun(b, 0) }
 
 // BenchmarkUpdateClusterDryRun200Groups is the same with 200 instance groups to load and validate.
 func BenchmarkUpdateClusterDryRun200Groups(b *testing.B) { benchmarkDryRun(b, 198) }
+
+// benchModeStore is benchStore's new cluster with the operator flags on and kubeDNS.operatorMode
+// set ("" is the built-in addon, flags off), reading the embedded stable channel.
+func benchModeStore(b *testing.B, mode string) ApplyClusterOptions {
+	o := benchStore(b, 0)
+	if mode == "" {
+		return o
+	}
+	cluster, _, err := o.Clientset.GetCluster(o.ClusterName)
+	require.NoError(b, err)
+	if cluster.Spec.KubeDNS == nil {
+		cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
+	}
+	cluster.Spec.KubeDNS.OperatorMode = mode
+	require.NoError(b, o.Clientset.UpdateCluster(cluster))
+	o.Flags, _ = featureflag.Parse("ClusterAddons,UseAddonOperators")
+	return o
+}
+
+// BenchmarkUpdateClusterDryRunBuiltInCoreDNS, ...ClientSide and ...ServerSide compare the three
+// CoreDNS modes of one new cluster: client-side mode should stay within 20% of built-in.
+func BenchmarkUpdateClusterDryRunBuiltInCoreDNS(b *testing.B) {
+	benchmarkDryRunOf(b, benchModeStore(b, ""))
+}
+func BenchmarkUpdateClusterDryRunClientSide(b *testing.B) {
+	benchmarkDryRunOf(b, benchModeStore(b, kops.OperatorModeClientSide))
+}
+func BenchmarkUpdateClusterDryRunServerSide(b *testing.B) {
+	benchmarkDryRunOf(b, benchModeStore(b, kops.OperatorModeServerSide))
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/util/pkg/vfs"
@@ -49,6 +50,49 @@ func TestLoadModelContextWarnsOnlyAboutShippableObjects(t *testing.T) {
 			} else {
 				require.Len(t, texts, 1)
 				assert.Contains(t, texts[0], tc.warn)
+			}
+		})
+	}
+}
+
+// operatorMode means something only with the operator flags; without them update says it ignores it.
+func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
+	on, _ := featureflag.Parse("ClusterAddons,UseAddonOperators")
+	for _, tc := range []struct {
+		name  string
+		mode  string
+		flags featureflag.Set
+		warn  string
+	}{
+		{"no mode, no flags", "", featureflag.Set{}, ""},
+		{"ClientSide without flags", kops.OperatorModeClientSide, featureflag.Set{}, "ClientSide is ignored"},
+		{"ServerSide without flags", kops.OperatorModeServerSide, featureflag.Set{}, "ServerSide is ignored"},
+		{"ClientSide with flags", kops.OperatorModeClientSide, on, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cluster, groups, err := NewCluster(NewClusterOptions{Name: "m.example.com", Zones: []string{"us-east-2a"}})
+			require.NoError(t, err)
+			if cluster.Spec.KubeDNS == nil {
+				cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
+			}
+			cluster.Spec.KubeDNS.OperatorMode = tc.mode
+			mem := &vfs.MemFS{}
+			base, err := vfs.ParsePath("memfs://mode", mem)
+			require.NoError(t, err)
+			clientset := client.New(base)
+			require.NoError(t, clientset.CreateCluster(client.NewCluster{Cluster: cluster, InstanceGroups: groups}))
+
+			_, warnings, err := LoadModelContext(clientset, cluster.Name, tc.flags, mem)
+			require.NoError(t, err)
+			var texts []string
+			for _, w := range warnings {
+				texts = append(texts, w.String())
+			}
+			if tc.warn == "" {
+				assert.Empty(t, texts)
+			} else {
+				require.Len(t, texts, 1)
+				assert.Contains(t, texts[0], "m.example.com/config:0: spec.kubeDNS.operatorMode: "+tc.warn)
 			}
 		})
 	}

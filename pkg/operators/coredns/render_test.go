@@ -1,4 +1,4 @@
-package models
+package coredns
 
 import (
 	"regexp"
@@ -16,7 +16,8 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
-	"k8s.io/kops/pkg/model/components/coredns"
+	components "k8s.io/kops/pkg/model/components/coredns"
+	"k8s.io/kops/upup/models"
 )
 
 func qty(s string) *resource.Quantity {
@@ -25,16 +26,18 @@ func qty(s string) *resource.Quantity {
 }
 
 // renderCluster completes spec the way `kops update cluster` does and renders the addon.
-func renderCluster(t *testing.T, spec kops.ClusterSpec) (*kops.Cluster, *CoreDNSData, []byte) {
+func renderCluster(t *testing.T, spec kops.ClusterSpec) (*kops.Cluster, Spec, []byte) {
 	t.Helper()
 	cluster := kops.CompleteCluster(&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "dns.example.com"}, Spec: spec}, "memfs://test")
 	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
 	require.NoError(t, err)
-	data, err := NewCoreDNSData(cluster, remapper)
+	s, err := ClusterSpec(cluster.Spec.KubeDNS, remapper)
 	require.NoError(t, err)
-	out, err := RenderCoreDNS(data)
+	f, err := ClusterFacts(cluster.Spec.KubeDNS, remapper)
 	require.NoError(t, err)
-	return cluster, data, out
+	out, err := Render(s, f)
+	require.NoError(t, err)
+	return cluster, s, out
 }
 
 var wantOrder = []string{
@@ -71,7 +74,7 @@ func TestRenderCoreDNS(t *testing.T) {
 			check: func(t *testing.T, m *manifest) {
 				assert.Equal(t, "100.64.0.10", get[*corev1.Service](t, m, "Service/kube-dns").Spec.ClusterIP)
 				c := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0]
-				assert.Equal(t, DefaultCoreDNSImage, c.Image)
+				assert.Equal(t, DefaultImage, c.Image)
 				assert.Equal(t, "100m", c.Resources.Requests.Cpu().String())
 				assert.Equal(t, "70Mi", c.Resources.Requests.Memory().String())
 				assert.Equal(t, "170Mi", c.Resources.Limits.Memory().String())
@@ -81,7 +84,7 @@ func TestRenderCoreDNS(t *testing.T) {
 				assert.Empty(t, pod.Annotations)
 				assert.Equal(t, []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, pod.Spec.Tolerations)
 				autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
-				assert.Equal(t, DefaultCoreDNSAutoscalerImage, autoscaler.Image)
+				assert.Equal(t, DefaultAutoscalerImage, autoscaler.Image)
 			},
 		},
 		{
@@ -156,7 +159,7 @@ func TestRenderCoreDNS(t *testing.T) {
 			cluster, data, out := renderCluster(t, tt.spec)
 			m := decodeManifest(t, out)
 			assert.Equal(t, wantOrder, m.keys)
-			assert.Equal(t, coredns.Corefile(cluster.Spec.KubeDNS), get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"])
+			assert.Equal(t, components.Corefile(cluster.Spec.KubeDNS), get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"])
 			assert.Equal(t, data.Image, get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0].Image)
 			checkCommon(t, m)
 			tt.check(t, m)
@@ -173,7 +176,7 @@ func checkCommon(t *testing.T, m *manifest) {
 			app = "coredns-autoscaler"
 		}
 		assert.Equal(t, app, obj.GetLabels()["k8s-app"], key)
-		assert.Equal(t, CoreDNSAddonName, obj.GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Equal(t, models.CoreDNSAddonName, obj.GetLabels()["addon.kops.k8s.io/name"], key)
 		assert.Equal(t, "kops", obj.GetLabels()["app.kubernetes.io/managed-by"], key)
 		switch obj.(type) {
 		case *rbacv1.ClusterRole, *rbacv1.ClusterRoleBinding:
@@ -329,40 +332,63 @@ func TestAutoscalerRBACIsLeastPrivilege(t *testing.T) {
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "coredns-autoscaler", Namespace: "kube-system"}}, binding.Subjects)
 }
 
-func TestRenderCoreDNSRejectsIncompleteData(t *testing.T) {
-	complete := func() *CoreDNSData {
-		c := kops.CompleteCluster(&kops.Cluster{}, "")
-		d, err := NewCoreDNSData(c, nil)
-		require.NoError(t, err)
-		return d
-	}
+func TestRenderRejectsIncompleteInput(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(d *CoreDNSData)
+		mutate func(s *Spec, f *Facts)
 		want   string
 	}{
-		{"no kubeDNS", func(d *CoreDNSData) { d.Cluster.Spec.KubeDNS = nil }, "kops.CompleteCluster"},
-		{"bad serverIP", func(d *CoreDNSData) { d.Cluster.Spec.KubeDNS.ServerIP = "" }, "spec.kubeDNS.serverIP"},
-		{"missing quantity", func(d *CoreDNSData) { d.Cluster.Spec.KubeDNS.MemoryLimit = nil }, "memoryLimit"},
-		{"no image", func(d *CoreDNSData) { d.Image = "" }, "no CoreDNS image"},
-		{"no Corefile", func(d *CoreDNSData) { d.Corefile = "" }, "empty Corefile"},
+		{"bad dnsIP", func(s *Spec, f *Facts) { s.DNSIP = "" }, "dnsIP"},
+		{"dnsIP with a prefix", func(s *Spec, f *Facts) { s.DNSIP = "100.64.0.10/32" }, "dnsIP"},
+		{"no image", func(s *Spec, f *Facts) { s.Image = "" }, "image is empty"},
+		{"no Corefile", func(s *Spec, f *Facts) { s.Corefile = "" }, "corefile is empty"},
+		{"no autoscaler image", func(s *Spec, f *Facts) { f.AutoscalerImage = "" }, "autoscaler image"},
+		{"missing quantity", func(s *Spec, f *Facts) { f.MemoryLimit = "" }, "memoryLimit"},
+		{"bad quantity", func(s *Spec, f *Facts) { f.CPURequest = "lots" }, "cpuRequest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := complete()
-			tt.mutate(d)
-			_, err := RenderCoreDNS(d)
+			s := Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}
+			f := DefaultFacts()
+			_, err := Render(s, f)
+			require.NoError(t, err, "the unmodified input renders")
+			tt.mutate(&s, &f)
+			_, err = Render(s, f)
 			assert.ErrorContains(t, err, tt.want)
 		})
 	}
-	_, err := RenderCoreDNS(nil)
-	assert.Error(t, err)
 }
 
-func TestNewCoreDNSDataRejectsBadImage(t *testing.T) {
+// TestRenderCanonicalisesQuantities: "0.1" and "100m" are one quantity and render the same.
+func TestRenderCanonicalisesQuantities(t *testing.T) {
+	s := Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}
+	f := DefaultFacts()
+	want, err := Render(s, f)
+	require.NoError(t, err)
+	f.CPURequest = "0.1"
+	got, err := Render(s, f)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+}
+
+func TestClusterSpecAndFactsNeedACompletedCluster(t *testing.T) {
 	c := kops.CompleteCluster(&kops.Cluster{Spec: kops.ClusterSpec{KubeDNS: &kops.KubeDNSConfig{CoreDNSImage: "CoreDNS:Latest"}}}, "")
-	_, err := NewCoreDNSData(c, nil)
+	_, err := ClusterSpec(c.Spec.KubeDNS, nil)
 	assert.ErrorContains(t, err, "spec.kubeDNS.coreDNSImage")
-	_, err = NewCoreDNSData(nil, nil)
-	assert.Error(t, err)
+	_, err = ClusterSpec(nil, nil)
+	assert.ErrorContains(t, err, "kops.CompleteCluster")
+	_, err = ClusterFacts(nil, nil)
+	assert.ErrorContains(t, err, "kops.CompleteCluster")
+	c.Spec.KubeDNS.MemoryLimit = nil
+	_, err = ClusterFacts(c.Spec.KubeDNS, nil)
+	assert.ErrorContains(t, err, "memoryLimit")
+}
+
+// TestDefaultFactsAreADefaultCluster: the operator, told nothing else, renders what kops renders
+// for a cluster that sets nothing in spec.kubeDNS.
+func TestDefaultFactsAreADefaultCluster(t *testing.T) {
+	c := kops.CompleteCluster(&kops.Cluster{}, "")
+	f, err := ClusterFacts(c.Spec.KubeDNS, nil)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultFacts(), f)
 }

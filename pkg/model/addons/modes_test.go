@@ -1,0 +1,149 @@
+package addons
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/operators/coredns"
+	"k8s.io/kops/upup/models"
+)
+
+// modeContext is the model context of cluster spec in one CoreDNS mode: "" is the built-in addon
+// (operator flags off), otherwise the flags are on and kubeDNS.operatorMode is mode. Packages come
+// from the embedded stable channel, as `kops update cluster` reads them.
+func modeContext(t *testing.T, spec kops.ClusterSpec, mode string) *model.KopsModelContext {
+	t.Helper()
+	cluster := (&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "m.example.com"}, Spec: spec}).DeepCopy()
+	cluster.Spec.KubernetesVersion = "1.33.0"
+	cluster = kops.CompleteCluster(cluster, "memfs://t")
+	flags := featureflag.Set{}
+	if mode != "" {
+		cluster.Spec.KubeDNS.OperatorMode = mode
+		flags, _ = featureflag.Parse("ClusterAddons,UseAddonOperators")
+	}
+	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
+	require.NoError(t, err)
+	ctx := &model.KopsModelContext{Cluster: cluster, FeatureFlags: flags, Assets: remapper}
+	if names := RequiredPackages(ctx); len(names) > 0 {
+		channel, err := channels.Load(cluster.Spec.Channel, nil)
+		require.NoError(t, err)
+		ctx.Packages = map[string]*channels.Package{}
+		for _, name := range names {
+			ctx.Packages[name], err = channel.Package(name, cluster.Spec.KubernetesVersion)
+			require.NoError(t, err)
+		}
+	}
+	return ctx
+}
+
+// addonManifest returns the manifest of the addon named name among addons.
+func addonManifest(t *testing.T, addons []*Addon, name string) []byte {
+	t.Helper()
+	for _, a := range addons {
+		if a.Spec.Name == name {
+			return a.Manifest
+		}
+	}
+	require.Failf(t, "addon missing", "%s", name)
+	return nil
+}
+
+// TestModesRenderTheSameObjects: for one cluster, the objects the operator renders from the CoreDNS
+// object kops writes (server-side), the objects kops writes in client-side mode, and the built-in
+// addon's with the same image are the same bytes; the admission policy is derived from them too.
+func TestModesRenderTheSameObjects(t *testing.T) {
+	tolerations := []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "dns", Effect: corev1.TaintEffectNoSchedule}}
+	tests := []struct {
+		name string
+		spec kops.ClusterSpec
+	}{
+		{"defaults", kops.ClusterSpec{}},
+		{"custom DNS settings and a registry mirror", kops.ClusterSpec{
+			KubeDNS: &kops.KubeDNSConfig{
+				Domain:              "corp.internal",
+				UpstreamNameservers: []string{"10.0.0.2"},
+				StubDomains:         map[string][]string{"a.example.com": {"10.8.0.1"}},
+				Tolerations:         tolerations,
+				PodAnnotations:      map[string]string{"example.com/note": "yes"},
+			},
+			Assets: &kops.AssetsSpec{ContainerRegistry: "registry.example.com/mirror"},
+		}},
+		{"coreDNSImage set: the channel package's image wins in both operator modes", kops.ClusterSpec{
+			KubeDNS: &kops.KubeDNSConfig{CoreDNSImage: "registry.example.com/coredns:v9.9.9"},
+		}},
+		{"externalCoreFile and IPv6", kops.ClusterSpec{
+			NonMasqueradeCIDR: "::/0",
+			KubeDNS:           &kops.KubeDNSConfig{ExternalCoreFile: ".:53 {\n  forward . 8.8.8.8\n}\n"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Server-side: what the operator renders from the CoreDNS object kops writes.
+			server := modeContext(t, tt.spec, kops.OperatorModeServerSide)
+			serverAddons, err := CoreDNSOperator{}.Addons(server)
+			require.NoError(t, err)
+			var object corednsoperator.CoreDNS
+			require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, serverAddons, CoreDNSResourceAddonName), &object))
+			facts, err := coredns.ClusterFacts(server.Cluster.Spec.KubeDNS, server.Assets)
+			require.NoError(t, err)
+			operator, err := coredns.Render(coredns.Spec(object.Spec), facts)
+			require.NoError(t, err)
+
+			// Client-side: what kops writes itself, and nothing of the operator.
+			client := modeContext(t, tt.spec, kops.OperatorModeClientSide)
+			clientAddons, err := CoreDNS{}.Addons(client)
+			require.NoError(t, err)
+			clientSide := addonManifest(t, clientAddons, models.CoreDNSAddonName)
+			none, err := CoreDNSOperator{}.Addons(client)
+			require.NoError(t, err)
+			assert.Empty(t, none, "client-side mode writes no operator, rights or policy")
+
+			// Built-in, told to run the same image.
+			builtInCtx := modeContext(t, tt.spec, "")
+			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = CoreDNSImageRepository + ":v" + object.Spec.Version
+			builtInAddons, err := CoreDNS{}.Addons(builtInCtx)
+			require.NoError(t, err)
+			builtIn := addonManifest(t, builtInAddons, models.CoreDNSAddonName)
+
+			assert.Equal(t, string(operator), string(clientSide), "operator vs client-side")
+			assert.Equal(t, string(builtIn), string(clientSide), "built-in vs client-side")
+
+			// The admission policy is derived from those same bytes.
+			scope, err := corednsoperator.ScopeFromManifest(clientSide)
+			require.NoError(t, err)
+			want, err := corednsoperator.PolicyManifest(scope)
+			require.NoError(t, err)
+			got, err := operatorPolicy(server, object.Spec)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+		})
+	}
+}
+
+// TestOperatorModeNeedsTheFlags: without the operator flags operatorMode changes nothing, and
+// client-side mode reads only the CoreDNS package.
+func TestOperatorModeNeedsTheFlags(t *testing.T) {
+	for _, mode := range []string{kops.OperatorModeServerSide, kops.OperatorModeClientSide} {
+		ctx := modeContext(t, kops.ClusterSpec{}, "")
+		ctx.Cluster.Spec.KubeDNS.OperatorMode = mode
+		assert.False(t, UsesCoreDNSOperator(ctx), mode)
+		assert.False(t, ExpandsCoreDNSClientSide(ctx), mode)
+		assert.Empty(t, RequiredPackages(ctx), mode)
+	}
+	client := modeContext(t, kops.ClusterSpec{}, kops.OperatorModeClientSide)
+	assert.Equal(t, []string{CoreDNSPackage}, RequiredPackages(client))
+	server := modeContext(t, kops.ClusterSpec{}, "")
+	server.FeatureFlags, _ = featureflag.Parse("ClusterAddons,UseAddonOperators")
+	assert.True(t, UsesCoreDNSOperator(server), "ServerSide is the default with the flags on")
+}

@@ -1,0 +1,51 @@
+package coredns
+
+import (
+	"fmt"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	components "k8s.io/kops/pkg/model/components/coredns"
+)
+
+// ClusterSpec is the spec of the built-in addon for a completed cluster: the image of
+// spec.kubeDNS.coreDNSImage or DefaultImage, remapped by remapper (nil: none), and the Corefile of
+// components.Corefile. Version stays empty: the built-in addon has no package version.
+func ClusterSpec(dns *kops.KubeDNSConfig, remapper *assets.Remapper) (Spec, error) {
+	if dns == nil {
+		return Spec{}, fmt.Errorf("cluster has no spec.kubeDNS: complete it with kops.CompleteCluster first")
+	}
+	image := dns.CoreDNSImage
+	if image == "" {
+		image = DefaultImage
+	}
+	image, err := remapper.RemapImage(image)
+	if err != nil {
+		return Spec{}, fmt.Errorf("spec.kubeDNS.coreDNSImage: %w", err)
+	}
+	return Spec{Image: image, DNSDomain: dns.Domain, DNSIP: dns.ServerIP, Corefile: components.Corefile(dns)}, nil
+}
+
+// ClusterFacts are the facts of a completed cluster, with the autoscaler image remapped by
+// remapper (nil: none).
+func ClusterFacts(dns *kops.KubeDNSConfig, remapper *assets.Remapper) (Facts, error) {
+	if dns == nil {
+		return Facts{}, fmt.Errorf("cluster has no spec.kubeDNS: complete it with kops.CompleteCluster first")
+	}
+	if dns.CPURequest == nil || dns.MemoryRequest == nil || dns.MemoryLimit == nil {
+		return Facts{}, fmt.Errorf("spec.kubeDNS cpuRequest, memoryRequest and memoryLimit must be set: complete the cluster first")
+	}
+	autoscaler, err := remapper.RemapImage(DefaultAutoscalerImage)
+	if err != nil {
+		return Facts{}, fmt.Errorf("remapping the CoreDNS autoscaler image: %w", err)
+	}
+	return Facts{
+		AutoscalerImage: autoscaler,
+		CPURequest:      dns.CPURequest.String(),
+		MemoryRequest:   dns.MemoryRequest.String(),
+		MemoryLimit:     dns.MemoryLimit.String(),
+		Tolerations:     dns.Tolerations,
+		Affinity:        dns.Affinity,
+		PodAnnotations:  dns.PodAnnotations,
+	}, nil
+}
