@@ -48,10 +48,20 @@ var matrix = []access{
 	{operatorID, "patch", "", "services", "", "kube-system", "kube-dns", true},
 	{operatorID, "patch", "", "configmaps", "", "kube-system", "coredns", true},
 	{operatorID, "update", "addons.x-k8s.io", "corednses", "status", "kube-system", "coredns", true},
-	{operatorID, "watch", "addons.x-k8s.io", "corednses", "", "kube-system", "", true},
+	{operatorID, "watch", "addons.x-k8s.io", "corednses", "", "kube-system", "coredns", true},
+	{operatorID, "list", "apps", "deployments", "", "kube-system", "coredns", true},
+	{operatorID, "watch", "", "configmaps", "", "kube-system", "coredns", true},
+	{operatorID, "get", "coordination.k8s.io", "leases", "", "coredns-operator-system", "coredns-operator-leader", true},
 	{operatorID, "update", "coordination.k8s.io", "leases", "", "coredns-operator-system", "coredns-operator-leader", true},
 	{operatorID, "create", "", "events", "", "kube-system", "", true},
-	// What it may not do.
+	// What it may not do. Reads are by name only: no listing kube-system's ConfigMaps, Services or
+	// Deployments (a list or watch is name-scoped only with fieldSelector metadata.name).
+	{operatorID, "list", "", "configmaps", "", "kube-system", "", false},
+	{operatorID, "watch", "", "services", "", "kube-system", "", false},
+	{operatorID, "list", "apps", "deployments", "", "kube-system", "", false},
+	{operatorID, "get", "", "configmaps", "", "kube-system", "kube-proxy", false},
+	{operatorID, "list", "addons.x-k8s.io", "corednses", "", "kube-system", "", false},
+	{operatorID, "list", "coordination.k8s.io", "leases", "", "coredns-operator-system", "", false},
 	{operatorID, "patch", "apps", "deployments", "", "default", "coredns", false},
 	{operatorID, "patch", "apps", "deployments", "", "kube-system", "kube-proxy", false},
 	{operatorID, "delete", "", "services", "", "kube-system", "kube-proxy", false},
