@@ -255,4 +255,3 @@ func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
 	}
 	return strip(a) == strip(b)
 }
-
