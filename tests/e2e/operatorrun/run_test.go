@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -25,6 +26,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	spec := coreDNS(t).Spec
 
 	first := startOperator(t, cfg, "replica-a")
+	var second *running
 
 	t.Run("creates the objects from empty", func(t *testing.T) {
 		eventually(t, "status before the rollout", statusIs(t, app.PhaseProgressing, false))
@@ -110,7 +112,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 
 	t.Run("a second replica takes the lease over after a restart", func(t *testing.T) {
 		require.NoError(t, first.stop(t), "a stopped operator returns nil")
-		startOperator(t, cfg, "replica-b")
+		second = startOperator(t, cfg, "replica-b")
 		eventually(t, "lease holder", func() string {
 			lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Namespace).Get(ctx, corednsoperator.LeaseName, metav1.GetOptions{})
 			if err != nil {
@@ -136,4 +138,51 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 
 	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())
 	t.Logf("the operator made %d requests, %d refused with 403", counter.total.Load(), counter.forbidden.Load())
+
+	// The table is necessary, not only sufficient: without the right to patch ConfigMap coredns
+	// the operator cannot apply a Corefile change, and says so on the status.
+	t.Run("without one right of the table the status names the refusal", func(t *testing.T) {
+		require.NoError(t, second.stop(t))
+		removed := corednsoperator.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch", "delete"}, ResourceNames: []string{"coredns"}}
+		restore := removeRule(t, removed)
+		defer restore()
+		patchSpec(t, map[string]any{"corefile": spec.Corefile + "# changed without the right\n"})
+		limited := &statusCounter{}
+		startOperator(t, operatorConfig(t, limited), "replica-c")
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		st := coreDNS(t).Status
+		require.NotEmpty(t, st.Errors)
+		assert.Contains(t, st.Errors[0], `applying ConfigMap kube-system/coredns: configmaps "coredns" is forbidden: User "system:serviceaccount:coredns-operator-system:coredns-operator" cannot patch resource "configmaps"`)
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionDegraded))
+		assert.NotZero(t, limited.forbidden.Load())
+	})
+}
+
+// removeRule deletes the rule of right from the operator's Role in right.Namespace as the admin,
+// and returns what puts it back.
+func removeRule(t *testing.T, right corednsoperator.Right) func() {
+	ctx := context.Background()
+	roles := env.Clientset.RbacV1().Roles(right.Namespace)
+	role, err := roles.Get(ctx, corednsoperator.RBACName, metav1.GetOptions{})
+	require.NoError(t, err)
+	original := role.DeepCopy()
+	want := right.PolicyRule()
+	kept := role.Rules[:0]
+	for _, r := range role.Rules {
+		if equality.Semantic.DeepEqual(r, want) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	require.Len(t, kept, len(original.Rules)-1, "the Role has the rule %+v", want)
+	role.Rules = kept
+	_, err = roles.Update(ctx, role, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	return func() {
+		current, err := roles.Get(ctx, corednsoperator.RBACName, metav1.GetOptions{})
+		require.NoError(t, err)
+		current.Rules = original.Rules
+		_, err = roles.Update(ctx, current, metav1.UpdateOptions{})
+		require.NoError(t, err)
+	}
 }
