@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
@@ -42,6 +43,9 @@ func run(args []string) error {
 	fs.DurationVar(&opts.RenewDeadline, "leader-election-renew-deadline", opts.RenewDeadline, "how long the leader tries to renew before giving up")
 	fs.DurationVar(&opts.RetryPeriod, "leader-election-retry-period", opts.RetryPeriod, "how often to try to take or renew the lease")
 	probeAddress := fs.String("health-probe-bind-address", ":8081", "address serving /healthz and /readyz (empty: none)")
+	fs.Func("coredns-cpu-request", "CoreDNS container's CPU request, spec.kubeDNS.cpuRequest (default "+opts.Facts.CPURequest.String()+")", quantity(&opts.Facts.CPURequest))
+	fs.Func("coredns-memory-request", "CoreDNS container's memory request, spec.kubeDNS.memoryRequest (default "+opts.Facts.MemoryRequest.String()+")", quantity(&opts.Facts.MemoryRequest))
+	fs.Func("coredns-memory-limit", "CoreDNS container's memory limit, spec.kubeDNS.memoryLimit (default "+opts.Facts.MemoryLimit.String()+")", quantity(&opts.Facts.MemoryLimit))
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default: the in-cluster service account)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -83,4 +87,17 @@ func run(args []string) error {
 	defer stop()
 	ctx = klog.NewContext(ctx, klog.Background().WithName("coredns-operator"))
 	return app.Run(ctx, cfg, opts)
+}
+
+// quantity parses a flag into q. The admission policy is derived from kops's rendering with the
+// cluster's values, so kops passes them when they differ from its defaults.
+func quantity(q *resource.Quantity) func(string) error {
+	return func(v string) error {
+		parsed, err := resource.ParseQuantity(v)
+		if err != nil {
+			return err
+		}
+		*q = parsed
+		return nil
+	}
 }

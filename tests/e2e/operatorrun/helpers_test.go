@@ -21,7 +21,7 @@ import (
 var corednsGVR = schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
 
 // coreDNS reads the CoreDNS object as the admin.
-func coreDNS(t *testing.T) *corednsoperator.CoreDNS {
+func coreDNS(t testing.TB) *corednsoperator.CoreDNS {
 	client, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
 	u, err := client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace).Get(framework.Context(t), corednsoperator.CoreDNSResource, metav1.GetOptions{})
@@ -32,7 +32,7 @@ func coreDNS(t *testing.T) *corednsoperator.CoreDNS {
 }
 
 // patchSpec merges spec into the CoreDNS object's spec as the admin (kops would, through channels).
-func patchSpec(t *testing.T, spec map[string]any) {
+func patchSpec(t testing.TB, spec map[string]any) {
 	client, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
 	body, err := json.Marshal(map[string]any{"spec": spec})
@@ -41,7 +41,7 @@ func patchSpec(t *testing.T, spec map[string]any) {
 	require.NoError(t, err)
 }
 
-func deployment(t *testing.T) *appsv1.Deployment {
+func deployment(t testing.TB) *appsv1.Deployment {
 	d, err := env.Clientset.AppsV1().Deployments(corednsoperator.WatchNamespace).Get(framework.Context(t), corednsoperator.CoreDNSDeployment, metav1.GetOptions{})
 	require.NoError(t, err)
 	return d
@@ -49,7 +49,7 @@ func deployment(t *testing.T) *appsv1.Deployment {
 
 // rollOut plays the Deployment controller, which the test server does not run: it reports the
 // current generation rolled out to every replica and available.
-func rollOut(t *testing.T) {
+func rollOut(t testing.TB) {
 	d := deployment(t)
 	replicas := int32(1)
 	if d.Spec.Replicas != nil {
@@ -65,7 +65,7 @@ func rollOut(t *testing.T) {
 
 // eventually waits until check returns "" (what is still wrong otherwise), failing with the last
 // answer after 20 s.
-func eventually(t *testing.T, what string, check func() string) {
+func eventually(t testing.TB, what string, check func() string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	last := ""
@@ -79,7 +79,7 @@ func eventually(t *testing.T, what string, check func() string) {
 }
 
 // statusIs checks the CoreDNS object's status describes its current generation with phase.
-func statusIs(t *testing.T, phase string, healthy bool) func() string {
+func statusIs(t testing.TB, phase string, healthy bool) func() string {
 	return func() string {
 		obj := coreDNS(t)
 		st := obj.Status

@@ -48,7 +48,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 
 // operatorConfig is a config carrying a real token of the operator's ServiceAccount, issued by
 // the API server's TokenRequest API, and nothing of the admin's credentials.
-func operatorConfig(t *testing.T, counter *statusCounter) *rest.Config {
+func operatorConfig(t testing.TB, counter *statusCounter) *rest.Config {
 	ctx := framework.Context(t)
 	expiry := int64(3600)
 	tr, err := env.Clientset.CoreV1().ServiceAccounts(corednsoperator.Namespace).CreateToken(ctx, corednsoperator.ServiceAccount,
@@ -63,7 +63,7 @@ func operatorConfig(t *testing.T, counter *statusCounter) *rest.Config {
 // applyOperatorAddons runs `kops update cluster` with the operator flags on golden case
 // goldenCase and applies its channel as the admin; with builtInFirst the built-in addon is applied
 // first, so that the operator takes over running objects.
-func applyOperatorAddons(t *testing.T, goldenCase string, builtInFirst bool) {
+func applyOperatorAddons(t testing.TB, goldenCase string, builtInFirst bool) {
 	s := kopsenv.NewStore(t, goldenCase)
 	if builtInFirst {
 		run := kopsenv.Apply(t, env, s.Update(t, ""), s.Mem, true)
@@ -81,7 +81,7 @@ type running struct {
 }
 
 // startOperator runs the operator's manager as replica identity until stop.
-func startOperator(t *testing.T, cfg *rest.Config, identity string) *running {
+func startOperator(t testing.TB, cfg *rest.Config, identity string) *running {
 	opts := app.DefaultOptions()
 	opts.Identity = identity
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = 3*time.Second, 2*time.Second, 200*time.Millisecond
@@ -94,7 +94,7 @@ func startOperator(t *testing.T, cfg *rest.Config, identity string) *running {
 }
 
 // stop ends the operator as SIGTERM would and returns what Run returned.
-func (r *running) stop(t *testing.T) error {
+func (r *running) stop(t testing.TB) error {
 	r.cancel()
 	select {
 	case err := <-r.done:
