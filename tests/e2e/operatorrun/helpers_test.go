@@ -94,3 +94,16 @@ func statusIs(t testing.TB, phase string, healthy bool) func() string {
 		return ""
 	}
 }
+
+// clearStatus removes the CoreDNS object's status as the admin.
+func clearStatus(t testing.TB) {
+	client, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	resource := client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace)
+	u, err := resource.Get(framework.Context(t), corednsoperator.CoreDNSResource, metav1.GetOptions{})
+	require.NoError(t, err)
+	delete(u.Object, "status")
+	_, err = resource.UpdateStatus(framework.Context(t), u, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	require.Nil(t, coreDNS(t).Status)
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -25,6 +26,8 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	ctx := context.Background()
 	spec := coreDNS(t).Spec
 
+	_, err := env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	require.True(t, apierrors.IsNotFound(err), "no Deployment coredns before the operator runs: %v", err)
 	first := startOperator(t, cfg, "replica-a")
 	var second *running
 
