@@ -66,6 +66,8 @@ var matrix = []access{
 	{operatorID, "patch", "apps", "deployments", "", "kube-system", "kube-proxy", false},
 	{operatorID, "delete", "", "services", "", "kube-system", "kube-proxy", false},
 	{operatorID, "delete", "", "services", "", "kube-system", "kube-dns", false},
+	{operatorID, "delete", "apps", "deployments", "", "kube-system", "coredns", false},
+	{operatorID, "delete", "", "configmaps", "", "kube-system", "coredns", false},
 	{operatorID, "create", "", "serviceaccounts", "token", "kube-system", "coredns", false},
 	{operatorID, "update", "apps", "deployments", "scale", "kube-system", "coredns", false},
 	{operatorID, "patch", "", "services", "status", "kube-system", "kube-dns", false},

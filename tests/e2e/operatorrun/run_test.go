@@ -146,7 +146,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	// the operator cannot apply a Corefile change, and says so on the status.
 	t.Run("without one right of the table the status names the refusal", func(t *testing.T) {
 		require.NoError(t, second.stop(t))
-		removed := corednsoperator.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch", "delete"}, ResourceNames: []string{"coredns"}}
+		removed := corednsoperator.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{"coredns"}}
 		restore := removeRule(t, removed)
 		defer restore()
 		patchSpec(t, map[string]any{"corefile": spec.Corefile + "# changed without the right\n"})
