@@ -36,9 +36,12 @@ type CoreDNSSpec struct {
 
 // CoreDNSStatus is what the operator reports.
 type CoreDNSStatus struct {
-	Healthy bool     `json:"healthy,omitempty"`
-	Errors  []string `json:"errors,omitempty"`
-	Phase   string   `json:"phase,omitempty"`
+	// ObservedGeneration is the object's generation the rest of the status describes.
+	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
+	Healthy            bool               `json:"healthy,omitempty"`
+	Errors             []string           `json:"errors,omitempty"`
+	Phase              string             `json:"phase,omitempty"`
+	Conditions         []metav1.Condition `json:"conditions,omitempty"`
 }
 
 // MaxCorefileBytes is the most the CRD accepts in spec.corefile (64 KiB).

@@ -65,18 +65,19 @@ func rules(group string, resources, verbs []string, names ...string) rbacv1.Poli
 // Rights: the grants must cover it, and it must cover the grants (nothing unexplained is granted).
 var needs = map[string][]rbacv1.PolicyRule{
 	WatchNamespace: {
-		rules("apps", []string{"deployments"}, []string{"get", "list", "watch", "create"}),
-		rules("", []string{"services", "configmaps", "serviceaccounts"}, []string{"get", "list", "watch", "create"}),
-		rules("apps", []string{"deployments"}, []string{"get", "update", "patch", "delete"}, "coredns"),
-		rules("", []string{"services"}, []string{"update", "patch"}, "kube-dns"),
-		rules("", []string{"configmaps", "serviceaccounts"}, []string{"update", "patch", "delete"}, "coredns"),
-		rules("addons.x-k8s.io", []string{"corednses"}, []string{"get", "list", "watch"}),
+		// Reads are by name only: the operator lists and watches with fieldSelector metadata.name.
+		rules("apps", []string{"deployments"}, []string{"create"}),
+		rules("", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}),
+		rules("apps", []string{"deployments"}, []string{"get", "list", "watch", "update", "patch"}, "coredns"),
+		rules("", []string{"services"}, []string{"get", "list", "watch", "update", "patch"}, "kube-dns"),
+		rules("", []string{"configmaps", "serviceaccounts"}, []string{"get", "list", "watch", "update", "patch"}, "coredns"),
+		rules("addons.x-k8s.io", []string{"corednses"}, []string{"get", "list", "watch"}, "coredns"),
 		rules("addons.x-k8s.io", []string{"corednses/status"}, []string{"get", "update", "patch"}, "coredns"),
 		rules("", []string{"events"}, []string{"create", "patch"}),
 		rules("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 	},
 	Namespace: {
-		rules("coordination.k8s.io", []string{"leases"}, []string{"get", "list", "watch", "create"}),
+		rules("coordination.k8s.io", []string{"leases"}, []string{"create"}),
 		rules("coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, "coredns-operator-leader"),
 		rules("", []string{"events"}, []string{"create", "patch"}),
 		rules("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
@@ -107,6 +108,8 @@ func TestGrantsExclude(t *testing.T) {
 		{"delete another ConfigMap", WatchNamespace, rule("", "configmaps", "delete", "kubeadm-config")},
 		{"update another Service", WatchNamespace, rule("", "services", "update", "kube-proxy")},
 		{"delete the kube-dns Service", WatchNamespace, rule("", "services", "delete", "kube-dns")},
+		{"delete the CoreDNS Deployment", WatchNamespace, rule("apps", "deployments", "delete", "coredns")},
+		{"delete the Corefile ConfigMap", WatchNamespace, rule("", "configmaps", "delete", "coredns")},
 		{"patch another ServiceAccount", WatchNamespace, rule("", "serviceaccounts", "patch", "default")},
 		{"deletecollection deployments", WatchNamespace, rule("apps", "deployments", "deletecollection")},
 		{"update CoreDNS spec", WatchNamespace, rule("addons.x-k8s.io", "corednses", "update", "coredns")},

@@ -16,11 +16,12 @@ func TestRightsMarkdown(t *testing.T) {
 	for _, tc := range []struct {
 		name, row string
 	}{
-		{"unnamed core read", "| `kube-system` | core | `services`, `configmaps`, `serviceaccounts` | `get`, `list`, `watch` | (any) | "},
-		{"named apps write", "| `kube-system` | apps | `deployments` | `update`, `patch`, `delete` | `coredns` | "},
+		{"named core read", "| `kube-system` | core | `services` | `get`, `list`, `watch` | `kube-dns` | "},
+		{"unnamed create", "| `kube-system` | core | `services`, `configmaps`, `serviceaccounts` | `create` | (any) | "},
+		{"named apps write", "| `kube-system` | apps | `deployments` | `update`, `patch` | `coredns` | "},
 		{"named service write", "| `kube-system` | core | `services` | `update`, `patch` | `kube-dns` | "},
 		{"status", "| `kube-system` | addons.x-k8s.io | `corednses/status` | `get`, `update`, `patch` | `coredns` | "},
-		{"lease", "| `coredns-operator-system` | coordination.k8s.io | `leases` | `update`, `patch` | `coredns-operator-leader` | "},
+		{"lease", "| `coredns-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `coredns-operator-leader` | "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Contains(t, md, "\n"+tc.row)

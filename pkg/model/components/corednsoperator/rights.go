@@ -25,28 +25,32 @@ func (r Right) PolicyRule() rbacv1.PolicyRule {
 	}
 }
 
-const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates, patches and deletes are limited by name."
+const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates and patches are limited by name, and they are never deleted."
 
 // Rights is everything the operator may do, and nothing else: no RBAC resources (kops pre-creates
 // CoreDNS's ServiceAccount and ClusterRole), no secrets, no pods, no wildcards, no cluster-scoped
-// rights. Writes other than create are limited to the objects the operator owns.
+// rights. Writes other than create are limited to the objects the operator owns, and none is a delete.
 var Rights = []Right{
-	{WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, nil,
-		"Watch the CoreDNS Deployment to notice drift; informers need list and watch on the namespace."},
-	{WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"get", "list", "watch"}, nil,
-		"Watch the kube-dns Service, the Corefile ConfigMap and the coredns ServiceAccount to notice drift."},
-	{WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch", "delete"}, []string{CoreDNSDeployment},
-		"Reconcile (and on removal delete) only the CoreDNS Deployment."},
+	{WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{CoreDNSDeployment},
+		"Watch the CoreDNS Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."},
+	{WatchNamespace, "", []string{"services"}, []string{"get", "list", "watch"}, []string{CoreDNSService},
+		"Watch the kube-dns Service for drift, by name as above."},
+	{WatchNamespace, "", []string{"configmaps"}, []string{"get", "list", "watch"}, []string{CoreDNSConfigMap},
+		"Watch the Corefile ConfigMap for drift, by name as above."},
+	{WatchNamespace, "", []string{"serviceaccounts"}, []string{"get", "list", "watch"}, []string{CoreDNSServiceAccount},
+		"Watch the coredns ServiceAccount for drift, by name as above."},
+	{WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch"}, []string{CoreDNSDeployment},
+		"Reconcile only the CoreDNS Deployment. Never delete: when the operator is turned off kops deletes the CoreDNS object orphaning what it made, so DNS outlives the operator."},
 	{WatchNamespace, "", []string{"services"}, []string{"update", "patch"}, []string{CoreDNSService},
 		"Reconcile only the cluster DNS Service. Never delete: a new Service could take another cluster IP."},
-	{WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch", "delete"}, []string{CoreDNSConfigMap},
-		"Reconcile only the Corefile ConfigMap."},
-	{WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch", "delete"}, []string{CoreDNSServiceAccount},
-		"Patch labels on the ServiceAccount kops pre-creates for CoreDNS."},
+	{WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch"}, []string{CoreDNSConfigMap},
+		"Reconcile only the Corefile ConfigMap; never delete it, as above."},
+	{WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch"}, []string{CoreDNSServiceAccount},
+		"Patch labels on the ServiceAccount kops pre-creates for CoreDNS; never delete it."},
 	{WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy},
 	{WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy},
-	{WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, nil,
-		"Read its instructions; read-only, so the operator cannot rewrite them."},
+	{WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, []string{CoreDNSResource},
+		"Read its instructions, the CoreDNS object kops creates, by name; read-only, so the operator cannot rewrite them."},
 	{WatchNamespace, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{CoreDNSResource},
 		"Report progress and health on the status of the CoreDNS object kops creates."},
 	{WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
@@ -57,8 +61,8 @@ var Rights = []Right{
 		"Record leader-election events."},
 	{Namespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
 		"Same events through the newer events API."},
-	{Namespace, "coordination.k8s.io", []string{"leases"}, []string{"get", "list", "watch", "create"}, nil,
-		"Find and create the leader-election lease (create cannot be limited by name)."},
-	{Namespace, "coordination.k8s.io", []string{"leases"}, []string{"update", "patch"}, []string{LeaseName},
-		"Renew only its own leader-election lease."},
+	{Namespace, "coordination.k8s.io", []string{"leases"}, []string{"create"}, nil,
+		"Create the leader-election lease when missing (create cannot be limited by name)."},
+	{Namespace, "coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, []string{LeaseName},
+		"Read and renew only its own leader-election lease."},
 }

@@ -1,0 +1,257 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+)
+
+// FieldManager is the operator's server-side apply field manager.
+const FieldManager = "coredns-operator"
+
+// reconcileKey is the work queue's only key: there is one CoreDNS object and every watched object
+// belongs to it.
+const reconcileKey = corednsoperator.WatchNamespace + "/" + corednsoperator.CoreDNSResource
+
+// Controller watches the CoreDNS object and the objects rendered from it, each by name, and
+// reconciles them into the rendering of its spec.
+type Controller struct {
+	client   dynamic.Interface
+	facts    Facts
+	queue    workqueue.TypedRateLimitingInterface[string]
+	informer map[schema.GroupVersionResource]cache.SharedIndexInformer
+	factory  []dynamicinformer.DynamicSharedInformerFactory
+	onSynced func()
+}
+
+// NewController sets up one informer per watched object, each listing and watching only its one
+// name (fieldSelector metadata.name), so the rights need not allow listing kube-system.
+func NewController(client dynamic.Interface, facts Facts) *Controller {
+	c := &Controller{
+		client:   client,
+		facts:    facts,
+		queue:    workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "coredns"}),
+		informer: map[schema.GroupVersionResource]cache.SharedIndexInformer{},
+	}
+	watch := func(gvr schema.GroupVersionResource, name string) {
+		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, corednsoperator.WatchNamespace, func(o *metav1.ListOptions) {
+			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+		})
+		inf := f.ForResource(gvr).Informer()
+		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(any) { c.queue.Add(reconcileKey) },
+			UpdateFunc: func(any, any) { c.queue.Add(reconcileKey) },
+			DeleteFunc: func(any) { c.queue.Add(reconcileKey) },
+		})
+		c.informer[gvr] = inf
+		c.factory = append(c.factory, f)
+	}
+	watch(corednsGVR, corednsoperator.CoreDNSResource)
+	for _, m := range managedObjects {
+		watch(m.gvr, m.name)
+	}
+	return c
+}
+
+// Run starts the informers, waits for their caches and reconciles until ctx ends.
+func (c *Controller) Run(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	defer c.queue.ShutDown()
+	synced := make([]cache.InformerSynced, 0, len(c.informer))
+	for _, f := range c.factory {
+		f.Start(ctx.Done())
+	}
+	for _, inf := range c.informer {
+		synced = append(synced, inf.HasSynced)
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
+		return fmt.Errorf("waiting for the caches of kube-system/coredns and its objects: %w", ctx.Err())
+	}
+	logger.Info("Caches synced, reconciling")
+	if c.onSynced != nil {
+		c.onSynced()
+	}
+	c.queue.Add(reconcileKey)
+	go func() {
+		<-ctx.Done()
+		c.queue.ShutDown()
+	}()
+	for c.processNext(ctx) {
+	}
+	for _, f := range c.factory {
+		f.Shutdown()
+	}
+	return nil
+}
+
+func (c *Controller) processNext(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	if err := c.Reconcile(ctx); err != nil {
+		klog.FromContext(ctx).Error(err, "Reconcile failed, retrying", "coredns", key)
+		c.queue.AddRateLimited(key)
+		return true
+	}
+	c.queue.Forget(key)
+	return true
+}
+
+func (c *Controller) cached(gvr schema.GroupVersionResource, name string) (*unstructured.Unstructured, error) {
+	obj, exists, err := c.informer[gvr].GetStore().GetByKey(corednsoperator.WatchNamespace + "/" + name)
+	if err != nil || !exists {
+		return nil, err
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("cache of %s holds a %T", gvr.Resource, obj)
+	}
+	return u, nil
+}
+
+// Reconcile applies the rendering of the CoreDNS object's spec and writes its status. An error
+// it returns is retried; errors that retrying cannot fix are reported on the status only.
+func (c *Controller) Reconcile(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	u, err := c.cached(corednsGVR, corednsoperator.CoreDNSResource)
+	if err != nil {
+		return err
+	}
+	if u == nil {
+		logger.V(2).Info("No CoreDNS object; nothing to do")
+		return nil
+	}
+	var obj corednsoperator.CoreDNS
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
+		return c.writeStatus(ctx, u, nil, []error{fmt.Errorf("reading CoreDNS %s: %w", reconcileKey, err)})
+	}
+	errs := c.apply(ctx, obj.Spec)
+	d, err := c.deployment()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.writeStatus(ctx, u, d, errs); err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("reconciling CoreDNS %s: %v", reconcileKey, errs)
+	}
+	return nil
+}
+
+// apply server-side applies every managed object, and returns what went wrong with each.
+func (c *Controller) apply(ctx context.Context, spec Spec) []error {
+	objects, err := desiredObjects(spec, c.facts)
+	if err != nil {
+		return []error{fmt.Errorf("spec: %w", err)}
+	}
+	var errs []error
+	for i, m := range managedObjects {
+		if m.gvr == servicesGVR {
+			if err := c.checkClusterIP(spec.DNSIP); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
+		_, err := c.client.Resource(m.gvr).Namespace(corednsoperator.WatchNamespace).Apply(ctx, m.name, objects[i], metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("applying %s %s/%s: %w", m.kind, corednsoperator.WatchNamespace, m.name, err))
+		}
+	}
+	return errs
+}
+
+// checkClusterIP refuses to apply a Service whose cluster IP would change: Kubernetes cannot
+// change it in place, and the operator may not delete the Service (another could take the IP).
+func (c *Controller) checkClusterIP(dnsIP string) error {
+	svc, err := c.cached(servicesGVR, corednsoperator.CoreDNSService)
+	if err != nil || svc == nil {
+		return err
+	}
+	current, _, _ := unstructured.NestedString(svc.Object, "spec", "clusterIP")
+	want, errWant := netip.ParseAddr(dnsIP)
+	have, errHave := netip.ParseAddr(current)
+	if errWant == nil && errHave == nil && want == have {
+		return nil
+	}
+	return fmt.Errorf("spec.dnsIP %q differs from the clusterIP %q of Service %s/%s, which cannot change in place; the operator never deletes the Service: delete it yourself to move DNS to the new address", dnsIP, current, corednsoperator.WatchNamespace, corednsoperator.CoreDNSService)
+}
+
+func (c *Controller) deployment() (*appsv1.Deployment, error) {
+	u, err := c.cached(deploymentsGVR, corednsoperator.CoreDNSDeployment)
+	if err != nil || u == nil {
+		return nil, err
+	}
+	d := &appsv1.Deployment{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, d); err != nil {
+		return nil, fmt.Errorf("reading Deployment %s/%s: %w", corednsoperator.WatchNamespace, corednsoperator.CoreDNSDeployment, err)
+	}
+	return d, nil
+}
+
+// writeStatus applies the status for errs and d, unless it says what the object already says.
+func (c *Controller) writeStatus(ctx context.Context, u *unstructured.Unstructured, d *appsv1.Deployment, errs []error) error {
+	var previous *corednsoperator.CoreDNSStatus
+	if raw, ok := u.Object["status"]; ok {
+		previous = &corednsoperator.CoreDNSStatus{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw.(map[string]any), previous); err != nil {
+			previous = nil
+		}
+	}
+	st := computeStatus(u.GetGeneration(), previous, errs, d)
+	if previous != nil && equalStatus(previous, st) {
+		return nil
+	}
+	body, err := json.Marshal(map[string]any{
+		"apiVersion": corednsoperator.APIVersion,
+		"kind":       "CoreDNS",
+		"metadata":   map[string]any{"name": u.GetName(), "namespace": u.GetNamespace()},
+		"status":     st,
+	})
+	if err != nil {
+		return err
+	}
+	patch := &unstructured.Unstructured{}
+	if err := patch.UnmarshalJSON(body); err != nil {
+		return err
+	}
+	_, err = c.client.Resource(corednsGVR).Namespace(u.GetNamespace()).ApplyStatus(ctx, u.GetName(), patch, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("writing the status of CoreDNS %s: %w", reconcileKey, err)
+	}
+	klog.FromContext(ctx).Info("Status", "phase", st.Phase, "healthy", st.Healthy, "observedGeneration", st.ObservedGeneration, "errors", st.Errors)
+	return nil
+}
+
+// equalStatus compares what the operator decides, ignoring condition timestamps.
+func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
+	strip := func(s *corednsoperator.CoreDNSStatus) string {
+		cp := *s
+		cp.Conditions = nil
+		for _, cond := range s.Conditions {
+			cond.LastTransitionTime = metav1.Time{}
+			cp.Conditions = append(cp.Conditions, cond)
+		}
+		b, _ := json.Marshal(cp)
+		return string(b)
+	}
+	return strip(a) == strip(b)
+}

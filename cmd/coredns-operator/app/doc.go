@@ -1,0 +1,20 @@
+// Package app is the CoreDNS operator: it reconciles the addons.x-k8s.io/v1alpha1 CoreDNS object
+// kube-system/coredns into the objects kops's built-in CoreDNS addon would render for it, and
+// reports their health on the object's status.
+//
+// It is built on plain client-go (dynamic informers, a work queue and the leaderelection package)
+// rather than controller-runtime, for three reasons:
+//   - Rights. Every read is one object by name: each informer lists and watches with
+//     fieldSelector metadata.name=<name>, which is the only way Kubernetes authorizes a list or
+//     watch limited by resourceNames. controller-runtime can scope its cache that way too, but its
+//     client falls back to unscoped lists for anything not configured, so a slip costs a 403 at run
+//     time; here there is no other read path.
+//   - Weight. The main module does not depend on controller-runtime (tests/e2e does); the
+//     operator needs five single-object watches, a queue with one key and a lease, which client-go
+//     already provides. No typed clientset either: the dynamic client and the coordination client
+//     keep the binary small and its start fast.
+//   - Memory. Each cache holds at most one object, however many ConfigMaps kube-system has.
+//
+// Objects are written with server-side apply under field manager FieldManager, forced: the
+// operator owns the fields it renders, and takes them over from kops's built-in addon on handover.
+package app

@@ -1,0 +1,159 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/klog/v2"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+)
+
+// Options are the operator's settings, from its flags.
+type Options struct {
+	// Namespace is where the operator runs and keeps its leader-election lease.
+	Namespace string
+	// LeaderElect makes the operator reconcile only while it holds the lease LeaseName.
+	LeaderElect bool
+	// Identity names this replica in the lease; empty means the host name.
+	Identity string
+	// LeaseDuration, RenewDeadline and RetryPeriod are the leader-election timings.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	// ProbeListener serves /healthz and /readyz; nil serves none.
+	ProbeListener net.Listener
+	// Facts are the rendering's values the CoreDNS object does not carry.
+	Facts Facts
+}
+
+// DefaultOptions are the flags' defaults.
+func DefaultOptions() Options {
+	return Options{
+		Namespace:     corednsoperator.Namespace,
+		LeaderElect:   true,
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Facts:         DefaultFacts(),
+	}
+}
+
+// Run runs the operator until ctx ends (then it releases its lease and returns nil) or it loses
+// its lease (an error: another replica is in charge, and this process should restart).
+func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
+	logger := klog.FromContext(ctx)
+	client, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("creating the API client: %w", err)
+	}
+	var ready atomic.Bool
+	if opts.ProbeListener != nil {
+		srv := probeServer(&ready)
+		go func() {
+			if err := srv.Serve(opts.ProbeListener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				logger.Error(err, "Probe server stopped")
+			}
+		}()
+		defer func() {
+			shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(shutdown)
+		}()
+	}
+	run := func(ctx context.Context) error {
+		c := NewController(client, opts.Facts)
+		c.onSynced = func() { ready.Store(true) }
+		defer ready.Store(false)
+		return c.Run(ctx)
+	}
+	if !opts.LeaderElect {
+		return run(ctx)
+	}
+	return runElected(ctx, cfg, opts, run)
+}
+
+func runElected(ctx context.Context, cfg *rest.Config, opts Options, run func(context.Context) error) error {
+	logger := klog.FromContext(ctx)
+	coordination, err := coordinationv1client.NewForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("creating the lease client: %w", err)
+	}
+	identity := opts.Identity
+	if identity == "" {
+		return fmt.Errorf("no leader-election identity")
+	}
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metaFor(opts.Namespace),
+		Client:     coordination,
+		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
+	}
+	var lost, started atomic.Bool
+	// done carries run's result; OnStartedLeading runs on its own goroutine, which elector.Run
+	// does not wait for.
+	done := make(chan error, 1)
+	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
+		Lock:            lock,
+		Name:            corednsoperator.LeaseName,
+		LeaseDuration:   opts.LeaseDuration,
+		RenewDeadline:   opts.RenewDeadline,
+		RetryPeriod:     opts.RetryPeriod,
+		ReleaseOnCancel: true,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				started.Store(true)
+				logger.Info("Leading", "lease", opts.Namespace+"/"+corednsoperator.LeaseName, "identity", identity)
+				done <- run(ctx)
+			},
+			OnStoppedLeading: func() {
+				if ctx.Err() == nil {
+					lost.Store(true)
+				}
+				logger.Info("Stopped leading", "identity", identity)
+			},
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("leader election: %w", err)
+	}
+	elector.Run(ctx)
+	var runErr error
+	// If elector.Run returned before OnStartedLeading began, run sees a cancelled context and
+	// returns at once without reconciling.
+	if started.Load() {
+		runErr = <-done
+	}
+	switch {
+	case runErr != nil:
+		return runErr
+	case lost.Load():
+		return fmt.Errorf("lost the lease %s/%s", opts.Namespace, corednsoperator.LeaseName)
+	}
+	return nil
+}
+
+func probeServer(ready *atomic.Bool) *http.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !ready.Load() {
+			http.Error(w, "not reconciling: waiting for the lease or the caches", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	})
+	return &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+}
+
+func metaFor(namespace string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: corednsoperator.LeaseName, Namespace: namespace}
+}

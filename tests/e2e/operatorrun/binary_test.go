@@ -1,0 +1,117 @@
+package operatorrun
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+// syncBuffer is stderr of a running process, read while it writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freeAddress(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+// TestBinaryServesProbesAndStopsOnSIGTERM runs the built coredns-operator binary with a kubeconfig
+// holding only its ServiceAccount's token: it reconciles, answers /healthz and /readyz, logs no
+// 403 response (client-go logs every response at -v=6), and on SIGTERM releases its lease and
+// exits 0.
+func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
+	shared := env
+	env = framework.Start(t)
+	t.Cleanup(func() { env = shared })
+	applyOperatorAddons(t, "addon-operators", false)
+
+	token := operatorConfig(t, &statusCounter{}).BearerToken
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, clientcmd.WriteToFile(clientcmdapi.Config{
+		Clusters:       map[string]*clientcmdapi.Cluster{"e2e": {Server: env.Config.Host, CertificateAuthorityData: env.Config.CAData}},
+		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"operator": {Token: token}},
+		Contexts:       map[string]*clientcmdapi.Context{"e2e": {Cluster: "e2e", AuthInfo: "operator"}},
+		CurrentContext: "e2e",
+	}, kubeconfig))
+
+	binary := kopsenv.Build(t, "./cmd/coredns-operator")
+	probe := freeAddress(t)
+	cmd := exec.Command(binary, "--kubeconfig="+kubeconfig, "--health-probe-bind-address="+probe,
+		"--leader-election-identity=binary", "--leader-election-namespace="+corednsoperator.Namespace, "-v=6")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	get := func(path string) string {
+		resp, err := http.Get("http://" + probe + path)
+		if err != nil {
+			return err.Error()
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Sprintf("%s: %s", path, resp.Status)
+		}
+		return ""
+	}
+	eventually(t, "/healthz", func() string { return get("/healthz") })
+	eventually(t, "/readyz", func() string { return get("/readyz") })
+	eventually(t, "status", statusIs(t, app.PhaseProgressing, false))
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err := <-exited:
+		require.NoError(t, err, "exit status after SIGTERM; stderr:\n%s", stderr.String())
+	case <-time.After(15 * time.Second):
+		t.Fatalf("still running 15s after SIGTERM; stderr:\n%s", stderr.String())
+	}
+	lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Namespace).Get(context.Background(), corednsoperator.LeaseName, metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.True(t, lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "", "the lease is released on SIGTERM, held by %v", lease.Spec.HolderIdentity)
+
+	logs := stderr.String()
+	// The operator's logger is named, so its lines read `"Response" logger="coredns-operator" verb=`.
+	responses := strings.Count(logs, `"Response" `)
+	assert.NotZero(t, responses, "client-go logs its responses at -v=6")
+	assert.Zero(t, strings.Count(logs, `status="403`), "403 responses in the operator's log:\n%s", logs)
+	t.Logf("the binary logged %d responses, none 403", responses)
+}

@@ -1,0 +1,109 @@
+package operatorrun
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/tests/e2e/framework"
+)
+
+var corednsGVR = schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
+
+// coreDNS reads the CoreDNS object as the admin.
+func coreDNS(t testing.TB) *corednsoperator.CoreDNS {
+	client, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	u, err := client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace).Get(framework.Context(t), corednsoperator.CoreDNSResource, metav1.GetOptions{})
+	require.NoError(t, err)
+	var obj corednsoperator.CoreDNS
+	require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj))
+	return &obj
+}
+
+// patchSpec merges spec into the CoreDNS object's spec as the admin (kops would, through channels).
+func patchSpec(t testing.TB, spec map[string]any) {
+	client, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	body, err := json.Marshal(map[string]any{"spec": spec})
+	require.NoError(t, err)
+	_, err = client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace).Patch(framework.Context(t), corednsoperator.CoreDNSResource, types.MergePatchType, body, metav1.PatchOptions{})
+	require.NoError(t, err)
+}
+
+func deployment(t testing.TB) *appsv1.Deployment {
+	d, err := env.Clientset.AppsV1().Deployments(corednsoperator.WatchNamespace).Get(framework.Context(t), corednsoperator.CoreDNSDeployment, metav1.GetOptions{})
+	require.NoError(t, err)
+	return d
+}
+
+// rollOut plays the Deployment controller, which the test server does not run: it reports the
+// current generation rolled out to every replica and available.
+func rollOut(t testing.TB) {
+	d := deployment(t)
+	replicas := int32(1)
+	if d.Spec.Replicas != nil {
+		replicas = *d.Spec.Replicas
+	}
+	d.Status = appsv1.DeploymentStatus{
+		ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas,
+		ReadyReplicas: replicas, AvailableReplicas: replicas,
+	}
+	_, err := env.Clientset.AppsV1().Deployments(d.Namespace).UpdateStatus(framework.Context(t), d, metav1.UpdateOptions{})
+	require.NoError(t, err)
+}
+
+// eventually waits until check returns "" (what is still wrong otherwise), failing with the last
+// answer after 20 s.
+func eventually(t testing.TB, what string, check func() string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	last := ""
+	for time.Now().Before(deadline) {
+		if last = check(); last == "" {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s: still %s after 20s", what, last)
+}
+
+// statusIs checks the CoreDNS object's status describes its current generation with phase.
+func statusIs(t testing.TB, phase string, healthy bool) func() string {
+	return func() string {
+		obj := coreDNS(t)
+		st := obj.Status
+		switch {
+		case st == nil:
+			return "no status"
+		case st.ObservedGeneration != obj.Generation:
+			return fmt.Sprintf("observedGeneration %d, generation %d", st.ObservedGeneration, obj.Generation)
+		case st.Phase != phase || st.Healthy != healthy:
+			return fmt.Sprintf("phase %q healthy %v errors %q", st.Phase, st.Healthy, st.Errors)
+		}
+		return ""
+	}
+}
+
+// clearStatus removes the CoreDNS object's status as the admin.
+func clearStatus(t testing.TB) {
+	client, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	resource := client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace)
+	u, err := resource.Get(framework.Context(t), corednsoperator.CoreDNSResource, metav1.GetOptions{})
+	require.NoError(t, err)
+	delete(u.Object, "status")
+	_, err = resource.UpdateStatus(framework.Context(t), u, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	require.Nil(t, coreDNS(t).Status)
+}

@@ -1,0 +1,107 @@
+// Package operatorrun runs the CoreDNS operator (cmd/coredns-operator's manager, in process) against
+// a real API server under a token of its own ServiceAccount, issued by TokenRequest, with the
+// rights and the admission policy of the channel's operator package: no impersonation, no admin.
+package operatorrun
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+
+	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+var env *framework.Env
+
+func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
+
+// statusCounter counts the operator's responses by HTTP status, so a test can say "no 403".
+type statusCounter struct{ forbidden, total atomic.Int64 }
+
+func (c *statusCounter) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(r)
+		if err == nil {
+			c.total.Add(1)
+			if resp.StatusCode == http.StatusForbidden {
+				c.forbidden.Add(1)
+			}
+		}
+		return resp, err
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// operatorConfig is a config carrying a real token of the operator's ServiceAccount, issued by
+// the API server's TokenRequest API, and nothing of the admin's credentials.
+func operatorConfig(t testing.TB, counter *statusCounter) *rest.Config {
+	ctx := framework.Context(t)
+	expiry := int64(3600)
+	tr, err := env.Clientset.CoreV1().ServiceAccounts(corednsoperator.Namespace).CreateToken(ctx, corednsoperator.ServiceAccount,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
+	require.NoError(t, err, "TokenRequest for the operator's ServiceAccount")
+	cfg := rest.AnonymousClientConfig(env.Config)
+	cfg.BearerToken = tr.Status.Token
+	cfg.Wrap(counter.wrap)
+	return cfg
+}
+
+// applyOperatorAddons runs `kops update cluster` with the operator flags on golden case
+// goldenCase and applies its channel as the admin; with builtInFirst the built-in addon is applied
+// first, so that the operator takes over running objects.
+func applyOperatorAddons(t testing.TB, goldenCase string, builtInFirst bool) {
+	s := kopsenv.NewStore(t, goldenCase)
+	if builtInFirst {
+		run := kopsenv.Apply(t, env, s.Update(t, ""), s.Mem, true)
+		require.NoError(t, run.Err, run.Output)
+	}
+	location := s.Update(t, "ClusterAddons,UseAddonOperators")
+	run := kopsenv.Apply(t, env, location, s.Mem, true)
+	require.NoError(t, run.Err, run.Output)
+}
+
+// running is one operator process, in process.
+type running struct {
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startOperator runs the operator's manager as replica identity until stop.
+func startOperator(t testing.TB, cfg *rest.Config, identity string) *running {
+	opts := app.DefaultOptions()
+	opts.Identity = identity
+	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = 3*time.Second, 2*time.Second, 200*time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	ctx = klog.NewContext(ctx, klog.Background().WithName(identity))
+	r := &running{cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- app.Run(ctx, cfg, opts) }()
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+// stop ends the operator as SIGTERM would and returns what Run returned.
+func (r *running) stop(t testing.TB) error {
+	r.cancel()
+	select {
+	case err := <-r.done:
+		r.done <- err
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatal("the operator did not stop within 30s of its context ending")
+		return nil
+	}
+}

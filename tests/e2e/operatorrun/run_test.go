@@ -1,0 +1,191 @@
+package operatorrun
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+)
+
+// TestOperatorUnderItsOwnToken runs the operator from an empty kube-system through spec changes,
+// drift and a restart, under its own token and the admission policy, and counts its 403s.
+func TestOperatorUnderItsOwnToken(t *testing.T) {
+	applyOperatorAddons(t, "addon-operators", false)
+	counter := &statusCounter{}
+	cfg := operatorConfig(t, counter)
+	ctx := context.Background()
+	spec := coreDNS(t).Spec
+
+	_, err := env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	require.True(t, apierrors.IsNotFound(err), "no Deployment coredns before the operator runs: %v", err)
+	first := startOperator(t, cfg, "replica-a")
+	var second *running
+
+	t.Run("creates the objects from empty", func(t *testing.T) {
+		eventually(t, "status before the rollout", statusIs(t, app.PhaseProgressing, false))
+		d := deployment(t)
+		require.Len(t, d.Spec.Template.Spec.Containers, 1)
+		assert.Equal(t, spec.Image, d.Spec.Template.Spec.Containers[0].Image)
+		svc, err := env.Clientset.CoreV1().Services("kube-system").Get(ctx, "kube-dns", metav1.GetOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, spec.DNSIP, svc.Spec.ClusterIP)
+		cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, spec.Corefile, cm.Data["Corefile"])
+	})
+
+	t.Run("reports the Deployment's health", func(t *testing.T) {
+		rollOut(t)
+		eventually(t, "status after the rollout", statusIs(t, app.PhaseReady, true))
+		st := coreDNS(t).Status
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionAvailable))
+		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionProgressing))
+		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionDegraded))
+	})
+
+	t.Run("converges after a Corefile change", func(t *testing.T) {
+		corefile := strings.Replace(spec.Corefile, "cache 30", "cache 60", 1)
+		require.NotEqual(t, spec.Corefile, corefile, "the Corefile has a cache directive to change")
+		patchSpec(t, map[string]any{"corefile": corefile})
+		eventually(t, "ConfigMap coredns", func() string {
+			cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+			if err != nil {
+				return err.Error()
+			}
+			if cm.Data["Corefile"] != corefile {
+				return "the old Corefile"
+			}
+			return ""
+		})
+		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+	})
+
+	t.Run("puts the Deployment back after an admin edits it", func(t *testing.T) {
+		d := deployment(t)
+		d.Spec.Template.Spec.Containers[0].Args = []string{"-conf", "/etc/elsewhere"}
+		_, err := env.Clientset.AppsV1().Deployments("kube-system").Update(ctx, d, metav1.UpdateOptions{})
+		require.NoError(t, err)
+		eventually(t, "Deployment coredns args", func() string {
+			args := deployment(t).Spec.Template.Spec.Containers[0].Args
+			if len(args) > 0 && args[len(args)-1] == "/etc/elsewhere" {
+				return fmt.Sprintf("args %q", args)
+			}
+			return ""
+		})
+		eventually(t, "status while the repair rolls out", statusIs(t, app.PhaseProgressing, false))
+		rollOut(t)
+		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+	})
+
+	t.Run("refuses to move the Service's cluster IP and says why", func(t *testing.T) {
+		patchSpec(t, map[string]any{"dnsIP": "100.64.0.53"})
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		st := coreDNS(t).Status
+		require.NotEmpty(t, st.Errors)
+		assert.Contains(t, st.Errors[0], `spec.dnsIP "100.64.0.53" differs from the clusterIP "`+spec.DNSIP+`" of Service kube-system/kube-dns`)
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionDegraded))
+		svc, err := env.Clientset.CoreV1().Services("kube-system").Get(ctx, "kube-dns", metav1.GetOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, spec.DNSIP, svc.Spec.ClusterIP)
+		patchSpec(t, map[string]any{"dnsIP": spec.DNSIP})
+		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+	})
+
+	t.Run("an image outside the admission policy is refused and reported", func(t *testing.T) {
+		patchSpec(t, map[string]any{"version": "1.12.5", "image": "registry.k8s.io/coredns/coredns:v1.12.5"})
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		st := coreDNS(t).Status
+		require.NotEmpty(t, st.Errors)
+		assert.Contains(t, strings.Join(st.Errors, "\n"), "coredns-operator-scope")
+		assert.Equal(t, spec.Image, deployment(t).Spec.Template.Spec.Containers[0].Image)
+		patchSpec(t, map[string]any{"version": spec.Version, "image": spec.Image})
+		rollOut(t)
+		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+	})
+
+	t.Run("a second replica takes the lease over after a restart", func(t *testing.T) {
+		require.NoError(t, first.stop(t), "a stopped operator returns nil")
+		second = startOperator(t, cfg, "replica-b")
+		eventually(t, "lease holder", func() string {
+			lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Namespace).Get(ctx, corednsoperator.LeaseName, metav1.GetOptions{})
+			if err != nil {
+				return err.Error()
+			}
+			if lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity != "replica-b" {
+				return fmt.Sprintf("holder %v", lease.Spec.HolderIdentity)
+			}
+			return ""
+		})
+		patchSpec(t, map[string]any{"corefile": spec.Corefile})
+		eventually(t, "ConfigMap coredns", func() string {
+			cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+			if err != nil {
+				return err.Error()
+			}
+			if cm.Data["Corefile"] != spec.Corefile {
+				return "the Corefile before the restart"
+			}
+			return ""
+		})
+	})
+
+	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())
+	t.Logf("the operator made %d requests, %d refused with 403", counter.total.Load(), counter.forbidden.Load())
+
+	// The table is necessary, not only sufficient: without the right to patch ConfigMap coredns
+	// the operator cannot apply a Corefile change, and says so on the status.
+	t.Run("without one right of the table the status names the refusal", func(t *testing.T) {
+		require.NoError(t, second.stop(t))
+		removed := corednsoperator.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{"coredns"}}
+		restore := removeRule(t, removed)
+		defer restore()
+		patchSpec(t, map[string]any{"corefile": spec.Corefile + "# changed without the right\n"})
+		limited := &statusCounter{}
+		startOperator(t, operatorConfig(t, limited), "replica-c")
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		st := coreDNS(t).Status
+		require.NotEmpty(t, st.Errors)
+		assert.Contains(t, st.Errors[0], `applying ConfigMap kube-system/coredns: configmaps "coredns" is forbidden: User "system:serviceaccount:coredns-operator-system:coredns-operator" cannot patch resource "configmaps"`)
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionDegraded))
+		assert.NotZero(t, limited.forbidden.Load())
+	})
+}
+
+// removeRule deletes the rule of right from the operator's Role in right.Namespace as the admin,
+// and returns what puts it back.
+func removeRule(t *testing.T, right corednsoperator.Right) func() {
+	ctx := context.Background()
+	roles := env.Clientset.RbacV1().Roles(right.Namespace)
+	role, err := roles.Get(ctx, corednsoperator.RBACName, metav1.GetOptions{})
+	require.NoError(t, err)
+	original := role.DeepCopy()
+	want := right.PolicyRule()
+	kept := role.Rules[:0]
+	for _, r := range role.Rules {
+		if equality.Semantic.DeepEqual(r, want) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	require.Len(t, kept, len(original.Rules)-1, "the Role has the rule %+v", want)
+	role.Rules = kept
+	_, err = roles.Update(ctx, role, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	return func() {
+		current, err := roles.Get(ctx, corednsoperator.RBACName, metav1.GetOptions{})
+		require.NoError(t, err)
+		current.Rules = original.Rules
+		_, err = roles.Update(ctx, current, metav1.UpdateOptions{})
+		require.NoError(t, err)
+	}
+}
