@@ -1,7 +1,6 @@
 package tryit
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,13 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/util/retry"
 
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -105,35 +97,11 @@ func TestTryItFlow(t *testing.T) {
 // playControllers does what the Deployment controller and the CoreDNS operator would.
 func playControllers(t *testing.T, dns string) {
 	t.Helper()
-	ctx := context.Background()
-	deployment := [2]string{"kube-system", "coredns"}
-	if dns == "operator" {
-		deployment = [2]string{"coredns-operator-system", "coredns-operator"}
-	}
-	deployments := env.Clientset.AppsV1().Deployments(deployment[0])
-	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		d, err := deployments.Get(ctx, deployment[1], metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, UpdatedReplicas: 1,
-			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable"}}}
-		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
-		return err
-	}))
+	available := true
 	if dns != "operator" {
+		kopsenv.SetDeploymentStatus(t, env, "kube-system", "coredns", &available)
 		return
 	}
-	client, err := dynamic.NewForConfig(env.Config)
-	require.NoError(t, err)
-	resource := client.Resource(schema.GroupVersionResource{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "corednses"}).Namespace("kube-system")
-	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		u, err := resource.Get(ctx, "coredns", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		require.NoError(t, unstructured.SetNestedField(u.Object, true, "status", "healthy"))
-		_, err = resource.UpdateStatus(ctx, u, metav1.UpdateOptions{})
-		return err
-	}))
+	kopsenv.SetDeploymentStatus(t, env, "coredns-operator-system", "coredns-operator", &available)
+	kopsenv.SetCoreDNSStatus(t, env, true)
 }

@@ -8,12 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/retry"
 
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -60,63 +55,17 @@ func (c *cluster) mustKops(t testing.TB, args ...string) kopsenv.Run {
 // setDeploymentAvailable plays the Deployment controller: the latest generation observed and the
 // Available condition set as given.
 func setDeploymentAvailable(t testing.TB, namespace, name string, available bool) {
-	setDeploymentStatus(t, namespace, name, &available)
+	kopsenv.SetDeploymentStatus(t, env, namespace, name, &available)
 }
 
 // setDeploymentStatus sets the Available condition as given, or none when available is nil.
 func setDeploymentStatus(t testing.TB, namespace, name string, available *bool) {
-	t.Helper()
-	ctx := context.Background()
-	deployments := env.Clientset.AppsV1().Deployments(namespace)
-	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		d, err := deployments.Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		replicas := int32(1)
-		if d.Spec.Replicas != nil {
-			replicas = *d.Spec.Replicas
-		}
-		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."}
-		d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas, ReadyReplicas: replicas, AvailableReplicas: replicas}
-		if available == nil || !*available {
-			cond.Status, cond.Reason, cond.Message = corev1.ConditionFalse, "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
-			d.Status.ReadyReplicas, d.Status.AvailableReplicas, d.Status.UnavailableReplicas = 0, 0, replicas
-		}
-		if available != nil {
-			d.Status.Conditions = []appsv1.DeploymentCondition{cond}
-		}
-		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
-		return err
-	}))
+	kopsenv.SetDeploymentStatus(t, env, namespace, name, available)
 }
-
-var coreDNSResource = schema.GroupVersionResource{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "corednses"}
 
 // setCoreDNSStatus plays the CoreDNS operator: status.healthy and status.errors as it reports them.
 func setCoreDNSStatus(t *testing.T, healthy bool, errs ...string) {
-	t.Helper()
-	ctx := context.Background()
-	client, err := dynamic.NewForConfig(env.Config)
-	require.NoError(t, err)
-	resource := client.Resource(coreDNSResource).Namespace("kube-system")
-	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		u, err := resource.Get(ctx, "coredns", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		status := map[string]interface{}{"healthy": healthy}
-		if len(errs) > 0 {
-			list := make([]interface{}, 0, len(errs))
-			for _, e := range errs {
-				list = append(list, e)
-			}
-			status["errors"] = list
-		}
-		require.NoError(t, unstructured.SetNestedField(u.Object, status, "status"))
-		_, err = resource.UpdateStatus(ctx, u, metav1.UpdateOptions{})
-		return err
-	}))
+	kopsenv.SetCoreDNSStatus(t, env, healthy, errs...)
 }
 
 // setRecord sets (or, with value "", removes) an addon's record on a namespace.

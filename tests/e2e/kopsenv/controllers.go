@@ -1,0 +1,78 @@
+package kopsenv
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/tests/e2e/framework"
+)
+
+// The test server runs no controllers: these play the Deployment controller and the CoreDNS
+// operator by writing the status they would write.
+
+// SetDeploymentStatus reports the Deployment's latest generation observed with every replica
+// available (available true), none available (false), or without an Available condition yet (nil).
+func SetDeploymentStatus(t testing.TB, env *framework.Env, namespace, name string, available *bool) {
+	t.Helper()
+	ctx := context.Background()
+	deployments := env.Clientset.AppsV1().Deployments(namespace)
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := deployments.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		replicas := int32(1)
+		if d.Spec.Replicas != nil {
+			replicas = *d.Spec.Replicas
+		}
+		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."}
+		d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas, ReadyReplicas: replicas, AvailableReplicas: replicas}
+		if available == nil || !*available {
+			cond.Status, cond.Reason, cond.Message = corev1.ConditionFalse, "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
+			d.Status.ReadyReplicas, d.Status.AvailableReplicas, d.Status.UnavailableReplicas = 0, 0, replicas
+		}
+		if available != nil {
+			d.Status.Conditions = []appsv1.DeploymentCondition{cond}
+		}
+		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
+		return err
+	}))
+}
+
+// SetCoreDNSStatus reports the CoreDNS object kube-system/coredns healthy or not, with errors, as
+// the operator does.
+func SetCoreDNSStatus(t testing.TB, env *framework.Env, healthy bool, errs ...string) {
+	t.Helper()
+	ctx := context.Background()
+	client, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	gvr := schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
+	resource := client.Resource(gvr).Namespace(corednsoperator.WatchNamespace)
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		u, err := resource.Get(ctx, corednsoperator.CoreDNSResource, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		status := map[string]interface{}{"healthy": healthy}
+		if len(errs) > 0 {
+			list := make([]interface{}, 0, len(errs))
+			for _, e := range errs {
+				list = append(list, e)
+			}
+			status["errors"] = list
+		}
+		require.NoError(t, unstructured.SetNestedField(u.Object, status, "status"))
+		_, err = resource.UpdateStatus(ctx, u, metav1.UpdateOptions{})
+		return err
+	}))
+}
