@@ -279,6 +279,8 @@ func TestParentCommandsNeedASubcommand(t *testing.T) {
 		{[]string{"delete"}, `"kops delete" needs a subcommand: cluster`},
 		{[]string{"update"}, `"kops update" needs a subcommand: cluster`},
 		{[]string{"update", "clusters"}, `unknown command "clusters" for "kops update"`},
+		{[]string{"validate"}, `"kops validate" needs a subcommand: cluster`},
+		{[]string{"validate", "clusterz"}, `unknown command "clusterz" for "kops validate"`},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

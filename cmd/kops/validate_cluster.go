@@ -56,9 +56,7 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 	fl.DurationVar(&o.timeout, "request-timeout", kubeconfig.DefaultRequestTimeout, "Time limit of each request to the cluster")
 	fl.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
 	fl.StringVarP(&o.output, "output", "o", outputTable, "Output format: table, yaml or json")
-	cmd := &cobra.Command{Use: "validate", Short: "Validate clusters"}
-	cmd.AddCommand(cluster)
-	return cmd
+	return parentCommand("validate", "Validate clusters", cluster)
 }
 
 func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validateClusterOptions) error {

@@ -41,6 +41,9 @@ type Warning struct {
 }
 
 func (w Warning) String() string {
+	if w.Line == 0 { // no line to point at (a whole file, an environment variable)
+		return fmt.Sprintf("%s: %s", w.Source, w.Text)
+	}
 	return fmt.Sprintf("%s:%d: %s", w.Source, w.Line, w.Text)
 }
 

@@ -324,3 +324,8 @@ func assertSameYAML(t *testing.T, want, got []byte) {
 	require.NoError(t, yaml.Unmarshal(got, &g))
 	assert.Equal(t, w, g)
 }
+
+func TestWarningString(t *testing.T) {
+	assert.Equal(t, "c.yaml:3: x", Warning{Source: "c.yaml", Line: 3, Text: "x"}.String())
+	assert.Equal(t, "KOPS_FEATURE_FLAGS: x", Warning{Source: "KOPS_FEATURE_FLAGS", Text: "x"}.String(), "no :0 without a line")
+}

@@ -42,13 +42,15 @@ func ValidateAdditionalObjects(objs []*unstructured.Unstructured) []field.ErrorL
 	return out
 }
 
-// nameProblems applies the API server's name rule for a kind: namespaces and services are DNS
-// labels, RBAC objects only path segments (system:coredns is a valid ClusterRole), and everything
+// nameProblems applies the API server's name rule for a kind: namespaces are DNS-1123 labels,
+// services DNS-1035 labels (starting with a letter), RBAC objects only path segments (system:coredns is a valid ClusterRole), and everything
 // else, custom resources included, a DNS subdomain.
 func nameProblems(group, kind, name string) []string {
 	switch {
-	case group == "" && (kind == "Namespace" || kind == "Service"):
+	case group == "" && kind == "Namespace":
 		return validation.IsDNS1123Label(name)
+	case group == "" && kind == "Service":
+		return validation.IsDNS1035Label(name)
 	case group == "rbac.authorization.k8s.io":
 		return path.IsValidPathSegmentName(name)
 	default:

@@ -26,6 +26,8 @@ func TestValidateAdditionalObjects(t *testing.T) {
 		obj("apps/v1", "Deployment", "default", "../escape"),
 		obj("v1", "ConfigMap", "kube-system", "dashboards.v1"),
 		obj("v1", "Secret", "kube-system", "dashboards.v1"), // another kind: not a duplicate
+		obj("v1", "Service", "default", "1-metrics"),        // services start with a letter
+		obj("v1", "Namespace", "", "1-team"),                // namespaces need not
 	}
 	got := ValidateAdditionalObjects(objs)
 	for i, want := range [][]want{
@@ -35,6 +37,8 @@ func TestValidateAdditionalObjects(t *testing.T) {
 		{{invalid, "metadata.namespace", "RFC 1123 label"}},
 		{{invalid, "metadata.name", "RFC 1123"}},
 		{{duplicate, "metadata.name", ""}},
+		nil,
+		{{invalid, "metadata.name", "DNS-1035 label"}},
 		nil,
 	} {
 		assertErrors(t, got[i], want...)

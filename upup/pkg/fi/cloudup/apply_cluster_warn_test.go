@@ -92,7 +92,7 @@ func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
 				assert.Empty(t, texts)
 			} else {
 				require.Len(t, texts, 1)
-				assert.Contains(t, texts[0], "m.example.com/config:0: spec.kubeDNS.operatorMode: "+tc.warn)
+				assert.Contains(t, texts[0], "m.example.com/config: spec.kubeDNS.operatorMode: "+tc.warn)
 			}
 		})
 	}
