@@ -518,12 +518,18 @@ func TestCorruptStoredObjects(t *testing.T) {
 	}
 }
 
-func TestCreateClusterRemovesStrayGroups(t *testing.T) {
+// A create that crashed before writing the config leaves groups, addon objects or SSH keys
+// behind; the next create of that name must not adopt any of them (a stranger's key would let its
+// owner into the new cluster).
+func TestCreateClusterRemovesStrayFiles(t *testing.T) {
 	forEachStore(t, func(t *testing.T, base vfs.Path, _ *vfs.MemFS) {
 		const name = "stray.example.com"
-		// What a create that crashed before writing the config leaves behind.
-		stray := base.Join(name, "instancegroup", "left-over")
-		require.NoError(t, stray.WriteFile([]byte("not a cluster's group")))
+		group := base.Join(name, "instancegroup", "left-over")
+		addons := base.Join(name, "clusteraddons", "default")
+		key := base.Join(name, "pki", "ssh", "public", "admin", "0123456789abcdef0123456789abcdef")
+		for _, p := range []vfs.Path{group, addons, key} {
+			require.NoError(t, p.WriteFile([]byte("left by a create that did not finish")))
+		}
 
 		cs := client.New(base)
 		require.NoError(t, cs.CreateCluster(testNewCluster(name, false)))
@@ -534,6 +540,11 @@ func TestCreateClusterRemovesStrayGroups(t *testing.T) {
 			names = append(names, g.Name)
 		}
 		assert.Equal(t, []string{"control-plane-us-east-2a", "nodes-a", "nodes-b"}, names)
+		for _, p := range []vfs.Path{addons, key} {
+			ok, err := p.Exists()
+			require.NoError(t, err)
+			assert.False(t, ok, "%s is not adopted", p)
+		}
 	})
 }
 

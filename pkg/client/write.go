@@ -96,8 +96,8 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 		return err
 	}
 	// Files left by a create that crashed before writing the config belong to no cluster; they must
-	// not become part of this one.
-	if err := c.removeStrayGroups(name, writes); err != nil {
+	// not become part of this one (an SSH key left there would let its owner into the new cluster).
+	if err := c.removeStrayFiles(name, writes); err != nil {
 		return err
 	}
 	for i, p := range order {
@@ -111,18 +111,23 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	return nil
 }
 
-func (c *Clientset) removeStrayGroups(cluster string, keep map[string][]byte) error {
-	files, err := c.igDir(cluster).ReadDir()
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		if _, ok := keep[f.String()]; !ok {
-			if err := f.Remove(); err != nil {
-				return fmt.Errorf("removing stray instance group %s: %w", f, err)
+// removeStrayFiles removes, from the folders a create writes files in, every file this create does
+// not write: instance groups, stored addon objects and SSH keys.
+func (c *Clientset) removeStrayFiles(cluster string, keep map[string][]byte) error {
+	dir := c.clusterDir(cluster)
+	for _, folder := range []vfs.Path{c.igDir(cluster), dir.Join("clusteraddons"), dir.Join("pki", "ssh", "public", "admin")} {
+		files, err := folder.ReadDir()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if _, ok := keep[f.String()]; !ok {
+				if err := f.Remove(); err != nil {
+					return fmt.Errorf("removing %s, left by an earlier create that did not finish: %w", f, err)
+				}
 			}
 		}
 	}
