@@ -79,6 +79,16 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 	if !opts.LeaderElect {
 		return run(ctx)
 	}
+	// A replica waiting for the lease is ready: with one replica and a rolling update, the new pod
+	// waits for the lease the old one holds, and the old one is only stopped once the new one is
+	// ready; a readiness that meant "leading" would stall every rollout of the operator for good.
+	// The leader is ready once its caches are synced.
+	ready.Store(true)
+	leading := run
+	run = func(ctx context.Context) error {
+		ready.Store(false)
+		return leading(ctx)
+	}
 	return runElected(ctx, cfg, opts, run)
 }
 
