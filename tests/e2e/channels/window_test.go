@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,6 +73,7 @@ func TestNoWindowBeforeThePolicyIsEnforced(t *testing.T) {
 
 	ctx, stop := context.WithCancel(framework.Context(t))
 	answers := map[answer]int{}
+	var denied atomic.Int64 // policy denials so far, read while the poller runs
 	var others []string
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -83,14 +85,20 @@ func TestNoWindowBeforeThePolicyIsEnforced(t *testing.T) {
 				return
 			}
 			answers[a]++
+			if a == policyDenied {
+				denied.Add(1)
+			}
 			if err != nil && len(others) < 5 {
 				others = append(others, err.Error())
 			}
 		}
 	}()
 	run := kopsenv.Apply(t, env, location, s.Mem, true)
-	// A few more tries once everything is applied: the rights are bound, the policy must hold.
-	time.Sleep(50 * time.Millisecond)
+	// Tries go on once everything is applied, until one is denied by the policy (the rights are
+	// bound, the policy must hold), at most 10 s on a slow machine.
+	for deadline := time.Now().Add(10 * time.Second); denied.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	stop()
 	wg.Wait()
 	require.NoError(t, run.Err, run.Output)
