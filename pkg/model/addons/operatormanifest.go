@@ -52,6 +52,10 @@ func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper, polic
 			continue
 		}
 		seen[want] = true
+		if err := checkNoControlMarks(obj); err != nil {
+			problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))
+			continue
+		}
 		if want.check != nil {
 			if err := want.check(obj); err != nil {
 				problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))

@@ -2,6 +2,7 @@ package addons
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -115,4 +116,30 @@ func checkOperatorPod(obj *unstructured.Unstructured) error {
 		return fmt.Errorf("the operator Deployment may not reach the node or Secrets: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// controlPrefixes are the label and annotation prefixes through which kops and channels steer what
+// happens to an object (a handover on retirement, an enforcement probe). They are kops's to set: a
+// package setting addon.kops.k8s.io/handover-to on its Deployment would keep the operator running
+// after the flag is turned off.
+var controlPrefixes = []string{"addon.kops.k8s.io/", "channels.kops.k8s.io/", "addons.k8s.io/"}
+
+// checkNoControlMarks refuses a package object that carries one of kops's control labels or
+// annotations.
+func checkNoControlMarks(obj *unstructured.Unstructured) error {
+	var found []string
+	for what, m := range map[string]map[string]string{"metadata.annotations": obj.GetAnnotations(), "metadata.labels": obj.GetLabels()} {
+		for k := range m {
+			for _, prefix := range controlPrefixes {
+				if strings.HasPrefix(k, prefix) {
+					found = append(found, what+"["+k+"]")
+				}
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	sort.Strings(found)
+	return fmt.Errorf("%s: not allowed: kops and channels set these", strings.Join(found, ", "))
 }

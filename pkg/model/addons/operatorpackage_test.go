@@ -59,6 +59,8 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 			[]string{"Deployment coredns-operator-system/coredns-operator: the operator Deployment may not reach the node or Secrets: spec.template.spec.hostNetwork: not allowed; spec.template.spec.volumes: not allowed"}},
 		{"privileged", replaceInDeployment("          allowPrivilegeEscalation: false\n", "          allowPrivilegeEscalation: true\n          privileged: true\n"),
 			[]string{"containers[0].securityContext.privileged: not allowed", "containers[0].securityContext.allowPrivilegeEscalation: must be false"}},
+		{"kops's handover annotation", replaceInDeployment("  namespace: coredns-operator-system\n  labels:\n    k8s-app: coredns-operator\n", "  namespace: coredns-operator-system\n  annotations:\n    addon.kops.k8s.io/handover-to: coredns.addons.k8s.io\n  labels:\n    k8s-app: coredns-operator\n"),
+			[]string{"Deployment coredns-operator-system/coredns-operator: metadata.annotations[addon.kops.k8s.io/handover-to]: not allowed"}},
 		{"secret env", replaceInDeployment("        ports:\n", "        env: [{name: T, valueFrom: {secretKeyRef: {name: s, key: k}}}]\n        envFrom: [{secretRef: {name: s}}]\n        ports:\n"),
 			[]string{"containers[0].envFrom: not allowed", "containers[0].env[0].valueFrom: not allowed"}},
 	}
