@@ -18,6 +18,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"k8s.io/kops/cmd/coredns-operator/app"
+	kubecfg "k8s.io/kops/pkg/kubeconfig"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
@@ -74,6 +75,9 @@ func run(args []string) error {
 		return fmt.Errorf("API server configuration: %w", err)
 	}
 	cfg.UserAgent = "coredns-operator"
+	// client-go's default limit (5/s, bursts of 10) would queue the applies of a rollout's status
+	// events behind each other.
+	cfg.QPS, cfg.Burst = kubecfg.DefaultQPS, kubecfg.DefaultBurst
 	if *probeAddress != "" {
 		l, err := net.Listen("tcp", *probeAddress)
 		if err != nil {

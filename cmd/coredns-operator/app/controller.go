@@ -55,8 +55,15 @@ func NewController(client dynamic.Interface, facts Facts) *Controller {
 		})
 		inf := f.ForResource(gvr).Informer()
 		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(any) { c.queue.Add(reconcileKey) },
-			UpdateFunc: func(any, any) { c.queue.Add(reconcileKey) },
+			AddFunc: func(any) { c.queue.Add(reconcileKey) },
+			UpdateFunc: func(old, new any) {
+				// The operator's own status writes change the CoreDNS object without a new
+				// generation; reconciling after each would double every reconcile.
+				if gvr == corednsGVR && sameGeneration(old, new) {
+					return
+				}
+				c.queue.Add(reconcileKey)
+			},
 			DeleteFunc: func(any) { c.queue.Add(reconcileKey) },
 		})
 		c.informer[gvr] = inf
@@ -254,4 +261,11 @@ func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
 		return string(b)
 	}
 	return strip(a) == strip(b)
+}
+
+// sameGeneration says whether an update left the object's generation (its spec) as it was.
+func sameGeneration(old, new any) bool {
+	o, ok1 := old.(*unstructured.Unstructured)
+	n, ok2 := new.(*unstructured.Unstructured)
+	return ok1 && ok2 && o.GetGeneration() == n.GetGeneration()
 }
