@@ -107,7 +107,9 @@ func TestBuildImage(t *testing.T) {
 		"org.opencontainers.image.version":  "1.2.3",
 		"org.opencontainers.image.title":    "hello",
 	}, cfg.Config.Labels)
-	assert.Regexp(t, `^[0-9a-f]{40}(-dirty)?$`, sourceRevision("."), "the tests run in a git checkout")
+	if err := exec.Command("git", "-C", ".", "rev-parse", "HEAD").Run(); err == nil {
+		assert.Regexp(t, `^[0-9a-f]{40}(-dirty)?$`, sourceRevision("."), "in a git checkout, the commit")
+	}
 	assert.Equal(t, "unknown", sourceRevision(t.TempDir()))
 
 	layers, err := img.Layers()
