@@ -36,30 +36,20 @@ func (c *Clientset) checkUpdatable(name string) error {
 	if !exists {
 		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
 	}
-	if err := c.checkRealFolders(name); err != nil {
-		return err
-	}
 	addons := c.clusterDir(name).Join("addons")
-	folders := []vfs.Path{addons}
-	children, err := addons.ReadDir()
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && !isNotFolder(addons) {
+	if err := c.checkRealFolders(name, addons); err != nil {
 		return err
 	}
+	// Every entry of addons/ but the channel is an addon's folder, which update writes in too.
+	children, err := addons.ReadDir()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var folders []vfs.Path
 	for _, child := range children {
-		if child.Base() != "bootstrap-channel.yaml" { // every other entry is an addon's folder
+		if child.Base() != "bootstrap-channel.yaml" {
 			folders = append(folders, child)
 		}
 	}
-	for _, p := range folders {
-		if isNotFolder(p) {
-			return fmt.Errorf("%s is not a folder (a symlink is not written through); fix the state store by hand", p)
-		}
-	}
-	return nil
-}
-
-// isNotFolder says whether something other than a folder (a file, a symlink) is at p.
-func isNotFolder(p vfs.Path) bool {
-	isDir, err := p.IsDir()
-	return err == nil && !isDir
+	return c.checkRealFolders(name, folders...)
 }

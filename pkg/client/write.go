@@ -190,15 +190,15 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 	return p.WriteFile(data)
 }
 
-// checkRealFolders refuses to write into a cluster whose folder, or a folder of it that kops
-// writes in, is a symlink (or a file): a write must not land outside the store through a link
-// someone placed in it. Reads follow such links; writes and deletes do not.
-func (c *Clientset) checkRealFolders(cluster string) error {
+// checkRealFolders refuses to write into a cluster whose folder, or a folder of it that kops writes
+// in (and the folders more), is a symlink (or a file): a write must not land outside the store
+// through a link someone placed in it. Reads follow such links; writes and deletes do not.
+func (c *Clientset) checkRealFolders(cluster string, more ...vfs.Path) error {
 	dir := c.clusterDir(cluster)
-	for _, p := range []vfs.Path{
+	for _, p := range append([]vfs.Path{
 		dir, dir.Join("instancegroup"), dir.Join("clusteraddons"),
 		dir.Join("pki"), dir.Join("pki", "ssh"), dir.Join("pki", "ssh", "public"), dir.Join("pki", "ssh", "public", "admin"),
-	} {
+	}, more...) {
 		isDir, err := p.IsDir()
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
