@@ -191,3 +191,11 @@ func TestDeleteClusterWithSSHKeys(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.NoDirExists(t, c.storePath("unmodeled.example.com"))
 }
+
+// Input of create -f is bounded like every read of the state store: /dev/zero ends with an error.
+func TestCreateFileInputIsBounded(t *testing.T) {
+	c := newCLI(t)
+	r := c.run("create", "-f", "/dev/zero")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "reading /dev/zero: more than 16 MiB")
+}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops/validation"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // fileSet is what the files of one `kops create -f` hold, grouped by the cluster they belong to.
@@ -117,16 +118,22 @@ func readFiles(f *Factory, files []string) (*fileSet, error) {
 }
 
 func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		data, err := io.ReadAll(stdin)
+	what, r := "standard input", stdin
+	if name != "-" {
+		// A pipe (kops create -f <(...)) is fine here, as for kubectl; only the size is bounded.
+		f, err := os.Open(name)
 		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
+			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
-		return data, nil
+		defer f.Close()
+		what, r = name, f
 	}
-	data, err := os.ReadFile(name)
+	data, err := io.ReadAll(io.LimitReader(r, vfs.MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	}
+	if len(data) > vfs.MaxFileSize {
+		return nil, fmt.Errorf("reading %s: more than %d MiB; kops documents are a few KiB", what, vfs.MaxFileSize>>20)
 	}
 	return data, nil
 }
