@@ -134,8 +134,10 @@ func (c *Controller) cached(gvr schema.GroupVersionResource, name string) (*unst
 	return u, nil
 }
 
-// Reconcile applies the rendering of the CoreDNS object's spec and writes its status. An error
-// it returns is retried; errors that retrying cannot fix are reported on the status only.
+// Reconcile applies the rendering of the CoreDNS object's spec and writes its status. Every
+// problem is reported on the status; an error it returns is retried with the queue's exponential
+// backoff (up to about 17 minutes between tries), since a refusal may end without a new spec (kops
+// re-applying the rights or the policy, an admin deleting the Service).
 func (c *Controller) Reconcile(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	u, err := c.cached(corednsGVR, corednsoperator.CoreDNSResource)
