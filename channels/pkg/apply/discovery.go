@@ -31,7 +31,6 @@ type serverResources struct {
 // served is one resource of one group version.
 type served struct {
 	mapping *meta.RESTMapping
-	verbs   []string
 }
 
 const aggregatedDiscovery = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;q=0.9"
@@ -107,7 +106,7 @@ func (s *serverResources) loadRoot(ctx context.Context, root string) error {
 					if r.ResponseKind == nil || r.ResponseKind.Kind == "" {
 						continue
 					}
-					s.add(schema.GroupVersion{Group: g.Name, Version: v.Version}, r.ResponseKind.Kind, r.Resource, r.Scope == apidiscoveryv2.ScopeNamespace, r.Verbs)
+					s.add(schema.GroupVersion{Group: g.Name, Version: v.Version}, r.ResponseKind.Kind, r.Resource, r.Scope == apidiscoveryv2.ScopeNamespace)
 				}
 			}
 		}
@@ -137,14 +136,14 @@ func (s *serverResources) loadRoot(ctx context.Context, root string) error {
 		}
 		for _, r := range list.APIResources {
 			if r.Kind != "" && !strings.Contains(r.Name, "/") {
-				s.add(gv, r.Kind, r.Name, r.Namespaced, r.Verbs)
+				s.add(gv, r.Kind, r.Name, r.Namespaced)
 			}
 		}
 	}
 	return nil
 }
 
-func (s *serverResources) add(gv schema.GroupVersion, kind, resource string, namespaced bool, verbs []string) {
+func (s *serverResources) add(gv schema.GroupVersion, kind, resource string, namespaced bool) {
 	scope := meta.RESTScopeRoot
 	if namespaced {
 		scope = meta.RESTScopeNamespace
@@ -152,6 +151,5 @@ func (s *serverResources) add(gv schema.GroupVersion, kind, resource string, nam
 	gvk := gv.WithKind(kind)
 	s.byGVK[gvk] = served{
 		mapping: &meta.RESTMapping{Resource: gv.WithResource(resource), GroupVersionKind: gvk, Scope: scope},
-		verbs:   verbs,
 	}
 }
