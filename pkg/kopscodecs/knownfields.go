@@ -24,8 +24,7 @@ var knownKopsFields = map[reflect.Type][]string{
 		"target", "topology", "updatePolicy", "useHostCertificates",
 	},
 	reflect.TypeOf(kops.NetworkingSpec{}): {
-		"calico", "canal", "classic", "cni", "external", "flannel", "gce", "kopeio", "kubenet",
-		"kuberouter", "lyftvpc", "romana", "weave",
+		"classic", "external", "kopeio", "lyftvpc", "romana",
 	},
 	reflect.TypeOf(kops.CiliumNetworkingSpec{}): {
 		"agentLabels", "agentPodAnnotations", "agentPrometheusPort", "autoDirectNodeRoutes",

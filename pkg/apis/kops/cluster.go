@@ -43,6 +43,11 @@ type ClusterSpec struct {
 	Assets        *AssetsSpec        `json:"assets,omitempty"`
 	Addons        []AddonSpec        `json:"addons,omitempty"`
 	Authorization *AuthorizationSpec `json:"authorization,omitempty"`
+
+	// PodMetadataAccess says whether pods may reach the cloud's instance metadata.
+	PodMetadataAccess *PodMetadataAccessSpec `json:"podMetadataAccess,omitempty"`
+	// ServiceAccountTokens says where service-account tokens are mounted by default.
+	ServiceAccountTokens *ServiceAccountTokensSpec `json:"serviceAccountTokens,omitempty"`
 }
 
 // SubnetType is the kind of a cluster subnet.
@@ -73,7 +78,21 @@ type NetworkingSpec struct {
 	// AmazonVPC gives pods addresses from the VPC itself, so the pod range may share networkCIDR.
 	AmazonVPC *AmazonVPCNetworkingSpec `json:"amazonvpc,omitempty"`
 	Cilium    *CiliumNetworkingSpec    `json:"cilium,omitempty"`
+
+	// The CNIs below are modeled only by presence: which one is set decides the pods' interface
+	// names on the node. Their settings are kept verbatim as unmodeled fields.
+	Calico     *CNIPresence `json:"calico,omitempty"`
+	Canal      *CNIPresence `json:"canal,omitempty"`
+	Flannel    *CNIPresence `json:"flannel,omitempty"`
+	CNI        *CNIPresence `json:"cni,omitempty"`
+	Kubenet    *CNIPresence `json:"kubenet,omitempty"`
+	Weave      *CNIPresence `json:"weave,omitempty"`
+	KubeRouter *CNIPresence `json:"kuberouter,omitempty"`
+	GCE        *CNIPresence `json:"gce,omitempty"`
 }
+
+// CNIPresence marks a CNI as selected; its settings are not modeled.
+type CNIPresence struct{}
 
 // AmazonVPCNetworkingSpec selects the AWS VPC CNI; its settings are not modeled.
 type AmazonVPCNetworkingSpec struct{}

@@ -33,6 +33,14 @@ func (s ClusterSpec) deepCopy() ClusterSpec {
 			cilium := *n.Cilium
 			networking.Cilium = &cilium
 		}
+		networking.Calico = clonePointer(n.Calico)
+		networking.Canal = clonePointer(n.Canal)
+		networking.Flannel = clonePointer(n.Flannel)
+		networking.CNI = clonePointer(n.CNI)
+		networking.Kubenet = clonePointer(n.Kubenet)
+		networking.Weave = clonePointer(n.Weave)
+		networking.KubeRouter = clonePointer(n.KubeRouter)
+		networking.GCE = clonePointer(n.GCE)
 		out.Networking = &networking
 	}
 	if s.KubeDNS != nil {
@@ -51,6 +59,18 @@ func (s ClusterSpec) deepCopy() ClusterSpec {
 			auth.RBAC = &RBACAuthorizationSpec{}
 		}
 		out.Authorization = &auth
+	}
+	if p := s.PodMetadataAccess; p != nil {
+		access := *p
+		if p.Forward != nil {
+			forward := *p.Forward
+			forward.Port = clonePointer(p.Forward.Port)
+			access.Forward = &forward
+		}
+		out.PodMetadataAccess = &access
+	}
+	if t := s.ServiceAccountTokens; t != nil {
+		out.ServiceAccountTokens = &ServiceAccountTokensSpec{AutomountDefault: clonePointer(t.AutomountDefault)}
 	}
 	return out
 }

@@ -1,0 +1,56 @@
+package kops
+
+// PodMetadataAccessSpec says whether pods may reach the cloud's instance metadata service (IMDS,
+// 169.254.169.254), from which any pod on a node could otherwise read the node's credentials.
+// Host-network pods (the control plane, kube-proxy, CNI agents) are never affected: the rules act on
+// the pod interfaces only.
+type PodMetadataAccessSpec struct {
+	// Mode is PodMetadataAccessAllow, PodMetadataAccessBlock (the default on clouds with instance
+	// metadata) or PodMetadataAccessForward.
+	Mode string `json:"mode,omitempty"`
+	// Forward configures the credentials proxy pods are sent to; only with mode Forward.
+	Forward *PodMetadataForwardSpec `json:"forward,omitempty"`
+	// HostInterface overrides the iptables interface pattern of the pods' interfaces (cali+, eni+,
+	// cbr0, ...) that is otherwise derived from spec.networking. Required in Forward mode for a CNI
+	// this build does not know.
+	HostInterface string `json:"hostInterface,omitempty"`
+}
+
+// The values of podMetadataAccess.mode.
+const (
+	// PodMetadataAccessAllow leaves instance metadata reachable from pods.
+	PodMetadataAccessAllow = "Allow"
+	// PodMetadataAccessBlock drops pod traffic to instance metadata.
+	PodMetadataAccessBlock = "Block"
+	// PodMetadataAccessForward sends pods' metadata requests to a credentials proxy (kube2iam) and
+	// drops the rest.
+	PodMetadataAccessForward = "Forward"
+)
+
+// PodMetadataForwardSpec configures the credentials proxy of the Forward mode.
+type PodMetadataForwardSpec struct {
+	// Proxy names the proxy; only PodMetadataProxyKube2IAM is known.
+	Proxy string `json:"proxy,omitempty"`
+	// Port is the node port the proxy listens on (default 8181).
+	Port *int32 `json:"port,omitempty"`
+	// DefaultRole is the role a pod without an annotation gets.
+	DefaultRole string `json:"defaultRole,omitempty"`
+	// BaseRoleARN is the ARN prefix of the roles pods may assume (arn:aws:iam::123456789012:role/).
+	BaseRoleARN string `json:"baseRoleARN,omitempty"`
+	// NamespaceRestrictions restricts the roles a pod may assume to those its namespace allows.
+	NamespaceRestrictions bool `json:"namespaceRestrictions,omitempty"`
+}
+
+// PodMetadataProxyKube2IAM is the only credentials proxy this build deploys.
+const PodMetadataProxyKube2IAM = "kube2iam"
+
+// DefaultPodMetadataForwardPort is the port kube2iam listens on unless told otherwise.
+const DefaultPodMetadataForwardPort int32 = 8181
+
+// ServiceAccountTokensSpec says where Kubernetes hands out service-account tokens by default.
+type ServiceAccountTokensSpec struct {
+	// AutomountDefault, when false, sets automountServiceAccountToken: false on the default
+	// ServiceAccount of the default namespace too (kube-system's and those of namespaces kops
+	// creates always get it).
+	AutomountDefault *bool `json:"automountDefault,omitempty"`
+}
