@@ -1,0 +1,43 @@
+// Package terraform is the `--target terraform` of `kops update cluster`: tasks that live in the
+// cloud write themselves as Terraform resources (kubernetes.tf) and data files (data/), rendered
+// with hclwrite, deterministically.
+//
+// The contract between tasks and the target is small: a task implements Renderer and calls
+// RenderResource with a body struct whose fields carry `cty:"name"` tags, and AddFile for contents
+// that belong in data/. References between resources are Literals.
+package terraform
+
+import (
+	"strings"
+)
+
+// Renderer is implemented by tasks the terraform target can write.
+type Renderer interface {
+	RenderTerraform(t *Target) error
+}
+
+// Literal is an HCL expression written verbatim: a reference to another resource's attribute or a
+// file() call. Build one with LiteralProperty or from AddFile; its fields are the target's business.
+type Literal struct {
+	// expr is the expression as HCL source, e.g. aws_iam_role.nodes-a-example-com.name.
+	expr string
+	// refersTo names the resource the expression refers to ("aws_iam_role.nodes-a-example-com"),
+	// if any, so that references can be checked against what was rendered.
+	refersTo string
+}
+
+// String returns the expression as written into kubernetes.tf.
+func (l *Literal) String() string { return l.expr }
+
+// LiteralProperty refers to an attribute of another rendered resource:
+// LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "id").
+func LiteralProperty(resourceType, resourceName, prop string) *Literal {
+	ref := resourceType + "." + resourceName
+	return &Literal{expr: ref + "." + prop, refersTo: ref}
+}
+
+// ResourceName turns a kops object name (nodes.a.example.com) into a Terraform resource name
+// (nodes-a-example-com), as kops names its resources.
+func ResourceName(name string) string {
+	return strings.ReplaceAll(name, ".", "-")
+}
