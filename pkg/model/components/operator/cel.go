@@ -1,4 +1,4 @@
-package corednsoperator
+package operator
 
 import (
 	"fmt"
@@ -53,3 +53,12 @@ func anyOf(alternatives []string) string {
 func allOf(conditions ...string) string {
 	return strings.Join(conditions, " && ")
 }
+
+func boolLiteral(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,4 +1,4 @@
-package corednsoperator
+package operator
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -19,17 +19,26 @@ const podSpec = "object.spec.template.spec"
 // table's names, never from constants of its own.
 func (s *Scope) checks() []check {
 	var out []check
-	out = append(out, s.deploymentChecks()...)
-	out = append(out, s.serviceChecks()...)
-	out = append(out, s.serviceAccountChecks()...)
-	out = append(out, check{"", "configmaps", "", `object.metadata.name == ` + celString(CoreDNSConfigMap),
-		"the CoreDNS operator may only create or change ConfigMap " + CoreDNSConfigMap})
-	out = append(out, eventChecks()...)
+	for _, m := range s.Descriptor.Managed {
+		out = append(out, managedKinds[m.Kind].checks(s)...)
+	}
+	out = append(out, s.eventChecks()...)
 	return out
+}
+
+// onlyName is the first check of every managed kind: the operator may write one object of it.
+func (s *Scope) onlyName(group, resource, kind, name string) check {
+	return check{group, resource, "", `object.metadata.name == ` + celString(name),
+		"the " + s.Descriptor.Subject + " operator may only create or change " + kind + " " + name}
+}
+
+func (s *Scope) configMapChecks() []check {
+	return []check{s.onlyName("", "configmaps", "ConfigMap", s.ConfigMap.Name)}
 }
 
 func (s *Scope) deploymentChecks() []check {
 	d := s.Deployment
+	max := s.Descriptor.MaxReplicas
 	pod := d.Spec.Template.Spec
 	sc := pod.SecurityContext
 	images := map[string]string{}
@@ -105,13 +114,12 @@ func (s *Scope) deploymentChecks() []check {
 	}
 
 	deny := func(expression, message string) check {
-		return check{"apps", "deployments", "", expression, "the CoreDNS Deployment " + message}
+		return check{"apps", "deployments", "", expression, "the " + s.Descriptor.Subject + " Deployment " + message}
 	}
 	containers := func(condition string) string { return podSpec + `.containers.all(c, ` + condition + `)` }
 	return []check{
-		{"apps", "deployments", "", `object.metadata.name == ` + celString(CoreDNSDeployment),
-			"the CoreDNS operator may only create or change Deployment " + CoreDNSDeployment},
-		deny(`object.spec.?replicas.orValue(1) <= `+celInt(MaxReplicas), "may have at most "+celInt(MaxReplicas)+" replicas"),
+		s.onlyName("apps", "deployments", "Deployment", d.Name),
+		deny(`object.spec.?replicas.orValue(1) <= `+celInt(max), "may have at most "+celInt(max)+" replicas"),
 		deny(allOf(`object.spec.selector.?matchLabels.orValue({}) == `+celStringMap(d.Spec.Selector.MatchLabels),
 			`object.spec.selector.?matchExpressions.orValue([]).size() == 0`),
 			"must select its pods by "+celStringMap(d.Spec.Selector.MatchLabels)),

@@ -1,14 +1,14 @@
-package corednsoperator
+package operator
 
 import "strings"
 
-// RightsMarkdown renders Rights as the Markdown table in docs/addon-operators.md; a test of the
+// RightsMarkdown renders d.Rights as the Markdown table in docs/addon-operators.md; a test of the
 // doc compares it with this output, so the documented rights are the deployed ones.
-func RightsMarkdown() string {
+func (d *Descriptor) RightsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| Namespace | API group | Resources | Verbs | Names | Why |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
-	for _, r := range Rights {
+	for _, r := range d.Rights {
 		group := r.APIGroup
 		if group == "" {
 			group = "core"

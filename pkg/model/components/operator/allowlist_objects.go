@@ -1,4 +1,4 @@
-package corednsoperator
+package operator
 
 import (
 	"sort"
@@ -36,11 +36,10 @@ func (s *Scope) serviceChecks() []check {
 	}
 	sort.Strings(described)
 	deny := func(expression, message string) check {
-		return check{"", "services", "", expression, "Service " + CoreDNSService + " " + message}
+		return check{"", "services", "", expression, "Service " + s.Service.Name + " " + message}
 	}
 	return []check{
-		{"", "services", "", `object.metadata.name == ` + celString(CoreDNSService),
-			"the CoreDNS operator may only create or change Service " + CoreDNSService},
+		s.onlyName("", "services", "Service", s.Service.Name),
 		deny(allOf(`object.spec.?type.orValue("ClusterIP") == "ClusterIP"`,
 			`object.spec.?clusterIP.orValue("") == `+ip,
 			`object.spec.?clusterIPs.orValue([`+ip+`]) == [`+ip+`]`),
@@ -58,6 +57,7 @@ func (s *Scope) serviceChecks() []check {
 }
 
 func (s *Scope) serviceAccountChecks() []check {
+	name, subject := s.ServiceAccount.Name, s.Descriptor.Subject
 	automount := `!object.?automountServiceAccountToken.hasValue()`
 	if a := s.ServiceAccount.AutomountServiceAccountToken; a != nil {
 		automount = `object.?automountServiceAccountToken.orValue(` + boolLiteral(!*a) + `) == ` + boolLiteral(*a)
@@ -66,46 +66,27 @@ func (s *Scope) serviceAccountChecks() []check {
 		return `has(object.` + field + `) == has(oldObject.` + field + `) && (!has(object.` + field + `) || object.` + field + ` == oldObject.` + field + `)`
 	}
 	return []check{
-		{"", "serviceaccounts", "", `object.metadata.name == ` + celString(CoreDNSServiceAccount),
-			"the CoreDNS operator may only create or change ServiceAccount " + CoreDNSServiceAccount},
+		s.onlyName("", "serviceaccounts", "ServiceAccount", name),
 		{"", "serviceaccounts", "", `request.operation != "CREATE" || (` + allOf(automount,
 			`object.?secrets.orValue([]).size() == 0`, `object.?imagePullSecrets.orValue([]).size() == 0`) + `)`,
-			"the CoreDNS operator may create ServiceAccount " + CoreDNSServiceAccount + " only as kops renders it: no secrets, imagePullSecrets or other automountServiceAccountToken"},
+			"the " + subject + " operator may create ServiceAccount " + name + " only as kops renders it: no secrets, imagePullSecrets or other automountServiceAccountToken"},
 		{"", "serviceaccounts", "", `request.operation != "UPDATE" || (` + allOf(same("automountServiceAccountToken"),
 			same("secrets"), same("imagePullSecrets")) + `)`,
-			"the CoreDNS operator may not change the automountServiceAccountToken, secrets or imagePullSecrets of ServiceAccount " + CoreDNSServiceAccount},
+			"the " + subject + " operator may not change the automountServiceAccountToken, secrets or imagePullSecrets of ServiceAccount " + name},
 	}
-}
-
-func boolLiteral(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
-}
-
-// EventReporter is the component the operator's events must name as their source.
-const EventReporter = DeploymentName
-
-// managedKinds are the objects the operator may report events about: the rights table's names.
-var managedKinds = [][2]string{
-	{"CoreDNS", CoreDNSResource},
-	{"Deployment", CoreDNSDeployment},
-	{"Service", CoreDNSService},
-	{"ConfigMap", CoreDNSConfigMap},
-	{"ServiceAccount", CoreDNSServiceAccount},
 }
 
 // eventChecks keep the operator from speaking for others in kube-system: it may only create events
 // it reports itself, about the objects it manages, and may only patch its own. Its own namespace
 // holds nothing but its lease, so its leader-election events there are left alone.
-func eventChecks() []check {
-	var pairs []string
-	for _, k := range managedKinds {
-		pairs = append(pairs, celStrings([]string{k[0], k[1]}))
+func (s *Scope) eventChecks() []check {
+	d := s.Descriptor
+	pairs := []string{celStrings([]string{d.CRD.Kind, d.Instructions})}
+	for _, m := range d.Managed {
+		pairs = append(pairs, celStrings([]string{m.Kind, m.Name}))
 	}
 	about := "[" + strings.Join(pairs, ", ") + "]"
-	me := celString(EventReporter)
+	me := celString(d.EventReporter())
 	mine := func(obj string) (core, events string) {
 		core = allOf(`[`+obj+`.?source.?component.orValue(""), `+obj+`.?reportingComponent.orValue("")].all(x, x in ["", `+me+`])`,
 			`[`+obj+`.?source.?component.orValue(""), `+obj+`.?reportingComponent.orValue("")].exists(x, x == `+me+`)`)
@@ -115,13 +96,13 @@ func eventChecks() []check {
 	}
 	coreNew, eventsNew := mine("object")
 	coreOld, eventsOld := mine("oldObject")
-	whose := "the CoreDNS operator may only record events in " + WatchNamespace + " as " + EventReporter + " about the objects it manages, and only change its own"
+	whose := "the " + d.Subject + " operator may only record events in " + d.WatchNamespace + " as " + d.EventReporter() + " about the objects it manages, and only change its own"
 	return []check{
-		{"", "events", WatchNamespace, allOf(coreNew,
+		{"", "events", d.WatchNamespace, allOf(coreNew,
 			`[object.involvedObject.?kind.orValue(""), object.involvedObject.?name.orValue("")] in `+about,
 			`!object.?related.hasValue()`,
 			`(request.operation != "UPDATE" || `+coreOld+`)`), whose},
-		{"events.k8s.io", "events", WatchNamespace, allOf(eventsNew,
+		{"events.k8s.io", "events", d.WatchNamespace, allOf(eventsNew,
 			`[object.?regarding.?kind.orValue(""), object.?regarding.?name.orValue("")] in `+about,
 			`!object.?related.hasValue()`,
 			`(request.operation != "UPDATE" || `+eventsOld+`)`), whose},
