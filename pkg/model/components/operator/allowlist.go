@@ -140,7 +140,7 @@ func (s *Scope) deploymentChecks() []check {
 		deny(allOf(`!`+podSpec+`.?hostNetwork.orValue(false)`, `!`+podSpec+`.?hostPID.orValue(false)`, `!`+podSpec+`.?hostIPC.orValue(false)`),
 			"may not use the host's network, process or IPC namespaces"),
 		deny(podSpec+`.?volumes.orValue([]).all(v, `+anyOf(volume)+`)`,
-			"may only mount ConfigMap "+celStrings(configMaps)+emptyDirText(emptyDir)+": no Secret, projected, host path, NFS, CSI or ephemeral volume"),
+			volumeText(configMaps, emptyDir)),
 		deny(allOf(podSpec+`.?imagePullSecrets.orValue([]).size() == 0`, podSpec+`.?resourceClaims.orValue([]).size() == 0`),
 			"may not name image pull secrets or resource claims"),
 		deny(allOf(`!`+podSpec+`.?nodeName.hasValue()`,
@@ -152,7 +152,7 @@ func (s *Scope) deploymentChecks() []check {
 		deny(podSpec+`.?tolerations.orValue([]).all(t, `+anyOf(tolerations)+`)`,
 			"may only have the tolerations kops renders"),
 		deny(podSpec+`.?priorityClassName.orValue(`+celString(pod.PriorityClassName)+`) == `+celString(pod.PriorityClassName),
-			"may only use priority class "+pod.PriorityClassName),
+			priorityText(pod.PriorityClassName)),
 		deny(allOf(podSpec+`.?securityContext.?runAsNonRoot.orValue(false)`,
 			podSpec+`.?securityContext.?runAsUser.orValue(0) == `+uid,
 			podSpec+`.?securityContext.?runAsGroup.orValue(0) == `+gid,
@@ -185,6 +185,20 @@ func (s *Scope) deploymentChecks() []check {
 		deny(containers(allOf(probeHosts...)),
 			"may not point probes or lifecycle hooks at other hosts"),
 	}
+}
+
+func volumeText(configMaps []string, emptyDir bool) string {
+	if len(configMaps) == 0 && !emptyDir {
+		return "may not mount any volume"
+	}
+	return "may only mount ConfigMap " + celStrings(configMaps) + emptyDirText(emptyDir) + ": no Secret, projected, host path, NFS, CSI or ephemeral volume"
+}
+
+func priorityText(class string) string {
+	if class == "" {
+		return "may not use a priority class"
+	}
+	return "may only use priority class " + class
 }
 
 func emptyDirText(emptyDir bool) string {

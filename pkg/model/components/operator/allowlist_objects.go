@@ -8,12 +8,26 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// The allow-list for the managed objects other than the Deployment: the kube-dns Service, the
-// coredns ServiceAccount, and the events the operator records.
+// The allow-list for the managed objects other than the Deployment: a Service, a ServiceAccount,
+// and the events the operator records.
 
 func (s *Scope) serviceChecks() []check {
 	svc := s.Service.Spec
 	ip := celString(svc.ClusterIP)
+	deny := func(expression, message string) check {
+		return check{"", "services", "", expression, "Service " + s.Service.Name + " " + message}
+	}
+	// A Service rendered with its cluster IP (CoreDNS's kubeDNS.serverIP) keeps exactly it; one
+	// rendered without gets whatever address the API server allocates, but never a headless one.
+	address := deny(allOf(`object.spec.?type.orValue("ClusterIP") == "ClusterIP"`,
+		`object.spec.?clusterIP.orValue("") == `+ip,
+		`object.spec.?clusterIPs.orValue([`+ip+`]) == [`+ip+`]`),
+		"must be of type ClusterIP with clusterIP "+svc.ClusterIP+" (kubeDNS.serverIP)")
+	if svc.ClusterIP == "" {
+		address = deny(allOf(`object.spec.?type.orValue("ClusterIP") == "ClusterIP"`,
+			`object.spec.?clusterIP.orValue("") != "None"`),
+			"must be of type ClusterIP, not headless")
+	}
 	var ports []string
 	var described []string
 	for _, p := range svc.Ports {
@@ -35,15 +49,9 @@ func (s *Scope) serviceChecks() []check {
 		described = append(described, celInt(int64(p.Port))+"/"+string(protocol))
 	}
 	sort.Strings(described)
-	deny := func(expression, message string) check {
-		return check{"", "services", "", expression, "Service " + s.Service.Name + " " + message}
-	}
 	return []check{
 		s.onlyName("", "services", "Service", s.Service.Name),
-		deny(allOf(`object.spec.?type.orValue("ClusterIP") == "ClusterIP"`,
-			`object.spec.?clusterIP.orValue("") == `+ip,
-			`object.spec.?clusterIPs.orValue([`+ip+`]) == [`+ip+`]`),
-			"must be of type ClusterIP with clusterIP "+svc.ClusterIP+" (kubeDNS.serverIP)"),
+		address,
 		deny(`object.spec.?selector.orValue({}) == `+celStringMap(svc.Selector),
 			"must select exactly "+celStringMap(svc.Selector)),
 		deny(allOf(`object.spec.ports.size() == `+celInt(int64(len(svc.Ports))),

@@ -122,11 +122,7 @@ func (d *Descriptor) Validate() error {
 	if d.MaxReplicas < 1 {
 		problems = append(problems, "MaxReplicas: must be at least 1")
 	}
-	for i, r := range d.Rights {
-		if r.Namespace != d.Namespace && r.Namespace != d.WatchNamespace {
-			problems = append(problems, fmt.Sprintf("Rights[%d].Namespace: %q is neither Namespace nor WatchNamespace", i, r.Namespace))
-		}
-	}
+	problems = append(problems, d.validateRights()...)
 	if len(problems) > 0 {
 		sortStrings(problems)
 		return fmt.Errorf("operator descriptor %q: %v", d.AddonName, problems)

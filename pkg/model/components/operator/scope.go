@@ -124,8 +124,8 @@ func validateDeployment(d *appsv1.Deployment) error {
 func validateService(s *corev1.Service) error {
 	svc := s.Spec
 	switch {
-	case svc.ClusterIP == "" || svc.ClusterIP == corev1.ClusterIPNone:
-		return fmt.Errorf("Service %s: spec.clusterIP must be an address", s.Name)
+	case svc.ClusterIP == corev1.ClusterIPNone:
+		return fmt.Errorf("Service %s: spec.clusterIP must be an address or unset", s.Name)
 	case svc.Type != "" && svc.Type != corev1.ServiceTypeClusterIP:
 		return fmt.Errorf("Service %s: spec.type must be ClusterIP", s.Name)
 	case len(svc.Selector) == 0 || len(svc.Ports) == 0:
