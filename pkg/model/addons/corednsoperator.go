@@ -145,7 +145,7 @@ func operatorPolicy(ctx *model.KopsModelContext, spec corednsoperator.CoreDNSSpe
 }
 
 // UsesCoreDNSOperator says whether CoreDNS is deployed through its operator on the server: the
-// cluster asks for CoreDNS, both UseAddonOperators and ClusterAddons are on, as kops requires, and
+// cluster asks for CoreDNS, UseAddonOperators is active (with the ClusterAddons it requires), and
 // kubeDNS.operatorMode is ServerSide (the default).
 func UsesCoreDNSOperator(ctx *model.KopsModelContext) bool {
 	return coreDNSOperatorMode(ctx) == kops.OperatorModeServerSide
@@ -163,7 +163,7 @@ func ExpandsCoreDNSClientSide(ctx *model.KopsModelContext) bool {
 func coreDNSOperatorMode(ctx *model.KopsModelContext) string {
 	dns := ctx.Cluster.Spec.KubeDNS
 	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS ||
-		!ctx.FeatureFlags.Enabled(featureflag.UseAddonOperators) || !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) {
+		!ctx.FeatureFlags.Active(featureflag.UseAddonOperators) {
 		return ""
 	}
 	if dns.OperatorMode == "" {

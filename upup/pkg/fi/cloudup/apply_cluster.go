@@ -131,9 +131,8 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 	if err != nil {
 		return nil, warnings, fmt.Errorf("spec.assets: %w", err)
 	}
-	if flags.Enabled(featureflag.UseAddonOperators) && !flags.Enabled(featureflag.ClusterAddons) {
-		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS",
-			Text: "UseAddonOperators needs ClusterAddons too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators"})
+	for _, u := range flags.Unmet() {
+		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS", Text: u.Message()})
 	}
 	if w, ok := operatorModeIgnored(checked.Cluster, flags, clientset.Base().Join(name, "config").String()); ok {
 		warnings = append(warnings, w)
@@ -206,7 +205,7 @@ func countShippable(stored []*unstructured.Unstructured) int {
 func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set, source string) (kopscodecs.Warning, bool) {
 	dns := cluster.Spec.KubeDNS
 	if dns == nil || dns.OperatorMode == "" ||
-		(flags.Enabled(featureflag.UseAddonOperators) && flags.Enabled(featureflag.ClusterAddons)) {
+		flags.Active(featureflag.UseAddonOperators) {
 		return kopscodecs.Warning{}, false
 	}
 	return kopscodecs.Warning{Source: source,
