@@ -15,12 +15,13 @@ import (
 
 // fixed is a Builder that returns the addons it is given.
 type fixed struct {
-	owns   []string
-	addons []*Addon
-	err    error
+	owns, packages []string
+	addons         []*Addon
+	err            error
 }
 
-func (f fixed) Owns() []string { return f.owns }
+func (f fixed) Owns() []string                            { return f.owns }
+func (f fixed) Packages(*model.KopsModelContext) []string { return f.packages }
 func (f fixed) Addons(*model.KopsModelContext) ([]*Addon, error) {
 	return f.addons, f.err
 }
@@ -80,4 +81,11 @@ func TestBootstrapChannelBuilderErrors(t *testing.T) {
 			assert.ErrorContains(t, b.Build(&fi.ModelBuilderContext{}), tc.want)
 		})
 	}
+}
+
+// The packages to load are what the builders declare, in builder order, each once.
+func TestRequiredPackagesComeFromBuilders(t *testing.T) {
+	builders := []Builder{fixed{packages: []string{"b", "a"}}, fixed{}, fixed{packages: []string{"a", "c"}}}
+	assert.Equal(t, []string{"b", "a", "c"}, RequiredPackages(&model.KopsModelContext{}, builders))
+	assert.Empty(t, RequiredPackages(&model.KopsModelContext{}, []Builder{fixed{}}))
 }

@@ -21,6 +21,9 @@ type ClusterAddons struct{}
 // Owns names the cluster-addons addon.
 func (ClusterAddons) Owns() []string { return []string{ClusterAddonsName} }
 
+// Packages: the stored objects need no channel package.
+func (ClusterAddons) Packages(*model.KopsModelContext) []string { return nil }
+
 // Addons returns the stored objects, labelled as belonging to the addon, in their stored order.
 func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) || len(ctx.ClusterAddons) == 0 {

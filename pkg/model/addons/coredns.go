@@ -17,6 +17,15 @@ type CoreDNS struct{}
 // Owns names the built-in CoreDNS addon.
 func (CoreDNS) Owns() []string { return []string{models.CoreDNSAddonName} }
 
+// Packages is the CoreDNS package in client-side mode: its version and image make the CoreDNS
+// object that mode expands.
+func (CoreDNS) Packages(ctx *model.KopsModelContext) []string {
+	if !ExpandsCoreDNSClientSide(ctx) {
+		return nil
+	}
+	return []string{CoreDNSPackage}
+}
+
 // Addons renders the CoreDNS manifest from the completed cluster.
 func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	dns := ctx.Cluster.Spec.KubeDNS

@@ -35,6 +35,14 @@ func (CoreDNSOperator) Owns() []string {
 	return []string{models.CoreDNSRBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
 }
 
+// Packages are the operator package and the CoreDNS versions, when the operator runs.
+func (CoreDNSOperator) Packages(ctx *model.KopsModelContext) []string {
+	if !UsesCoreDNSOperator(ctx) {
+		return nil
+	}
+	return []string{corednsoperator.AddonName, CoreDNSPackage}
+}
+
 // Addons returns nothing unless the cluster runs CoreDNS through its operator.
 func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if !UsesCoreDNSOperator(ctx) {
@@ -170,19 +178,6 @@ func coreDNSOperatorMode(ctx *model.KopsModelContext) string {
 		return kops.OperatorModeServerSide
 	}
 	return dns.OperatorMode
-}
-
-// RequiredPackages names the channel packages the model needs for this cluster, so that they can be
-// read before the builders run. Client-side mode needs the CoreDNS package only: its version and
-// image make the CoreDNS object it expands.
-func RequiredPackages(ctx *model.KopsModelContext) []string {
-	switch {
-	case UsesCoreDNSOperator(ctx):
-		return []string{corednsoperator.AddonName, CoreDNSPackage}
-	case ExpandsCoreDNSClientSide(ctx):
-		return []string{CoreDNSPackage}
-	}
-	return nil
 }
 
 func requirePackage(ctx *model.KopsModelContext, name string, needManifest bool) (*channels.Package, error) {

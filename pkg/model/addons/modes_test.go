@@ -35,7 +35,7 @@ func modeContext(t *testing.T, spec kops.ClusterSpec, mode string) *model.KopsMo
 	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
 	require.NoError(t, err)
 	ctx := &model.KopsModelContext{Cluster: cluster, FeatureFlags: flags, Assets: remapper}
-	if names := RequiredPackages(ctx); len(names) > 0 {
+	if names := RequiredPackages(ctx, DefaultBuilders()); len(names) > 0 {
 		channel, err := channels.Load(cluster.Spec.Channel, nil)
 		require.NoError(t, err)
 		ctx.Packages = map[string]*channels.Package{}
@@ -139,10 +139,10 @@ func TestOperatorModeNeedsTheFlags(t *testing.T) {
 		ctx.Cluster.Spec.KubeDNS.OperatorMode = mode
 		assert.False(t, UsesCoreDNSOperator(ctx), mode)
 		assert.False(t, ExpandsCoreDNSClientSide(ctx), mode)
-		assert.Empty(t, RequiredPackages(ctx), mode)
+		assert.Empty(t, RequiredPackages(ctx, DefaultBuilders()), mode)
 	}
 	client := modeContext(t, kops.ClusterSpec{}, kops.OperatorModeClientSide)
-	assert.Equal(t, []string{CoreDNSPackage}, RequiredPackages(client))
+	assert.Equal(t, []string{CoreDNSPackage}, RequiredPackages(client, DefaultBuilders()))
 	server := modeContext(t, kops.ClusterSpec{}, "")
 	server.FeatureFlags, _ = featureflag.Parse("ClusterAddons,UseAddonOperators")
 	assert.True(t, UsesCoreDNSOperator(server), "ServerSide is the default with the flags on")

@@ -144,7 +144,7 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 		Assets:         remapper,
 		ClusterAddons:  stored,
 	}
-	if ctx.Packages, err = loadPackages(ctx, mem); err != nil {
+	if ctx.Packages, err = loadPackages(ctx, addons.DefaultBuilders(), mem); err != nil {
 		return nil, warnings, err
 	}
 	return ctx, warnings, nil
@@ -152,8 +152,8 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 
 // loadPackages reads the channel named by spec.channel, and from it the packages the model needs,
 // chosen for the cluster's Kubernetes version. The channel is read only when a package is needed.
-func loadPackages(ctx *model.KopsModelContext, mem *vfs.MemFS) (map[string]*channels.Package, error) {
-	names := addons.RequiredPackages(ctx)
+func loadPackages(ctx *model.KopsModelContext, builders []addons.Builder, mem *vfs.MemFS) (map[string]*channels.Package, error) {
+	names := addons.RequiredPackages(ctx, builders)
 	if len(names) == 0 {
 		return nil, nil
 	}
