@@ -52,7 +52,6 @@ func runUpdateCluster(ctx context.Context, f *Factory, name, target string) erro
 		ClusterName: name,
 		Flags:       f.Flags,
 		Target:      target,
-		Mem:         f.Mem,
 		Out:         f.Out,
 	})
 	if result != nil {

@@ -50,8 +50,8 @@ type Expected struct {
 // ReadExpected reads the bootstrap channel `kops update cluster --yes` wrote for a completed cluster
 // (spec.configBase set) and derives what the cluster must run. The mode is the channel's, not the
 // caller's feature flags: validation checks what was written.
-func ReadExpected(cluster *kops.Cluster, mem *vfs.MemFS) (*Expected, error) {
-	base, err := vfs.ParsePath(cluster.Spec.ConfigBase, mem)
+func ReadExpected(cluster *kops.Cluster, paths *vfs.Context) (*Expected, error) {
+	base, err := paths.ParsePath(cluster.Spec.ConfigBase)
 	if err != nil {
 		return nil, fmt.Errorf("spec.configBase: %w", err)
 	}

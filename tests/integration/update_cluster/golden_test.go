@@ -89,7 +89,7 @@ func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.Appl
 	t.Helper()
 	var out bytes.Buffer
 	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Mem: s.mem, Out: &out,
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Out: &out,
 	})
 	require.NoError(t, err)
 	return out.String(), result

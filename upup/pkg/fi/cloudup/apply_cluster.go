@@ -32,8 +32,6 @@ type ApplyClusterOptions struct {
 	Flags       featureflag.Set
 	// Target is TargetDryRun or TargetDirect.
 	Target string
-	// Mem resolves a memfs:// configBase (tests); nil otherwise.
-	Mem *vfs.MemFS
 	// Out receives the report of what would change or what changed.
 	Out io.Writer
 }
@@ -71,7 +69,7 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	default:
 		return nil, fmt.Errorf("unsupported target %q: use %s or %s", o.Target, TargetDryRun, TargetDirect)
 	}
-	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags, o.Mem)
+	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags)
 	result := &ApplyResult{Warnings: warnings}
 	if err != nil {
 		return result, err
@@ -84,7 +82,7 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	if err != nil {
 		return result, err
 	}
-	configBase, err := vfs.ParsePath(modelContext.Cluster.Spec.ConfigBase, o.Mem)
+	configBase, err := o.Clientset.Paths().ParsePath(modelContext.Cluster.Spec.ConfigBase)
 	if err != nil {
 		return result, fmt.Errorf("spec.configBase: %w", err)
 	}
@@ -104,8 +102,8 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 
 // LoadModelContext reads a cluster, its groups and addon objects from the store and checks them,
 // then reads the channel packages the model needs, returning the context every model builder reads.
-// mem resolves memfs:// channels (tests).
-func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set, mem *vfs.MemFS) (*model.KopsModelContext, []kopscodecs.Warning, error) {
+// The channel is resolved through the clientset's Paths.
+func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set) (*model.KopsModelContext, []kopscodecs.Warning, error) {
 	cluster, warnings, err := clientset.GetCluster(name)
 	if err != nil {
 		return nil, warnings, err
@@ -144,7 +142,7 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 		Assets:         remapper,
 		ClusterAddons:  stored,
 	}
-	if ctx.Packages, err = loadPackages(ctx, addons.DefaultBuilders(), mem); err != nil {
+	if ctx.Packages, err = loadPackages(ctx, addons.DefaultBuilders(), clientset.Paths()); err != nil {
 		return nil, warnings, err
 	}
 	return ctx, warnings, nil
@@ -152,12 +150,12 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 
 // loadPackages reads the channel named by spec.channel, and from it the packages the model needs,
 // chosen for the cluster's Kubernetes version. The channel is read only when a package is needed.
-func loadPackages(ctx *model.KopsModelContext, builders []addons.Builder, mem *vfs.MemFS) (map[string]*channels.Package, error) {
+func loadPackages(ctx *model.KopsModelContext, builders []addons.Builder, paths *vfs.Context) (map[string]*channels.Package, error) {
 	names := addons.RequiredPackages(ctx, builders)
 	if len(names) == 0 {
 		return nil, nil
 	}
-	channel, err := channels.Load(ctx.Cluster.Spec.Channel, mem)
+	channel, err := channels.Load(ctx.Cluster.Spec.Channel, paths)
 	if err != nil {
 		return nil, fmt.Errorf("spec.channel: %w", err)
 	}
