@@ -13,7 +13,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/upup/models"
+	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -79,7 +79,7 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *
 		}
 		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash})
 		switch a.Name {
-		case models.CoreDNSAddonName:
+		case coredns.AddonName:
 			e.DNS = DNSBuiltIn
 		case corednsoperator.AddonName:
 			e.DNS = DNSOperator

@@ -4,7 +4,6 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/operators/coredns"
-	"k8s.io/kops/upup/models"
 )
 
 // CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io. It stands aside when CoreDNS runs
@@ -15,7 +14,7 @@ import (
 type CoreDNS struct{}
 
 // Owns names the built-in CoreDNS addon.
-func (CoreDNS) Owns() []string { return []string{models.CoreDNSAddonName} }
+func (CoreDNS) Owns() []string { return []string{coredns.AddonName} }
 
 // Packages is the CoreDNS package in client-side mode: its version and image make the CoreDNS
 // object that mode expands.
@@ -40,7 +39,7 @@ func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*Addon{newAddon(models.CoreDNSAddonName, models.CoreDNSAddonID, manifest)}, nil
+	return []*Addon{newAddon(coredns.AddonName, coredns.AddonID, manifest)}, nil
 }
 
 // renderCoreDNS renders the CoreDNS objects of spec with the cluster's facts, as every mode does.

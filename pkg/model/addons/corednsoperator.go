@@ -14,7 +14,6 @@ import (
 	components "k8s.io/kops/pkg/model/components/coredns"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/operators/coredns"
-	"k8s.io/kops/upup/models"
 )
 
 // The channel packages and addons of CoreDNS run by its operator.
@@ -32,7 +31,7 @@ type CoreDNSOperator struct{}
 
 // Owns names the three addons.
 func (CoreDNSOperator) Owns() []string {
-	return []string{models.CoreDNSRBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
+	return []string{coredns.RBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
 }
 
 // Packages are the operator package and the CoreDNS versions, when the operator runs.
@@ -56,7 +55,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	rbac, err := models.RenderCoreDNSRBAC()
+	rbac, err := coredns.RenderRBAC()
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +76,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		return nil, err
 	}
 	return []*Addon{
-		newAddon(models.CoreDNSRBACAddonName, models.CoreDNSRBACAddonID, rbac),
+		newAddon(coredns.RBACAddonName, coredns.RBACAddonID, rbac),
 		newAddon(corednsoperator.AddonName, operator.Version, operatorManifest),
 		newAddon(CoreDNSResourceAddonName, version.Version, resourceManifest),
 	}, nil

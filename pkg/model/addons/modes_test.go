@@ -16,7 +16,6 @@ import (
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/operators/coredns"
-	"k8s.io/kops/upup/models"
 )
 
 // modeContext is the model context of cluster spec in one CoreDNS mode: "" is the built-in addon
@@ -104,7 +103,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			client := modeContext(t, tt.spec, kops.OperatorModeClientSide)
 			clientAddons, err := CoreDNS{}.Addons(client)
 			require.NoError(t, err)
-			clientSide := addonManifest(t, clientAddons, models.CoreDNSAddonName)
+			clientSide := addonManifest(t, clientAddons, coredns.AddonName)
 			none, err := CoreDNSOperator{}.Addons(client)
 			require.NoError(t, err)
 			assert.Empty(t, none, "client-side mode writes no operator, rights or policy")
@@ -114,7 +113,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = CoreDNSImageRepository + ":v" + object.Spec.Version
 			builtInAddons, err := CoreDNS{}.Addons(builtInCtx)
 			require.NoError(t, err)
-			builtIn := addonManifest(t, builtInAddons, models.CoreDNSAddonName)
+			builtIn := addonManifest(t, builtInAddons, coredns.AddonName)
 
 			assert.Equal(t, string(operator), string(clientSide), "operator vs client-side")
 			assert.Equal(t, string(builtIn), string(clientSide), "built-in vs client-side")

@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"k8s.io/kops/pkg/templates"
 	"k8s.io/kops/upup/models"
 )
 
@@ -89,7 +90,7 @@ func Render(spec Spec, facts Facts) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rendering CoreDNS: %w", err)
 	}
-	return models.Render(Template, data)
+	return templates.Render(models.FS(), Template, data, models.Partials)
 }
 
 // templateData is what the template reads: the spec, and the facts with quantities canonical.

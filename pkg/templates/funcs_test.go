@@ -1,9 +1,9 @@
-package models
+package templates
 
 import (
-	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,12 +61,19 @@ func TestToYAMLSortsKeys(t *testing.T) {
 }
 
 func TestRenderUnknownTemplate(t *testing.T) {
-	_, err := Render("cloudup/resources/addons/nope.yaml.template", nil)
+	_, err := Render(fstest.MapFS{}, "cloudup/resources/addons/nope.yaml.template", nil)
 	assert.ErrorContains(t, err, "nope.yaml.template")
 }
 
-func TestTemplatesAreEmbedded(t *testing.T) {
-	b, err := fs.ReadFile(FS(), "cloudup/resources/addons/coredns.addons.k8s.io/k8s-1.12.yaml.template")
+func TestRenderWithPartials(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.yaml.template":          {Data: []byte(`{{ template "p" . }}: {{ quote .V }}`)},
+		"partials/p.yaml.template": {Data: []byte(`{{ define "p" }}key{{ end }}`)},
+	}
+	out, err := Render(fsys, "a.yaml.template", map[string]string{"V": "yes"}, "partials/*.yaml.template")
 	require.NoError(t, err)
-	assert.Contains(t, string(b), "kind: Deployment")
+	assert.Equal(t, "key: \"yes\"\n", string(out), "quoted, with the newline added")
+
+	_, err = Render(fsys, "a.yaml.template", map[string]string{}, "partials/*.yaml.template")
+	assert.ErrorContains(t, err, "V", "a missing key is an error, not <no value>")
 }
