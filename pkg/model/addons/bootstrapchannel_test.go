@@ -26,6 +26,11 @@ func (f fixed) Addons(*model.KopsModelContext) ([]*Addon, error) {
 	return f.addons, f.err
 }
 
+// labelled is a one-object manifest finished for addon.
+func labelled(addon, name string) []byte {
+	return []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  labels:\n    addon.kops.k8s.io/name: " + addon + "\n    app.kubernetes.io/managed-by: kops\n")
+}
+
 func tasksByKey(t *testing.T, c *fi.ModelBuilderContext) map[string]fi.Task {
 	out := map[string]fi.Task{}
 	for _, task := range c.Tasks() {
@@ -36,8 +41,8 @@ func tasksByKey(t *testing.T, c *fi.ModelBuilderContext) map[string]fi.Task {
 
 func TestBootstrapChannelBuilder(t *testing.T) {
 	b := &BootstrapChannelBuilder{Context: &model.KopsModelContext{}, Builders: []Builder{
-		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", []byte("b: 1\n"))}},
-		fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", []byte("a: 2\n"))}},
+		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
+		fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "a"))}},
 	}}
 	c := &fi.ModelBuilderContext{}
 	require.NoError(t, b.Build(c))
@@ -51,7 +56,7 @@ func TestBootstrapChannelBuilder(t *testing.T) {
 	assert.Equal(t, "b.example.com", channel.Spec.Addons[0].Name, "the order of the builders")
 	assert.Equal(t, "a.example.com", channel.Spec.Addons[1].Name)
 	assert.Equal(t, "a.example.com/v2.yaml", channel.Spec.Addons[1].Manifest)
-	assert.Equal(t, channelsapi.ManifestHash([]byte("a: 2\n")), channel.Spec.Addons[1].ManifestHash)
+	assert.Equal(t, channelsapi.ManifestHash(labelled("a.example.com", "a")), channel.Spec.Addons[1].ManifestHash)
 	assert.ElementsMatch(t, []fi.TaskKey{
 		{Kind: "ManagedFile", Name: "addons/b.example.com/v1.yaml"},
 		{Kind: "ManagedFile", Name: "addons/a.example.com/v2.yaml"},
@@ -71,9 +76,12 @@ func TestBootstrapChannelBuilderErrors(t *testing.T) {
 	}{
 		{"builder fails", []Builder{fixed{err: errors.New("no package")}}, "no package"},
 		{"same addon twice", []Builder{
-			fixed{addons: []*Addon{newAddon("a.example.com", "v1", []byte("a"))}},
-			fixed{addons: []*Addon{newAddon("a.example.com", "v2", []byte("b"))}},
+			fixed{addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
+			fixed{addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "b"))}},
 		}, `addon "a.example.com" is built twice`},
+		{"object without the addon's labels", []Builder{
+			fixed{addons: []*Addon{newAddon("a.example.com", "v1", labelled("other.example.com", "a"))}},
+		}, `addon a.example.com is not finished: [ConfigMap a: labels addon.kops.k8s.io/name="a.example.com" and app.kubernetes.io/managed-by="kops" are missing]`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

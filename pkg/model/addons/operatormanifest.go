@@ -61,19 +61,17 @@ func buildOperatorManifest(p *channels.Package, remapper *assets.Remapper, polic
 			problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))
 			continue
 		}
-		// Every object of an addon carries its name, so channels can find what it put on the cluster.
-		labels := obj.GetLabels()
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[LabelAddonName] = corednsoperator.AddonName
-		labels[LabelManagedBy] = "kops"
-		obj.SetLabels(labels)
+		// The one post-processing step: labels (so channels can find what the addon put on the
+		// cluster) and pinned, remapped images, the channel's image first.
+		im := images{remapper: remapper, pinned: true}
 		if isOperatorDeployment(obj) {
-			if err := setImages(obj, p.Image, remapper); err != nil {
-				problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))
-				continue
-			}
+			im.override = p.Image
+		}
+		if err := finishObject(obj, corednsoperator.AddonName, im); err != nil {
+			problems = append(problems, fmt.Sprintf("object %s: %v", describeObject(obj), err))
+			continue
+		}
+		if isOperatorDeployment(obj) {
 			writeDoc(&out, rbac)
 			writeDoc(&out, policy)
 		}
@@ -134,49 +132,4 @@ func policyWithProbe(manifest []byte) ([]byte, error) {
 func isOperatorDeployment(obj *unstructured.Unstructured) bool {
 	return obj.GetAPIVersion() == "apps/v1" && obj.GetKind() == "Deployment" &&
 		obj.GetNamespace() == corednsoperator.Namespace && obj.GetName() == corednsoperator.DeploymentName
-}
-
-// setImages overrides the first container's image with the channel's, then remaps and checks every
-// container image: each must be pinned by tag or digest.
-func setImages(obj *unstructured.Unstructured, override string, remapper *assets.Remapper) error {
-	for _, field := range []string{"initContainers", "containers"} {
-		containers, _, err := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", field)
-		if err != nil {
-			return err
-		}
-		for i, c := range containers {
-			container, ok := c.(map[string]interface{})
-			if !ok {
-				return fmt.Errorf("%s[%d] is not an object", field, i)
-			}
-			image, _ := container["image"].(string)
-			if field == "containers" && i == 0 && override != "" {
-				image = override
-			}
-			if err := channelsapi.ValidatePinnedImage(image); err != nil {
-				return fmt.Errorf("%s[%d]: %w", field, i, err)
-			}
-			remapped, err := remapper.RemapImage(image)
-			if err != nil {
-				return fmt.Errorf("%s[%d]: %w", field, i, err)
-			}
-			container["image"] = remapped
-		}
-		if len(containers) > 0 {
-			if err := unstructured.SetNestedSlice(obj.Object, containers, "spec", "template", "spec", field); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func writeDoc(out *bytes.Buffer, doc []byte) {
-	if out.Len() > 0 {
-		out.WriteString("---\n")
-	}
-	out.Write(bytes.TrimLeft(doc, "\n"))
-	if !bytes.HasSuffix(doc, []byte("\n")) {
-		out.WriteByte('\n')
-	}
 }
