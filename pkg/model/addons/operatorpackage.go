@@ -7,7 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/model/components/operator"
 )
 
@@ -27,11 +26,11 @@ func (p packageObject) check(obj *unstructured.Unstructured) error {
 	return p.Check(obj.Object)
 }
 
-// operatorPackageObjects are the objects the CoreDNS operator package may hold, the Deployment
-// last: the one object it must hold.
-func operatorPackageObjects() []packageObject {
+// operatorPackageObjects are the objects d's operator package may hold, the Deployment last: the
+// one object it must hold.
+func operatorPackageObjects(d *operator.Descriptor) []packageObject {
 	var out []packageObject
-	for _, o := range corednsoperator.Descriptor().PackageObjects() {
+	for _, o := range d.PackageObjects() {
 		out = append(out, packageObject{o})
 	}
 	return out
