@@ -40,9 +40,6 @@ func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 				return fmt.Errorf("addon %q is built twice", a.Spec.Name)
 			}
 			seen[a.Spec.Name] = true
-			if err := checkFinished(a, b.Context.Assets); err != nil {
-				return err
-			}
 			spec := a.Spec
 			spec.ManifestHash = channelsapi.ManifestHash(a.Manifest)
 			channel.Spec.Addons = append(channel.Spec.Addons, spec)

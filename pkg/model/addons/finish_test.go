@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
 )
 
@@ -68,4 +69,34 @@ func TestCheckFinishedRefusesUnremappedImages(t *testing.T) {
 	err := checkFinished(newAddon("a.example.com", "v1", []byte(manifest)), mirror(t))
 	assert.ErrorContains(t, err, "image registry.k8s.io/x/y:v1 is not remapped (want mirror.example.com/m/x/y:v1)")
 	assert.NoError(t, checkFinished(newAddon("a.example.com", "v1", []byte(manifest)), nil), "nothing to remap to")
+}
+
+// Every addon of every builder is finished, in every CoreDNS mode and with every kind of
+// remapping: labelled with its addon, every image remapped.
+func TestEveryAddonIsFinished(t *testing.T) {
+	for _, assetsSpec := range []*kops.AssetsSpec{nil, {ContainerRegistry: "mirror.example.com/m"}, {ContainerProxy: "proxy.example.com"}} {
+		for _, mode := range []string{"", kops.OperatorModeClientSide, kops.OperatorModeServerSide} {
+			ctx := modeContext(t, kops.ClusterSpec{Assets: assetsSpec}, mode)
+			ctx.ClusterAddons = []*unstructured.Unstructured{workload("Deployment", []string{"spec", "template", "spec"}, "registry.k8s.io/x/y:v1")}
+			if mode == "" {
+				ctx.FeatureFlags, _ = featureflag.Parse("ClusterAddons") // built-in CoreDNS, cluster addons shipped
+			}
+			n := 0
+			for _, b := range DefaultBuilders() {
+				addons, err := b.Addons(ctx)
+				require.NoError(t, err)
+				for _, a := range addons {
+					n++
+					assert.NoError(t, checkFinished(a, ctx.Assets), "mode %q, assets %+v", mode, assetsSpec)
+				}
+			}
+			assert.GreaterOrEqual(t, n, 2, "CoreDNS and the cluster addons at least")
+		}
+	}
+}
+
+// An object without its addon's labels is refused.
+func TestCheckFinishedRefusesUnlabelledObjects(t *testing.T) {
+	err := checkFinished(newAddon("a.example.com", "v1", labelled("other.example.com", "a")), nil)
+	assert.ErrorContains(t, err, `addon a.example.com is not finished: [ConfigMap a: labels addon.kops.k8s.io/name="a.example.com" and app.kubernetes.io/managed-by="kops" are missing]`)
 }
