@@ -22,11 +22,12 @@ type PolicyDocument struct {
 // Statement is one IAM policy statement.
 type Statement struct {
 	Action []string `json:"Action"`
-	// Condition is operator -> key -> value, e.g. StringEquals -> aws:ResourceTag/KubernetesCluster.
-	Condition map[string]map[string]string `json:"Condition,omitempty"`
-	Effect    string                       `json:"Effect"`
-	Principal *Principal                   `json:"Principal,omitempty"`
-	Resource  []string                     `json:"Resource,omitempty"`
+	// Condition is operator -> key -> values, e.g. StringEquals -> aws:ResourceTag/KubernetesCluster
+	// -> [a.example.com]. Keys under one operator must all match; any of a key's values matches.
+	Condition map[string]map[string][]string `json:"Condition,omitempty"`
+	Effect    string                         `json:"Effect"`
+	Principal *Principal                     `json:"Principal,omitempty"`
+	Resource  []string                       `json:"Resource,omitempty"`
 }
 
 // Principal names who may assume a role.
@@ -76,7 +77,7 @@ func (s *Statement) Summary() string {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(&b, " if %s %s=%s", op, k, s.Condition[op][k])
+			fmt.Fprintf(&b, " if %s %s=%s", op, k, strings.Join(s.Condition[op][k], "|"))
 		}
 	}
 	return b.String()

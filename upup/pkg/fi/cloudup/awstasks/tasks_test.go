@@ -70,7 +70,7 @@ func TestPlanShowsEveryField(t *testing.T) {
 		Effect: "Allow", Action: []string{"sts:AssumeRole"}, Resource: []string{"arn:aws:iam::123456789012:role/*"},
 	}, {
 		Effect: "Allow", Action: []string{"ec2:CreateRoute", "ec2:DeleteRoute"}, Resource: []string{"*"},
-		Condition: map[string]map[string]string{"StringEquals": {"aws:ResourceTag/KubernetesCluster": "a"}},
+		Condition: map[string]map[string][]string{"StringEquals": {"aws:ResourceTag/KubernetesCluster": {"a"}}},
 	}}}}
 	fields = fieldMap(t, policy)
 	assert.Equal(t, "Allow sts:AssumeRole on arn:aws:iam::123456789012:role/*", fields["Statement[0]"])
