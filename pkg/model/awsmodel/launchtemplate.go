@@ -3,8 +3,6 @@ package awsmodel
 import (
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/nodesetup"
@@ -29,23 +27,10 @@ type LaunchTemplateModelBuilder struct {
 
 var _ model.Builder = (*LaunchTemplateModelBuilder)(nil)
 
-// Build adds every group's launch template; a group without an image or machine type is reported
-// with the others rather than stopping at the first.
+// Build adds every group's launch template. A group without image or machine type still gets one
+// (AWS accepts a template without them, and stored kops groups made without --image exist); the
+// template then shows them as not set, and machines cannot launch from it until they are.
 func (b *LaunchTemplateModelBuilder) Build(c *fi.ModelBuilderContext) error {
-	var errs field.ErrorList
-	igsPath := field.NewPath("instanceGroups")
-	for _, ig := range b.Context.InstanceGroups {
-		spec := igsPath.Key(ig.Name).Child("spec")
-		if ig.Spec.Image == "" {
-			errs = append(errs, field.Required(spec.Child("image"), "the launch template needs a machine image (an AMI ID, or owner/name)"))
-		}
-		if ig.Spec.MachineType == "" {
-			errs = append(errs, field.Required(spec.Child("machineType"), "the launch template needs an instance type, e.g. t3.medium"))
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("cannot build launch templates: %w", errs.ToAggregate())
-	}
 	for _, ig := range b.Context.InstanceGroups {
 		lt, err := b.launchTemplate(ig)
 		if err != nil {

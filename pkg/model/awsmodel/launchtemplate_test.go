@@ -1,6 +1,7 @@
 package awsmodel
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,15 +81,20 @@ func TestMetadataOptionsFollowTheMode(t *testing.T) {
 	}
 }
 
-func TestMissingImageAndMachineTypeAllReported(t *testing.T) {
+func TestMissingImageAndMachineTypeShown(t *testing.T) {
 	ctx := modelContext(t, "", func(_ *kops.Cluster, igs []*kops.InstanceGroup) {
-		igs[0].Spec.Image = ""
-		igs[1].Spec.MachineType = ""
+		igs[1].Spec.Image, igs[1].Spec.MachineType = "", ""
 	})
-	err := (&LaunchTemplateModelBuilder{Context: ctx}).Build(&fi.ModelBuilderContext{})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "instanceGroups[control-plane-us-east-2a].spec.image: Required value")
-	assert.Contains(t, err.Error(), "instanceGroups[nodes].spec.machineType: Required value")
+	lt := build(t, ctx)["LaunchTemplate/nodes.a.example.com"]
+	require.NotNil(t, lt)
+	change, err := lt.Plan(context.Background(), &fi.Context{})
+	require.NoError(t, err)
+	fields := map[string]string{}
+	for _, f := range change.Fields {
+		fields[f.Name] = f.New
+	}
+	assert.Contains(t, fields["ImageID"], "spec.image")
+	assert.Contains(t, fields["InstanceType"], "spec.machineType")
 }
 
 func TestOnlyAWS(t *testing.T) {

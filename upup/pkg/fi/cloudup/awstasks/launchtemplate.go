@@ -79,8 +79,8 @@ func (v RootVolume) String() string {
 func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 	return ensure(
 		fi.FieldChange{Name: "Name", New: l.Name},
-		fi.FieldChange{Name: "ImageID", New: l.ImageID},
-		fi.FieldChange{Name: "InstanceType", New: l.InstanceType},
+		fi.FieldChange{Name: "ImageID", New: orNotSet(l.ImageID, "spec.image")},
+		fi.FieldChange{Name: "InstanceType", New: orNotSet(l.InstanceType, "spec.machineType")},
 		fi.FieldChange{Name: "RootVolume", New: l.RootVolume.String()},
 		fi.FieldChange{Name: "MetadataOptions", New: l.Metadata.String()},
 		fi.FieldChange{Name: "UserData", New: summarize(l.UserData)},
@@ -94,4 +94,12 @@ func enabled(b bool) string {
 		return "enabled"
 	}
 	return "disabled"
+}
+
+// orNotSet shows an empty value as a hint naming the instance group field that sets it.
+func orNotSet(v, field string) string {
+	if v == "" {
+		return "(not set: the group's " + field + "; machines cannot launch without it)"
+	}
+	return v
 }
