@@ -74,7 +74,10 @@ func TestUpdateClusterTargets(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--target", "terraform"}, `unsupported target "terraform"`},
+		{[]string{"--target", "terraform"}, "--target terraform needs --out DIR"},
+		{[]string{"--target", "tf", "--out", "x"}, `unsupported target "tf": use dryrun, direct or terraform`},
+		{[]string{"--out", "x"}, "--out is only used with --target terraform"},
+		{[]string{"--out", "x", "--yes"}, "--out is only used with --target terraform"},
 		{[]string{"--target", "direct"}, "--target direct writes to the state store: add --yes"},
 	}
 	for _, tc := range cases {

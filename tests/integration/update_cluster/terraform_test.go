@@ -1,0 +1,91 @@
+package updatecluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// terraformPrefix is where a case's terraform output is pinned below expected/.
+const terraformPrefix = "terraform/"
+
+// wantsTerraform reads the case's optional `targets` file: one extra target per line. "terraform"
+// pins kubernetes.tf and data/ of `--target terraform --out DIR --yes` under expected/terraform/.
+func wantsTerraform(t *testing.T, dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "targets"))
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		switch line = strings.TrimSpace(line); line {
+		case "", "dryrun", "direct":
+		case cloudup.TargetTerraform:
+			return true
+		default:
+			t.Fatalf("%s/targets: unknown target %q", dir, line)
+		}
+	}
+	return false
+}
+
+// updateTerraform runs `--target terraform --out memfs://golden-out/<case> --yes` and returns the
+// files below --out keyed "terraform/<path>", after checking them with hclparse (every reference
+// resolves, every data file exists and is read) and that a second run changes and writes nothing.
+func (s *goldenStore) updateTerraform(t *testing.T) map[string]string {
+	t.Helper()
+	outDir := "memfs://golden-out/" + s.name
+	run := func() *cloudup.ApplyResult {
+		var report bytes.Buffer
+		result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
+			Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetTerraform,
+			OutDir: outDir, Yes: true, Mem: s.mem, Out: &report,
+		})
+		require.NoError(t, err)
+		return result
+	}
+	require.True(t, run().Changed)
+
+	out, err := vfs.ParsePath(outDir, s.mem)
+	require.NoError(t, err)
+	files := map[string][]byte{}
+	readTree(t, out, "", files)
+	require.Contains(t, files, terraform.MainFile)
+	assert.NoError(t, terraform.Verify(files), "every reference in kubernetes.tf resolves")
+
+	before, _ := s.mem.Stats()
+	assert.False(t, run().Changed, "a second terraform run changes nothing")
+	after, _ := s.mem.Stats()
+	assert.Equal(t, before, after, "and writes nothing")
+
+	got := map[string]string{}
+	for path, data := range files {
+		got[terraformPrefix+path] = string(data)
+	}
+	return got
+}
+
+// readTree reads every file below p into files, keyed by slash-separated path below the root.
+func readTree(t *testing.T, p vfs.Path, rel string, files map[string][]byte) {
+	children, err := p.ReadDir()
+	if err != nil {
+		data, readErr := p.ReadFile()
+		require.NoError(t, readErr)
+		files[rel] = data
+		return
+	}
+	for _, c := range children {
+		readTree(t, c, strings.TrimPrefix(rel+"/"+c.Base(), "/"), files)
+	}
+}
