@@ -15,6 +15,7 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/awsmodel"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -224,6 +225,7 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 	builders := []model.Builder{
 		&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.DefaultBuilders()},
 	}
+	builders = append(builders, awsmodel.Builders(ctx)...)
 	for _, b := range builders {
 		if err := b.Build(c); err != nil {
 			return nil, err
