@@ -70,6 +70,12 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 	notADir := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(notADir, []byte("x"), 0o644))
 	fresh := filepath.Join(t.TempDir(), "fresh")
+	// A data/ that is a symlink: kops must neither write nor delete where it points.
+	elsewhere := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(elsewhere, "precious"), []byte("keep"), 0o644))
+	linked := filepath.Join(t.TempDir(), "linked")
+	require.NoError(t, os.MkdirAll(linked, 0o755))
+	require.NoError(t, os.Symlink(elsewhere, filepath.Join(linked, "data")))
 	before := storeSnapshot(t, c)
 
 	cases := []struct {
@@ -79,6 +85,7 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 	}{
 		{"no --out", []string{"tf.example.com", "--target", "terraform", "--yes"}, "--target terraform needs --out DIR"},
 		{"--out names a file", []string{"tf.example.com", "--target", "terraform", "--out", notADir, "--yes"}, notADir},
+		{"--out/data is a symlink", []string{"tf.example.com", "--target", "terraform", "--out", linked, "--yes"}, "data is not a directory (a file or a symlink)"},
 		{"not AWS", []string{"gce.example.com", "--target", "terraform", "--out", fresh, "--yes"}, `renders AWS resources only; spec.cloudProvider is "gce"`},
 		{"--out inside the state store", []string{"tf.example.com", "--target", "terraform", "--out", c.storePath("tf.example.com", "tf"), "--yes"}, "is inside the state store"},
 		{"--out is the state store", []string{"tf.example.com", "--target", "terraform", "--out", c.storePath(), "--yes"}, "is inside the state store"},
@@ -94,6 +101,11 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 			data, err := os.ReadFile(notADir)
 			require.NoError(t, err)
 			assert.Equal(t, "x", string(data))
+			left, err := os.ReadDir(elsewhere)
+			require.NoError(t, err)
+			require.Len(t, left, 1, "nothing written or deleted through the symlink")
+			assert.Equal(t, "precious", left[0].Name())
+			assert.NoFileExists(t, filepath.Join(linked, "kubernetes.tf"))
 		})
 	}
 }

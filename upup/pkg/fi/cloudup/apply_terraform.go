@@ -20,6 +20,9 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 	if err != nil {
 		return err
 	}
+	if err := terraform.CheckOutDir(out); err != nil {
+		return err
+	}
 	preview := &fi.DryRunTarget{}
 	tf := terraform.NewTarget(terraform.Options{ClusterName: o.ClusterName, Region: region, StateStore: preview})
 	if _, err := fi.Run(ctx, graph, fiContext, tf, fi.RunOptions{}); err != nil {

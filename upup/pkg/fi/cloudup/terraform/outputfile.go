@@ -2,6 +2,9 @@ package terraform
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -11,6 +14,7 @@ import (
 
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/fitasks"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // OutputFileKind is the TaskKey kind of the files written below --out, so reports tell them
@@ -121,4 +125,22 @@ func topLevelBlocks(src []byte) (map[string]string, bool) {
 		blocks[name] = text
 	}
 	return blocks, true
+}
+
+// CheckOutDir requires --out and its data/ to be real directories or absent, before anything is
+// written: a data/ that is a symlink would have kops write, and delete stale files, wherever it
+// points.
+func CheckOutDir(out vfs.Path) error {
+	for _, p := range []vfs.Path{out, out.Join(DataDir)} {
+		isDir, err := p.IsDir()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			return fmt.Errorf("--out: %w", err)
+		case !isDir:
+			return fmt.Errorf("--out: %s is not a directory (a file or a symlink): kops writes terraform files only into a directory of its own", p)
+		}
+	}
+	return nil
 }
