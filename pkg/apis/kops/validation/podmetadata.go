@@ -120,18 +120,18 @@ func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Clust
 	case kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward:
 		if o.TokensSet && o.HTTPTokens == kops.HTTPTokensOptional {
 			errs = append(errs, field.Invalid(tokensPath, o.HTTPTokens, fmt.Sprintf(
-				"contradicts spec.podMetadataAccess.mode %s of the cluster: with IMDSv1 allowed, pods could read instance metadata without a token; use required",
+				"contradicts spec.podMetadataAccess.mode %s of the cluster: with IMDSv1 allowed, pods could read instance metadata without a token; use required or leave it unset",
 				mode)))
 		}
 		if o.HopLimitSet && o.HopLimit > kops.DefaultHopLimit && o.HopLimit <= maxHopLimit {
 			errs = append(errs, field.Invalid(hopPath, o.HopLimit, fmt.Sprintf(
-				"contradicts spec.podMetadataAccess.mode %s of the cluster: with a hop limit above 1, pods could obtain an IMDSv2 token and reach instance metadata with it; use 1",
+				"contradicts spec.podMetadataAccess.mode %s of the cluster: with a hop limit above 1, pods could obtain an IMDSv2 token and reach instance metadata with it; use 1 or leave it unset",
 				mode)))
 		}
 	case kops.PodMetadataAccessAllow:
 		if o.HTTPTokens == kops.HTTPTokensRequired && o.HopLimit <= kops.DefaultHopLimit {
 			errs = append(errs, field.Invalid(hopPath, o.HopLimit, fmt.Sprintf(
-				"contradicts spec.podMetadataAccess.mode Allow of the cluster: with IMDSv2 required and a hop limit of 1, pods could never get a token; use %d",
+				"contradicts spec.podMetadataAccess.mode Allow of the cluster: with IMDSv2 required and a hop limit of 1, pods could never get a token; use %d or leave it unset (mode Allow's default)",
 				kops.AllowModeHopLimit)))
 		}
 	}
