@@ -106,10 +106,14 @@ func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.Err
 	return errs
 }
 
-// validateInstanceMetadataForMode checks a group's metadata settings against the cluster's mode on
-// AWS, where the launch template decides whether a pod can obtain an IMDSv2 token at all.
+// validateInstanceMetadataForMode checks a node group's metadata settings against the cluster's mode
+// on AWS, where the launch template decides whether a pod can obtain an IMDSv2 token at all.
+//
+// Only groups of role Node run workload pods. Control-plane groups are left alone: kops itself
+// writes them with hop limit 3, so a rule here would refuse every real kops cluster, and the node
+// rules still drop their pods' metadata traffic. Bastions run no pods.
 func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Cluster, path *field.Path) field.ErrorList {
-	if cluster == nil || cluster.Spec.CloudProvider != "aws" {
+	if cluster == nil || cluster.Spec.CloudProvider != "aws" || ig.Spec.Role != kops.RoleNode {
 		return nil
 	}
 	mode := cluster.Spec.PodMetadataMode()
