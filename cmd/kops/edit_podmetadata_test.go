@@ -93,3 +93,24 @@ func TestGetFullShowsPodMetadataDefault(t *testing.T) {
 	r = c.mustRun("get", "cluster", "pm.k8s.local", "-o", "yaml", "--full")
 	assert.Contains(t, r.stdout, "  podMetadataAccess:\n    mode: Block\n")
 }
+
+// TestModeChangeShowsLaunchTemplateDiff: after switching Block to Allow, the terraform preview shows
+// the node template's hop limit going from 1 to 2, and nothing else about the templates.
+func TestModeChangeShowsLaunchTemplateDiff(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "pm.k8s.local", "--zones", "us-east-2a")
+	out := t.TempDir()
+	c.mustRun("update", "cluster", "pm.k8s.local", "--target", "terraform", "--out", out, "--yes")
+
+	c.editor(`/instanceMetadata:/d;/httpPutResponseHopLimit:/d;/httpTokens:/d`)
+	c.mustRun("edit", "ig", "nodes", "--name", "pm.k8s.local")
+	c.editor(`s/^  cloudProvider: aws/  cloudProvider: aws\n  podMetadataAccess:\n    mode: Allow/`)
+	c.mustRun("edit", "cluster", "pm.k8s.local")
+
+	r := c.mustRun("update", "cluster", "pm.k8s.local", "--target", "terraform", "--out", out)
+	assert.Contains(t, r.stdout, "resource aws_launch_template.nodes-pm-k8s-local (desired)")
+	assert.Contains(t, r.stdout, "-    http_put_response_hop_limit = 1\n")
+	assert.Contains(t, r.stdout, "+    http_put_response_hop_limit = 2\n")
+	assert.NotContains(t, r.stdout, "aws_launch_template.control-plane-us-east-2a-pm-k8s-local (desired)",
+		"the control-plane group sets hop limit 1 itself, so its template is unchanged")
+}
