@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 	"k8s.io/kops/util/pkg/vfs"
@@ -88,4 +89,49 @@ func readTree(t *testing.T, p vfs.Path, rel string, files map[string][]byte) {
 	for _, c := range children {
 		readTree(t, c, strings.TrimPrefix(rel+"/"+c.Base(), "/"), files)
 	}
+}
+
+// Switching a cluster from Block to Allow is shown, before anything is written, as the launch
+// templates' metadata options changing in kubernetes.tf, each hunk headed by its resource; the
+// dry run without --out lists the templates with their new options.
+func TestTerraformModeChangeShowsLaunchTemplateDiffs(t *testing.T) {
+	s := newGoldenStore(t, "pod-metadata-block")
+	s.updateTerraform(t)
+
+	cluster, _, err := s.clientset.GetCluster(s.name)
+	require.NoError(t, err)
+	cluster.Spec.PodMetadataAccess = &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessAllow}
+	require.NoError(t, s.clientset.UpdateCluster(cluster))
+
+	before, _ := s.mem.Stats()
+	var report bytes.Buffer
+	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetTerraform,
+		OutDir: "memfs://golden-out/" + s.name, Mem: s.mem, Out: &report,
+	})
+	require.NoError(t, err)
+	assert.True(t, result.Changed)
+	after, _ := s.mem.Stats()
+	assert.Equal(t, before, after, "the preview writes nothing")
+
+	text := report.String()
+	assert.Contains(t, text, "Will modify resources:\n  TerraformFile/kubernetes.tf\n")
+	for _, lt := range []string{"control-plane-us-east-2a-pod-metadata-block-example-com", "nodes-pod-metadata-block-example-com"} {
+		header := "--- resource aws_launch_template." + lt + " (current)\n"
+		require.Contains(t, text, header)
+		hunk := text[strings.Index(text, header):]
+		if next := strings.Index(hunk[len(header):], "--- resource "); next >= 0 {
+			hunk = hunk[:len(header)+next]
+		}
+		assert.Contains(t, hunk, "  \t    -    http_put_response_hop_limit = 1\n", lt)
+		assert.Contains(t, hunk, "  \t    +    http_put_response_hop_limit = 2\n", lt)
+	}
+	assert.NotContains(t, text, "--- resource aws_iam_role.", "only what changed is shown")
+
+	var dryRun bytes.Buffer
+	_, err = cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetDryRun, Mem: s.mem, Out: &dryRun,
+	})
+	require.NoError(t, err)
+	assert.Contains(t, dryRun.String(), "MetadataOptions     \tendpoint enabled, tokens required, hop limit 2,")
 }

@@ -29,6 +29,8 @@ type Literal struct {
 	// refersTo names the resource the expression refers to ("aws_iam_role.nodes-a-example-com"),
 	// if any, so that references can be checked against what was rendered.
 	refersTo string
+	// file is the data file a file() expression reads ("data/..."), if any.
+	file string
 }
 
 // String returns the expression as written into kubernetes.tf.

@@ -40,6 +40,8 @@ type Target struct {
 type resource struct {
 	resourceType, name string
 	items              []item
+	// refs are the literals the body uses.
+	refs []*Literal
 }
 
 var _ fi.Target = (*Target)(nil)
@@ -74,7 +76,8 @@ func (t *Target) RenderResource(resourceType, resourceName string, body interfac
 		return err
 	}
 	key := resourceType + "." + resourceName
-	items, err := encodeBody(reflect.ValueOf(body), key)
+	var refs []*Literal
+	items, err := encodeBody(reflect.ValueOf(body), key, &refs)
 	if err != nil {
 		return err
 	}
@@ -83,7 +86,7 @@ func (t *Target) RenderResource(resourceType, resourceName string, body interfac
 	if _, dup := t.resources[key]; dup {
 		return fmt.Errorf("resource %s is rendered twice: two tasks map to the same terraform name", key)
 	}
-	t.resources[key] = resource{resourceType: resourceType, name: resourceName, items: items}
+	t.resources[key] = resource{resourceType: resourceType, name: resourceName, items: items, refs: refs}
 	return nil
 }
 
@@ -113,7 +116,7 @@ func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte
 		function = "filebase64"
 	}
 	tokens := hclwrite.TokensForFunctionCall(function, modulePathTemplate("/"+rel))
-	return &Literal{tokens: tokens, expr: string(tokens.Bytes())}, nil
+	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), file: rel}, nil
 }
 
 // modulePathTemplate is the template "${path.module}<suffix>"; suffix must need no escaping

@@ -22,6 +22,7 @@ func runTasks(t testing.TB, tasks []fi.Task, stateStore fi.Target) map[string][]
 	require.NoError(t, err)
 	files, err := target.Files()
 	require.NoError(t, err)
+	require.NoError(t, Verify(files), "the output passes the hclparse check too")
 	return files
 }
 
@@ -133,6 +134,12 @@ func TestDanglingReferenceIsRefused(t *testing.T) {
 	_, err := target.Files()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "reference to aws_iam_instance_profile.missing-a-example-com, which is not defined")
+
+	unread := NewTarget(Options{})
+	_, err = unread.AddFile("aws_iam_role_policy", "nodes", "policy", []byte("{}"), false)
+	require.NoError(t, err)
+	_, err = unread.Files()
+	assert.ErrorContains(t, err, "data/aws_iam_role_policy_nodes_policy is not read by any resource")
 }
 
 func TestOutputTasks(t *testing.T) {
