@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,6 +32,10 @@ func TestUpdateClusterTerraform(t *testing.T) {
 	tf, err := os.ReadFile(mainFile)
 	require.NoError(t, err)
 	assert.Contains(t, string(tf), "provider \"aws\" {\n  region = \"us-east-2\"\n}\n")
+	assert.Contains(t, string(tf), "resource \"aws_launch_template\" \"nodes-tf-example-com\" {\n")
+	assert.Contains(t, string(tf), "    name = aws_iam_instance_profile.nodes-tf-example-com.id\n")
+	assert.FileExists(t, filepath.Join(out, "data", "aws_launch_template_nodes.tf.example.com_user_data"))
+	assert.NotContains(t, r.stdout, "NOT APPLIED", "terraform carries the cloud resources")
 	assert.FileExists(t, c.storePath("tf.example.com", "addons", "bootstrap-channel.yaml"), "addon files still go to the store")
 	assert.NoDirExists(t, filepath.Join(out, "addons"), "and not to --out")
 
@@ -75,6 +80,8 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 		{"no --out", []string{"tf.example.com", "--target", "terraform", "--yes"}, "--target terraform needs --out DIR"},
 		{"--out names a file", []string{"tf.example.com", "--target", "terraform", "--out", notADir, "--yes"}, notADir},
 		{"not AWS", []string{"gce.example.com", "--target", "terraform", "--out", fresh, "--yes"}, `renders AWS resources only; spec.cloudProvider is "gce"`},
+		{"--out inside the state store", []string{"tf.example.com", "--target", "terraform", "--out", c.storePath("tf.example.com", "tf"), "--yes"}, "is inside the state store"},
+		{"--out is the state store", []string{"tf.example.com", "--target", "terraform", "--out", c.storePath(), "--yes"}, "is inside the state store"},
 		{"unknown cluster", []string{"none.example.com", "--target", "terraform", "--out", fresh, "--yes"}, "none.example.com"},
 	}
 	for _, tc := range cases {
@@ -89,4 +96,25 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 			assert.Equal(t, "x", string(data))
 		})
 	}
+}
+
+// The direct target applies the state store part, exits 0, and names every cloud resource it left
+// alone where it cannot be missed: last on stdout, and on stderr.
+func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "d.example.com", "--zones", "us-east-2a")
+
+	r := c.mustRun("update", "cluster", "d.example.com")
+	assert.Contains(t, r.stdout, "Must specify --yes to apply changes\n\nCloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform):\n")
+	assert.Contains(t, r.stdout, "  LaunchTemplate/nodes.d.example.com\n  \tName                \tnodes.d.example.com\n")
+
+	r = c.mustRun("update", "cluster", "d.example.com", "--yes")
+	assert.Equal(t, 0, r.code)
+	tail := r.stdout[strings.Index(r.stdout, "*** NOT APPLIED"):]
+	assert.Contains(t, tail, "  LaunchTemplate/nodes.d.example.com\n")
+	assert.Contains(t, tail, "  IAMRole/nodes.d.example.com\n")
+	assert.True(t, strings.HasSuffix(tail, "Write them with:  kops update cluster d.example.com --target terraform --out DIR --yes\n"+
+		"then apply them:  cd DIR && terraform init && terraform apply\n"), tail)
+	assert.Contains(t, r.stderr, "cloud resources were not applied (kops update cluster d.example.com --target terraform --out DIR --yes writes them)")
+	assert.FileExists(t, c.storePath("d.example.com", "addons", "bootstrap-channel.yaml"), "the state store part was applied")
 }

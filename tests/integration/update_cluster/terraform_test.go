@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -64,6 +65,7 @@ func (s *goldenStore) updateTerraform(t *testing.T) map[string]string {
 	readTree(t, out, "", files)
 	require.Contains(t, files, terraform.MainFile)
 	assert.NoError(t, terraform.Verify(files), "every reference in kubernetes.tf resolves")
+	assert.Equal(t, string(hclwrite.Format(files[terraform.MainFile])), string(files[terraform.MainFile]), "laid out as terraform fmt would")
 
 	before, _ := s.mem.Stats()
 	assert.False(t, run().Changed, "a second terraform run changes nothing")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -86,6 +87,9 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 		var err error
 		if out, err = vfs.ParsePath(o.OutDir, o.Mem); err != nil {
 			return nil, fmt.Errorf("--out: %w", err)
+		}
+		if store := o.Clientset.Base().String(); out.String() == store || strings.HasPrefix(out.String(), strings.TrimSuffix(store, "/")+"/") {
+			return nil, fmt.Errorf("--out %s is inside the state store %s: choose a directory of its own (terraform files are not cluster state)", out, store)
 		}
 	default:
 		return nil, fmt.Errorf("unsupported target %q: use %s, %s or %s", o.Target, TargetDryRun, TargetDirect, TargetTerraform)

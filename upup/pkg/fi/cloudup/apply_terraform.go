@@ -42,8 +42,11 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 			return err
 		}
 		// The cloud tasks are in kubernetes.tf now; storeTarget keeps them from the direct target.
-		if _, err := fi.Run(ctx, graph, fiContext, &storeTarget{inner: direct}, fi.RunOptions{}); err != nil {
-			return err
+		// The preview saw every state-store change under the same lock: none, nothing to run.
+		if len(preview.Changes()) > 0 {
+			if _, err := fi.Run(ctx, graph, fiContext, &storeTarget{inner: direct}, fi.RunOptions{}); err != nil {
+				return err
+			}
 		}
 		report = direct
 	} else if _, err := fi.Run(ctx, outGraph, outContext, preview, fi.RunOptions{}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -123,15 +124,7 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 		if f.Type().Key().Kind() != reflect.String || f.Type().Elem().Kind() != reflect.String {
 			return nil, fmt.Errorf("%s: maps must be map[string]string, not %s", where, f.Type())
 		}
-		values := map[string]cty.Value{}
-		for _, k := range f.MapKeys() {
-			values[k.String()] = cty.StringVal(f.MapIndex(k).String())
-		}
-		if len(values) == 0 {
-			return []item{{name: name, expr: hclwrite.TokensForValue(cty.MapValEmpty(cty.String))}}, nil
-		}
-		// hclwrite writes a map's keys in sorted order.
-		return []item{{name: name, expr: hclwrite.TokensForValue(cty.MapVal(values))}}, nil
+		return []item{{name: name, expr: mapTokens(f)}}, nil
 	case reflect.String:
 		if f.String() == "" {
 			return nil, nil
@@ -142,6 +135,32 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 		return nil, err
 	}
 	return []item{{name: name, expr: tokens}}, nil
+}
+
+// mapTokens writes a map[string]string as an object with sorted keys, as hclwrite.TokensForValue
+// does, but without formatting it: TokensForValue lays out every map it builds, measuring each
+// token in graphemes, and kubernetes.tf is laid out as a whole later anyway.
+func mapTokens(m reflect.Value) hclwrite.Tokens {
+	keys := make([]string, 0, m.Len())
+	for _, k := range m.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	tokens := hclwrite.Tokens{{Type: hclsyntax.TokenOBrace, Bytes: []byte("{")}}
+	if len(keys) > 0 {
+		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+	}
+	for _, k := range keys {
+		if validName(k) {
+			tokens = append(tokens, hclwrite.TokensForIdentifier(k)...)
+		} else {
+			tokens = append(tokens, hclwrite.TokensForValue(cty.StringVal(k))...)
+		}
+		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenEqual, Bytes: []byte("=")})
+		tokens = append(tokens, hclwrite.TokensForValue(cty.StringVal(m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).String()))...)
+		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+	}
+	return append(tokens, &hclwrite.Token{Type: hclsyntax.TokenCBrace, Bytes: []byte("}")})
 }
 
 // encodeScalar writes a string, bool or number, or a *Literal inside a list.

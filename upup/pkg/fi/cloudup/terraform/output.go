@@ -128,9 +128,7 @@ func (t *Target) mainFile() []byte {
 		"source":  cty.StringVal(awsProviderSource),
 		"version": cty.StringVal(awsProviderVersion),
 	}))
-	// Bytes formats as terraform fmt does (aligned "="); a second hclwrite.Format would only
-	// lex and format everything again.
-	return f.Bytes()
+	return fileBytes(f)
 }
 
 func sortedNames(m map[string]cty.Value) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,6 +24,7 @@ func runTasks(t testing.TB, tasks []fi.Task, stateStore fi.Target) map[string][]
 	files, err := target.Files()
 	require.NoError(t, err)
 	require.NoError(t, Verify(files), "the output passes the hclparse check too")
+	require.Equal(t, string(hclwrite.Format(files[MainFile])), string(files[MainFile]), "laid out as terraform fmt would")
 	return files
 }
 
