@@ -106,10 +106,14 @@ func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.Err
 	return errs
 }
 
-// validateInstanceMetadataForMode checks a group's metadata settings against the cluster's mode on
-// AWS, where the launch template decides whether a pod can obtain an IMDSv2 token at all.
+// validateInstanceMetadataForMode checks a node group's metadata settings against the cluster's mode
+// on AWS, where the launch template decides whether a pod can obtain an IMDSv2 token at all.
+//
+// Only groups of role Node run workload pods. Control-plane groups are left alone: kops itself
+// writes them with hop limit 3, so a rule here would refuse every real kops cluster, and the node
+// rules still drop their pods' metadata traffic. Bastions run no pods.
 func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Cluster, path *field.Path) field.ErrorList {
-	if cluster == nil || cluster.Spec.CloudProvider != "aws" {
+	if cluster == nil || cluster.Spec.CloudProvider != "aws" || ig.Spec.Role != kops.RoleNode {
 		return nil
 	}
 	mode := cluster.Spec.PodMetadataMode()
@@ -120,18 +124,18 @@ func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Clust
 	case kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward:
 		if o.TokensSet && o.HTTPTokens == kops.HTTPTokensOptional {
 			errs = append(errs, field.Invalid(tokensPath, o.HTTPTokens, fmt.Sprintf(
-				"contradicts spec.podMetadataAccess.mode %s of the cluster: with IMDSv1 allowed, pods could read instance metadata without a token; use required",
+				"contradicts spec.podMetadataAccess.mode %s of the cluster: with IMDSv1 allowed, pods could read instance metadata without a token; use required or leave it unset",
 				mode)))
 		}
 		if o.HopLimitSet && o.HopLimit > kops.DefaultHopLimit && o.HopLimit <= maxHopLimit {
 			errs = append(errs, field.Invalid(hopPath, o.HopLimit, fmt.Sprintf(
-				"contradicts spec.podMetadataAccess.mode %s of the cluster: with a hop limit above 1, pods could obtain an IMDSv2 token and reach instance metadata with it; use 1",
+				"contradicts spec.podMetadataAccess.mode %s of the cluster: with a hop limit above 1, pods could obtain an IMDSv2 token and reach instance metadata with it; use 1 or leave it unset",
 				mode)))
 		}
 	case kops.PodMetadataAccessAllow:
 		if o.HTTPTokens == kops.HTTPTokensRequired && o.HopLimit <= kops.DefaultHopLimit {
 			errs = append(errs, field.Invalid(hopPath, o.HopLimit, fmt.Sprintf(
-				"contradicts spec.podMetadataAccess.mode Allow of the cluster: with IMDSv2 required and a hop limit of 1, pods could never get a token; use %d",
+				"contradicts spec.podMetadataAccess.mode Allow of the cluster: with IMDSv2 required and a hop limit of 1, pods could never get a token; use %d or leave it unset (mode Allow's default)",
 				kops.AllowModeHopLimit)))
 		}
 	}

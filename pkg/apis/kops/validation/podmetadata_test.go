@@ -124,6 +124,14 @@ func TestValidateInstanceMetadataForMode(t *testing.T) {
 			[]want{{invalid, hops, "use 2"}}},
 		{"Allow with hop limit 1 and default tokens", access("Allow"), meta(nil, ptr[int64](1)),
 			[]want{{invalid, hops, "never get a token"}}},
+		{"control plane with kops's hop limit 3 under Block", access("Block"), func(g *kops.InstanceGroup) {
+			g.Spec.Role = kops.RoleMaster
+			meta(ptr("required"), ptr[int64](3))(g)
+		}, nil},
+		{"bastion under Allow with hop limit 1", access("Allow"), func(g *kops.InstanceGroup) {
+			g.Spec.Role = kops.RoleBastion
+			meta(ptr("required"), ptr[int64](1))(g)
+		}, nil},
 		{"not checked outside aws", then(access("Block"), func(c *kops.Cluster) { c.Spec.CloudProvider = "openstack" }),
 			meta(ptr("optional"), ptr[int64](5)), nil},
 	}
