@@ -114,3 +114,35 @@ func TestModeChangeShowsLaunchTemplateDiff(t *testing.T) {
 	assert.NotContains(t, r.stdout, "aws_launch_template.control-plane-us-east-2a-pm-k8s-local (desired)",
 		"the control-plane group sets hop limit 1 itself, so its template is unchanged")
 }
+
+// TestCreateFileRefusesPodMetadataProblems: create -f reports every problem of the new cluster,
+// with its path, and stores nothing.
+func TestCreateFileRefusesPodMetadataProblems(t *testing.T) {
+	c := newCLI(t)
+	input := `apiVersion: kops.k8s.io/v1alpha2
+kind: Cluster
+metadata:
+  name: bad.k8s.local
+spec:
+  cloudProvider: aws
+  kubernetesVersion: 1.35.4
+  networkCIDR: 172.20.0.0/16
+  subnets:
+  - {name: us-east-2a, zone: us-east-2a, cidr: 172.20.32.0/19, type: Public}
+  podMetadataAccess:
+    mode: Forward
+    hostInterface: "eth0 -j ACCEPT"
+    forward:
+      proxy: kube2aim
+`
+	r := c.runStdin(input, "create", "-f", "-")
+	assert.Equal(t, 1, r.code)
+	for _, want := range []string{
+		`spec.podMetadataAccess.forward.proxy: Invalid value: "kube2aim": unsupported value; did you mean "kube2iam"?`,
+		"spec.podMetadataAccess.forward.baseRoleARN: Required value",
+		`spec.podMetadataAccess.hostInterface: Invalid value: "eth0 -j ACCEPT"`,
+	} {
+		assert.Contains(t, r.stderr, want)
+	}
+	assert.NoDirExists(t, c.storePath("bad.k8s.local"), "nothing is stored")
+}
