@@ -46,7 +46,7 @@ const (
 // The rest of the built-in addon (its RBAC, kops pre-creates it; the autoscaler and the
 // PodDisruptionBudget) is outside the operator's scope and rights.
 func desiredObjects(spec Spec, facts Facts) ([]*unstructured.Unstructured, error) {
-	manifest, err := render(spec, facts)
+	manifest, err := Render(spec, facts)
 	if err != nil {
 		return nil, err
 	}
