@@ -80,9 +80,15 @@ type running struct {
 	done   chan error
 }
 
-// startOperator runs the operator's manager as replica identity until stop.
+// startOperator runs the operator's manager as replica identity until stop, rendering a default
+// cluster's facts.
 func startOperator(t testing.TB, cfg *rest.Config, identity string) *running {
-	opts := app.DefaultOptions()
+	return startOperatorWith(t, cfg, identity, app.DefaultOptions())
+}
+
+// startOperatorWith runs the operator's manager with opts, as replica identity with short lease
+// timings, until stop.
+func startOperatorWith(t testing.TB, cfg *rest.Config, identity string, opts app.Options) *running {
 	opts.Identity = identity
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = 3*time.Second, 2*time.Second, 200*time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
