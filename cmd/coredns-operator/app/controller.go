@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,7 +39,15 @@ type Controller struct {
 	informer map[schema.GroupVersionResource]cache.SharedIndexInformer
 	factory  []dynamicinformer.DynamicSharedInformerFactory
 	onSynced func()
+	// applied is what this process last applied of each managed object; last is the last spec it
+	// rendered (only the reconcile goroutine touches it).
+	applied *appliedState
+	last    *rendering
 }
+
+// resyncPeriod is how often every managed object is applied again even though nothing was seen to
+// change it: a safety net, since every change the operator must undo comes as a watch event.
+const resyncPeriod = 10 * time.Minute
 
 // NewController sets up one informer per watched object, each listing and watching only its one
 // name (fieldSelector metadata.name), so the rights need not allow listing kube-system.
@@ -48,9 +57,10 @@ func NewController(client dynamic.Interface, facts Facts) *Controller {
 		facts:    facts,
 		queue:    workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "coredns"}),
 		informer: map[schema.GroupVersionResource]cache.SharedIndexInformer{},
+		applied:  newAppliedState(),
 	}
 	watch := func(gvr schema.GroupVersionResource, name string) {
-		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, corednsoperator.WatchNamespace, func(o *metav1.ListOptions) {
+		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, resyncPeriod, corednsoperator.WatchNamespace, func(o *metav1.ListOptions) {
 			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
 		})
 		inf := f.ForResource(gvr).Informer()
@@ -61,6 +71,10 @@ func NewController(client dynamic.Interface, facts Facts) *Controller {
 				// generation; reconciling after each would double every reconcile.
 				if gvr == corednsGVR && sameGeneration(old, new) {
 					return
+				}
+				// A resync (the same object again) applies the managed object again.
+				if gvr != corednsGVR && sameResourceVersion(old, new) {
+					c.applied.forget(appliedKey(gvr, name))
 				}
 				c.queue.Add(reconcileKey)
 			},
@@ -166,28 +180,6 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	return nil
 }
 
-// apply server-side applies every managed object, and returns what went wrong with each.
-func (c *Controller) apply(ctx context.Context, spec Spec) []error {
-	objects, err := desiredObjects(spec, c.facts)
-	if err != nil {
-		return []error{fmt.Errorf("spec: %w", err)}
-	}
-	var errs []error
-	for i, m := range managedObjects {
-		if m.gvr == servicesGVR {
-			if err := c.checkClusterIP(spec.DNSIP); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-		}
-		_, err := c.client.Resource(m.gvr).Namespace(corednsoperator.WatchNamespace).Apply(ctx, m.name, objects[i], metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("applying %s %s/%s: %w", m.kind, corednsoperator.WatchNamespace, m.name, err))
-		}
-	}
-	return errs
-}
-
 // checkClusterIP refuses to apply a Service whose cluster IP would change: Kubernetes cannot
 // change it in place, and the operator may not delete the Service (another could take the IP).
 func (c *Controller) checkClusterIP(dnsIP string) error {
@@ -263,6 +255,14 @@ func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
 		return string(b)
 	}
 	return strip(a) == strip(b)
+}
+
+// sameResourceVersion says whether an update is a resync: the informer handing the same object
+// again.
+func sameResourceVersion(old, new any) bool {
+	o, ok1 := old.(*unstructured.Unstructured)
+	n, ok2 := new.(*unstructured.Unstructured)
+	return ok1 && ok2 && o.GetResourceVersion() == n.GetResourceVersion()
 }
 
 // sameGeneration says whether an update left the object's generation (its spec) as it was.

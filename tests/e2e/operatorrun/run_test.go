@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -51,6 +52,25 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionAvailable))
 		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionProgressing))
 		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionDegraded))
+	})
+
+	// The operator applies only what changed: a label an admin adds to ConfigMap coredns (a field
+	// the operator does not own) makes it apply that ConfigMap again, and nothing else.
+	t.Run("a foreign change to one object re-applies that object only", func(t *testing.T) {
+		before := counter.applies.Load()
+		cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+		require.NoError(t, err)
+		cm.Labels["example.com/admin-note"] = "seen"
+		_, err = env.Clientset.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{})
+		require.NoError(t, err)
+		eventually(t, "the ConfigMap applied again", func() string {
+			if n := counter.applies.Load() - before; n < 1 {
+				return fmt.Sprintf("%d applies", n)
+			}
+			return ""
+		})
+		time.Sleep(300 * time.Millisecond) // room for any further apply this change would cause
+		assert.Equal(t, int64(1), counter.applies.Load()-before, "one apply: the ConfigMap; the others did not change")
 	})
 
 	t.Run("converges after a Corefile change", func(t *testing.T) {
