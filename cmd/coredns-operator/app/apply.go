@@ -46,15 +46,21 @@ func (c *Controller) render(spec Spec) (*rendering, error) {
 
 // apply server-side applies the managed objects whose rendering changed since this process last
 // applied them or that someone else changed since (appliedState), and returns what went wrong
-// with each. With nothing changed it sends no request.
-func (c *Controller) apply(ctx context.Context, spec Spec) []error {
+// with each. With nothing changed it sends no request. Events on owner, the CoreDNS object, say
+// what the server changed, what was taken over and what was refused.
+func (c *Controller) apply(ctx context.Context, owner *unstructured.Unstructured, spec Spec) []error {
 	r, err := c.render(spec)
 	if err != nil {
-		return []error{fmt.Errorf("spec: %w", err)}
+		err = fmt.Errorf("spec: %w", err)
+		c.recordFailure(owner, ReasonInvalidSpec, err)
+		return []error{err}
 	}
 	var errs []error
+	var applied []string // what the server changed
+	adopted := map[string][]string{}
 	for _, phase := range applyPhases {
 		results := make([]error, len(phase))
+		changed := make([]bool, len(phase))
 		var wg sync.WaitGroup
 		for j, i := range phase {
 			m := managedObjects[i]
@@ -72,31 +78,45 @@ func (c *Controller) apply(ctx context.Context, spec Spec) []error {
 					continue
 				}
 			}
+			if from := adoptedFrom(cached); from != nil {
+				adopted[describe(m)] = from
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[j] = c.applyOne(ctx, m, r.objects[i], r.hashes[i])
+				changed[j], results[j] = c.applyOne(ctx, m, r.objects[i], r.hashes[i], cached)
 			}()
 		}
 		wg.Wait()
-		for _, err := range results {
-			if err != nil {
+		for j, err := range results {
+			switch {
+			case err != nil:
 				errs = append(errs, err)
+				c.recordFailure(owner, ReasonApplyFailed, err)
+			case changed[j]:
+				applied = append(applied, describe(managedObjects[phase[j]]))
 			}
 		}
 	}
+	c.recordApplied(owner, applied, adopted)
 	return errs
 }
 
-// applyOne applies one object and records it as applied.
-func (c *Controller) applyOne(ctx context.Context, m managed, obj *unstructured.Unstructured, hash string) error {
+// describe names a managed object as events and errors do.
+func describe(m managed) string {
+	return m.kind + " " + corednsoperator.WatchNamespace + "/" + m.name
+}
+
+// applyOne applies one object, records it as applied, and says whether the server changed it
+// (an apply that changes nothing keeps the object's resourceVersion).
+func (c *Controller) applyOne(ctx context.Context, m managed, obj *unstructured.Unstructured, hash string, cached *unstructured.Unstructured) (bool, error) {
 	got, err := c.client.Resource(m.gvr).Namespace(corednsoperator.WatchNamespace).Apply(ctx, m.name, obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
 		c.applied.forget(appliedKey(m.gvr, m.name))
-		return fmt.Errorf("applying %s %s/%s: %w", m.kind, corednsoperator.WatchNamespace, m.name, err)
+		return false, fmt.Errorf("applying %s: %w", describe(m), err)
 	}
 	c.applied.applied(appliedKey(m.gvr, m.name), hash, got.GetResourceVersion())
-	return nil
+	return cached == nil || cached.GetResourceVersion() != got.GetResourceVersion(), nil
 }
 
 func appliedKey(gvr schema.GroupVersionResource, name string) string {

@@ -2,13 +2,11 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/netip"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -17,6 +15,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -43,6 +42,8 @@ type Controller struct {
 	// rendered (only the reconcile goroutine touches it).
 	applied *appliedState
 	last    *rendering
+	// events records on the CoreDNS object; nil records nothing.
+	events record.EventRecorder
 }
 
 // resyncPeriod is how often every managed object is applied again even though nothing was seen to
@@ -51,9 +52,11 @@ const resyncPeriod = 10 * time.Minute
 
 // NewController sets up one informer per watched object, each listing and watching only its one
 // name (fieldSelector metadata.name), so the rights need not allow listing kube-system.
-func NewController(client dynamic.Interface, facts Facts) *Controller {
+// Events are recorded with events (nil: none).
+func NewController(client dynamic.Interface, events record.EventRecorder, facts Facts) *Controller {
 	c := &Controller{
 		client:   client,
+		events:   events,
 		facts:    facts,
 		queue:    workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "coredns"}),
 		informer: map[schema.GroupVersionResource]cache.SharedIndexInformer{},
@@ -164,9 +167,11 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	}
 	var obj corednsoperator.CoreDNS
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
-		return c.writeStatus(ctx, u, nil, []error{fmt.Errorf("reading CoreDNS %s: %w", reconcileKey, err)})
+		err = fmt.Errorf("reading CoreDNS %s: %w", reconcileKey, err)
+		c.recordFailure(u, ReasonInvalidSpec, err)
+		return c.writeStatus(ctx, u, nil, []error{err})
 	}
-	errs := c.apply(ctx, obj.Spec)
+	errs := c.apply(ctx, u, obj.Spec)
 	d, err := c.deployment()
 	if err != nil {
 		errs = append(errs, err)
@@ -206,55 +211,6 @@ func (c *Controller) deployment() (*appsv1.Deployment, error) {
 		return nil, fmt.Errorf("reading Deployment %s/%s: %w", corednsoperator.WatchNamespace, corednsoperator.CoreDNSDeployment, err)
 	}
 	return d, nil
-}
-
-// writeStatus applies the status for errs and d, unless it says what the object already says.
-func (c *Controller) writeStatus(ctx context.Context, u *unstructured.Unstructured, d *appsv1.Deployment, errs []error) error {
-	var previous *corednsoperator.CoreDNSStatus
-	if raw, ok := u.Object["status"]; ok {
-		previous = &corednsoperator.CoreDNSStatus{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw.(map[string]any), previous); err != nil {
-			previous = nil
-		}
-	}
-	st := computeStatus(u.GetGeneration(), previous, errs, d)
-	if previous != nil && equalStatus(previous, st) {
-		return nil
-	}
-	body, err := json.Marshal(map[string]any{
-		"apiVersion": corednsoperator.APIVersion,
-		"kind":       "CoreDNS",
-		"metadata":   map[string]any{"name": u.GetName(), "namespace": u.GetNamespace()},
-		"status":     st,
-	})
-	if err != nil {
-		return err
-	}
-	patch := &unstructured.Unstructured{}
-	if err := patch.UnmarshalJSON(body); err != nil {
-		return err
-	}
-	_, err = c.client.Resource(corednsGVR).Namespace(u.GetNamespace()).ApplyStatus(ctx, u.GetName(), patch, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
-	if err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("writing the status of CoreDNS %s: %w", reconcileKey, err)
-	}
-	klog.FromContext(ctx).Info("Status", "phase", st.Phase, "healthy", st.Healthy, "observedGeneration", st.ObservedGeneration, "errors", st.Errors)
-	return nil
-}
-
-// equalStatus compares what the operator decides, ignoring condition timestamps.
-func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
-	strip := func(s *corednsoperator.CoreDNSStatus) string {
-		cp := *s
-		cp.Conditions = nil
-		for _, cond := range s.Conditions {
-			cond.LastTransitionTime = metav1.Time{}
-			cp.Conditions = append(cp.Conditions, cond)
-		}
-		b, _ := json.Marshal(cp)
-		return string(b)
-	}
-	return strip(a) == strip(b)
 }
 
 // sameResourceVersion says whether an update is a resync: the informer handing the same object

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"k8s.io/kops/pkg/model/components/corednsoperator"
@@ -70,8 +71,12 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 			_ = srv.Shutdown(shutdown)
 		}()
 	}
+	events, err := newEventRecorder(ctx, cfg, opts.Identity)
+	if err != nil {
+		return err
+	}
 	run := func(ctx context.Context) error {
-		c := NewController(client, opts.Facts)
+		c := NewController(client, events, opts.Facts)
 		c.onSynced = func() { ready.Store(true) }
 		defer ready.Store(false)
 		return c.Run(ctx)
@@ -89,10 +94,10 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 		ready.Store(false)
 		return leading(ctx)
 	}
-	return runElected(ctx, cfg, opts, run)
+	return runElected(ctx, cfg, opts, events, run)
 }
 
-func runElected(ctx context.Context, cfg *rest.Config, opts Options, run func(context.Context) error) error {
+func runElected(ctx context.Context, cfg *rest.Config, opts Options, events record.EventRecorder, run func(context.Context) error) error {
 	logger := klog.FromContext(ctx)
 	coordination, err := coordinationv1client.NewForConfig(cfg)
 	if err != nil {
@@ -105,7 +110,7 @@ func runElected(ctx context.Context, cfg *rest.Config, opts Options, run func(co
 	lock := &resourcelock.LeaseLock{
 		LeaseMeta:  metaFor(opts.Namespace),
 		Client:     coordination,
-		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
+		LockConfig: resourcelock.ResourceLockConfig{Identity: identity, EventRecorder: events},
 	}
 	var lost, started atomic.Bool
 	// done carries run's result; OnStartedLeading runs on its own goroutine, which elector.Run

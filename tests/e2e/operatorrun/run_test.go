@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -157,6 +158,25 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return ""
 		})
+	})
+
+	// What `kubectl describe coredns` shows, recorded under the operator's own token (so the 403
+	// count below includes its events).
+	t.Run("records events on the CoreDNS object and its lease", func(t *testing.T) {
+		eventually(t, "Applied", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, app.ReasonApplied, "ConfigMap kube-system/coredns"))
+		eventually(t, "ApplyFailed", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeWarning, app.ReasonApplyFailed, "coredns-operator-scope"))
+		eventually(t, "ApplyFailed", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeWarning, app.ReasonApplyFailed, "differs from the clusterIP"))
+		// The refusal was retried with backoff: the recorder counts repeats by patching its
+		// event, which the admission policy allows for the operator's own events.
+		eventually(t, "a repeated ApplyFailed", func() string {
+			for _, e := range eventsAbout(t, "kube-system", "CoreDNS", "coredns") {
+				if e.Reason == app.ReasonApplyFailed && e.Count > 1 {
+					return ""
+				}
+			}
+			return "no ApplyFailed event counted more than once"
+		})
+		eventually(t, "LeaderElection", hasEvent(t, corednsoperator.Namespace, "Lease", corednsoperator.LeaseName, corev1.EventTypeNormal, "LeaderElection", "replica-b"))
 	})
 
 	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())
