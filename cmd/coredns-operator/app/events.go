@@ -2,16 +2,13 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
-	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/rest"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/record"
 
 	"k8s.io/kops/pkg/model/components/corednsoperator"
@@ -33,18 +30,12 @@ const (
 
 // newEventRecorder records core/v1 events as component corednsoperator.EventReporter, the
 // source the admission policy allows, with host identity. Recording is asynchronous and ends
-// with ctx. The scheme knows the Lease, so leader election can record its events on it too.
-func newEventRecorder(ctx context.Context, cfg *rest.Config, identity string) (record.EventRecorder, error) {
-	client, err := corev1client.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("creating the events client: %w", err)
-	}
+// with ctx. Leader election records its events on the Lease with it too.
+func newEventRecorder(ctx context.Context, client dynamic.Interface, identity string) (record.EventRecorder, error) {
+	// Every object it records events on carries its kind (unstructured), so the scheme is empty.
 	scheme := runtime.NewScheme()
-	if err := coordinationv1.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
 	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
-	broadcaster.StartRecordingToSink(&corev1client.EventSinkImpl{Interface: client.Events("")})
+	broadcaster.StartRecordingToSink(&eventSink{ctx: ctx, client: client})
 	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: corednsoperator.EventReporter, Host: identity}), nil
 }
 
