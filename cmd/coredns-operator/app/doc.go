@@ -2,7 +2,8 @@
 // kube-system/coredns into the objects kops's built-in CoreDNS addon would render for it, and
 // reports their health on the object's status.
 //
-// It is built on plain client-go (dynamic informers, a work queue and the leaderelection package)
+// It is built on plain client-go (the dynamic client, cache informers, a work queue) and a Lease
+// election of its own,
 // rather than controller-runtime, for three reasons:
 //   - Rights. Every read is one object by name: each informer lists and watches with
 //     fieldSelector metadata.name=<name>, which is the only way Kubernetes authorizes a list or
