@@ -90,4 +90,21 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		})
 		assert.Greater(t, deployment(t).Generation, before.Generation, "a rollout")
 	})
+
+	// The facts are the operator's arguments, not a right: the admission policy is derived by kops
+	// from the cluster, so whoever rewrites them (to run CoreDNS on the control plane, say) gets a
+	// refusal, not a wider Deployment.
+	t.Run("tampered facts cannot get past the admission policy", func(t *testing.T) {
+		opts := deployedOptions(t)
+		opts.Facts.Tolerations = append(opts.Facts.Tolerations, corev1.Toleration{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})
+		counter := &statusCounter{}
+		startOperatorWith(t, operatorConfig(t, counter), "tampered", opts)
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		errs := strings.Join(coreDNS(t).Status.Errors, "\n")
+		assert.Contains(t, errs, "applying Deployment kube-system/coredns")
+		assert.Contains(t, errs, "the CoreDNS Deployment may only have the tolerations kops renders")
+		for _, tol := range deployment(t).Spec.Template.Spec.Tolerations {
+			assert.NotEqual(t, "node-role.kubernetes.io/control-plane", tol.Key, "the hostile toleration never reached the Deployment")
+		}
+	})
 }
