@@ -67,7 +67,11 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy)
+	clusterFacts, err := operatorClusterFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy, clusterFacts)
 	if err != nil {
 		return nil, err
 	}

@@ -42,21 +42,22 @@ type Spec struct {
 }
 
 // Facts is what the cluster adds to the spec: the autoscaler's image, the CoreDNS container's
-// resources and where its pods may run. DefaultFacts gives a default cluster's facts.
+// resources and where its pods may run. DefaultFacts gives a default cluster's facts. kops hands
+// them to the operator as JSON (EncodeFacts, ParseFacts), in the names of spec.kubeDNS.
 type Facts struct {
 	// AutoscalerImage is the cluster-proportional-autoscaler image, already remapped.
-	AutoscalerImage string
+	AutoscalerImage string `json:"autoscalerImage"`
 	// CPURequest, MemoryRequest and MemoryLimit are quantities ("100m", "70Mi"), written in their
 	// canonical form.
-	CPURequest    string
-	MemoryRequest string
-	MemoryLimit   string
+	CPURequest    string `json:"cpuRequest"`
+	MemoryRequest string `json:"memoryRequest"`
+	MemoryLimit   string `json:"memoryLimit"`
 	// Tolerations are added to CriticalAddonsOnly.
-	Tolerations []corev1.Toleration
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 	// Affinity is the pods' affinity, if any.
-	Affinity *corev1.Affinity
+	Affinity *corev1.Affinity `json:"affinity,omitempty"`
 	// PodAnnotations annotate the CoreDNS pods.
-	PodAnnotations map[string]string
+	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
 }
 
 // Defaults of a cluster that sets nothing in spec.kubeDNS. The images are pinned by tag, never
