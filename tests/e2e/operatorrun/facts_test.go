@@ -94,6 +94,25 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 	// The facts are the operator's arguments, not a right: the admission policy is derived by kops
 	// from the cluster, so whoever rewrites them (to run CoreDNS on the control plane, say) gets a
 	// refusal, not a wider Deployment.
+	// The cluster's affinity is admitted exactly: a term the operator adds (pinning CoreDNS to the
+	// control plane) is refused like a foreign toleration.
+	t.Run("a node affinity of its own cannot get past the admission policy", func(t *testing.T) {
+		opts := deployedOptions(t)
+		require.NotNil(t, opts.Facts.Affinity, "the golden case sets kubeDNS.affinity")
+		na := opts.Facts.Affinity.NodeAffinity.DeepCopy()
+		na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.NodeSelectorOpExists}},
+		}}}
+		opts.Facts.Affinity = &corev1.Affinity{NodeAffinity: na}
+		startOperatorWith(t, operatorConfig(t, &statusCounter{}), "tampered-affinity", opts)
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		errs := strings.Join(coreDNS(t).Status.Errors, "\n")
+		assert.Contains(t, errs, "the CoreDNS Deployment may not choose its nodes")
+		got := deployment(t).Spec.Template.Spec.Affinity
+		require.NotNil(t, got)
+		assert.Nil(t, got.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution, "the hostile affinity never reached the Deployment")
+	})
+
 	t.Run("tampered facts cannot get past the admission policy", func(t *testing.T) {
 		opts := deployedOptions(t)
 		opts.Facts.Tolerations = append(opts.Facts.Tolerations, corev1.Toleration{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})

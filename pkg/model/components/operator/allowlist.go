@@ -95,11 +95,11 @@ func (s *Scope) deploymentChecks() []check {
 			`t.?effect.orValue("") == `+celString(string(t.Effect)),
 			seconds))
 	}
-	nodeAffinity := `!` + podSpec + `.?affinity.?nodeAffinity.hasValue()`
-	if pod.Affinity != nil && pod.Affinity.NodeAffinity != nil {
-		// kubeDNS.affinity is the cluster admin's; placement stays bounded by the tolerations.
-		nodeAffinity = "true"
+	var renderedNodeAffinity *corev1.NodeAffinity
+	if pod.Affinity != nil {
+		renderedNodeAffinity = pod.Affinity.NodeAffinity
 	}
+	nodeAffinity := nodeAffinityCheck(renderedNodeAffinity)
 	scheduler := pod.SchedulerName
 	if scheduler == "" {
 		scheduler = corev1.DefaultSchedulerName
