@@ -15,6 +15,7 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/nodesetup"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -178,6 +179,7 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 	c := &fi.ModelBuilderContext{}
 	builders := []model.Builder{
 		&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.DefaultBuilders()},
+		&nodesetup.Builder{Context: ctx},
 	}
 	for _, b := range builders {
 		if err := b.Build(c); err != nil {
