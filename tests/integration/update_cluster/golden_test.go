@@ -1,7 +1,7 @@
 // Package updatecluster holds the golden cases of `kops update cluster`: each directory has an
 // input cluster (in-v1alpha2.yaml, and optionally the feature flags it runs with) and, under
-// expected/, the dry-run report and every file written under the cluster's addons/. Run
-// hack/update-expected.sh to rewrite expected/ after reading why it changed.
+// expected/, the dry-run report and every file written under the cluster's addons/ and igconfig/.
+// Run hack/update-expected.sh to rewrite expected/ after reading why it changed.
 //
 // An input may name a channel inside its case directory as file://./<path>; the test turns that
 // into the absolute file:// URL, since a channel URL must be absolute.
@@ -95,7 +95,8 @@ func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.Appl
 	return out.String(), result
 }
 
-// addonFiles reads every file below the cluster's addons/ directory, keyed by relative path.
+// addonFiles reads every file below the cluster's addons/ and igconfig/ directories, keyed by
+// relative path.
 func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
 	files := map[string]string{}
 	var walk func(p vfs.Path, rel string)
@@ -112,6 +113,9 @@ func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
 		}
 	}
 	walk(s.clientset.Base().Join(s.name, "addons"), "addons")
+	if _, err := s.clientset.Base().Join(s.name, "igconfig").ReadDir(); err == nil {
+		walk(s.clientset.Base().Join(s.name, "igconfig"), "igconfig")
+	}
 	return files
 }
 
@@ -138,7 +142,7 @@ func runCase(t *testing.T, dir string) {
 
 	t.Run("manifests decode strictly", func(t *testing.T) {
 		for path, data := range got {
-			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") {
+			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") || strings.HasPrefix(path, "igconfig/") {
 				continue
 			}
 			_, err := kubemanifest.DecodeStrict([]byte(data), kubemanifest.Kinds{
