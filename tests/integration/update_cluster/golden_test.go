@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,9 +96,14 @@ func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.Appl
 	return out.String(), result
 }
 
-// addonFiles reads every file below the cluster's addons/ and igconfig/ directories, keyed by
-// relative path.
+// addonFiles reads every file below the cluster's addons/ directory, keyed by relative path.
 func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
+	return s.filesBelow(t, "addons")
+}
+
+// filesBelow reads every file below the cluster's directories dirs (missing ones are empty), keyed
+// by relative path.
+func (s *goldenStore) filesBelow(t *testing.T, dirs ...string) map[string]string {
 	files := map[string]string{}
 	var walk func(p vfs.Path, rel string)
 	walk = func(p vfs.Path, rel string) {
@@ -112,9 +118,12 @@ func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
 			walk(c, rel+"/"+c.Base())
 		}
 	}
-	walk(s.clientset.Base().Join(s.name, "addons"), "addons")
-	if _, err := s.clientset.Base().Join(s.name, "igconfig").ReadDir(); err == nil {
-		walk(s.clientset.Base().Join(s.name, "igconfig"), "igconfig")
+	for _, dir := range dirs {
+		p := s.clientset.Base().Join(s.name, dir)
+		if _, err := p.ReadDir(); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		walk(p, dir)
 	}
 	return files
 }
@@ -130,7 +139,7 @@ func runCase(t *testing.T, dir string) {
 
 	_, result := s.update(t, cloudup.TargetDirect)
 	require.True(t, result.Changed)
-	for path, data := range s.addonFiles(t) {
+	for path, data := range s.filesBelow(t, "addons", "igconfig") {
 		got[path] = data
 	}
 
