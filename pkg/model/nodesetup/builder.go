@@ -12,8 +12,9 @@ import (
 
 // The names of the node files in an instance group's node configuration directory.
 const (
-	ScriptFile = "kops-pod-metadata-access.sh"
-	UnitFile   = UnitName
+	ScriptFile        = "kops-pod-metadata-access.sh"
+	UnitFile          = UnitName
+	KubeletDropInFile = "kubelet-10-kops-pod-metadata-access.conf"
 )
 
 // Builder writes each instance group's node files to the state store, next to the rest of its node
@@ -25,7 +26,8 @@ type Builder struct {
 
 var _ model.Builder = (*Builder)(nil)
 
-// Build adds a ManagedFile for the script and one for the unit of every group that runs kubelet.
+// Build adds a ManagedFile for the script, the unit and kubelet's drop-in of every group that runs
+// kubelet.
 func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 	var files *NodeFiles
 	for _, ig := range b.Context.InstanceGroups {
@@ -42,7 +44,7 @@ func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 		for _, f := range []struct {
 			name     string
 			contents []byte
-		}{{ScriptFile, files.Script}, {UnitFile, files.Unit}} {
+		}{{ScriptFile, files.Script}, {UnitFile, files.Unit}, {KubeletDropInFile, files.KubeletDropIn}} {
 			loc := path.Join(dir, f.name)
 			if err := c.AddTask(&fitasks.ManagedFile{Name: loc, Location: loc, Contents: f.contents}); err != nil {
 				return err

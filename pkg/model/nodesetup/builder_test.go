@@ -38,6 +38,7 @@ func TestBuilder(t *testing.T) {
 	for _, dir := range []string{"igconfig/controlplane/master-a", "igconfig/controlplane/cp-b", "igconfig/node/nodes", "igconfig/apiserver/api"} {
 		want[dir+"/kops-pod-metadata-access.sh"] = files.Script
 		want[dir+"/kops-pod-metadata-access.service"] = files.Unit
+		want[dir+"/kubelet-10-kops-pod-metadata-access.conf"] = files.KubeletDropIn
 	}
 	assert.Equal(t, want, got, "every group but bastions, under kops's igconfig/<role>/<group>/")
 }

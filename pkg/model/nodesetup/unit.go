@@ -12,11 +12,12 @@ const (
 	// UnitName is the systemd unit that runs the script once per boot.
 	UnitName = "kops-pod-metadata-access.service"
 	UnitPath = "/etc/systemd/system/" + UnitName
+	// KubeletDropInPath makes kubelet require the unit and start after it.
+	KubeletDropInPath = "/etc/systemd/system/kubelet.service.d/10-kops-pod-metadata-access.conf"
 )
 
-// RenderUnit renders the oneshot unit. It runs after network-pre.target and before kubelet, and
-// kubelet requires it: if the rules cannot be applied, kubelet does not start, so no pod ever runs
-// on a node without them. It restarts nothing and nothing restarts it.
+// RenderUnit renders the oneshot unit. It runs after network-pre.target and before kubelet; it
+// restarts nothing and nothing restarts it.
 func RenderUnit(r *Rules) []byte {
 	return fmt.Appendf(nil, `[Unit]
 Description=kops: pod access to instance metadata (mode %s)
@@ -31,6 +32,17 @@ ExecStart=%s
 
 [Install]
 WantedBy=multi-user.target
-RequiredBy=kubelet.service
 `, r.Mode, ScriptPath)
+}
+
+// RenderKubeletDropIn renders kubelet's drop-in: kubelet requires the unit and starts after it,
+// so if the rules cannot be applied kubelet does not start and no pod runs on a node without them.
+// It is a file rather than an "enable" so that it holds from the moment cloud-init writes it, in
+// its first stage, before any bootstrap script can start kubelet.
+func RenderKubeletDropIn() []byte {
+	return []byte(`# Written by kops: pods must not start before their access to instance metadata is set.
+[Unit]
+Requires=` + UnitName + `
+After=` + UnitName + `
+`)
 }

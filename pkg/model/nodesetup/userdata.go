@@ -21,8 +21,9 @@ const mimeBoundary = "KOPS-NODESETUP-BOUNDARY-7d1f2c"
 
 // NodeFiles are the files of an instance group's node setup.
 type NodeFiles struct {
-	Script []byte
-	Unit   []byte
+	Script        []byte
+	Unit          []byte
+	KubeletDropIn []byte
 }
 
 // HasNodeSetup says whether an instance group's machines get the node rules: every role that runs
@@ -41,7 +42,7 @@ func Files(cluster *kops.Cluster) (*NodeFiles, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &NodeFiles{Script: script, Unit: RenderUnit(r)}, nil
+	return &NodeFiles{Script: script, Unit: RenderUnit(r), KubeletDropIn: RenderKubeletDropIn()}, nil
 }
 
 // UserData returns the user data of an instance group's machines, as the launch template carries it.
@@ -74,13 +75,14 @@ type writeFile struct {
 	Content     string `yaml:"content"`
 }
 
-// cloudConfig writes the files and starts the unit now; enabling it also makes kubelet, started
-// later by the node's bootstrap, wait for it on this boot and every later one.
+// cloudConfig writes the files (cloud-init's first stage, before any bootstrap script) and then
+// enables and starts the unit; kubelet's drop-in orders kubelet after it on every boot.
 func cloudConfig(files *NodeFiles) (string, error) {
 	doc := cloudConfigDoc{
 		WriteFiles: []writeFile{
 			{Path: ScriptPath, Owner: "root:root", Permissions: "0755", Content: string(files.Script)},
 			{Path: UnitPath, Owner: "root:root", Permissions: "0644", Content: string(files.Unit)},
+			{Path: KubeletDropInPath, Owner: "root:root", Permissions: "0644", Content: string(files.KubeletDropIn)},
 		},
 		RunCmd: [][]string{
 			{"systemctl", "daemon-reload"},

@@ -66,6 +66,7 @@ func TestUserData(t *testing.T) {
 	assert.Equal(t, []map[string]string{
 		{"path": ScriptPath, "owner": "root:root", "permissions": "0755", "content": string(files.Script)},
 		{"path": UnitPath, "owner": "root:root", "permissions": "0644", "content": string(files.Unit)},
+		{"path": KubeletDropInPath, "owner": "root:root", "permissions": "0644", "content": string(files.KubeletDropIn)},
 	}, doc.WriteFiles)
 	assert.Equal(t, [][]string{{"systemctl", "daemon-reload"}, {"systemctl", "enable", "--now", UnitName}}, doc.RunCmd)
 }
@@ -92,9 +93,12 @@ func TestUnit(t *testing.T) {
 	unit := string(RenderUnit(r))
 	for _, line := range []string{
 		"Wants=network-pre.target", "After=network-pre.target", "Before=kubelet.service",
-		"Type=oneshot", "RemainAfterExit=yes", "ExecStart=" + ScriptPath, "RequiredBy=kubelet.service",
+		"Type=oneshot", "RemainAfterExit=yes", "ExecStart=" + ScriptPath,
 	} {
 		assert.Contains(t, strings.Split(unit, "\n"), line)
 	}
+	dropIn := strings.Split(string(RenderKubeletDropIn()), "\n")
+	assert.Contains(t, dropIn, "Requires="+UnitName, "kubelet does not start without the rules")
+	assert.Contains(t, dropIn, "After="+UnitName)
 	assert.NotContains(t, unit, "Restart", "restarts nothing and is not restarted")
 }

@@ -1,6 +1,6 @@
 // Package nodesetup holds the golden cases of the node setup: each directory has an input
 // (in-v1alpha2.yaml: a cluster and its instance groups) and, under expected/, the node script, the
-// systemd unit and the launch template user data of its "nodes" group. Run hack/update-expected.sh
+// systemd unit, kubelet's drop-in and the launch template user data of its "nodes" group. Run hack/update-expected.sh
 // to rewrite expected/ after reading why it changed.
 package nodesetup
 
@@ -59,9 +59,10 @@ func runCase(t *testing.T, dir string) {
 	userData, err := nodesetup.UserData(checked.Cluster, nodes)
 	require.NoError(t, err)
 	got := map[string][]byte{
-		nodesetup.ScriptFile: files.Script,
-		nodesetup.UnitFile:   files.Unit,
-		"userdata":           userData,
+		nodesetup.ScriptFile:        files.Script,
+		nodesetup.UnitFile:          files.Unit,
+		nodesetup.KubeletDropInFile: files.KubeletDropIn,
+		"userdata":                  userData,
 	}
 	for name, data := range got {
 		path := filepath.Join(dir, "expected", name)
