@@ -80,7 +80,7 @@ type Rules struct {
 
 // interfaceName is what iptables accepts after -i: up to 15 characters, a trailing + as wildcard.
 // It is also what keeps a user's hostInterface from being shell or iptables syntax in the script.
-var interfaceName = regexp.MustCompile(`^[A-Za-z0-9_.@-]{1,15}\+?$`)
+var interfaceName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,15}\+?$`)
 
 // RulesFor derives the node rules from a completed cluster.
 func RulesFor(cluster *kops.Cluster) (*Rules, error) {
@@ -104,7 +104,7 @@ func RulesFor(cluster *kops.Cluster) (*Rules, error) {
 		matches = nil
 		for _, name := range interfaces {
 			if !interfaceName.MatchString(name) || strings.TrimSuffix(name, "+") == "lo" {
-				return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.@-, optionally ending in + (a prefix), and not lo", name)
+				return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.-, optionally ending in + (a prefix), and not lo", name)
 			}
 			matches = append(matches, "-i "+name)
 		}
@@ -113,12 +113,35 @@ func RulesFor(cluster *kops.Cluster) (*Rules, error) {
 	if r.Mode == kops.PodMetadataAccessForward && !known {
 		return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Required value: the pods' interface of this CNI is unknown; name it for Forward")
 	}
-	ipv6 := spec.IsIPv6Only()
+	imds4, imds6 := metadataAddresses(spec.CloudProvider)
+	ipv6 := spec.IsIPv6Only() && imds6 != ""
+	if imds6 == "" {
+		imds6 = awsMetadataIPv6 // only to remove what an earlier run may have left
+	}
 	r.Families = []Family{
-		family("IPv4", "iptables", "169.254.169.254", 32, "-4", "node_ip4", "KOPS_METADATA_NODE_IP", true, r, matches),
-		family("IPv6", "ip6tables", "fd00:ec2::254", 128, "-6", "node_ip6", "KOPS_METADATA_NODE_IPV6", ipv6, r, matches),
+		family("IPv4", "iptables", imds4, 32, "-4", "node_ip4", "KOPS_METADATA_NODE_IP", true, r, matches),
+		family("IPv6", "ip6tables", imds6, 128, "-6", "node_ip6", "KOPS_METADATA_NODE_IPV6", ipv6, r, matches),
 	}
 	return r, nil
+}
+
+// The instance metadata addresses the rules protect.
+const (
+	defaultMetadataIPv4 = "169.254.169.254"
+	awsMetadataIPv6     = "fd00:ec2::254"
+)
+
+// metadataAddresses returns a cloud's instance metadata addresses: IPv4, and IPv6 where the cloud
+// serves metadata over IPv6 (AWS only). The IPv4 list matches kops.InstanceMetadataAddress of the
+// cloud-side work (issue #11), which this should call once both are merged.
+func metadataAddresses(cloud string) (ipv4, ipv6 string) {
+	switch cloud {
+	case "aws":
+		return defaultMetadataIPv4, awsMetadataIPv6
+	case "scaleway":
+		return "169.254.42.42", ""
+	}
+	return defaultMetadataIPv4, ""
 }
 
 // effectiveMode is the mode with the default filled in. Defaulting belongs to CompleteCluster (issue

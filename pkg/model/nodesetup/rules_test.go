@@ -133,3 +133,28 @@ func TestRulesRefuse(t *testing.T) {
 	_, err := Script(c)
 	assert.ErrorContains(t, err, "spec.podMetadataAccess.forward.port: Invalid value: 0")
 }
+
+// TestMetadataAddressPerCloud: the rules protect the cloud's own metadata address, and IPv6 only
+// where the cloud serves metadata over IPv6.
+func TestMetadataAddressPerCloud(t *testing.T) {
+	for _, tc := range []struct {
+		cloud      string
+		ipv4       string
+		ipv6Blocks bool
+	}{
+		{"aws", "169.254.169.254/32", true},
+		{"gce", "169.254.169.254/32", false},
+		{"openstack", "169.254.169.254/32", false},
+		{"scaleway", "169.254.42.42/32", false},
+	} {
+		t.Run(tc.cloud, func(t *testing.T) {
+			c := testCluster("Block", true, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
+			c.Spec.CloudProvider = tc.cloud
+			script, err := Script(c)
+			require.NoError(t, err)
+			assert.Contains(t, string(script), "-A KOPS-METADATA -i cali+ -d "+tc.ipv4+" -j DROP\n")
+			assert.Equal(t, tc.ipv6Blocks, strings.Contains(string(script), "-d fd00:ec2::254/128 -j DROP"))
+			assert.Equal(t, tc.ipv6Blocks, strings.Contains(string(script), "need ip6tables\n"))
+		})
+	}
+}
