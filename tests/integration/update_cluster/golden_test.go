@@ -1,7 +1,8 @@
 // Package updatecluster holds the golden cases of `kops update cluster`: each directory has an
 // input cluster (in-v1alpha2.yaml, and optionally the feature flags it runs with) and, under
-// expected/, the dry-run report and every file written under the cluster's addons/ and igconfig/.
-// Run hack/update-expected.sh to rewrite expected/ after reading why it changed.
+// expected/, the dry-run report and every file written under the cluster's addons/ and igconfig/;
+// a case whose `targets` file names terraform also pins kubernetes.tf and data/ under
+// expected/terraform/. Run hack/update-expected.sh to rewrite expected/ after reading why it changed.
 //
 // An input may name a channel inside its case directory as file://./<path>; the test turns that
 // into the absolute file:// URL, since a channel URL must be absolute.
@@ -142,6 +143,11 @@ func runCase(t *testing.T, dir string) {
 	for path, data := range s.filesBelow(t, "addons", "igconfig") {
 		got[path] = data
 	}
+	if wantsTerraform(t, dir) {
+		for path, data := range s.updateTerraform(t) {
+			got[path] = data
+		}
+	}
 
 	if updateExpected {
 		writeExpected(t, filepath.Join(dir, "expected"), got)
@@ -151,7 +157,8 @@ func runCase(t *testing.T, dir string) {
 
 	t.Run("manifests decode strictly", func(t *testing.T) {
 		for path, data := range got {
-			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") || strings.HasPrefix(path, "igconfig/") {
+			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") ||
+				strings.HasPrefix(path, "igconfig/") || strings.HasPrefix(path, terraformPrefix) {
 				continue
 			}
 			_, err := kubemanifest.DecodeStrict([]byte(data), kubemanifest.Kinds{

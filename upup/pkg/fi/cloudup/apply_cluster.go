@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -15,6 +16,7 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/awsmodel"
 	"k8s.io/kops/pkg/model/nodesetup"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/util/pkg/vfs"
@@ -22,8 +24,9 @@ import (
 
 // The targets `kops update cluster` renders to.
 const (
-	TargetDryRun = "dryrun"
-	TargetDirect = "direct"
+	TargetDryRun    = "dryrun"
+	TargetDirect    = "direct"
+	TargetTerraform = "terraform"
 )
 
 // ApplyClusterOptions say which cluster to update, how, and where to report.
@@ -31,9 +34,14 @@ type ApplyClusterOptions struct {
 	Clientset   *client.Clientset
 	ClusterName string
 	Flags       featureflag.Set
-	// Target is TargetDryRun or TargetDirect.
+	// Target is TargetDryRun, TargetDirect or TargetTerraform.
 	Target string
-	// Mem resolves a memfs:// configBase (tests); nil otherwise.
+	// OutDir is where TargetTerraform writes kubernetes.tf and data/; required with it and
+	// refused with the other targets.
+	OutDir string
+	// Yes makes TargetTerraform write OutDir and the addon files; without it both are only shown.
+	Yes bool
+	// Mem resolves a memfs:// configBase or OutDir (tests); nil otherwise.
 	Mem *vfs.MemFS
 	// Out receives the report of what would change or what changed.
 	Out io.Writer
@@ -41,10 +49,16 @@ type ApplyClusterOptions struct {
 
 // ApplyResult is what an update did or would do.
 type ApplyResult struct {
-	// Changed says whether anything differs from what is stored.
+	// Changed says whether anything differs from what is stored (and, with TargetTerraform, from
+	// what is in OutDir).
 	Changed bool
 	// ConfigBase is where the cluster's addons are written.
 	ConfigBase string
+	// OutDir is where TargetTerraform writes, as a path ParsePath accepts.
+	OutDir string
+	// CloudTasks are the cloud resources TargetDryRun and TargetDirect leave alone, by key: kops
+	// calls no cloud API, they are applied with TargetTerraform and terraform.
+	CloudTasks []fi.TaskKey
 	Warnings   []kopscodecs.Warning
 }
 
@@ -55,22 +69,38 @@ type reporter interface {
 	WriteReport(io.Writer) error
 }
 
+// cloudHeading introduces the dry run's list of cloud resources.
+const cloudHeading = "Cloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform)"
+
 // ApplyCluster loads a cluster, checks it, builds its model and renders it to the target. An invalid
-// cluster is reported with every problem and nothing is written.
+// cluster or option is reported with every problem and nothing is written.
 func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, error) {
-	var target reporter
+	var out vfs.Path
 	switch o.Target {
-	case TargetDryRun, "":
-		target = &fi.DryRunTarget{}
-	case TargetDirect:
-		target = &fi.DirectTarget{}
+	case TargetDryRun, "", TargetDirect:
+		if o.OutDir != "" {
+			return nil, fmt.Errorf("--out is only used with --target %s", TargetTerraform)
+		}
+	case TargetTerraform:
+		if o.OutDir == "" {
+			return nil, fmt.Errorf("--target %s needs --out DIR, the directory kubernetes.tf and data/ are written to", TargetTerraform)
+		}
+		var err error
+		if out, err = vfs.ParsePath(o.OutDir, o.Mem); err != nil {
+			return nil, fmt.Errorf("--out: %w", err)
+		}
+		if store := o.Clientset.Base().String(); out.String() == store || strings.HasPrefix(out.String(), strings.TrimSuffix(store, "/")+"/") {
+			return nil, fmt.Errorf("--out %s is inside the state store %s: choose a directory of its own (terraform files are not cluster state)", out, store)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported target %q: use %s, %s or %s", o.Target, TargetDryRun, TargetDirect, TargetTerraform)
+	}
+	if o.Target == TargetDirect || (o.Target == TargetTerraform && o.Yes) {
 		unlock, err := o.Clientset.LockForUpdate(o.ClusterName)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
-	default:
-		return nil, fmt.Errorf("unsupported target %q: use %s or %s", o.Target, TargetDryRun, TargetDirect)
 	}
 	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags, o.Mem)
 	result := &ApplyResult{Warnings: warnings}
@@ -91,14 +121,34 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	}
 	result.ConfigBase = configBase.String()
 	fiContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: configBase}
+	if o.Target == TargetTerraform {
+		result.OutDir = out.String()
+		return result, applyTerraform(ctx, o, modelContext.Cluster, graph, fiContext, out, result)
+	}
+
+	target := &storeTarget{inner: &fi.DryRunTarget{}}
+	if o.Target == TargetDirect {
+		target.inner = &fi.DirectTarget{}
+	}
 	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{}); err != nil {
 		return result, err
 	}
-	result.Changed = len(target.Changes()) > 0
-	if o.Out != nil {
-		if err := target.WriteReport(o.Out); err != nil {
+	result.Changed = len(target.inner.Changes()) > 0
+	cloud := target.cloudChanges()
+	for _, tc := range cloud {
+		result.CloudTasks = append(result.CloudTasks, tc.Key)
+	}
+	if o.Out == nil {
+		return result, nil
+	}
+	if err := target.inner.WriteReport(o.Out); err != nil {
+		return result, err
+	}
+	if o.Target != TargetDirect && len(cloud) > 0 {
+		if _, err := io.WriteString(o.Out, "\n"); err != nil {
 			return result, err
 		}
+		return result, fi.WriteChanges(o.Out, cloudHeading, cloud)
 	}
 	return result, nil
 }
@@ -181,6 +231,7 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 		&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.DefaultBuilders()},
 		&nodesetup.Builder{Context: ctx},
 	}
+	builders = append(builders, awsmodel.Builders(ctx)...)
 	for _, b := range builders {
 		if err := b.Build(c); err != nil {
 			return nil, err
