@@ -10,8 +10,6 @@ import (
 	"net/textproto"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"k8s.io/kops/pkg/apis/kops"
 )
 
@@ -61,45 +59,6 @@ func UserData(cluster *kops.Cluster, ig *kops.InstanceGroup) ([]byte, error) {
 		}
 	}
 	return multipartUserData(config)
-}
-
-type cloudConfigDoc struct {
-	WriteFiles []writeFile `yaml:"write_files"`
-	RunCmd     [][]string  `yaml:"runcmd"`
-}
-
-type writeFile struct {
-	Path        string `yaml:"path"`
-	Owner       string `yaml:"owner"`
-	Permissions string `yaml:"permissions"`
-	Content     string `yaml:"content"`
-}
-
-// cloudConfig writes the files (cloud-init's first stage, before any bootstrap script) and then
-// enables and starts the unit; kubelet's drop-in orders kubelet after it on every boot.
-func cloudConfig(files *NodeFiles) (string, error) {
-	doc := cloudConfigDoc{
-		WriteFiles: []writeFile{
-			{Path: ScriptPath, Owner: "root:root", Permissions: "0755", Content: string(files.Script)},
-			{Path: UnitPath, Owner: "root:root", Permissions: "0644", Content: string(files.Unit)},
-			{Path: KubeletDropInPath, Owner: "root:root", Permissions: "0644", Content: string(files.KubeletDropIn)},
-		},
-		RunCmd: [][]string{
-			{"systemctl", "daemon-reload"},
-			{"systemctl", "enable", "--now", UnitName},
-		},
-	}
-	var b bytes.Buffer
-	b.WriteString("#cloud-config\n")
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return "", fmt.Errorf("encoding cloud-config: %w", err)
-	}
-	if err := enc.Close(); err != nil {
-		return "", fmt.Errorf("encoding cloud-config: %w", err)
-	}
-	return b.String(), nil
 }
 
 // multipartUserData wraps a cloud-config in a MIME multipart document, the form in which further

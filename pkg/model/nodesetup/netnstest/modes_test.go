@@ -113,6 +113,9 @@ func TestModesIPv6(t *testing.T) {
 // TestModeSwitches walks every change of mode on one node: each leaves exactly the rules the new
 // mode leaves on a fresh node, and the traffic that mode allows.
 func TestModeSwitches(t *testing.T) {
+	needRootAndTools(t)
+	host := hostRules(t)
+	t.Cleanup(func() { assert.Equal(t, host, hostRules(t), "the machine's own rules are untouched") })
 	fresh := map[string]string{}
 	var pristine string
 	for _, mode := range modes {
@@ -188,4 +191,16 @@ func TestForwardWithoutANodeAddressChangesNothing(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, string(out), "no route to 169.254.169.254 from a node address")
 	assert.Equal(t, before, tp.rules(t))
+}
+
+// hostRules is iptables -S of the namespace the test runs in: the scripts run only in theirs.
+func hostRules(t *testing.T) string {
+	t.Helper()
+	var out string
+	for _, cmd := range []string{"iptables", "ip6tables"} {
+		for _, table := range []string{"raw", "nat", "filter"} {
+			out += run(t, cmd, "-w", "-t", table, "-S")
+		}
+	}
+	return out
 }
