@@ -24,10 +24,10 @@ import (
 // the API. A pod that mounts one and is not here fails TestTokenMounts, and so does an entry no
 // golden case uses any more.
 var tokenMounts = map[string]string{
-	"Deployment/kube-system/coredns":                     "CoreDNS serves Services from the API: it lists and watches Services, EndpointSlices, pods and namespaces",
-	"Deployment/kube-system/coredns-autoscaler":          "the autoscaler lists nodes and scales Deployment coredns",
+	"Deployment/kube-system/coredns":                      "CoreDNS serves Services from the API: it lists and watches Services, EndpointSlices, pods and namespaces",
+	"Deployment/kube-system/coredns-autoscaler":           "the autoscaler lists nodes and scales Deployment coredns",
 	"Deployment/coredns-operator-system/coredns-operator": "the operator reconciles the CoreDNS object into Deployment, Service, ConfigMap and ServiceAccount coredns",
-	"DaemonSet/kube-system/kube2iam":                     "kube2iam maps a request's source IP to a pod and reads the role annotations of pods and namespaces",
+	"DaemonSet/kube-system/kube2iam":                      "kube2iam maps a request's source IP to a pod and reads the role annotations of pods and namespaces",
 }
 
 // podTemplate is one workload's pod spec, named Kind/namespace/name.
