@@ -108,10 +108,22 @@ func TestForwardThenBlock(t *testing.T) {
 	assert.Equal(t, apply.Unchanged, run.Outcomes()["coredns.addons.k8s.io"], "the other addons are not touched")
 	assert.Empty(t, leftOver(t), "nothing of kube2iam is left")
 	for _, get := range []func() error{
-		func() error { _, err := env.Clientset.AppsV1().DaemonSets("kube-system").Get(ctx, "kube2iam", metav1.GetOptions{}); return err },
-		func() error { _, err := env.Clientset.CoreV1().ServiceAccounts("kube-system").Get(ctx, "kube2iam", metav1.GetOptions{}); return err },
-		func() error { _, err := env.Clientset.RbacV1().ClusterRoles().Get(ctx, "kube2iam", metav1.GetOptions{}); return err },
-		func() error { _, err := env.Clientset.RbacV1().ClusterRoleBindings().Get(ctx, "kube2iam", metav1.GetOptions{}); return err },
+		func() error {
+			_, err := env.Clientset.AppsV1().DaemonSets("kube-system").Get(ctx, "kube2iam", metav1.GetOptions{})
+			return err
+		},
+		func() error {
+			_, err := env.Clientset.CoreV1().ServiceAccounts("kube-system").Get(ctx, "kube2iam", metav1.GetOptions{})
+			return err
+		},
+		func() error {
+			_, err := env.Clientset.RbacV1().ClusterRoles().Get(ctx, "kube2iam", metav1.GetOptions{})
+			return err
+		},
+		func() error {
+			_, err := env.Clientset.RbacV1().ClusterRoleBindings().Get(ctx, "kube2iam", metav1.GetOptions{})
+			return err
+		},
 	} {
 		assert.True(t, apierrors.IsNotFound(get()), "deleted, not just unlabelled")
 	}
