@@ -75,3 +75,18 @@ func TestLockDefaultServiceAccounts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n", string(none), "no namespace, nothing added")
 }
+
+// BenchmarkLockDefaultServiceAccounts is what locking the created namespaces adds to rendering an
+// operator package (about 30 KB, the size of the CoreDNS operator's).
+func BenchmarkLockDefaultServiceAccounts(b *testing.B) {
+	manifest := []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ops\n")
+	for i := 0; i < 200; i++ {
+		manifest = append(manifest, []byte("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: ops\ndata:\n  k: \"0123456789012345678901234567890123456789012345678901234567890123456789\"\n")...)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lockDefaultServiceAccounts(manifest); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
