@@ -70,10 +70,11 @@ func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) 
 	}
 	config.Image = image
 	if problems := config.Check(); len(problems) > 0 {
+		lines := make([]string, len(problems))
 		for i, p := range problems {
-			problems[i] = "spec.podMetadataAccess.forward." + p
+			lines[i] = "spec.podMetadataAccess.forward." + p.String()
 		}
-		return kube2iam.Config{}, false, fmt.Errorf("%s", strings.Join(problems, "\n"))
+		return kube2iam.Config{}, false, fmt.Errorf("%s", strings.Join(lines, "\n"))
 	}
 	return config, true, nil
 }

@@ -90,7 +90,7 @@ func TestKube2IAMRefuses(t *testing.T) {
 	}{
 		{"another proxy", &kops.PodMetadataForwardSpec{Proxy: "kiam"}, []string{`spec.podMetadataAccess.forward.proxy: "kiam" is not a proxy kops deploys`}},
 		{"bad port and role", &kops.PodMetadataForwardSpec{Port: ptr.To[int32](0), DefaultRole: "a b"},
-			[]string{"spec.podMetadataAccess.forward.port 0 is not between 1 and 65535", `spec.podMetadataAccess.forward.defaultRole "a b"`}},
+			[]string{"spec.podMetadataAccess.forward.port: 0 is not between 1 and 65535", `spec.podMetadataAccess.forward.defaultRole: "a b" contains whitespace`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -47,18 +47,26 @@ type Config struct {
 // a second argument in a shell-less args list only in the reader's eyes, but still confuse them.
 var argValueRE = regexp.MustCompile(`^[^\s\x00-\x1f\x7f]*$`)
 
-// Check returns every problem of c at once, each naming its field of Config.
-func (c Config) Check() []string {
-	var problems []string
+// Problem is one setting Render cannot take: the Config field (as the cluster spec spells it) and
+// what is wrong with it.
+type Problem struct {
+	Field, Detail string
+}
+
+func (p Problem) String() string { return p.Field + ": " + p.Detail }
+
+// Check returns every problem of c at once.
+func (c Config) Check() []Problem {
+	var problems []Problem
 	if c.Image == "" {
-		problems = append(problems, "image is empty")
+		problems = append(problems, Problem{"image", "is empty"})
 	}
 	if c.Port < 1 || c.Port > 65535 {
-		problems = append(problems, fmt.Sprintf("port %d is not between 1 and 65535", c.Port))
+		problems = append(problems, Problem{"port", fmt.Sprintf("%d is not between 1 and 65535", c.Port)})
 	}
 	for _, v := range []struct{ name, value string }{{"baseRoleARN", c.BaseRoleARN}, {"defaultRole", c.DefaultRole}} {
 		if !argValueRE.MatchString(v.value) {
-			problems = append(problems, fmt.Sprintf("%s %q contains whitespace or control characters", v.name, v.value))
+			problems = append(problems, Problem{v.name, fmt.Sprintf("%q contains whitespace or control characters", v.value)})
 		}
 	}
 	return problems
@@ -68,7 +76,11 @@ func (c Config) Check() []string {
 // as one YAML stream; the same Config always gives the same bytes.
 func Render(c Config) ([]byte, error) {
 	if problems := c.Check(); len(problems) > 0 {
-		return nil, fmt.Errorf("rendering kube2iam: %s", strings.Join(problems, "; "))
+		lines := make([]string, len(problems))
+		for i, p := range problems {
+			lines[i] = p.String()
+		}
+		return nil, fmt.Errorf("rendering kube2iam: %s", strings.Join(lines, "; "))
 	}
 	return models.Render(Template, c)
 }

@@ -121,12 +121,12 @@ func TestRenderRefuses(t *testing.T) {
 		config Config
 		want   []string
 	}{
-		{"no image", Config{Port: 8181}, []string{"image is empty"}},
-		{"port zero", Config{Image: DefaultImage}, []string{"port 0 is not between 1 and 65535"}},
-		{"port too high", Config{Image: DefaultImage, Port: 70000}, []string{"port 70000"}},
-		{"a second argument", Config{Image: DefaultImage, Port: 8181, DefaultRole: "pods --debug"}, []string{`defaultRole "pods --debug" contains whitespace`}},
+		{"no image", Config{Port: 8181}, []string{"image: is empty"}},
+		{"port zero", Config{Image: DefaultImage}, []string{"port: 0 is not between 1 and 65535"}},
+		{"port too high", Config{Image: DefaultImage, Port: 70000}, []string{"port: 70000"}},
+		{"a second argument", Config{Image: DefaultImage, Port: 8181, DefaultRole: "pods --debug"}, []string{`defaultRole: "pods --debug" contains whitespace`}},
 		{"a newline", Config{Image: DefaultImage, Port: 8181, BaseRoleARN: "arn\n- --debug"}, []string{"baseRoleARN"}},
-		{"every problem at once", Config{DefaultRole: "a b"}, []string{"image is empty", "port 0", "defaultRole"}},
+		{"every problem at once", Config{DefaultRole: "a b"}, []string{"image: is empty", "port: 0", "defaultRole: "}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
