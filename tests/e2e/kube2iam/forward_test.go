@@ -2,21 +2,26 @@ package kube2iam
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/components/kube2iam"
+	"k8s.io/kops/pkg/validation"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -214,4 +219,53 @@ func checkRequests(t *testing.T, client kubernetes.Interface) {
 	t.Cleanup(func() {
 		_ = env.Clientset.CoreV1().Secrets("kube-system").Delete(context.Background(), secret.Name, metav1.DeleteOptions{})
 	})
+}
+
+// kops validate cluster checks kube2iam's DaemonSet in mode Forward: ready on every node it is
+// scheduled to, as its controller reports (none runs on the test server, so the test plays it).
+func TestValidateKube2IAM(t *testing.T) {
+	ctx := framework.Context(t)
+	s := kopsenv.NewStore(t, "kube2iam-namespace-restrictions")
+	location := s.Update(t, "")
+	run := kopsenv.Apply(t, env, location, s.Mem, true)
+	require.NoError(t, run.Err, run.Output)
+
+	// What kops validate cluster reads: the channel kops update wrote, below the cluster's configBase.
+	cluster := &kops.Cluster{}
+	cluster.Name = "restricted.example.com"
+	cluster.Spec.ConfigBase = strings.TrimSuffix(location, "/"+addons.BootstrapChannelLocation)
+	expected, err := validation.ReadExpected(cluster, s.Mem)
+	require.NoError(t, err)
+	require.True(t, expected.Kube2IAM)
+	dyn, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	check := func() validation.Check {
+		for _, c := range (&validation.Validator{Dynamic: dyn}).Validate(ctx, expected).Checks {
+			if c.Kind == "DaemonSet" {
+				return c
+			}
+		}
+		require.FailNow(t, "no DaemonSet check")
+		return validation.Check{}
+	}
+	// The DaemonSet may be a new one or the earlier test's with a new spec (port 8282): either way
+	// its controller has not seen the latest generation.
+	first := check()
+	assert.False(t, first.OK)
+	assert.Regexp(t, `^not ready: generation \d+ not yet observed by its controller$`, first.Message)
+
+	setStatus := func(desired, ready, updated int32) {
+		ds, err := env.Clientset.AppsV1().DaemonSets("kube-system").Get(ctx, "kube2iam", metav1.GetOptions{})
+		require.NoError(t, err)
+		ds.Status = appsv1.DaemonSetStatus{ObservedGeneration: ds.Generation, DesiredNumberScheduled: desired,
+			CurrentNumberScheduled: desired, NumberReady: ready, UpdatedNumberScheduled: updated, NumberAvailable: ready}
+		_, err = env.Clientset.AppsV1().DaemonSets("kube-system").UpdateStatus(ctx, ds, metav1.UpdateOptions{})
+		require.NoError(t, err)
+	}
+	setStatus(3, 2, 3)
+	assert.Equal(t, validation.Check{Kind: "DaemonSet", Name: "kube-system/kube2iam", Message: "not ready: 2 of 3 nodes ready, 3 updated"}, check())
+	setStatus(3, 3, 2)
+	assert.False(t, check().OK, "a node still runs the old pod")
+	setStatus(3, 3, 3)
+	assert.Equal(t, validation.Check{Kind: "DaemonSet", Name: "kube-system/kube2iam", OK: true, Message: "ready on 3/3 nodes"}, check())
 }
