@@ -15,6 +15,7 @@ import (
 	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // The built-in CoreDNS addon is really applied (not a server dry run): every object of the
@@ -39,7 +40,7 @@ func TestBuiltInCoreDNS(t *testing.T) {
 	groups, err := restmapper.GetAPIGroupResources(env.Clientset.Discovery())
 	require.NoError(t, err)
 	mapper := restmapper.NewDiscoveryRESTMapper(groups)
-	ch, err := apply.ReadChannel(location, s.Mem)
+	ch, err := apply.ReadChannel(location, vfs.NewContext(s.Mem))
 	require.NoError(t, err)
 	for _, obj := range channelObjects(ch) {
 		gvk := obj.GroupVersionKind()

@@ -24,6 +24,7 @@ import (
 	"k8s.io/kops/pkg/validation"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // kube2IAMSelector finds every object of the addon.
@@ -248,7 +249,7 @@ func TestValidateKube2IAM(t *testing.T) {
 	cluster := &kops.Cluster{}
 	cluster.Name = "restricted.example.com"
 	cluster.Spec.ConfigBase = strings.TrimSuffix(location, "/"+addons.BootstrapChannelLocation)
-	expected, err := validation.ReadExpected(cluster, s.Mem)
+	expected, err := validation.ReadExpected(cluster, vfs.NewContext(s.Mem))
 	require.NoError(t, err)
 	require.True(t, expected.Kube2IAM)
 	dyn, err := dynamic.NewForConfig(env.Config)
