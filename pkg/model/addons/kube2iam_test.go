@@ -76,7 +76,7 @@ func TestKube2IAMSettings(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	c := kube2IAMDaemonSet(t, got[0]).Spec.Template.Spec.Containers[0]
-	assert.Equal(t, "proxy.example.com/docker.io/jtblin/kube2iam:0.15.0", c.Image, "remapped like every image")
+	assert.Equal(t, "proxy.example.com/docker.io/jtblin/kube2iam:0.11.2", c.Image, "remapped like every image")
 	assert.Equal(t, []string{"--app-port=8282", "--base-role-arn=arn:aws:iam::123456789012:role/", "--default-role=pods",
 		"--host-ip=$(HOST_IP)", "--iptables=false", "--namespace-restrictions", "--node=$(NODE_NAME)"}, c.Args)
 }

@@ -27,9 +27,10 @@ const (
 	Name = "kube2iam"
 )
 
-// DefaultImage is kube2iam's release image, pinned by tag: Docker Hub publishes it, and no
-// digest could be checked from here (see docs/metadata-access-kube2iam.md).
-const DefaultImage = "docker.io/jtblin/kube2iam:0.15.0"
+// DefaultImage is kube2iam's latest release image (0.11.2; there is no 0.15.0), pinned by tag:
+// Docker Hub publishes it, and no digest could be checked from here (see
+// docs/metadata-access-kube2iam.md).
+const DefaultImage = "docker.io/jtblin/kube2iam:0.11.2"
 
 // Config is what the rendering needs.
 type Config struct {
