@@ -19,7 +19,7 @@ type assetList struct {
 
 func TestGetAssets(t *testing.T) {
 	const (
-		operatorCR  = "addons/coredns.addons.x-k8s.io/1.12.4.yaml CoreDNS/kube-system/coredns spec.image"
+		operatorCR  = "addons/coredns.addons.x-k8s.io/1.14.2.yaml CoreDNS/kube-system/coredns spec.image"
 		operatorDep = "addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml Deployment/coredns-operator-system/coredns-operator spec.template.spec.containers[0].image"
 		builtInDep  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns spec.template.spec.containers[0].image"
 		autoscaler  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
@@ -34,7 +34,7 @@ func TestGetAssets(t *testing.T) {
 		{
 			name: "built-in CoreDNS",
 			want: []cloudup.ImageAsset{
-				{Original: "registry.k8s.io/coredns/coredns:v1.12.4", Remapped: "registry.k8s.io/coredns/coredns:v1.12.4", UsedBy: []string{builtInDep}},
+				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: "registry.k8s.io/coredns/coredns:v1.14.2", UsedBy: []string{builtInDep}},
 				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", UsedBy: []string{autoscaler}},
 			},
 		},
@@ -44,7 +44,7 @@ func TestGetAssets(t *testing.T) {
 			mirror: true,
 			want: []cloudup.ImageAsset{
 				{Original: "kops-addons/coredns-operator:v0.2.0", Remapped: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
-				{Original: "registry.k8s.io/coredns/coredns:v1.12.4", Remapped: mirror("coredns/coredns:v1.12.4"), UsedBy: []string{operatorCR}},
+				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{operatorCR}},
 			},
 		},
 	}

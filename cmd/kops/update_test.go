@@ -103,12 +103,12 @@ func TestUpdateClusterWithOperators(t *testing.T) {
 	for _, f := range []string{
 		"coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
 		"operator.coredns.addons.x-k8s.io/0.2.0.yaml",
-		"coredns.addons.x-k8s.io/1.12.4.yaml",
+		"coredns.addons.x-k8s.io/1.14.2.yaml",
 	} {
 		assert.FileExists(t, filepath.Join(addonsDir, f))
 	}
 	assert.NoFileExists(t, filepath.Join(addonsDir, "coredns.addons.k8s.io", "k8s-1.12.yaml"))
-	resource, err := os.ReadFile(filepath.Join(addonsDir, "coredns.addons.x-k8s.io", "1.12.4.yaml"))
+	resource, err := os.ReadFile(filepath.Join(addonsDir, "coredns.addons.x-k8s.io", "1.14.2.yaml"))
 	require.NoError(t, err)
 	assert.Contains(t, string(resource), "dnsIP: 100.64.0.10\n")
 	assert.Contains(t, string(resource), "dnsDomain: cluster.local\n")

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/blang/semver/v4"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -79,6 +80,16 @@ func validateAddon(p *field.Path, a AddonSpec) field.ErrorList {
 		for _, msg := range validation.IsDNS1123Label(a.Namespace) {
 			errs = append(errs, field.Invalid(p.Child("namespace"), a.Namespace, msg))
 		}
+	}
+	if a.KubernetesVersion != "" {
+		if _, err := semver.ParseRange(a.KubernetesVersion); err != nil {
+			errs = append(errs, field.Invalid(p.Child("kubernetesVersion"), a.KubernetesVersion, "must be a semver range such as \">=1.30.0\": "+err.Error()))
+		}
+	}
+	switch a.NeedsRollingUpdate {
+	case "", "control-plane", "workers", "all":
+	default:
+		errs = append(errs, field.NotSupported(p.Child("needsRollingUpdate"), a.NeedsRollingUpdate, []string{"control-plane", "workers", "all"}))
 	}
 	if a.Prune != nil {
 		for i, k := range a.Prune.Kinds {

@@ -26,7 +26,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 	operatorFiles := []string{
 		"addons/bootstrap-channel.yaml",
 		"addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
-		"addons/coredns.addons.x-k8s.io/1.12.4.yaml",
+		"addons/coredns.addons.x-k8s.io/1.14.2.yaml",
 		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml",
 	}
 
@@ -44,7 +44,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 		{name: "operator on", flags: on, addons: operator, files: operatorFiles, wantReport: []string{
 			"Will create resources:\n",
 			"  ManagedFile/addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n",
-			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.12.4.yaml\n",
+			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.14.2.yaml\n",
 			"  ManagedFile/addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
 			"-    name: coredns.addons.k8s.io\n",
@@ -56,7 +56,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
 			"Will delete resources:\n  StaleFiles/addons\n" +
 				"  \tcoredns-rbac.addons.k8s.io\taddons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n" +
-				"  \tcoredns.addons.x-k8s.io\taddons/coredns.addons.x-k8s.io/1.12.4.yaml\n" +
+				"  \tcoredns.addons.x-k8s.io\taddons/coredns.addons.x-k8s.io/1.14.2.yaml\n" +
 				"  \toperator.coredns.addons.x-k8s.io\taddons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 		}},
 	}
