@@ -44,7 +44,7 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 			removed = append(removed, name)
 		default:
 			results = append(results, Result{Name: name, ID: rec.version.ID, Outcome: LeftAlone,
-				Reason: "left the channel, but another tool recorded it (kops's channels or an older channels): nothing of it is deleted"})
+				Reason: "managed by another tool: recorded by kops's channels or an older channels, not in this channel; nothing of it is touched"})
 		}
 	}
 	sort.Strings(removed)
