@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,7 +45,10 @@ func TestGetAssets(t *testing.T) {
 			mirror: true,
 			want: []cloudup.ImageAsset{
 				{Original: "kops-addons/coredns-operator:v0.2.0", Remapped: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
-				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{operatorCR}},
+				// The built-in addon is written too, for the takeover of a cluster kops's channels
+				// managed, and runs these images until it is retired.
+				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep, operatorCR}},
+				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{autoscaler}},
 			},
 		},
 	}
@@ -72,7 +76,7 @@ func TestGetAssets(t *testing.T) {
 			r := c.mustRun("get", "assets", "assets.k8s.local")
 			assert.Regexp(t, `^IMAGE +REMAPPED +USED BY\n`, r.stdout)
 			for _, a := range tt.want {
-				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Original)+` +`+regexp.QuoteMeta(a.Remapped)+` +`+regexp.QuoteMeta(a.UsedBy[0])+`$`, r.stdout)
+				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Original)+` +`+regexp.QuoteMeta(a.Remapped)+` +`+regexp.QuoteMeta(strings.Join(a.UsedBy, ", "))+`$`, r.stdout)
 			}
 			assert.NoDirExists(t, c.storePath("assets.k8s.local", "addons"), "listing assets writes nothing")
 		})

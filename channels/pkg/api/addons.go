@@ -32,6 +32,13 @@ type Metadata struct {
 // AddonsSpec is the ordered list of addons.
 type AddonsSpec struct {
 	Addons []AddonSpec `json:"addons"`
+	// TakeOver lists addons that are not part of the channel but whose objects it may find
+	// recorded by another tool (kops's channels) under the same name: channels then applies the
+	// manifest given here over them, records them as its own, and retires them like any addon that
+	// left the channel, handing objects over where they say so. An addon whose record is its own,
+	// or that has none, is not touched. kops writes CoreDNS's built-in addon here when CoreDNS runs
+	// through its operator, so that a kops cluster switches to the operator like one of ours.
+	TakeOver []AddonSpec `json:"takeOver,omitempty"`
 }
 
 // AddonSpec is one addon: a manifest, where it lies relative to the channel, and the hash that

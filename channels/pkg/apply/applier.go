@@ -136,7 +136,9 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var results []Result
+	// Addons another tool recorded that this channel replaces are made ours first, so that the
+	// channel's addons are applied over them and retirement hands them over as it does ours.
+	results, takingOver := a.takeOver(ctx, ch, records)
 	failed := map[string]bool{}
 	provider := providers(ch.Addons)
 	// A server that does not answer fails every addon the same way, one request timeout each:
@@ -157,7 +159,7 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 		results = append(results, r)
 	}
 	if unreachable == nil {
-		retired, err := a.retire(ctx, ch, records)
+		retired, err := a.retire(ctx, ch, records, takingOver)
 		if err != nil {
 			return results, err
 		}

@@ -25,7 +25,7 @@ const LeftAlone Outcome = "left alone"
 // channel (the object then moves to that addon's inventory); then its record is removed.
 // Namespaces and CRDs stay (deleting them would take everything in them along). It runs after the
 // channel's addons were applied, so objects another addon now claims carry that addon's label.
-func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record) ([]Result, error) {
+func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record, takingOver map[string]bool) ([]Result, error) {
 	inChannel := map[string]bool{}
 	claimed := map[string]bool{}
 	for _, addon := range ch.Addons {
@@ -39,7 +39,7 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 	for name, rec := range records {
 		fromHere := rec.version.Channel != nil && *rec.version.Channel == ch.Location
 		switch {
-		case !fromHere || inChannel[name]:
+		case !fromHere || inChannel[name] || takingOver[name]:
 		case rec.version.Ours(a.opts.FieldManager):
 			removed = append(removed, name)
 		default:

@@ -17,10 +17,16 @@ type CoreDNS struct{}
 // Owns names the built-in CoreDNS addon.
 func (CoreDNS) Owns() []string { return []string{models.CoreDNSAddonName} }
 
-// Addons renders the CoreDNS manifest from the completed cluster.
+// Addons renders the CoreDNS manifest from the completed cluster. When the operator runs CoreDNS,
+// the manifest is still written, as the channel's takeover of the built-in addon: on a cluster
+// where kops's own channels applied it (a record that is not ours), channels applies it over kops's
+// objects and then retires it, handing Deployment coredns, Service kube-dns, ConfigMap coredns and
+// PodDisruptionBudget kube-dns over to the operator's addon exactly as when the built-in addon was
+// ours. It renders the spec of the CoreDNS object the operator is given, so that the takeover
+// runs the image the operator will run.
 func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	dns := ctx.Cluster.Spec.KubeDNS
-	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS || UsesCoreDNSOperator(ctx) {
+	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS {
 		return nil, nil
 	}
 	spec, err := coreDNSSpec(ctx)
@@ -31,7 +37,9 @@ func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*Addon{newAddon(models.CoreDNSAddonName, models.CoreDNSAddonID, manifest)}, nil
+	addon := newAddon(models.CoreDNSAddonName, models.CoreDNSAddonID, manifest)
+	addon.TakeOver = UsesCoreDNSOperator(ctx)
+	return []*Addon{addon}, nil
 }
 
 // renderCoreDNS renders the CoreDNS objects of spec with the cluster's facts, as every mode does.
@@ -43,10 +51,11 @@ func renderCoreDNS(ctx *model.KopsModelContext, spec coredns.Spec) ([]byte, erro
 	return coredns.Render(spec, facts)
 }
 
-// coreDNSSpec is the spec the built-in addon renders: from spec.kubeDNS, or in client-side mode the
-// spec of the CoreDNS object kops would hand the operator (the channel's CoreDNS package).
+// coreDNSSpec is the spec the built-in addon renders: from spec.kubeDNS, or when CoreDNS goes
+// through its CoreDNS object (client-side mode, or the operator's takeover) the spec of the CoreDNS
+// object kops hands the operator (the channel's CoreDNS package).
 func coreDNSSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
-	if !ExpandsCoreDNSClientSide(ctx) {
+	if !ExpandsCoreDNSClientSide(ctx) && !UsesCoreDNSOperator(ctx) {
 		return coredns.ClusterSpec(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	}
 	version, err := requirePackage(ctx, CoreDNSPackage, false)
