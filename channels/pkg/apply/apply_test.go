@@ -38,8 +38,9 @@ func TestReasonToApply(t *testing.T) {
 		{current, "k8s-1.12", "abc", ""},
 		{current, "k8s-1.16", "abc", `id "k8s-1.12" -> "k8s-1.16"`},
 		{current, "k8s-1.12", "def", "manifest changed"},
-		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc"}, "k8s-1.12", "abc", "applied by an older channels"},
-		{kops, "k8s-1.12", "abc", "recorded without an inventory of kops-channels's"},
+		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", FieldManager: "kops-channels", Inventory: &Inventory{}}, "k8s-1.12", "abc", "applied by an older channels"},
+		{kops, "k8s-1.12", "abc", "taking over: another tool recorded it, without an inventory of kops-channels's"},
+		{kops, "k8s-1.16", "def", "taking over: another tool recorded it, without an inventory of kops-channels's"},
 	}
 	for _, tc := range cases {
 		assert.Equal(t, tc.want, reasonToApply(tc.recorded, tc.id, tc.hash, "kops-channels"))

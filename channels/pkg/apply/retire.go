@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -55,12 +56,13 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 			results = append(results, r)
 			continue
 		}
-		if err := a.retireAddon(ctx, name, records, inChannel, claimed); err != nil {
+		done, err := a.retireAddon(ctx, name, records, inChannel, claimed)
+		if err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, fmt.Sprintf("retiring: %v", err), err
 		} else if err := a.writeRecord(ctx, records[name].namespace, name, nil); err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		} else {
-			r.Outcome = Retired
+			r.Outcome, r.Reason = Retired, r.Reason+done.String()
 		}
 		results = append(results, r)
 	}
@@ -75,10 +77,32 @@ type retiredObject struct {
 	to  string
 }
 
-func (a *Applier) retireAddon(ctx context.Context, name string, records map[string]record, inChannel, claimed map[string]bool) error {
+// retirement says what retiring one addon did, for the report.
+type retirement struct {
+	deleted   []string
+	handedTo  map[string][]string
+	targetsIn []string
+}
+
+func (r retirement) String() string {
+	var parts []string
+	for _, to := range r.targetsIn {
+		parts = append(parts, fmt.Sprintf("handed over to %s: %s", to, strings.Join(r.handedTo[to], ", ")))
+	}
+	if len(r.deleted) > 0 {
+		parts = append(parts, "deleted: "+strings.Join(r.deleted, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ")
+}
+
+func (a *Applier) retireAddon(ctx context.Context, name string, records map[string]record, inChannel, claimed map[string]bool) (retirement, error) {
+	done := retirement{handedTo: map[string][]string{}}
 	refs, err := records[name].version.Objects()
 	if err != nil {
-		return fmt.Errorf("reading the inventory of its record: %w", err)
+		return done, fmt.Errorf("reading the inventory of its record: %w", err)
 	}
 	var objs []retiredObject
 	for _, group := range groupByKindAndNamespace(refs) {
@@ -88,7 +112,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 		}
 		found, err := a.listInventoried(ctx, gk, ns, group, name)
 		if err != nil {
-			return fmt.Errorf("listing %s: %w", gk, err)
+			return done, fmt.Errorf("listing %s: %w", gk, err)
 		}
 		for _, r := range group {
 			o := found[r.key()]
@@ -99,24 +123,28 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			if !inChannel[to] {
 				to = ""
 			} else if !records[to].version.Ours(a.opts.FieldManager) {
-				return fmt.Errorf("%s %s is to be handed over to %s, which this tool has not recorded yet; retried on the next run", o.GetKind(), objectName(o), to)
+				return done, fmt.Errorf("%s %s is to be handed over to %s, which this tool has not recorded yet; retried on the next run", o.GetKind(), objectName(o), to)
 			}
 			objs = append(objs, retiredObject{obj: o, ref: r, to: to})
 		}
 	}
 	if err := a.moveInventory(ctx, objs, records); err != nil {
-		return err
+		return done, err
 	}
 	custom, err := a.customKinds(ctx)
 	if err != nil {
-		return err
+		return done, err
 	}
 	for _, ro := range objs {
 		o := ro.obj
 		if ro.to != "" {
 			if err := a.relabel(ctx, *o, ro.to); err != nil {
-				return fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(o), ro.to, err)
+				return done, fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(o), ro.to, err)
 			}
+			if _, seen := done.handedTo[ro.to]; !seen {
+				done.targetsIn = append(done.targetsIn, ro.to)
+			}
+			done.handedTo[ro.to] = append(done.handedTo[ro.to], o.GetKind()+" "+objectName(o))
 			continue
 		}
 		// A custom resource's dependents were made by its operator and may have been taken over by
@@ -126,10 +154,11 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			propagation = metav1.DeletePropagationOrphan
 		}
 		if err := a.delete(ctx, *o, propagation); err != nil {
-			return fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(o), err)
+			return done, fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(o), err)
 		}
+		done.deleted = append(done.deleted, o.GetKind()+" "+objectName(o))
 	}
-	return nil
+	return done, nil
 }
 
 // moveInventory adds the objects handed over to the inventories of the addons receiving them. It
