@@ -74,7 +74,8 @@ func TestBuiltInTakesOverKopsCoreDNS(t *testing.T) {
 
 func TestDowngradeIsRefusedUnlessAllowed(t *testing.T) {
 	reset(t)
-	s := kopsenv.NewStore(t, "minimal")
+	// A file:// store, so that the channels binary reads the channel too.
+	s := kopsenv.NewStoreAt(t, "minimal", "file://"+t.TempDir())
 	location := s.Update(t, "")
 	const newer = "registry.k8s.io/coredns/coredns:v1.15.0"
 	kopsRecords := kopsInstalls(t, location, newer)
@@ -92,11 +93,23 @@ func TestDowngradeIsRefusedUnlessAllowed(t *testing.T) {
 		assertRecord(t, builtInAddon, kopsRecords[builtInAddon])
 	}
 
-	run := kopsenv.ApplyWith(t, env, location, s.Mem, apply.Options{Yes: true, AllowDowngrade: true})
-	require.NoError(t, run.Err, run.Output)
-	assert.Equal(t, apply.Applied, run.Outcomes()[builtInAddon])
+	// The command a user runs: refused with a non-zero exit, then applied with --allow-downgrade.
+	channels := kopsenv.Build(t, "./cmd/channels")
+	kubeconfig := "--kubeconfig=" + kopsenv.Kubeconfig(t, env)
+	stdout, stderr, err := kopsenv.Exec(channels, nil, "apply", "channel", location, "--yes", kubeconfig)
+	require.Error(t, err, stdout)
+	assert.Contains(t, stderr, want)
+	assertImage(t, "coredns", "coredns", newer)
+	stdout, stderr, err = kopsenv.Exec(channels, nil, "apply", "channel", location, "--yes", "--allow-downgrade", kubeconfig)
+	require.NoError(t, err, stdout+stderr)
+	assert.Contains(t, stdout, "coredns.addons.k8s.io (k8s-1.12)")
 	assertImage(t, "coredns", "coredns", coredns.DefaultImage)
 	assertOnePDB(t, builtInAddon)
+	assertAutoscalerConfined(t, true)
+
+	again := kopsenv.ApplyWith(t, env, location, s.Mem, apply.Options{Yes: true})
+	require.NoError(t, again.Err, again.Output)
+	assert.Zero(t, again.Requests.Mutating(), "once applied, nothing is left to downgrade or apply")
 }
 
 // Last: the operator's namespace and CRD stay behind on a test server.
