@@ -186,16 +186,8 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 			return r
 		}
 	}
-	if reason, refused, err := a.kopsFieldsReason(ctx, addon); err != nil || reason != "" {
-		r.Outcome, r.Reason, r.Err = NotForThisVersion, reason, err
-		if refused {
-			r.Outcome = Failed
-			if err != nil {
-				r.Reason = err.Error()
-			} else {
-				r.Err = fmt.Errorf("%s", reason)
-			}
-		}
+	if outcome, reason, err := a.kopsFields(ctx, addon); outcome != "" {
+		r.Outcome, r.Reason, r.Err = outcome, reason, err
 		return r
 	}
 	prev := records[addon.Spec.Name].version

@@ -13,29 +13,29 @@ import (
 // cluster's version: it is not applied, and, being in the channel, not retired either.
 const NotForThisVersion Outcome = "not for this version"
 
-// kopsFieldsReason says why the kops fields of an addon keep it from being applied here ("" when
-// they do not): needsPKI asks for a CA that only kops's channels creates, and a kubernetesVersion
-// range may not admit the cluster. refused is true for a failure, false for an addon that is
-// simply not meant for this cluster.
-func (a *Applier) kopsFieldsReason(ctx context.Context, addon *Addon) (reason string, refused bool, err error) {
+// kopsFields says what kops's fields of an addon make of it here: "" to go on; Failed when it
+// needs PKI (a CA that only kops's channels creates) or its kubernetesVersion cannot be checked;
+// NotForThisVersion when the range does not admit the cluster's version.
+func (a *Applier) kopsFields(ctx context.Context, addon *Addon) (Outcome, string, error) {
+	failed := func(err error) (Outcome, string, error) { return Failed, err.Error(), err }
 	if addon.Spec.NeedsPKI {
-		return "needsPKI: this channels does not create an addon's CA (kops's channels does); apply this addon with kops's channels", true, nil
+		return failed(fmt.Errorf("needsPKI: this channels does not create an addon's CA (kops's channels does); apply this addon with kops's channels"))
 	}
 	if addon.Spec.KubernetesVersion == "" {
-		return "", false, nil
+		return "", "", nil
 	}
 	admits, err := semver.ParseRange(addon.Spec.KubernetesVersion)
 	if err != nil {
-		return "", true, fmt.Errorf("kubernetesVersion %q: %w", addon.Spec.KubernetesVersion, err)
+		return failed(fmt.Errorf("kubernetesVersion %q: %w", addon.Spec.KubernetesVersion, err))
 	}
 	version, err := a.serverVersion(ctx)
 	if err != nil {
-		return "", true, err
+		return failed(err)
 	}
 	if !admits(version) {
-		return fmt.Sprintf("kubernetesVersion %q does not admit the cluster's %s", addon.Spec.KubernetesVersion, version), false, nil
+		return NotForThisVersion, fmt.Sprintf("kubernetesVersion %q does not admit the cluster's %s", addon.Spec.KubernetesVersion, version), nil
 	}
-	return "", false, nil
+	return "", "", nil
 }
 
 // serverVersion reads the API server's version once per run.

@@ -79,14 +79,15 @@ type retiredObject struct {
 
 // retirement says what retiring one addon did, for the report.
 type retirement struct {
-	deleted   []string
-	handedTo  map[string][]string
-	targetsIn []string
+	deleted  []string
+	handedTo map[string][]string
+	// targets are the keys of handedTo, in the order of their first handover.
+	targets []string
 }
 
 func (r retirement) String() string {
 	var parts []string
-	for _, to := range r.targetsIn {
+	for _, to := range r.targets {
 		parts = append(parts, fmt.Sprintf("handed over to %s: %s", to, strings.Join(r.handedTo[to], ", ")))
 	}
 	if len(r.deleted) > 0 {
@@ -142,7 +143,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 				return done, fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(o), ro.to, err)
 			}
 			if _, seen := done.handedTo[ro.to]; !seen {
-				done.targetsIn = append(done.targetsIn, ro.to)
+				done.targets = append(done.targets, ro.to)
 			}
 			done.handedTo[ro.to] = append(done.handedTo[ro.to], o.GetKind()+" "+objectName(o))
 			continue

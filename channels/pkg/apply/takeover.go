@@ -2,6 +2,13 @@ package apply
 
 import (
 	"context"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TakenOver is the outcome of an addon of the channel's takeOver list whose record another tool
@@ -9,14 +16,19 @@ import (
 // same run like any addon of ours that left the channel.
 const TakenOver Outcome = "taken over"
 
-// takeOver runs before the channel's addons are applied. Each addon of ch.TakeOver whose record
-// another tool (kops's channels) wrote from this channel's location is applied and recorded with
-// its inventory, in place of that record: retirement, later in the run, then hands over or
-// deletes exactly the objects of its inventory, as it does for the channel's own addons. The
-// objects it deletes are those this apply just took ownership of, so the rule that only what our
-// field manager applied is deleted still holds. A record that is ours, from elsewhere or absent is
-// left to the usual rules. It returns the results and, for a dry run, the addons it would take
-// over (which retirement then does not report again).
+// labelKopsAddon is the label kops's addon templates give their objects (k8s-addon: <addon>);
+// kops adds LabelAddonName when it builds the channel.
+const labelKopsAddon = "k8s-addon"
+
+// takeOver runs before the channel's addons are applied. For each addon of ch.TakeOver whose record
+// another tool (kops's channels) wrote from this channel's location, the objects of its manifest
+// that exist on the cluster carrying that tool's label for the addon are applied and recorded, with
+// their inventory, in place of that record: retirement, later in the run, then hands them over or
+// deletes them exactly as it does the channel's own addons' objects. Nothing is created, and an
+// object of the manifest that exists without the label is not touched (it is someone else's), so a
+// takeover deletes only objects the other tool made for the addon. A record that is ours, from
+// elsewhere or absent is left to the usual rules. It returns the results and, for a dry run, the
+// addons it would take over (which retirement then does not report again).
 func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]record) ([]Result, map[string]bool) {
 	var results []Result
 	pending := map[string]bool{}
@@ -31,12 +43,19 @@ func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]
 		fail := func(err error) {
 			r.Outcome, r.Reason, r.Err = Failed, "taking over: "+err.Error(), err
 		}
-		refs, err := a.inventoryFor(addon, nil)
+		made, foreign, err := a.madeByOthers(ctx, addon)
+		if len(foreign) > 0 {
+			r.Reason += "; not touched, without its label: " + strings.Join(foreign, ", ")
+		}
+		var refs []ObjectRef
 		if err == nil {
-			_, err = a.newRecord(ch, addon, refs)
+			refs, err = a.inventoryFor(made, nil)
 		}
 		if err == nil {
-			err = a.checkDowngrades(ctx, addon)
+			_, err = a.newRecord(ch, made, refs)
+		}
+		if err == nil {
+			err = a.checkDowngrades(ctx, made)
 		}
 		switch {
 		case err != nil:
@@ -45,11 +64,11 @@ func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]
 			r.Outcome = WouldApply
 			pending[addon.Spec.Name] = true
 		default:
-			if err := a.applyObjects(ctx, addon, provider); err != nil {
+			if err := a.applyObjects(ctx, made, provider); err != nil {
 				fail(err)
 				break
 			}
-			written, err := a.newRecord(ch, addon, refs)
+			written, err := a.newRecord(ch, made, refs)
 			if err == nil {
 				err = a.writeRecord(ctx, rec.namespace, addon.Spec.Name, written)
 			}
@@ -63,4 +82,37 @@ func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]
 		results = append(results, r)
 	}
 	return results, pending
+}
+
+// madeByOthers is the addon with only the objects of its manifest that exist on the cluster
+// carrying the other tool's label for it (LabelAddonName or kops's k8s-addon); foreign names those
+// that exist without it.
+func (a *Applier) madeByOthers(ctx context.Context, addon *Addon) (made *Addon, foreign []string, err error) {
+	made = &Addon{Spec: addon.Spec}
+	for _, obj := range addon.Objects {
+		gvk := obj.GroupVersionKind()
+		if _, err := a.resources.RESTMapping(ctx, gvk.GroupKind(), gvk.Version); meta.IsNoMatchError(err) {
+			continue // a kind the server does not serve has no objects to take over
+		}
+		client, err := a.resourceFor(ctx, obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s %s: %w", obj.GetKind(), objectName(obj), err)
+		}
+		live, err := client.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			return nil, nil, fmt.Errorf("reading %s %s: %w", obj.GetKind(), objectName(obj), err)
+		case labelledFor(live, addon.Spec.Name):
+			made.Objects = append(made.Objects, obj)
+		default:
+			foreign = append(foreign, obj.GetKind()+" "+objectName(obj))
+		}
+	}
+	return made, foreign, nil
+}
+
+func labelledFor(o *unstructured.Unstructured, addon string) bool {
+	l := o.GetLabels()
+	return l[LabelAddonName] == addon || l[labelKopsAddon] == addon
 }

@@ -134,8 +134,26 @@ func TestOperatorTakesOverKopsCoreDNS(t *testing.T) {
 	}, run.Outcomes(), run.Output)
 	assert.Contains(t, run.Output, string(apply.TakenOver))
 	assert.Contains(t, run.Output, "handed over to coredns.addons.x-k8s.io: ")
-	for _, gone := range []string{"ClusterRole coredns-autoscaler", "ClusterRoleBinding coredns-autoscaler", "Deployment kube-system/coredns-autoscaler"} {
+	for _, gone := range []string{"ClusterRole coredns-autoscaler", "ClusterRoleBinding coredns-autoscaler",
+		"Deployment kube-system/coredns-autoscaler", "ServiceAccount kube-system/coredns-autoscaler"} {
 		assert.Contains(t, run.Output, gone, "the output names what the takeover deleted")
+	}
+	ctx := framework.Context(t)
+	for kind, name := range map[string]string{"ClusterRole": "coredns-autoscaler", "ClusterRoleBinding": "coredns-autoscaler"} {
+		_, err := client(t, kind, "").Get(ctx, name, metav1.GetOptions{})
+		assert.True(t, apierrors.IsNotFound(err), "kops's %s %s is gone: %v", kind, name, err)
+	}
+	for kind, name := range map[string]string{"Deployment": "coredns-autoscaler", "ServiceAccount": "coredns-autoscaler", "Role": "coredns-autoscaler", "RoleBinding": "coredns-autoscaler"} {
+		_, err := client(t, kind, "kube-system").Get(ctx, name, metav1.GetOptions{})
+		assert.True(t, apierrors.IsNotFound(err), "%s %s is gone (or was never made): %v", kind, name, err)
+	}
+	// The autoscaler made its ConfigMap itself, without kops's label: the takeover neither took it
+	// nor deleted it, and says so.
+	assert.Contains(t, run.Output, "not touched, without its label: ConfigMap kube-system/coredns-autoscaler")
+	cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns-autoscaler", metav1.GetOptions{})
+	require.NoError(t, err)
+	for _, mf := range cm.ManagedFields {
+		assert.Equal(t, "cluster-proportional-autoscaler", mf.Manager)
 	}
 
 	assert.Equal(t, before, current(t), "Deployment coredns and Service kube-dns keep their identity and cluster IP")
@@ -143,7 +161,7 @@ func TestOperatorTakesOverKopsCoreDNS(t *testing.T) {
 	assertImage(t, "coredns", "coredns", coredns.DefaultImage)
 	assertAutoscalerConfined(t, false)
 	assertNothingUnlisted(t)
-	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
+	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.NotContains(t, ns.Annotations, apply.AnnotationPrefix+builtInAddon, "the built-in addon's record is retired with it")
 	assertRecordReadableByBoth(t, location, operatorAddon, s)
