@@ -79,6 +79,14 @@ func TestParseAddonsFileValidates(t *testing.T) {
 			want: []string{`src:9: spec.addons[0].needsRollingUpdate: Unsupported value: "masters"`,
 				`src:10: spec.addons[0].kubernetesVersion: Invalid value`},
 		},
+		"a takeOver addon named like an addon of the channel": {
+			data: channelOf(ok("a")) + "  takeOver:\n" + ok("a") + ok("b"),
+			want: []string{`spec.takeOver[0].name: Duplicate value: "a (also spec.addons[0])"`},
+		},
+		"a takeOver addon is validated like the others": {
+			data: channelOf(ok("a")) + "  takeOver:\n" + addon("name: b", "manifest: ../b.yaml", "manifestHash: "+hashX),
+			want: []string{`spec.takeOver[0].manifest: Invalid value`},
+		},
 		"kops's needsPKI, not a bool": {
 			data: channelOf(ok("b") + "    needsPKI: 'yes'\n"),
 			want: []string{`src:9: spec.addons[0].needsPKI: must be true or false`},

@@ -208,3 +208,24 @@ func TestReadChannelInvalidSpec(t *testing.T) {
 	assert.Contains(t, err.Error(), location+":6: spec.addons[0].name: Required value")
 	assert.Contains(t, err.Error(), location+":11: spec.addons[2].name: Duplicate value: \"a (also spec.addons[1])\"")
 }
+
+// The takeOver list is read like the addons, with every manifest checked against its hash before
+// anything is applied; its problems name spec.takeOver.
+func TestReadChannelTakeOver(t *testing.T) {
+	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n"
+	h := api.ManifestHash([]byte(good))
+	channel := "kind: Addons\nmetadata:\n  name: bootstrap\nspec:\n  addons:\n  - {name: new, manifest: new.yaml, manifestHash: " + h +
+		"}\n  takeOver:\n  - {name: old, id: k8s-1.12, manifest: old.yaml, manifestHash: " + h + "}\n"
+	mem := &vfs.MemFS{}
+	location := writeChannel(t, mem, channel, map[string]string{"new.yaml": good, "old.yaml": good})
+	ch, err := ReadChannel(location, mem)
+	require.NoError(t, err)
+	require.Len(t, ch.Addons, 1)
+	require.Len(t, ch.TakeOver, 1)
+	assert.Equal(t, "old", ch.TakeOver[0].Spec.Name)
+	assert.Len(t, ch.TakeOver[0].Objects, 1)
+
+	location = writeChannel(t, mem, channel, map[string]string{"new.yaml": good, "old.yaml": good + "# changed\n"})
+	_, err = ReadChannel(location, mem)
+	assert.ErrorContains(t, err, "spec.takeOver[0] (old): manifest old.yaml has hash")
+}
