@@ -66,7 +66,7 @@ type AddonSpec struct {
 	// version is not applied (see apply).
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 	// NeedsRollingUpdate (control-plane, workers or all) tells kops's channels to mark nodes for a
-	// rolling update after applying; nothing here rolls nodes, so it is only reported.
+	// rolling update after applying; nothing here rolls nodes: it is checked and otherwise ignored.
 	NeedsRollingUpdate string `json:"needsRollingUpdate,omitempty"`
 	// NeedsPKI tells kops's channels to create the addon's CA first; not supported here, and an
 	// addon that sets it is refused at apply time rather than applied without its PKI.
