@@ -201,6 +201,14 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
+	if prev != nil && !prev.Ours(a.opts.FieldManager) {
+		note, err := a.takeoverNote(ctx, addon)
+		if err != nil {
+			r.Outcome, r.Reason, r.Err = Failed, "taking over: "+err.Error(), err
+			return r
+		}
+		r.Reason += note
+	}
 	if !a.opts.Yes {
 		r.Outcome = WouldApply
 		return r

@@ -116,3 +116,29 @@ func labelledFor(o *unstructured.Unstructured, addon string) bool {
 	l := o.GetLabels()
 	return l[LabelAddonName] == addon || l[labelKopsAddon] == addon
 }
+
+// takeoverNote names, for an addon of the channel whose record another tool wrote, the objects of
+// its manifest that exist: those carrying the other tool's label for the addon are replaced in
+// place by ours (same name; our fields, such as narrower rules, win), those without it are taken
+// too, since the manifest names them. The report says so before and after the apply.
+func (a *Applier) takeoverNote(ctx context.Context, addon *Addon) (string, error) {
+	made, foreign, err := a.madeByOthers(ctx, addon)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	if len(made.Objects) > 0 {
+		names := make([]string, 0, len(made.Objects))
+		for _, o := range made.Objects {
+			names = append(names, o.GetKind()+" "+objectName(o))
+		}
+		parts = append(parts, "replacing in place what it made: "+strings.Join(names, ", "))
+	}
+	if len(foreign) > 0 {
+		parts = append(parts, "also taking, without its label: "+strings.Join(foreign, ", "))
+	}
+	if len(parts) == 0 {
+		return "", nil
+	}
+	return "; " + strings.Join(parts, "; "), nil
+}

@@ -54,9 +54,15 @@ func TestBuiltInTakesOverKopsCoreDNS(t *testing.T) {
 
 	run := kopsenv.Apply(t, env, location, s.Mem, true)
 	require.NoError(t, run.Err, run.Output)
+	t.Log(run.Output)
 	assert.Equal(t, map[string]apply.Outcome{builtInAddon: apply.Applied, notOurs: apply.LeftAlone}, run.Outcomes(), run.Output)
 	assert.Contains(t, run.Output, "taking over: another tool recorded it", "says why it applies over kops's record")
 	assert.Contains(t, run.Output, "managed by another tool")
+	for _, replaced := range []string{"ClusterRole coredns-autoscaler", "PodDisruptionBudget kube-system/kube-dns", "Service kube-system/kube-dns"} {
+		assert.Contains(t, dry.Output, replaced, "the dry run names the kops objects it would replace")
+		assert.Contains(t, run.Output, replaced, "the output names the kops objects it replaced")
+	}
+	assert.Contains(t, run.Output, "also taking, without its label: ConfigMap kube-system/coredns-autoscaler")
 
 	assert.Equal(t, before, current(t), "Deployment coredns and Service kube-dns keep their identity and cluster IP")
 	assertOnePDB(t, builtInAddon)
@@ -128,6 +134,7 @@ func TestOperatorTakesOverKopsCoreDNS(t *testing.T) {
 
 	run := kopsenv.Apply(t, env, location, s.Mem, true)
 	require.NoError(t, run.Err, run.Output)
+	t.Log(run.Output)
 	assert.Equal(t, map[string]apply.Outcome{
 		builtInAddon: apply.Retired, "coredns-rbac.addons.k8s.io": apply.Applied,
 		"operator.coredns.addons.x-k8s.io": apply.Applied, operatorAddon: apply.Applied, notOurs: apply.LeftAlone,
