@@ -19,6 +19,7 @@ import (
 
 	"k8s.io/kops/channels/pkg/apply"
 	kubecfg "k8s.io/kops/pkg/kubeconfig"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 func main() {
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 				return fmt.Errorf("--request-timeout and --timeout must not be negative (0 means no bound)")
 			}
 			// The whole channel is read and checked before the cluster is contacted.
-			ch, err := apply.ReadChannel(args[0], nil)
+			ch, err := apply.ReadChannel(args[0], vfs.NewContext(nil))
 			if err != nil {
 				return err
 			}

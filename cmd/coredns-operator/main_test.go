@@ -15,7 +15,8 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		want string
 	}{
 		{"other watch namespace", []string{"--watch-namespace=default"}, "--watch-namespace=default: the operator manages CoreDNS in kube-system only"},
-		{"bad quantity", []string{"--coredns-memory-limit=lots"}, `invalid value "lots" for flag -coredns-memory-limit`},
+		{"bad facts", []string{`--cluster-facts={"memoryLimit":"lots"}`}, `invalid value "{\"memoryLimit\":\"lots\"}" for flag -cluster-facts: the CoreDNS facts are refused: memoryLimit: "lots" is not a quantity`},
+		{"facts with a typo", []string{`--cluster-facts={"memoryLimits":"1Gi"}`}, `unknown field "memoryLimits"`},
 		{"stray argument", []string{"--leader-elect=false", "extra"}, `unexpected arguments ["extra"]`},
 		{"unknown flag", []string{"--metrics-bind-address=:8080"}, "flag provided but not defined: -metrics-bind-address"},
 	} {

@@ -25,7 +25,7 @@ func (f *Factory) checkChannel(c *kops.Cluster) field.ErrorList {
 	}
 	resolved, err := channels.Resolve(location, workDir)
 	if err == nil {
-		err = channels.Verify(resolved, f.Mem)
+		err = channels.Verify(resolved, f.Paths)
 	}
 	if err != nil {
 		return field.ErrorList{field.Invalid(path, c.Spec.Channel, err.Error())}

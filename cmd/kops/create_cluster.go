@@ -40,7 +40,7 @@ func NewCmdCreateCluster(f *Factory) *cobra.Command {
 			if err := runCreateCluster(f, o); err != nil || !o.Yes {
 				return err
 			}
-			return runUpdateCluster(cmd.Context(), f, name, cloudup.TargetDirect)
+			return runUpdateCluster(cmd.Context(), f, name, updateOptions{yes: true, target: cloudup.TargetDirect})
 		},
 	}
 	fl := cmd.Flags()

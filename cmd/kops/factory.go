@@ -20,7 +20,8 @@ type Factory struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
-	Mem    *vfs.MemFS
+	// Paths resolves --state and the paths a cluster names; only tests give it a memfs:// store.
+	Paths *vfs.Context
 
 	// Set by the root command's persistent flags.
 	State       string
@@ -34,11 +35,7 @@ func (f *Factory) Clientset() (*client.Clientset, error) {
 	if f.State == "" {
 		return nil, errors.New("the state store is not set: use --state or set KOPS_STATE_STORE, e.g. --state file:///srv/kops-state")
 	}
-	base, err := vfs.ParsePath(f.State, f.Mem)
-	if err != nil {
-		return nil, err
-	}
-	return client.New(base), nil
+	return client.Open(f.Paths, f.State)
 }
 
 // Cluster resolves the cluster name from the first argument, --name or KOPS_CLUSTER_NAME, and

@@ -23,7 +23,7 @@ func NewCmdGet(f *Factory) *cobra.Command {
 				return err
 			}
 			if output == outputTable {
-				if err := printClusters(f, []string{name}, output); err != nil {
+				if err := printClusters(f, []string{name}, output, false); err != nil {
 					return err
 				}
 				_, _ = f.Out.Write([]byte("\n"))

@@ -29,7 +29,7 @@ func newCmdGetAssets(f *Factory, output *string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			images, warnings, err := cloudup.ListImages(clientset, name, f.Flags, f.Mem)
+			images, warnings, err := cloudup.ListImages(clientset, name, f.Flags)
 			f.Warn(warnings)
 			if err != nil {
 				return err

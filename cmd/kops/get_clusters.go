@@ -6,11 +6,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
 func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
-	return &cobra.Command{
+	var full bool
+	cmd := &cobra.Command{
 		Use:     "clusters [NAME...]",
 		Aliases: []string{"cluster"},
 		Short:   "List clusters in the state store",
@@ -21,14 +23,17 @@ func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
 			if len(args) == 0 && f.ClusterName != "" {
 				args = []string{f.ClusterName}
 			}
-			return printClusters(f, args, *output)
+			return printClusters(f, args, *output, full)
 		},
 	}
+	cmd.Flags().BoolVar(&full, "full", false, "Show the spec with every default filled in (podMetadataAccess, kubeDNS, ...), as update cluster uses it")
+	return cmd
 }
 
-// printClusters prints the named clusters, or every cluster when names is empty. A cluster that
-// cannot be read is reported on stderr and the others are still printed; the command then fails.
-func printClusters(f *Factory, names []string, output string) error {
+// printClusters prints the named clusters, or every cluster when names is empty, completed with
+// their defaults when full. A cluster that cannot be read is reported on stderr and the others are
+// still printed; the command then fails.
+func printClusters(f *Factory, names []string, output string, full bool) error {
 	clientset, err := f.Clientset()
 	if err != nil {
 		return err
@@ -51,6 +56,9 @@ func printClusters(f *Factory, names []string, output string) error {
 			fmt.Fprintf(f.ErrOut, "Error: cluster %q: %v\n", name, err)
 			failed = append(failed, name)
 			continue
+		}
+		if full {
+			c = kops.CompleteCluster(c, clientset.Base().String())
 		}
 		var zones []string
 		for _, s := range c.Spec.Subnets {

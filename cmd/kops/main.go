@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], environ(), os.Stdin, os.Stdout, os.Stderr, nil))
+	os.Exit(run(os.Args[1:], environ(), os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil)))
 }
 
 // environ is the only place the process environment is read; everything below gets it as a value.
@@ -27,14 +27,14 @@ func environ() map[string]string {
 	return env
 }
 
-// run executes one kops command line and returns the exit code. mem backs memfs:// state stores
-// (tests pass one; the real binary has none).
-func run(args []string, env map[string]string, in io.Reader, out, errOut io.Writer, mem *vfs.MemFS) int {
+// run executes one kops command line and returns the exit code. paths resolves --state and the
+// paths clusters name (tests give it a memfs:// store; the real binary's has none).
+func run(args []string, env map[string]string, in io.Reader, out, errOut io.Writer, paths *vfs.Context) int {
 	flags, messages := featureflag.Parse(env["KOPS_FEATURE_FLAGS"])
 	for _, m := range messages {
 		_, _ = io.WriteString(errOut, m.String()+"\n")
 	}
-	f := &Factory{Flags: flags, Env: env, In: in, Out: out, ErrOut: errOut, Mem: mem}
+	f := &Factory{Flags: flags, Env: env, In: in, Out: out, ErrOut: errOut, Paths: paths}
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
 	root.SetIn(in)

@@ -6,43 +6,51 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
 
+// updateOptions are the flags of `kops update cluster`.
+type updateOptions struct {
+	yes    bool
+	target string
+	out    string
+}
+
 // NewCmdUpdate is `kops update cluster`.
 func NewCmdUpdate(f *Factory) *cobra.Command {
-	var yes bool
-	var target string
+	var o updateOptions
 	cluster := &cobra.Command{
 		Use:   "cluster [CLUSTER]",
-		Short: "Write the cluster's addons and bootstrap channel to the state store",
+		Short: "Write the cluster's addons to the state store, and its cloud resources as terraform",
 		Long: "Shows what would change (a dry run) unless --yes is given, then writes it.\n" +
-			"Apply the result on the cluster with: channels apply channel <configBase>/addons/bootstrap-channel.yaml --yes",
+			"Apply the result on the cluster with: channels apply channel <configBase>/addons/bootstrap-channel.yaml --yes\n" +
+			"Cloud resources (launch templates, IAM) are written by --target terraform --out DIR only:\n" +
+			"kops calls no cloud API; run terraform in DIR to apply them.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, err := f.Cluster(args)
 			if err != nil {
 				return err
 			}
-			if target == "" {
-				target = cloudup.TargetDryRun
-				if yes {
-					target = cloudup.TargetDirect
+			if o.target == "" {
+				o.target = cloudup.TargetDryRun
+				if o.yes {
+					o.target = cloudup.TargetDirect
 				}
 			}
-			if target == cloudup.TargetDirect && !yes {
-				return fmt.Errorf("--target %s writes to the state store: add --yes", target)
+			if o.target == cloudup.TargetDirect && !o.yes {
+				return fmt.Errorf("--target %s writes to the state store: add --yes", o.target)
 			}
-			return runUpdateCluster(cmd.Context(), f, name, target)
+			return runUpdateCluster(cmd.Context(), f, name, o)
 		},
 	}
-	cluster.Flags().BoolVarP(&yes, "yes", "y", false, "Apply the changes (without it, only show them)")
-	cluster.Flags().StringVar(&target, "target", "", "Target: dryrun or direct (default dryrun, direct with --yes)")
+	cluster.Flags().BoolVarP(&o.yes, "yes", "y", false, "Apply the changes (without it, only show them)")
+	cluster.Flags().StringVar(&o.target, "target", "", "Target: dryrun, direct or terraform (default dryrun, direct with --yes)")
+	cluster.Flags().StringVar(&o.out, "out", "", "Directory --target terraform writes kubernetes.tf and data/ to")
 	return parentCommand("update", "Update clusters", cluster)
 }
 
-func runUpdateCluster(ctx context.Context, f *Factory, name, target string) error {
+func runUpdateCluster(ctx context.Context, f *Factory, name string, o updateOptions) error {
 	clientset, err := f.Clientset()
 	if err != nil {
 		return err
@@ -51,8 +59,9 @@ func runUpdateCluster(ctx context.Context, f *Factory, name, target string) erro
 		Clientset:   clientset,
 		ClusterName: name,
 		Flags:       f.Flags,
-		Target:      target,
-		Mem:         f.Mem,
+		Target:      o.target,
+		OutDir:      o.out,
+		Yes:         o.yes,
 		Out:         f.Out,
 	})
 	if result != nil {
@@ -61,8 +70,14 @@ func runUpdateCluster(ctx context.Context, f *Factory, name, target string) erro
 	if err != nil {
 		return err
 	}
-	if target == cloudup.TargetDirect && result.Changed {
-		fmt.Fprintf(f.Out, "Cluster changes have been applied to the state store.\nApply them on the cluster with: channels apply channel %s --yes\n", result.ConfigBase+"/"+addons.BootstrapChannelLocation)
+	switch o.target {
+	case cloudup.TargetDirect:
+		if result.Changed {
+			fmt.Fprintf(f.Out, "Cluster changes have been applied to the state store.\nApply them on the cluster with: %s\n", channelsCommand(result))
+		}
+		printNotApplied(f, name, result)
+	case cloudup.TargetTerraform:
+		printTerraformNext(f, result, o.yes)
 	}
 	return nil
 }

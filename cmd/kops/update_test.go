@@ -23,7 +23,8 @@ func TestUpdateCluster(t *testing.T) {
 	require.FileExists(t, manifestPath)
 
 	r = c.mustRun("update", "cluster", "addons.k8s.local", "--yes")
-	assert.Equal(t, "No changes need to be applied\n", r.stdout)
+	assert.True(t, strings.HasPrefix(r.stdout, "No changes need to be applied\n"), r.stdout)
+	assert.Contains(t, r.stdout, "NOT APPLIED: 7 cloud resources", "an aws cluster's IAM and launch templates are named, not applied")
 
 	c.editor(`s/provider: CoreDNS/provider: CoreDNS\n    upstreamNameservers: [1.1.1.1]/`)
 	c.mustRun("edit", "cluster", "addons.k8s.local")
@@ -74,7 +75,10 @@ func TestUpdateClusterTargets(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--target", "terraform"}, `unsupported target "terraform"`},
+		{[]string{"--target", "terraform"}, "--target terraform needs --out DIR"},
+		{[]string{"--target", "tf", "--out", "x"}, `unsupported target "tf": use dryrun, direct or terraform`},
+		{[]string{"--out", "x"}, "--out is only used with --target terraform"},
+		{[]string{"--out", "x", "--yes"}, "--out is only used with --target terraform"},
 		{[]string{"--target", "direct"}, "--target direct writes to the state store: add --yes"},
 	}
 	for _, tc := range cases {

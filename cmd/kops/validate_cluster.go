@@ -69,7 +69,7 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 	if err != nil {
 		return err
 	}
-	expected, err := validation.ReadExpected(kops.CompleteCluster(stored, clientset.Base().String()), f.Mem)
+	expected, err := validation.ReadExpected(kops.CompleteCluster(stored, clientset.Base().String()), clientset.Paths())
 	if err != nil {
 		return err
 	}

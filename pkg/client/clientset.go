@@ -28,15 +28,31 @@ import (
 // ErrClusterNotFound is returned, wrapped, for a cluster that has no config in the store.
 var ErrClusterNotFound = errors.New("cluster not found")
 
-// Clientset reads and writes one state store.
+// Clientset reads and writes one state store, and resolves the other paths a cluster names
+// (configBase, channel) through its Paths.
 type Clientset struct {
-	base vfs.Path
+	base  vfs.Path
+	paths *vfs.Context
 }
 
-// New returns a clientset over the state store at base.
+// New returns a clientset over the state store at base, resolving other paths next to it
+// (vfs.ContextOf).
 func New(base vfs.Path) *Clientset {
-	return &Clientset{base: base}
+	return &Clientset{base: base, paths: vfs.ContextOf(base)}
 }
+
+// Open parses state through paths and returns a clientset over it that resolves every other path
+// through paths too.
+func Open(paths *vfs.Context, state string) (*Clientset, error) {
+	base, err := paths.ParsePath(state)
+	if err != nil {
+		return nil, err
+	}
+	return &Clientset{base: base, paths: paths}, nil
+}
+
+// Paths resolves the path strings a cluster names, such as spec.configBase and spec.channel.
+func (c *Clientset) Paths() *vfs.Context { return c.paths }
 
 // Base is the store's root, as the user named it.
 func (c *Clientset) Base() vfs.Path { return c.base }

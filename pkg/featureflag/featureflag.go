@@ -30,13 +30,19 @@ type Definition struct {
 	Description string
 	// Aliases are other names that set the same flag.
 	Aliases []Name
+	// Requires are the flags this one works only together with: it is Active only when they are.
+	// This is the one place such a rule is written; callers ask Set.Active and Set.Unmet.
+	Requires []Name
+	// WithoutRequirements says what happens when the flag is on without Requires, for the warning.
+	WithoutRequirements string
 }
 
 // definitions is the single table of known flags; adding a flag is one line.
 // Its order is the order Describe reports flags in.
 var definitions = []Definition{
 	{Name: ClusterAddons, Default: false, Description: "Store extra objects with kops create cluster --add, and ship a cluster's additional objects as an addon."},
-	{Name: UseAddonOperators, Default: false, Description: "Deploy CoreDNS through the cluster-addons operator instead of built-in manifests.", Aliases: []Name{UseOperators}},
+	{Name: UseAddonOperators, Default: false, Description: "Deploy CoreDNS through the cluster-addons operator instead of built-in manifests.", Aliases: []Name{UseOperators},
+		Requires: []Name{ClusterAddons}, WithoutRequirements: "CoreDNS stays built in"},
 }
 
 // Known returns a copy of the known flag definitions in table order.
@@ -44,6 +50,7 @@ func Known() []Definition {
 	out := make([]Definition, len(definitions))
 	for i, d := range definitions {
 		d.Aliases = append([]Name(nil), d.Aliases...)
+		d.Requires = append([]Name(nil), d.Requires...)
 		out[i] = d
 	}
 	return out

@@ -114,3 +114,9 @@ func objectKey(kind string, obj map[string]interface{}) string {
 	}
 	return fmt.Sprintf("%s/%v", kind, name)
 }
+
+// PodSpecPath is where objects of kind keep their pod spec, for the workload kinds Images reads.
+func PodSpecPath(kind string) ([]string, bool) {
+	path, ok := podSpecPaths[kind]
+	return append([]string(nil), path...), ok
+}

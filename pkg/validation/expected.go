@@ -13,7 +13,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/upup/models"
+	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -50,8 +50,8 @@ type Expected struct {
 // ReadExpected reads the bootstrap channel `kops update cluster --yes` wrote for a completed cluster
 // (spec.configBase set) and derives what the cluster must run. The mode is the channel's, not the
 // caller's feature flags: validation checks what was written.
-func ReadExpected(cluster *kops.Cluster, mem *vfs.MemFS) (*Expected, error) {
-	base, err := vfs.ParsePath(cluster.Spec.ConfigBase, mem)
+func ReadExpected(cluster *kops.Cluster, paths *vfs.Context) (*Expected, error) {
+	base, err := paths.ParsePath(cluster.Spec.ConfigBase)
 	if err != nil {
 		return nil, fmt.Errorf("spec.configBase: %w", err)
 	}
@@ -79,7 +79,7 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *
 		}
 		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash})
 		switch a.Name {
-		case models.CoreDNSAddonName:
+		case coredns.AddonName:
 			e.DNS = DNSBuiltIn
 		case corednsoperator.AddonName:
 			e.DNS = DNSOperator

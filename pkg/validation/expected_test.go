@@ -50,7 +50,7 @@ func TestReadExpected(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := &vfs.MemFS{}
 			storeChannel(t, mem, tc.addons...)
-			e, err := ReadExpected(cluster(), mem)
+			e, err := ReadExpected(cluster(), vfs.NewContext(mem))
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, e.DNS)
 			assert.Equal(t, "100.64.0.10", e.DNSServerIP)
@@ -66,14 +66,14 @@ func TestReadExpected(t *testing.T) {
 		})
 	}
 
-	_, err := ReadExpected(cluster(), &vfs.MemFS{})
+	_, err := ReadExpected(cluster(), vfs.NewContext(&vfs.MemFS{}))
 	require.EqualError(t, err, "no bootstrap channel at memfs://s/c.k8s.local/addons/bootstrap-channel.yaml: write it with 'kops update cluster --name c.k8s.local --yes'")
 
 	mem := &vfs.MemFS{}
 	p, err := vfs.ParsePath("memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", mem)
 	require.NoError(t, err)
 	require.NoError(t, p.WriteFile([]byte("kind: Channel\n")))
-	_, err = ReadExpected(cluster(), mem)
+	_, err = ReadExpected(cluster(), vfs.NewContext(mem))
 	require.ErrorContains(t, err, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml:1: ", "names the file and line")
 	require.ErrorContains(t, err, `"Channel"`, "names the wrong kind")
 }

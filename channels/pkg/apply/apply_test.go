@@ -136,13 +136,13 @@ func TestReadChannel(t *testing.T) {
 	require.NoError(t, err)
 	location := writeChannel(t, mem, string(data), map[string]string{"good/v1.yaml": good})
 
-	ch, err := ReadChannel(location, mem)
+	ch, err := ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	require.Len(t, ch.Addons, 1)
 	require.Len(t, ch.Addons[0].Objects, 1)
 	assert.Equal(t, "kube-system", ch.Addons[0].Namespace())
 
-	_, err = ReadChannel("memfs://store/none.yaml", mem)
+	_, err = ReadChannel("memfs://store/none.yaml", vfs.NewContext(mem))
 	assert.ErrorContains(t, err, "reading channel")
 }
 
@@ -180,7 +180,7 @@ spec:
 	location := writeChannel(t, mem, channel, map[string]string{
 		"good.yaml": good, "tampered.yaml": good + "# changed\n", "noname.yaml": noName, "syntax.yaml": badSyntax,
 	})
-	_, err := ReadChannel(location, mem)
+	_, err := ReadChannel(location, vfs.NewContext(mem))
 	require.Error(t, err)
 	var invalid *InvalidChannelError
 	require.ErrorAs(t, err, &invalid)
@@ -203,7 +203,7 @@ func TestReadChannelInvalidSpec(t *testing.T) {
 		"  - name: a\n    manifest: good.yaml\n    manifestHash: " + h + "\n" +
 		"  - name: a\n    manifest: good.yaml\n    manifestHash: " + h + "\n" // line 11: duplicate
 	location := writeChannel(t, mem, channel, map[string]string{"good.yaml": good})
-	_, err := ReadChannel(location, mem)
+	_, err := ReadChannel(location, vfs.NewContext(mem))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), location+":6: spec.addons[0].name: Required value")
 	assert.Contains(t, err.Error(), location+":11: spec.addons[2].name: Duplicate value: \"a (also spec.addons[1])\"")
@@ -218,7 +218,7 @@ func TestReadChannelTakeOver(t *testing.T) {
 		"}\n  takeOver:\n  - {name: old, id: k8s-1.12, manifest: old.yaml, manifestHash: " + h + "}\n"
 	mem := &vfs.MemFS{}
 	location := writeChannel(t, mem, channel, map[string]string{"new.yaml": good, "old.yaml": good})
-	ch, err := ReadChannel(location, mem)
+	ch, err := ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	require.Len(t, ch.Addons, 1)
 	require.Len(t, ch.TakeOver, 1)
@@ -226,6 +226,6 @@ func TestReadChannelTakeOver(t *testing.T) {
 	assert.Len(t, ch.TakeOver[0].Objects, 1)
 
 	location = writeChannel(t, mem, channel, map[string]string{"new.yaml": good, "old.yaml": good + "# changed\n"})
-	_, err = ReadChannel(location, mem)
+	_, err = ReadChannel(location, vfs.NewContext(mem))
 	assert.ErrorContains(t, err, "spec.takeOver[0] (old): manifest old.yaml has hash")
 }

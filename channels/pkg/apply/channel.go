@@ -34,13 +34,13 @@ func (a *Addon) Namespace() string {
 	return DefaultNamespace
 }
 
-// ReadChannel reads a bootstrap channel (file://, a plain path, or memfs:// with mem) and every
+// ReadChannel reads a bootstrap channel (file://, a plain path, or memfs:// when paths has a store) and every
 // manifest it names, relative to the channel file, and checks all of it before anything is applied:
 // the channel's fields, that every manifest exists, matches its recorded hash and holds objects.
 // Every problem is reported at once (*InvalidChannelError); a channel with any problem is not
 // applied at all.
-func ReadChannel(location string, mem *vfs.MemFS) (*Channel, error) {
-	p, err := vfs.ParsePath(location, mem)
+func ReadChannel(location string, paths *vfs.Context) (*Channel, error) {
+	p, err := paths.ParsePath(location)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func ReadChannel(location string, mem *vfs.MemFS) (*Channel, error) {
 		return nil, &InvalidChannelError{Location: p.String(), Problems: []error{err}}
 	}
 	dir := p.String()[:strings.LastIndex(p.String(), "/")]
-	base, err := vfs.ParsePath(dir, mem)
+	base, err := paths.ParsePath(dir)
 	if err != nil {
 		return nil, err
 	}

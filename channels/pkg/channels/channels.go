@@ -42,18 +42,18 @@ func (l *Loaded) Name() string { return l.name }
 func (l *Loaded) Channel() *api.Channel { return l.channel }
 
 // Load reads the channel named by location, a cluster's spec.channel value: stable, alpha or none
-// (built in, see the channels/ directory), a file:// URL, or memfs://store/path when mem is given
-// (tests). As in kops, a relative file:// URL (file://channels/stable) is relative to the working
+// (built in, see the channels/ directory), a file:// URL, or memfs://store/path when paths resolves
+// those (tests). As in kops, a relative file:// URL (file://channels/stable) is relative to the working
 // directory; `kops create` and `kops edit` store it made absolute (see Resolve). Other locations
 // are rejected rather than fetched: what a cluster gets must not depend on the network.
-func Load(location string, mem *vfs.MemFS) (*Loaded, error) {
+func Load(location string, paths *vfs.Context) (*Loaded, error) {
 	switch location {
 	case Stable, Alpha:
 		return loadEmbedded(location, location)
 	case None:
 		return loadEmbedded(None, Stable)
 	}
-	p, err := channelPath(location, "", mem)
+	p, err := channelPath(location, "", paths)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func Load(location string, mem *vfs.MemFS) (*Loaded, error) {
 // channelPath turns a file:// or memfs:// channel location into a path, resolving a relative
 // file:// path against workDir (the process's working directory when empty). Its errors speak of
 // channels, not of state stores.
-func channelPath(location, workDir string, mem *vfs.MemFS) (vfs.Path, error) {
+func channelPath(location, workDir string, paths *vfs.Context) (vfs.Path, error) {
 	scheme, rest, ok := strings.Cut(location, "://")
 	switch {
 	case location == "":
@@ -75,15 +75,15 @@ func channelPath(location, workDir string, mem *vfs.MemFS) (vfs.Path, error) {
 		if err != nil {
 			return nil, err
 		}
-		return vfs.ParsePath("file://"+filepath.ToSlash(abs), nil)
+		return vfs.NewContext(nil).ParsePath("file://" + filepath.ToSlash(abs))
 	case strings.EqualFold(scheme, "memfs"):
 		if name, _, _ := strings.Cut(rest, "/"); name == "" {
 			return nil, fmt.Errorf("channel %q: memfs URLs need a store name, e.g. memfs://test/channel", location)
 		}
-		if mem == nil {
+		if !paths.HasMemFS() {
 			return nil, fmt.Errorf("channel %q: memfs:// is only available to tests that supply an in-memory store", location)
 		}
-		return vfs.ParsePath(location, mem)
+		return paths.ParsePath(location)
 	default:
 		return nil, fmt.Errorf("channel %q: scheme %q is not supported (channels are never fetched over the network); "+
 			"use stable, alpha, none or a local file:// URL", location, scheme)

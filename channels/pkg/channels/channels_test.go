@@ -69,7 +69,7 @@ func TestLoad(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.location, func(t *testing.T) {
-			l, err := Load(tc.location, mem)
+			l, err := Load(tc.location, vfs.NewContext(mem))
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantName, l.Name())
 			assert.Equal(t, tc.wantMetadataName, l.Channel().Metadata.Name)
@@ -189,7 +189,7 @@ func TestPackageFromMemFS(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, p.WriteFile([]byte(content)))
 	}
-	l, err := Load("memfs://store/c/channel.yaml", mem)
+	l, err := Load("memfs://store/c/channel.yaml", vfs.NewContext(mem))
 	require.NoError(t, err)
 	got, err := l.Package("op", "1.31.0")
 	require.NoError(t, err)

@@ -25,7 +25,7 @@ func Resolve(location, workDir string) (string, error) {
 	scheme, rest, ok := strings.Cut(location, "://")
 	if !ok || !strings.EqualFold(scheme, "file") {
 		// Not a file: the same checks and messages as Load, without reading anything.
-		if _, err := channelPath(location, workDir, &vfs.MemFS{}); err != nil {
+		if _, err := channelPath(location, workDir, vfs.NewContext(&vfs.MemFS{})); err != nil {
 			return "", err
 		}
 		return location, nil
@@ -47,8 +47,8 @@ func Resolve(location, workDir string) (string, error) {
 // is refused when it is set (kops create, kops edit) rather than when the cluster is updated: the
 // channel must parse, and each manifest that exists must be readable and hold Kubernetes objects.
 // A package without a manifest is allowed (packages such as coredns only carry a version).
-func Verify(location string, mem *vfs.MemFS) error {
-	l, err := Load(location, mem)
+func Verify(location string, paths *vfs.Context) error {
+	l, err := Load(location, paths)
 	if err != nil {
 		return err
 	}

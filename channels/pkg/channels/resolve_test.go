@@ -89,7 +89,7 @@ func TestVerify(t *testing.T) {
 		p, err := vfs.ParsePath("memfs://store/c/channel.yaml", mem)
 		require.NoError(t, err)
 		require.NoError(t, p.WriteFile([]byte(channel)))
-		assert.NoError(t, Verify("memfs://store/c/channel.yaml", mem))
+		assert.NoError(t, Verify("memfs://store/c/channel.yaml", vfs.NewContext(mem)))
 	})
 }
 

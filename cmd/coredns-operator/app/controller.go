@@ -2,20 +2,21 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/netip"
+	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -36,24 +37,53 @@ type Controller struct {
 	facts    Facts
 	queue    workqueue.TypedRateLimitingInterface[string]
 	informer map[schema.GroupVersionResource]cache.SharedIndexInformer
-	factory  []dynamicinformer.DynamicSharedInformerFactory
 	onSynced func()
+	// applied is what this process last applied of each managed object; last is the last spec it
+	// rendered (only the reconcile goroutine touches it).
+	applied *appliedState
+	last    *rendering
+	// events records on the CoreDNS object; nil records nothing.
+	events record.EventRecorder
+}
+
+// resyncPeriod is how often every managed object is applied again even though nothing was seen to
+// change it: a safety net, since every change the operator must undo comes as a watch event.
+const resyncPeriod = 10 * time.Minute
+
+// namedInformer caches the one object name of resource: it lists and watches with fieldSelector
+// metadata.name, the only way Kubernetes authorizes a list or watch limited by resourceNames. It
+// is built on client-go's cache package and the dynamic client alone: the dynamic informer factory
+// links client-go's typed clientset and informers for every API group, which made the binary
+// about 15 MB larger in memory.
+func namedInformer(resource dynamic.ResourceInterface, name string) cache.SharedIndexInformer {
+	selector := fields.OneTermEqualSelector("metadata.name", name).String()
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.FieldSelector = selector
+			return resource.List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.FieldSelector = selector
+			return resource.Watch(ctx, o)
+		},
+	}
+	return cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, resyncPeriod, cache.Indexers{})
 }
 
 // NewController sets up one informer per watched object, each listing and watching only its one
 // name (fieldSelector metadata.name), so the rights need not allow listing kube-system.
-func NewController(client dynamic.Interface, facts Facts) *Controller {
+// Events are recorded with events (nil: none).
+func NewController(client dynamic.Interface, events record.EventRecorder, facts Facts) *Controller {
 	c := &Controller{
 		client:   client,
+		events:   events,
 		facts:    facts,
 		queue:    workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "coredns"}),
 		informer: map[schema.GroupVersionResource]cache.SharedIndexInformer{},
+		applied:  newAppliedState(),
 	}
 	watch := func(gvr schema.GroupVersionResource, name string) {
-		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, corednsoperator.WatchNamespace, func(o *metav1.ListOptions) {
-			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
-		})
-		inf := f.ForResource(gvr).Informer()
+		inf := namedInformer(client.Resource(gvr).Namespace(corednsoperator.WatchNamespace), name)
 		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc: func(any) { c.queue.Add(reconcileKey) },
 			UpdateFunc: func(old, new any) {
@@ -62,12 +92,15 @@ func NewController(client dynamic.Interface, facts Facts) *Controller {
 				if gvr == corednsGVR && sameGeneration(old, new) {
 					return
 				}
+				// A resync (the same object again) applies the managed object again.
+				if gvr != corednsGVR && sameResourceVersion(old, new) {
+					c.applied.forget(appliedKey(gvr, name))
+				}
 				c.queue.Add(reconcileKey)
 			},
 			DeleteFunc: func(any) { c.queue.Add(reconcileKey) },
 		})
 		c.informer[gvr] = inf
-		c.factory = append(c.factory, f)
 	}
 	watch(corednsGVR, corednsoperator.CoreDNSResource)
 	for _, m := range managedObjects {
@@ -81,10 +114,14 @@ func (c *Controller) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	defer c.queue.ShutDown()
 	synced := make([]cache.InformerSynced, 0, len(c.informer))
-	for _, f := range c.factory {
-		f.Start(ctx.Done())
-	}
+	var informers sync.WaitGroup
+	defer informers.Wait()
 	for _, inf := range c.informer {
+		informers.Add(1)
+		go func() {
+			defer informers.Done()
+			inf.Run(ctx.Done())
+		}()
 		synced = append(synced, inf.HasSynced)
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
@@ -100,9 +137,6 @@ func (c *Controller) Run(ctx context.Context) error {
 		c.queue.ShutDown()
 	}()
 	for c.processNext(ctx) {
-	}
-	for _, f := range c.factory {
-		f.Shutdown()
 	}
 	return nil
 }
@@ -150,9 +184,11 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	}
 	var obj corednsoperator.CoreDNS
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
-		return c.writeStatus(ctx, u, nil, []error{fmt.Errorf("reading CoreDNS %s: %w", reconcileKey, err)})
+		err = fmt.Errorf("reading CoreDNS %s: %w", reconcileKey, err)
+		c.recordFailure(u, ReasonInvalidSpec, err)
+		return c.writeStatus(ctx, u, nil, []error{err})
 	}
-	errs := c.apply(ctx, obj.Spec)
+	errs := c.apply(ctx, u, obj.Spec)
 	d, err := c.deployment()
 	if err != nil {
 		errs = append(errs, err)
@@ -164,28 +200,6 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return fmt.Errorf("reconciling CoreDNS %s: %v", reconcileKey, errs)
 	}
 	return nil
-}
-
-// apply server-side applies every managed object, and returns what went wrong with each.
-func (c *Controller) apply(ctx context.Context, spec Spec) []error {
-	objects, err := desiredObjects(spec, c.facts)
-	if err != nil {
-		return []error{fmt.Errorf("spec: %w", err)}
-	}
-	var errs []error
-	for i, m := range managedObjects {
-		if m.gvr == servicesGVR {
-			if err := c.checkClusterIP(spec.DNSIP); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-		}
-		_, err := c.client.Resource(m.gvr).Namespace(corednsoperator.WatchNamespace).Apply(ctx, m.name, objects[i], metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("applying %s %s/%s: %w", m.kind, corednsoperator.WatchNamespace, m.name, err))
-		}
-	}
-	return errs
 }
 
 // checkClusterIP refuses to apply a Service whose cluster IP would change: Kubernetes cannot
@@ -216,53 +230,12 @@ func (c *Controller) deployment() (*appsv1.Deployment, error) {
 	return d, nil
 }
 
-// writeStatus applies the status for errs and d, unless it says what the object already says.
-func (c *Controller) writeStatus(ctx context.Context, u *unstructured.Unstructured, d *appsv1.Deployment, errs []error) error {
-	var previous *corednsoperator.CoreDNSStatus
-	if raw, ok := u.Object["status"]; ok {
-		previous = &corednsoperator.CoreDNSStatus{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw.(map[string]any), previous); err != nil {
-			previous = nil
-		}
-	}
-	st := computeStatus(u.GetGeneration(), previous, errs, d)
-	if previous != nil && equalStatus(previous, st) {
-		return nil
-	}
-	body, err := json.Marshal(map[string]any{
-		"apiVersion": corednsoperator.APIVersion,
-		"kind":       "CoreDNS",
-		"metadata":   map[string]any{"name": u.GetName(), "namespace": u.GetNamespace()},
-		"status":     st,
-	})
-	if err != nil {
-		return err
-	}
-	patch := &unstructured.Unstructured{}
-	if err := patch.UnmarshalJSON(body); err != nil {
-		return err
-	}
-	_, err = c.client.Resource(corednsGVR).Namespace(u.GetNamespace()).ApplyStatus(ctx, u.GetName(), patch, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
-	if err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("writing the status of CoreDNS %s: %w", reconcileKey, err)
-	}
-	klog.FromContext(ctx).Info("Status", "phase", st.Phase, "healthy", st.Healthy, "observedGeneration", st.ObservedGeneration, "errors", st.Errors)
-	return nil
-}
-
-// equalStatus compares what the operator decides, ignoring condition timestamps.
-func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
-	strip := func(s *corednsoperator.CoreDNSStatus) string {
-		cp := *s
-		cp.Conditions = nil
-		for _, cond := range s.Conditions {
-			cond.LastTransitionTime = metav1.Time{}
-			cp.Conditions = append(cp.Conditions, cond)
-		}
-		b, _ := json.Marshal(cp)
-		return string(b)
-	}
-	return strip(a) == strip(b)
+// sameResourceVersion says whether an update is a resync: the informer handing the same object
+// again.
+func sameResourceVersion(old, new any) bool {
+	o, ok1 := old.(*unstructured.Unstructured)
+	n, ok2 := new.(*unstructured.Unstructured)
+	return ok1 && ok2 && o.GetResourceVersion() == n.GetResourceVersion()
 }
 
 // sameGeneration says whether an update left the object's generation (its spec) as it was.

@@ -46,29 +46,28 @@ const (
 // The rest of the built-in addon (its RBAC, kops pre-creates it; the autoscaler and the
 // PodDisruptionBudget) is outside the operator's scope and rights.
 func desiredObjects(spec Spec, facts Facts) ([]*unstructured.Unstructured, error) {
-	manifest, err := render(spec, facts)
+	manifest, err := Render(spec, facts)
 	if err != nil {
 		return nil, err
 	}
-	// The same checks the policy's derivation makes: a rendering the policy could not be derived
-	// from is not applied.
+	// The same checks the policy's derivation makes, strict decoding included: a rendering the
+	// policy could not be derived from is not applied.
 	if _, err := corednsoperator.ScopeFromManifest(manifest); err != nil {
 		return nil, err
 	}
-	objects, err := kubemanifest.DecodeStrict(manifest)
+	docs, err := kubemanifest.Split(manifest)
 	if err != nil {
 		return nil, fmt.Errorf("reading the rendered CoreDNS manifest: %w", err)
 	}
 	byKey := map[string]*unstructured.Unstructured{}
-	for _, o := range objects {
-		if o.Typed.GetNamespace() != corednsoperator.WatchNamespace {
-			continue
-		}
+	for i, doc := range docs {
 		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(o.Raw, &u.Object); err != nil {
-			return nil, fmt.Errorf("reading rendered %s: %w", o.Key(), err)
+		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
+			return nil, fmt.Errorf("reading rendered document %d: %w", i+1, err)
 		}
-		byKey[u.GetKind()+"/"+u.GetName()] = u
+		if u.GetNamespace() == corednsoperator.WatchNamespace {
+			byKey[u.GetKind()+"/"+u.GetName()] = u
+		}
 	}
 	out := make([]*unstructured.Unstructured, 0, len(managedObjects))
 	for _, m := range managedObjects {

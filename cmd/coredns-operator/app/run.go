@@ -9,12 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
-	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/leaderelection"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"k8s.io/kops/pkg/model/components/corednsoperator"
@@ -70,8 +67,12 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 			_ = srv.Shutdown(shutdown)
 		}()
 	}
+	events, err := newEventRecorder(ctx, client, opts.Identity)
+	if err != nil {
+		return err
+	}
 	run := func(ctx context.Context) error {
-		c := NewController(client, opts.Facts)
+		c := NewController(client, events, opts.Facts)
 		c.onSynced = func() { ready.Store(true) }
 		defer ready.Store(false)
 		return c.Run(ctx)
@@ -89,63 +90,32 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 		ready.Store(false)
 		return leading(ctx)
 	}
-	return runElected(ctx, cfg, opts, run)
+	return runElected(ctx, client, opts, events, run)
 }
 
-func runElected(ctx context.Context, cfg *rest.Config, opts Options, run func(context.Context) error) error {
+func runElected(ctx context.Context, client dynamic.Interface, opts Options, events record.EventRecorder, run func(context.Context) error) error {
 	logger := klog.FromContext(ctx)
-	coordination, err := coordinationv1client.NewForConfig(cfg)
-	if err != nil {
-		return fmt.Errorf("creating the lease client: %w", err)
-	}
-	identity := opts.Identity
-	if identity == "" {
+	if opts.Identity == "" {
 		return fmt.Errorf("no leader-election identity")
 	}
-	lock := &resourcelock.LeaseLock{
-		LeaseMeta:  metaFor(opts.Namespace),
-		Client:     coordination,
-		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
+	elector := &leaseElector{
+		leases:        client.Resource(leasesGVR).Namespace(opts.Namespace),
+		name:          corednsoperator.LeaseName,
+		identity:      opts.Identity,
+		leaseDuration: opts.LeaseDuration,
+		renewDeadline: opts.RenewDeadline,
+		retryTime:     opts.RetryPeriod,
+		events:        events,
 	}
-	var lost, started atomic.Bool
-	// done carries run's result; OnStartedLeading runs on its own goroutine, which elector.Run
-	// does not wait for.
-	done := make(chan error, 1)
-	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock:            lock,
-		Name:            corednsoperator.LeaseName,
-		LeaseDuration:   opts.LeaseDuration,
-		RenewDeadline:   opts.RenewDeadline,
-		RetryPeriod:     opts.RetryPeriod,
-		ReleaseOnCancel: true,
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(ctx context.Context) {
-				started.Store(true)
-				logger.Info("Leading", "lease", opts.Namespace+"/"+corednsoperator.LeaseName, "identity", identity)
-				done <- run(ctx)
-			},
-			OnStoppedLeading: func() {
-				if ctx.Err() == nil {
-					lost.Store(true)
-				}
-				logger.Info("Stopped leading", "identity", identity)
-			},
-		},
+	runErr, lost := elector.run(ctx, func(ctx context.Context) error {
+		logger.Info("Leading", "lease", opts.Namespace+"/"+corednsoperator.LeaseName, "identity", opts.Identity)
+		return run(ctx)
 	})
-	if err != nil {
-		return fmt.Errorf("leader election: %w", err)
-	}
-	elector.Run(ctx)
-	var runErr error
-	// If elector.Run returned before OnStartedLeading began, run sees a cancelled context and
-	// returns at once without reconciling.
-	if started.Load() {
-		runErr = <-done
-	}
+	logger.Info("Stopped leading", "identity", opts.Identity)
 	switch {
 	case runErr != nil:
 		return runErr
-	case lost.Load():
+	case lost:
 		return fmt.Errorf("lost the lease %s/%s", opts.Namespace, corednsoperator.LeaseName)
 	}
 	return nil
@@ -162,8 +132,4 @@ func probeServer(ready *atomic.Bool) *http.Server {
 		_, _ = w.Write([]byte("ok"))
 	})
 	return &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-}
-
-func metaFor(namespace string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: corednsoperator.LeaseName, Namespace: namespace}
 }

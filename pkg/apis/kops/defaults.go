@@ -61,6 +61,7 @@ func CompleteCluster(in *Cluster, stateStore string) *Cluster {
 	if s.Authorization == nil {
 		s.Authorization = &AuthorizationSpec{RBAC: &RBACAuthorizationSpec{}}
 	}
+	completePodMetadataAccess(s)
 	return c
 }
 

@@ -23,6 +23,10 @@ type Builder interface {
 	// Owns names every addon the builder may produce, whether or not it does for this cluster, so
 	// that the manifests of an addon it stops producing are removed.
 	Owns() []string
+	// Packages names the channel packages Addons reads for this cluster (from ctx.Packages), so
+	// that they are loaded before the builders run; what a builder needs is declared next to where
+	// it is used, not in a list kept in step elsewhere.
+	Packages(ctx *model.KopsModelContext) []string
 	Addons(ctx *model.KopsModelContext) ([]*Addon, error)
 }
 
@@ -49,4 +53,20 @@ func newAddon(name, id string, manifest []byte) *Addon {
 // DefaultBuilders are the addon builders of every cluster, in channel order.
 func DefaultBuilders() []Builder {
 	return []Builder{CoreDNS{}, CoreDNSOperator{}, ClusterAddons{}}
+}
+
+// RequiredPackages names the channel packages builders need for this cluster, in builder order,
+// each once.
+func RequiredPackages(ctx *model.KopsModelContext, builders []Builder) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, b := range builders {
+		for _, name := range b.Packages(ctx) {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }

@@ -15,14 +15,20 @@ import (
 
 // fixed is a Builder that returns the addons it is given.
 type fixed struct {
-	owns   []string
-	addons []*Addon
-	err    error
+	owns, packages []string
+	addons         []*Addon
+	err            error
 }
 
-func (f fixed) Owns() []string { return f.owns }
+func (f fixed) Owns() []string                            { return f.owns }
+func (f fixed) Packages(*model.KopsModelContext) []string { return f.packages }
 func (f fixed) Addons(*model.KopsModelContext) ([]*Addon, error) {
 	return f.addons, f.err
+}
+
+// labelled is a one-object manifest finished for addon.
+func labelled(addon, name string) []byte {
+	return []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  labels:\n    addon.kops.k8s.io/name: " + addon + "\n    app.kubernetes.io/managed-by: kops\n")
 }
 
 func tasksByKey(t *testing.T, c *fi.ModelBuilderContext) map[string]fi.Task {
@@ -35,8 +41,8 @@ func tasksByKey(t *testing.T, c *fi.ModelBuilderContext) map[string]fi.Task {
 
 func TestBootstrapChannelBuilder(t *testing.T) {
 	b := &BootstrapChannelBuilder{Context: &model.KopsModelContext{}, Builders: []Builder{
-		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", []byte("b: 1\n"))}},
-		fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", []byte("a: 2\n"))}},
+		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
+		fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "a"))}},
 	}}
 	c := &fi.ModelBuilderContext{}
 	require.NoError(t, b.Build(c))
@@ -50,7 +56,7 @@ func TestBootstrapChannelBuilder(t *testing.T) {
 	assert.Equal(t, "b.example.com", channel.Spec.Addons[0].Name, "the order of the builders")
 	assert.Equal(t, "a.example.com", channel.Spec.Addons[1].Name)
 	assert.Equal(t, "a.example.com/v2.yaml", channel.Spec.Addons[1].Manifest)
-	assert.Equal(t, channelsapi.ManifestHash([]byte("a: 2\n")), channel.Spec.Addons[1].ManifestHash)
+	assert.Equal(t, channelsapi.ManifestHash(labelled("a.example.com", "a")), channel.Spec.Addons[1].ManifestHash)
 	assert.ElementsMatch(t, []fi.TaskKey{
 		{Kind: "ManagedFile", Name: "addons/b.example.com/v1.yaml"},
 		{Kind: "ManagedFile", Name: "addons/a.example.com/v2.yaml"},
@@ -70,8 +76,8 @@ func TestBootstrapChannelBuilderErrors(t *testing.T) {
 	}{
 		{"builder fails", []Builder{fixed{err: errors.New("no package")}}, "no package"},
 		{"same addon twice", []Builder{
-			fixed{addons: []*Addon{newAddon("a.example.com", "v1", []byte("a"))}},
-			fixed{addons: []*Addon{newAddon("a.example.com", "v2", []byte("b"))}},
+			fixed{addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
+			fixed{addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "b"))}},
 		}, `addon "a.example.com" is built twice`},
 	}
 	for _, tc := range cases {
@@ -80,4 +86,11 @@ func TestBootstrapChannelBuilderErrors(t *testing.T) {
 			assert.ErrorContains(t, b.Build(&fi.ModelBuilderContext{}), tc.want)
 		})
 	}
+}
+
+// The packages to load are what the builders declare, in builder order, each once.
+func TestRequiredPackagesComeFromBuilders(t *testing.T) {
+	builders := []Builder{fixed{packages: []string{"b", "a"}}, fixed{}, fixed{packages: []string{"a", "c"}}}
+	assert.Equal(t, []string{"b", "a", "c"}, RequiredPackages(&model.KopsModelContext{}, builders))
+	assert.Empty(t, RequiredPackages(&model.KopsModelContext{}, []Builder{fixed{}}))
 }

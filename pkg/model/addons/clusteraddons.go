@@ -1,6 +1,8 @@
 package addons
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"k8s.io/kops/pkg/featureflag"
@@ -21,6 +23,9 @@ type ClusterAddons struct{}
 // Owns names the cluster-addons addon.
 func (ClusterAddons) Owns() []string { return []string{ClusterAddonsName} }
 
+// Packages: the stored objects need no channel package.
+func (ClusterAddons) Packages(*model.KopsModelContext) []string { return nil }
+
 // Addons returns the stored objects, labelled as belonging to the addon, in their stored order.
 func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) || len(ctx.ClusterAddons) == 0 {
@@ -32,19 +37,16 @@ func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 			continue // configures a component (kube-scheduler, ...); not an object of the API server
 		}
 		o = o.DeepCopy()
-		labels := o.GetLabels()
-		if labels == nil {
-			labels = map[string]string{}
+		// Labelled and remapped like every addon; not required pinned: they are the user's, as in kops.
+		if err := finishObject(o, ClusterAddonsName, images{remapper: ctx.Assets}); err != nil {
+			return nil, fmt.Errorf("%s %s/%s: %w", o.GetKind(), o.GetNamespace(), o.GetName(), err)
 		}
-		labels[LabelAddonName] = ClusterAddonsName
-		labels[LabelManagedBy] = "kops"
-		o.SetLabels(labels)
 		objs = append(objs, o)
 	}
 	if len(objs) == 0 {
 		return nil, nil
 	}
-	manifest, err := kopscodecs.EncodeAddons(objs)
+	manifest, err := encodeObjects(objs)
 	if err != nil {
 		return nil, err
 	}

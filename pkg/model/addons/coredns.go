@@ -4,18 +4,27 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/operators/coredns"
-	"k8s.io/kops/upup/models"
 )
 
-// CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io. It stands aside when CoreDNS runs
-// through its operator on the server. In client-side mode it carries the expansion of the CoreDNS
+// CoreDNS is the built-in CoreDNS addon, coredns.addons.k8s.io. When CoreDNS runs through its
+// operator on the server it is written under the channel's takeOver only (see Addons). In
+// client-side mode it carries the expansion of the CoreDNS
 // object that the operator would have been given, under the same addon name and id: switching
 // between built-in and client-side updates the same objects in place, and switching to the
 // operator hands them over exactly as from the built-in addon.
 type CoreDNS struct{}
 
 // Owns names the built-in CoreDNS addon.
-func (CoreDNS) Owns() []string { return []string{models.CoreDNSAddonName} }
+func (CoreDNS) Owns() []string { return []string{coredns.AddonName} }
+
+// Packages is the CoreDNS package in client-side mode, and with the operator for the takeover
+// manifest: its version and image make the CoreDNS object the built-in addon renders.
+func (CoreDNS) Packages(ctx *model.KopsModelContext) []string {
+	if !ExpandsCoreDNSClientSide(ctx) && !UsesCoreDNSOperator(ctx) {
+		return nil
+	}
+	return []string{CoreDNSPackage}
+}
 
 // Addons renders the CoreDNS manifest from the completed cluster. When the operator runs CoreDNS,
 // the manifest is still written, as the channel's takeover of the built-in addon: on a cluster
@@ -37,7 +46,7 @@ func (CoreDNS) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	addon := newAddon(models.CoreDNSAddonName, models.CoreDNSAddonID, manifest)
+	addon := newAddon(coredns.AddonName, coredns.AddonID, manifest)
 	addon.TakeOver = UsesCoreDNSOperator(ctx)
 	return []*Addon{addon}, nil
 }

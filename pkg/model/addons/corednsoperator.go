@@ -14,7 +14,6 @@ import (
 	components "k8s.io/kops/pkg/model/components/coredns"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/operators/coredns"
-	"k8s.io/kops/upup/models"
 )
 
 // The channel packages and addons of CoreDNS run by its operator.
@@ -32,7 +31,15 @@ type CoreDNSOperator struct{}
 
 // Owns names the three addons.
 func (CoreDNSOperator) Owns() []string {
-	return []string{models.CoreDNSRBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
+	return []string{coredns.RBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
+}
+
+// Packages are the operator package and the CoreDNS versions, when the operator runs.
+func (CoreDNSOperator) Packages(ctx *model.KopsModelContext) []string {
+	if !UsesCoreDNSOperator(ctx) {
+		return nil
+	}
+	return []string{corednsoperator.AddonName, CoreDNSPackage}
 }
 
 // Addons returns nothing unless the cluster runs CoreDNS through its operator.
@@ -48,7 +55,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	rbac, err := models.RenderCoreDNSRBAC()
+	rbac, err := coredns.RenderRBAC()
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +67,11 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy)
+	clusterFacts, err := operatorClusterFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	operatorManifest, err := buildOperatorManifest(operator, ctx.Assets, policy, clusterFacts)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +80,7 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		return nil, err
 	}
 	return []*Addon{
-		newAddon(models.CoreDNSRBACAddonName, models.CoreDNSRBACAddonID, rbac),
+		newAddon(coredns.RBACAddonName, coredns.RBACAddonID, rbac),
 		newAddon(corednsoperator.AddonName, operator.Version, operatorManifest),
 		newAddon(CoreDNSResourceAddonName, version.Version, resourceManifest),
 	}, nil
@@ -145,7 +156,7 @@ func operatorPolicy(ctx *model.KopsModelContext, spec corednsoperator.CoreDNSSpe
 }
 
 // UsesCoreDNSOperator says whether CoreDNS is deployed through its operator on the server: the
-// cluster asks for CoreDNS, both UseAddonOperators and ClusterAddons are on, as kops requires, and
+// cluster asks for CoreDNS, UseAddonOperators is active (with the ClusterAddons it requires), and
 // kubeDNS.operatorMode is ServerSide (the default).
 func UsesCoreDNSOperator(ctx *model.KopsModelContext) bool {
 	return coreDNSOperatorMode(ctx) == kops.OperatorModeServerSide
@@ -163,26 +174,13 @@ func ExpandsCoreDNSClientSide(ctx *model.KopsModelContext) bool {
 func coreDNSOperatorMode(ctx *model.KopsModelContext) string {
 	dns := ctx.Cluster.Spec.KubeDNS
 	if dns == nil || dns.Provider != kops.DNSProviderCoreDNS ||
-		!ctx.FeatureFlags.Enabled(featureflag.UseAddonOperators) || !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) {
+		!ctx.FeatureFlags.Active(featureflag.UseAddonOperators) {
 		return ""
 	}
 	if dns.OperatorMode == "" {
 		return kops.OperatorModeServerSide
 	}
 	return dns.OperatorMode
-}
-
-// RequiredPackages names the channel packages the model needs for this cluster, so that they can be
-// read before the builders run. Client-side mode needs the CoreDNS package only: its version and
-// image make the CoreDNS object it expands.
-func RequiredPackages(ctx *model.KopsModelContext) []string {
-	switch {
-	case UsesCoreDNSOperator(ctx):
-		return []string{corednsoperator.AddonName, CoreDNSPackage}
-	case ExpandsCoreDNSClientSide(ctx):
-		return []string{CoreDNSPackage}
-	}
-	return nil
 }
 
 func requirePackage(ctx *model.KopsModelContext, name string, needManifest bool) (*channels.Package, error) {

@@ -34,13 +34,17 @@ spec:
     metadata: {labels: {k8s-app: coredns-operator}}
     spec:
       serviceAccountName: %SA%
+      securityContext: {runAsNonRoot: true, runAsUser: 65532, seccompProfile: {type: RuntimeDefault}}
       containers:
       - name: manager
         image: %IMAGE%
+        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
 `
 
+const namespace = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n  labels: {pod-security.kubernetes.io/enforce: restricted}\n"
+
 func operatorPackage(sa, image string) *channels.Package {
-	manifest := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n---\n" +
+	manifest := namespace + "---\n" +
 		strings.NewReplacer("%SA%", sa, "%IMAGE%", image).Replace(operatorDeployment)
 	return &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
 }
@@ -126,10 +130,10 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 		{"no operator package", nil, version, `channel package "operator.coredns.addons.x-k8s.io" was not loaded`},
 		{"no coredns package", good, nil, `channel package "coredns" was not loaded`},
 		{"no manifest", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0"}, version, "has no manifest (packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml"},
-		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `runs as service account "default", want "coredns-operator"`},
+		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `spec.template.spec.serviceAccountName: "default" is not allowed, only "coredns-operator"`},
 		{"unpinned image", operatorPackage("coredns-operator", "r.example.com/op:latest"), version, "containers[0]"},
 		{"unpinned override", func() *channels.Package { p := *good; p.Image = "r.example.com/op"; return &p }(), version, "containers[0]"},
-		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n")}, version, "no Deployment coredns-operator-system/coredns-operator"},
+		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(namespace)}, version, "no Deployment coredns-operator-system/coredns-operator"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

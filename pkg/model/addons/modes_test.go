@@ -5,18 +5,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/cmd/coredns-operator/app"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/operators/coredns"
-	"k8s.io/kops/upup/models"
 )
 
 // modeContext is the model context of cluster spec in one CoreDNS mode: "" is the built-in addon
@@ -35,7 +38,7 @@ func modeContext(t *testing.T, spec kops.ClusterSpec, mode string) *model.KopsMo
 	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
 	require.NoError(t, err)
 	ctx := &model.KopsModelContext{Cluster: cluster, FeatureFlags: flags, Assets: remapper}
-	if names := RequiredPackages(ctx); len(names) > 0 {
+	if names := RequiredPackages(ctx, DefaultBuilders()); len(names) > 0 {
 		channel, err := channels.Load(cluster.Spec.Channel, nil)
 		require.NoError(t, err)
 		ctx.Packages = map[string]*channels.Package{}
@@ -59,11 +62,42 @@ func addonManifest(t *testing.T, addons []*Addon, name string) []byte {
 	return nil
 }
 
+// operatorRendering renders what the operator binary kops deploys would: the operator Deployment of
+// the operator addon, its arguments parsed by the operator's own flag parsing, the CoreDNS object
+// kops writes rendered with the facts those arguments carry.
+func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSpec, []byte) {
+	t.Helper()
+	var object corednsoperator.CoreDNS
+	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, addons, CoreDNSResourceAddonName), &object))
+	objects, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.AddonName))
+	require.NoError(t, err)
+	var args []string
+	for _, o := range objects {
+		if o.Key() == "Deployment/"+corednsoperator.Namespace+"/"+corednsoperator.DeploymentName {
+			var d appsv1.Deployment
+			require.NoError(t, yaml.UnmarshalStrict(o.Raw, &d))
+			require.NotEmpty(t, d.Spec.Template.Spec.Containers)
+			args = d.Spec.Template.Spec.Containers[0].Args
+		}
+	}
+	require.NotEmpty(t, args, "the operator addon has the operator Deployment")
+	cmd, err := app.ParseFlags(args)
+	require.NoError(t, err, "the operator accepts the arguments kops gives it")
+	rendered, err := app.Render(object.Spec, cmd.Facts)
+	require.NoError(t, err)
+	return object.Spec, rendered
+}
+
 // TestModesRenderTheSameObjects: for one cluster, the objects the operator renders from the CoreDNS
-// object kops writes (server-side), the objects kops writes in client-side mode, and the built-in
-// addon's with the same image are the same bytes; the admission policy is derived from them too.
+// object and the arguments kops gives it (server-side), the objects kops writes in client-side
+// mode, and the built-in addon's with the same image are the same bytes; the admission policy is
+// derived from them too. The cases customise every fact of spec.kubeDNS the operator needs.
 func TestModesRenderTheSameObjects(t *testing.T) {
 	tolerations := []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "dns", Effect: corev1.TaintEffectNoSchedule}}
+	affinity := &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "example.com/dns", Operator: corev1.NodeSelectorOpIn, Values: []string{"yes"}}}}},
+	}}}
+	quantity := func(s string) *resource.Quantity { q := resource.MustParse(s); return &q }
 	tests := []struct {
 		name string
 		spec kops.ClusterSpec
@@ -79,6 +113,17 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			},
 			Assets: &kops.AssetsSpec{ContainerRegistry: "registry.example.com/mirror"},
 		}},
+		{"custom resources, tolerations, affinity, annotations and a registry mirror", kops.ClusterSpec{
+			KubeDNS: &kops.KubeDNSConfig{
+				CPURequest:     quantity("250m"),
+				MemoryRequest:  quantity("96Mi"),
+				MemoryLimit:    quantity("1Gi"),
+				Tolerations:    tolerations,
+				Affinity:       affinity,
+				PodAnnotations: map[string]string{"b.example.com/second": "2", "a.example.com/first": "1"},
+			},
+			Assets: &kops.AssetsSpec{ContainerRegistry: "mirror.example.org/k8s"},
+		}},
 		{"coreDNSImage set: the channel package's image wins in both operator modes", kops.ClusterSpec{
 			KubeDNS: &kops.KubeDNSConfig{CoreDNSImage: "registry.example.com/coredns:v9.9.9"},
 		}},
@@ -89,32 +134,27 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// Server-side: what the operator renders from the CoreDNS object kops writes.
+			// Server-side: what the operator kops deploys renders from the CoreDNS object kops writes.
 			server := modeContext(t, tt.spec, kops.OperatorModeServerSide)
 			serverAddons, err := CoreDNSOperator{}.Addons(server)
 			require.NoError(t, err)
-			var object corednsoperator.CoreDNS
-			require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, serverAddons, CoreDNSResourceAddonName), &object))
-			facts, err := coredns.ClusterFacts(server.Cluster.Spec.KubeDNS, server.Assets)
-			require.NoError(t, err)
-			operator, err := coredns.Render(coredns.Spec(object.Spec), facts)
-			require.NoError(t, err)
+			spec, operator := operatorRendering(t, serverAddons)
 
 			// Client-side: what kops writes itself, and nothing of the operator.
 			client := modeContext(t, tt.spec, kops.OperatorModeClientSide)
 			clientAddons, err := CoreDNS{}.Addons(client)
 			require.NoError(t, err)
-			clientSide := addonManifest(t, clientAddons, models.CoreDNSAddonName)
+			clientSide := addonManifest(t, clientAddons, coredns.AddonName)
 			none, err := CoreDNSOperator{}.Addons(client)
 			require.NoError(t, err)
 			assert.Empty(t, none, "client-side mode writes no operator, rights or policy")
 
 			// Built-in, told to run the same image.
 			builtInCtx := modeContext(t, tt.spec, "")
-			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = CoreDNSImageRepository + ":v" + object.Spec.Version
+			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = CoreDNSImageRepository + ":v" + spec.Version
 			builtInAddons, err := CoreDNS{}.Addons(builtInCtx)
 			require.NoError(t, err)
-			builtIn := addonManifest(t, builtInAddons, models.CoreDNSAddonName)
+			builtIn := addonManifest(t, builtInAddons, coredns.AddonName)
 
 			assert.Equal(t, string(operator), string(clientSide), "operator vs client-side")
 			assert.Equal(t, string(builtIn), string(clientSide), "built-in vs client-side")
@@ -124,7 +164,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			require.NoError(t, err)
 			want, err := corednsoperator.PolicyManifest(scope)
 			require.NoError(t, err)
-			got, err := operatorPolicy(server, object.Spec)
+			got, err := operatorPolicy(server, spec)
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
 		})
@@ -139,10 +179,10 @@ func TestOperatorModeNeedsTheFlags(t *testing.T) {
 		ctx.Cluster.Spec.KubeDNS.OperatorMode = mode
 		assert.False(t, UsesCoreDNSOperator(ctx), mode)
 		assert.False(t, ExpandsCoreDNSClientSide(ctx), mode)
-		assert.Empty(t, RequiredPackages(ctx), mode)
+		assert.Empty(t, RequiredPackages(ctx, DefaultBuilders()), mode)
 	}
 	client := modeContext(t, kops.ClusterSpec{}, kops.OperatorModeClientSide)
-	assert.Equal(t, []string{CoreDNSPackage}, RequiredPackages(client))
+	assert.Equal(t, []string{CoreDNSPackage}, RequiredPackages(client, DefaultBuilders()))
 	server := modeContext(t, kops.ClusterSpec{}, "")
 	server.FeatureFlags, _ = featureflag.Parse("ClusterAddons,UseAddonOperators")
 	assert.True(t, UsesCoreDNSOperator(server), "ServerSide is the default with the flags on")

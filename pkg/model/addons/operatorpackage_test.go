@@ -54,13 +54,15 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 		{"several at once", "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: b\n",
 			[]string{"object v1 Secret a/s is not allowed", "object v1 ConfigMap b/c is not allowed"}},
 		{"conversion webhook", replaceInDeployment("  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: Webhook\n"),
-			[]string{"CustomResourceDefinition corednses.addons.x-k8s.io: spec.conversion.strategy: \"Webhook\" is not allowed"}},
+			[]string{"CustomResourceDefinition corednses.addons.x-k8s.io: spec.conversion.strategy: \"Webhook\" is not allowed, only \"None\""}},
 		{"host access", replaceInDeployment("      serviceAccountName: coredns-operator\n", "      serviceAccountName: coredns-operator\n      hostNetwork: true\n      volumes: [{name: h, hostPath: {path: /}}]\n"),
-			[]string{"Deployment coredns-operator-system/coredns-operator: the operator Deployment may not reach the node or Secrets: spec.template.spec.hostNetwork: not allowed; spec.template.spec.volumes: not allowed"}},
+			[]string{"Deployment coredns-operator-system/coredns-operator: spec.template.spec.hostNetwork: not allowed; spec.template.spec.volumes: not allowed"}},
 		{"privileged", replaceInDeployment("          allowPrivilegeEscalation: false\n", "          allowPrivilegeEscalation: true\n          privileged: true\n"),
-			[]string{"containers[0].securityContext.privileged: not allowed", "containers[0].securityContext.allowPrivilegeEscalation: must be false"}},
+			[]string{"containers[0].securityContext.privileged: not allowed", "containers[0].securityContext.allowPrivilegeEscalation: true is not allowed, only false"}},
 		{"kops's handover annotation", replaceInDeployment("  namespace: coredns-operator-system\n  labels:\n    k8s-app: coredns-operator\n", "  namespace: coredns-operator-system\n  annotations:\n    addon.kops.k8s.io/handover-to: coredns.addons.k8s.io\n  labels:\n    k8s-app: coredns-operator\n"),
 			[]string{"Deployment coredns-operator-system/coredns-operator: metadata.annotations[addon.kops.k8s.io/handover-to]: not allowed"}},
+		{"the cluster's facts set by the package", replaceInDeployment("        - --watch-namespace=kube-system\n", "        - --watch-namespace=kube-system\n        - --cluster-facts={}\n"),
+			[]string{"containers[0].args sets --cluster-facts={}: kops sets --cluster-facts from the cluster's spec"}},
 		{"secret env", replaceInDeployment("        ports:\n", "        env: [{name: T, valueFrom: {secretKeyRef: {name: s, key: k}}}]\n        envFrom: [{secretRef: {name: s}}]\n        ports:\n"),
 			[]string{"containers[0].envFrom: not allowed", "containers[0].env[0].valueFrom: not allowed"}},
 	}
@@ -73,7 +75,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 			} else {
 				p.Manifest = append(p.Manifest, tc.extra...)
 			}
-			_, err := buildOperatorManifest(p, remapper(t), testPolicy(t))
+			_, err := buildOperatorManifest(p, remapper(t), testPolicy(t), testClusterFacts)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `channel "file:///tampered/stable", package operator.coredns.addons.x-k8s.io version 0.2.0 is refused:`)
 			for _, w := range tc.want {
@@ -85,7 +87,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 
 // The untampered package passes, and the policy binding carries the probe channels runs.
 func TestOperatorPackageProbe(t *testing.T) {
-	out, err := buildOperatorManifest(realOperatorPackage(t, ""), remapper(t), testPolicy(t))
+	out, err := buildOperatorManifest(realOperatorPackage(t, ""), remapper(t), testPolicy(t), testClusterFacts)
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(out)
 	require.NoError(t, err)
@@ -112,3 +114,6 @@ func testPolicy(t *testing.T) []byte {
 	require.NoError(t, err)
 	return policy
 }
+
+// testClusterFacts is the argument kops passes a default cluster's operator.
+const testClusterFacts = `--cluster-facts={"autoscalerImage":"x:v1","cpuRequest":"100m","memoryRequest":"70Mi","memoryLimit":"170Mi"}`

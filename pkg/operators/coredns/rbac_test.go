@@ -10,13 +10,12 @@ import (
 	"k8s.io/component-helpers/auth/rbac/validation"
 
 	"k8s.io/kops/pkg/apis/kops"
-	"k8s.io/kops/upup/models"
 )
 
 // The pre-created RBAC must grant CoreDNS exactly what the built-in addon grants, so that switching
 // to the operator changes no rights.
 func TestCoreDNSRBACMatchesBuiltIn(t *testing.T) {
-	rbac, err := models.RenderCoreDNSRBAC()
+	rbac, err := RenderRBAC()
 	require.NoError(t, err)
 	pre := decodeManifest(t, rbac)
 	assert.Equal(t, []string{"ServiceAccount/coredns", "ClusterRole/system:coredns", "ClusterRoleBinding/system:coredns"}, pre.keys)
@@ -25,8 +24,8 @@ func TestCoreDNSRBACMatchesBuiltIn(t *testing.T) {
 	full := decodeManifest(t, builtIn)
 
 	for _, key := range pre.keys {
-		assert.Equal(t, models.CoreDNSRBACAddonName, pre.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
-		assert.Equal(t, models.CoreDNSAddonName, full.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Equal(t, RBACAddonName, pre.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Equal(t, AddonName, full.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
 	}
 	assert.Equal(t, get[*rbacv1.ClusterRole](t, full, "ClusterRole/system:coredns").Rules, get[*rbacv1.ClusterRole](t, pre, "ClusterRole/system:coredns").Rules)
 	assert.Equal(t, get[*rbacv1.ClusterRoleBinding](t, full, "ClusterRoleBinding/system:coredns").Subjects, get[*rbacv1.ClusterRoleBinding](t, pre, "ClusterRoleBinding/system:coredns").Subjects)
@@ -41,7 +40,7 @@ var coreDNSNeeds = []rbacv1.PolicyRule{
 }
 
 func TestPreCreatedRoleCoversCoreDNS(t *testing.T) {
-	rbac, err := models.RenderCoreDNSRBAC()
+	rbac, err := RenderRBAC()
 	require.NoError(t, err)
 	role := get[*rbacv1.ClusterRole](t, decodeManifest(t, rbac), "ClusterRole/system:coredns")
 	ok, missing := validation.Covers(role.Rules, coreDNSNeeds)

@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"k8s.io/kops/pkg/templates"
 	"k8s.io/kops/upup/models"
 )
 
@@ -41,21 +42,22 @@ type Spec struct {
 }
 
 // Facts is what the cluster adds to the spec: the autoscaler's image, the CoreDNS container's
-// resources and where its pods may run. DefaultFacts gives a default cluster's facts.
+// resources and where its pods may run. DefaultFacts gives a default cluster's facts. kops hands
+// them to the operator as JSON (EncodeFacts, ParseFacts), in the names of spec.kubeDNS.
 type Facts struct {
 	// AutoscalerImage is the cluster-proportional-autoscaler image, already remapped.
-	AutoscalerImage string
+	AutoscalerImage string `json:"autoscalerImage"`
 	// CPURequest, MemoryRequest and MemoryLimit are quantities ("100m", "70Mi"), written in their
 	// canonical form.
-	CPURequest    string
-	MemoryRequest string
-	MemoryLimit   string
+	CPURequest    string `json:"cpuRequest"`
+	MemoryRequest string `json:"memoryRequest"`
+	MemoryLimit   string `json:"memoryLimit"`
 	// Tolerations are added to CriticalAddonsOnly.
-	Tolerations []corev1.Toleration
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 	// Affinity is the pods' affinity, if any.
-	Affinity *corev1.Affinity
+	Affinity *corev1.Affinity `json:"affinity,omitempty"`
 	// PodAnnotations annotate the CoreDNS pods.
-	PodAnnotations map[string]string
+	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
 }
 
 // DefaultVersion is the CoreDNS version of a cluster that names no image: the one kops's current
@@ -95,7 +97,7 @@ func Render(spec Spec, facts Facts) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rendering CoreDNS: %w", err)
 	}
-	return models.Render(Template, data)
+	return templates.Render(models.FS(), Template, data, models.Partials)
 }
 
 // templateData is what the template reads: the spec, and the facts with quantities canonical.

@@ -17,7 +17,6 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	components "k8s.io/kops/pkg/model/components/coredns"
-	"k8s.io/kops/upup/models"
 )
 
 func qty(s string) *resource.Quantity {
@@ -176,7 +175,7 @@ func checkCommon(t *testing.T, m *manifest) {
 			app = "coredns-autoscaler"
 		}
 		assert.Equal(t, app, obj.GetLabels()["k8s-app"], key)
-		assert.Equal(t, models.CoreDNSAddonName, obj.GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Equal(t, AddonName, obj.GetLabels()["addon.kops.k8s.io/name"], key)
 		assert.Equal(t, "kops", obj.GetLabels()["app.kubernetes.io/managed-by"], key)
 		switch obj.(type) {
 		case *rbacv1.ClusterRole, *rbacv1.ClusterRoleBinding:

@@ -138,7 +138,7 @@ spec:
 ---
 ` + configMap(ns, "after-the-policy", "lenient")
 	location := testChannel(t, mem, "lenient", ns, [][2]string{{"lenient", policy}}, nil)
-	ch, err := apply.ReadChannel(location, mem)
+	ch, err := apply.ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	applier, err := apply.New(env.Config, apply.Options{Yes: true, EnforceTimeout: 300 * time.Millisecond})
 	require.NoError(t, err)

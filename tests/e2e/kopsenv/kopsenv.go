@@ -103,7 +103,7 @@ func NewStoreAt(t testing.TB, goldenCase, location string) *Store {
 func (s *Store) Update(t testing.TB, flags string) string {
 	set, _ := featureflag.Parse(flags)
 	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-		Clientset: s.clientset, ClusterName: s.name, Flags: set, Target: cloudup.TargetDirect, Mem: s.Mem,
+		Clientset: s.clientset, ClusterName: s.name, Flags: set, Target: cloudup.TargetDirect,
 	})
 	require.NoError(t, err)
 	return result.ConfigBase + "/addons/bootstrap-channel.yaml"
@@ -144,7 +144,7 @@ func Apply(t testing.TB, env *framework.Env, location string, mem *vfs.MemFS, ye
 
 // ApplyWith is Apply with the given options (Out is set here).
 func ApplyWith(t testing.TB, env *framework.Env, location string, mem *vfs.MemFS, opts apply.Options) *Applied {
-	ch, err := apply.ReadChannel(location, mem)
+	ch, err := apply.ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	cfg, counts := Counted(env)
 	var out strings.Builder
@@ -157,7 +157,7 @@ func ApplyWith(t testing.TB, env *framework.Env, location string, mem *vfs.MemFS
 
 // ManifestObjects are the objects of every addon in a channel.
 func ManifestObjects(t testing.TB, location string, mem *vfs.MemFS) []*unstructured.Unstructured {
-	ch, err := apply.ReadChannel(location, mem)
+	ch, err := apply.ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	var objs []*unstructured.Unstructured
 	for _, a := range ch.Addons {

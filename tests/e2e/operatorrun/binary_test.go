@@ -62,25 +62,8 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 	t.Cleanup(func() { env = shared })
 	applyOperatorAddons(t, "addon-operators", false)
 
-	token := operatorConfig(t, &statusCounter{}).BearerToken
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	require.NoError(t, clientcmd.WriteToFile(clientcmdapi.Config{
-		Clusters:       map[string]*clientcmdapi.Cluster{"e2e": {Server: env.Config.Host, CertificateAuthorityData: env.Config.CAData}},
-		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"operator": {Token: token}},
-		Contexts:       map[string]*clientcmdapi.Context{"e2e": {Cluster: "e2e", AuthInfo: "operator"}},
-		CurrentContext: "e2e",
-	}, kubeconfig))
-
-	binary := kopsenv.Build(t, "./cmd/coredns-operator")
 	probe := freeAddress(t)
-	cmd := exec.Command(binary, "--kubeconfig="+kubeconfig, "--health-probe-bind-address="+probe,
-		"--leader-election-identity=binary", "--leader-election-namespace="+corednsoperator.Namespace, "-v=6")
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	cmd, stderr, exited := startBinary(t, kopsenv.Build(t, "./cmd/coredns-operator"), "--health-probe-bind-address="+probe, "--leader-election-identity=binary", "-v=6")
 
 	get := func(path string) string {
 		resp, err := http.Get("http://" + probe + path)
@@ -114,4 +97,26 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 	assert.NotZero(t, responses, "client-go logs its responses at -v=6")
 	assert.Zero(t, strings.Count(logs, `status="403`), "403 responses in the operator's log:\n%s", logs)
 	t.Logf("the binary logged %d responses, none 403", responses)
+}
+
+// startBinary starts the coredns-operator binary with a kubeconfig holding only a token of its
+// ServiceAccount, and args. It returns the process, its stderr and what Wait returns.
+func startBinary(t testing.TB, binary string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
+	token := operatorConfig(t, &statusCounter{}).BearerToken
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, clientcmd.WriteToFile(clientcmdapi.Config{
+		Clusters:       map[string]*clientcmdapi.Cluster{"e2e": {Server: env.Config.Host, CertificateAuthorityData: env.Config.CAData}},
+		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"operator": {Token: token}},
+		Contexts:       map[string]*clientcmdapi.Context{"e2e": {Cluster: "e2e", AuthInfo: "operator"}},
+		CurrentContext: "e2e",
+	}, kubeconfig))
+
+	cmd := exec.Command(binary, append([]string{"--kubeconfig=" + kubeconfig, "--leader-election-namespace=" + corednsoperator.Namespace}, args...)...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, stderr, exited
 }

@@ -6,6 +6,7 @@ package operatorrun
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -26,8 +27,9 @@ var env *framework.Env
 
 func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
 
-// statusCounter counts the operator's responses by HTTP status, so a test can say "no 403".
-type statusCounter struct{ forbidden, total atomic.Int64 }
+// statusCounter counts the operator's responses by HTTP status, so a test can say "no 403", and
+// its server-side applies of managed objects (PATCH, not of a status or an event).
+type statusCounter struct{ forbidden, total, applies atomic.Int64 }
 
 func (c *statusCounter) wrap(next http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
@@ -36,6 +38,9 @@ func (c *statusCounter) wrap(next http.RoundTripper) http.RoundTripper {
 			c.total.Add(1)
 			if resp.StatusCode == http.StatusForbidden {
 				c.forbidden.Add(1)
+			}
+			if r.Method == http.MethodPatch && !strings.HasSuffix(r.URL.Path, "/status") && !strings.Contains(r.URL.Path, "/events/") {
+				c.applies.Add(1)
 			}
 		}
 		return resp, err
@@ -80,9 +85,15 @@ type running struct {
 	done   chan error
 }
 
-// startOperator runs the operator's manager as replica identity until stop.
+// startOperator runs the operator's manager as replica identity until stop, rendering a default
+// cluster's facts.
 func startOperator(t testing.TB, cfg *rest.Config, identity string) *running {
-	opts := app.DefaultOptions()
+	return startOperatorWith(t, cfg, identity, app.DefaultOptions())
+}
+
+// startOperatorWith runs the operator's manager with opts, as replica identity with short lease
+// timings, until stop.
+func startOperatorWith(t testing.TB, cfg *rest.Config, identity string, opts app.Options) *running {
 	opts.Identity = identity
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = 3*time.Second, 2*time.Second, 200*time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -51,6 +53,25 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionAvailable))
 		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionProgressing))
 		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionDegraded))
+	})
+
+	// The operator applies only what changed: a label an admin adds to ConfigMap coredns (a field
+	// the operator does not own) makes it apply that ConfigMap again, and nothing else.
+	t.Run("a foreign change to one object re-applies that object only", func(t *testing.T) {
+		before := counter.applies.Load()
+		cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+		require.NoError(t, err)
+		cm.Labels["example.com/admin-note"] = "seen"
+		_, err = env.Clientset.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{})
+		require.NoError(t, err)
+		eventually(t, "the ConfigMap applied again", func() string {
+			if n := counter.applies.Load() - before; n < 1 {
+				return fmt.Sprintf("%d applies", n)
+			}
+			return ""
+		})
+		time.Sleep(300 * time.Millisecond) // room for any further apply this change would cause
+		assert.Equal(t, int64(1), counter.applies.Load()-before, "one apply: the ConfigMap; the others did not change")
 	})
 
 	t.Run("converges after a Corefile change", func(t *testing.T) {
@@ -137,6 +158,25 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return ""
 		})
+	})
+
+	// What `kubectl describe coredns` shows, recorded under the operator's own token (so the 403
+	// count below includes its events).
+	t.Run("records events on the CoreDNS object and its lease", func(t *testing.T) {
+		eventually(t, "Applied", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, app.ReasonApplied, "ConfigMap kube-system/coredns"))
+		eventually(t, "ApplyFailed", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeWarning, app.ReasonApplyFailed, "coredns-operator-scope"))
+		eventually(t, "ApplyFailed", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeWarning, app.ReasonApplyFailed, "differs from the clusterIP"))
+		// The refusal was retried with backoff: the recorder counts repeats by patching its
+		// event, which the admission policy allows for the operator's own events.
+		eventually(t, "a repeated ApplyFailed", func() string {
+			for _, e := range eventsAbout(t, "kube-system", "CoreDNS", "coredns") {
+				if e.Reason == app.ReasonApplyFailed && e.Count > 1 {
+					return ""
+				}
+			}
+			return "no ApplyFailed event counted more than once"
+		})
+		eventually(t, "LeaderElection", hasEvent(t, corednsoperator.Namespace, "Lease", corednsoperator.LeaseName, corev1.EventTypeNormal, "LeaderElection", "replica-b"))
 	})
 
 	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())

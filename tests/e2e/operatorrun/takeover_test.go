@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -76,6 +77,9 @@ func TestTakesOverTheBuiltInAddon(t *testing.T) {
 	})
 	rollOut(t)
 	eventually(t, "status", statusIs(t, app.PhaseReady, true))
+	for _, name := range []string{"ConfigMap kube-system/coredns", "Service kube-system/kube-dns", "Deployment kube-system/coredns"} {
+		eventually(t, "Adopted "+name, hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, app.ReasonAdopted, "Took over "+name+" from kops-channels"))
+	}
 	after := builtInIdentities(t)
 	assert.Equal(t, before, after, "same objects, same cluster IP, and no new Deployment generation")
 	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())

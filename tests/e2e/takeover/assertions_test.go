@@ -14,6 +14,7 @@ import (
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // assertOnePDB checks that exactly one PodDisruptionBudget, anywhere, selects the CoreDNS pods,
@@ -124,7 +125,7 @@ func assertRecordReadableByBoth(t *testing.T, location, addon string, s *kopsenv
 	value := ns.Annotations[apply.AnnotationPrefix+addon]
 	require.NotEmpty(t, value, "record of %s", addon)
 
-	ch, err := apply.ReadChannel(location, s.Mem)
+	ch, err := apply.ReadChannel(location, vfs.NewContext(s.Mem))
 	require.NoError(t, err)
 	var spec *apply.Addon
 	for _, a := range ch.Addons {

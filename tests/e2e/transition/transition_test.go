@@ -183,7 +183,7 @@ func inventory(t *testing.T, addon string) []apply.ObjectRef {
 func onAKopsCluster(t *testing.T, location string, mem *vfs.MemFS) map[string]string {
 	t.Helper()
 	ctx := framework.Context(t)
-	ch, err := apply.ReadChannel(location, mem)
+	ch, err := apply.ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	kopsRecord := func(id, hash string) string {
 		return fmt.Sprintf(`{"channel":%q,"id":%q,"manifestHash":%q,"systemGeneration":1}`, location, id, hash)

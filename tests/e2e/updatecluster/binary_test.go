@@ -89,6 +89,14 @@ func TestUpdateClusterBinary(t *testing.T) {
 			_, err = os.Stat(filepath.Join(s.dir, clusterName, "addons", "bootstrap-channel.yaml"))
 			assert.NoError(t, err)
 			assert.Contains(t, s.kops(t, "update", "cluster", clusterName, "--yes"), "No changes")
+
+			out := filepath.Join(t.TempDir(), "terraform")
+			assert.Contains(t, s.kops(t, "update", "cluster", clusterName, "--target", "terraform", "--out", out), "TerraformFile/kubernetes.tf")
+			s.kops(t, "update", "cluster", clusterName, "--target", "terraform", "--out", out, "--yes")
+			tf, err := os.ReadFile(filepath.Join(out, "kubernetes.tf"))
+			require.NoError(t, err)
+			assert.Equal(t, size.groups+2, strings.Count(string(tf), "resource \"aws_launch_template\""))
+			assert.Contains(t, s.kops(t, "update", "cluster", clusterName, "--target", "terraform", "--out", out, "--yes"), "No changes")
 		})
 	}
 }
@@ -96,7 +104,8 @@ func TestUpdateClusterBinary(t *testing.T) {
 // BenchmarkUpdateClusterBinary runs the built `kops update cluster` as a user does, one process
 // per iteration, on a file:// state store: "dryrun" without --yes; "yes" on a fresh copy of a
 // cluster never updated (copied outside the timer), so every file is written; "yes-noop" again on
-// an updated cluster, which has nothing to write.
+// an updated cluster, which has nothing to write; "terraform" is --target terraform --out DIR
+// without --yes (DIR empty), "terraform-yes-noop" with --yes on a DIR and store already written.
 func BenchmarkUpdateClusterBinary(b *testing.B) {
 	binary := kopsenv.Build(b, "./cmd/kops")
 	for _, size := range sizes {
@@ -113,6 +122,21 @@ func BenchmarkUpdateClusterBinary(b *testing.B) {
 				fresh := s.copyTo(b, filepath.Join(root, fmt.Sprint(i)))
 				b.StartTimer()
 				fresh.kops(b, "update", "cluster", clusterName, "--yes")
+			}
+		})
+		b.Run(size.name+"/terraform", func(b *testing.B) {
+			out := filepath.Join(b.TempDir(), "terraform")
+			for i := 0; i < b.N; i++ {
+				s.kops(b, "update", "cluster", clusterName, "--target", "terraform", "--out", out)
+			}
+		})
+		b.Run(size.name+"/terraform-yes-noop", func(b *testing.B) {
+			updated := s.copyTo(b, filepath.Join(b.TempDir(), "updated"))
+			out := filepath.Join(b.TempDir(), "terraform")
+			updated.kops(b, "update", "cluster", clusterName, "--target", "terraform", "--out", out, "--yes")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				updated.kops(b, "update", "cluster", clusterName, "--target", "terraform", "--out", out, "--yes")
 			}
 		})
 		b.Run(size.name+"/yes-noop", func(b *testing.B) {

@@ -1,6 +1,7 @@
 // Package updatecluster holds the golden cases of `kops update cluster`: each directory has an
 // input cluster (in-v1alpha2.yaml, and optionally the feature flags it runs with) and, under
-// expected/, the dry-run report and every file written under the cluster's addons/. Run
+// expected/, the dry-run report and every file written under the cluster's addons/; a case whose
+// `targets` file names terraform also pins kubernetes.tf and data/ under expected/terraform/. Run
 // hack/update-expected.sh to rewrite expected/ after reading why it changed.
 //
 // An input may name a channel inside its case directory as file://./<path>; the test turns that
@@ -89,7 +90,7 @@ func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.Appl
 	t.Helper()
 	var out bytes.Buffer
 	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Mem: s.mem, Out: &out,
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Out: &out,
 	})
 	require.NoError(t, err)
 	return out.String(), result
@@ -129,6 +130,11 @@ func runCase(t *testing.T, dir string) {
 	for path, data := range s.addonFiles(t) {
 		got[path] = data
 	}
+	if wantsTerraform(t, dir) {
+		for path, data := range s.updateTerraform(t) {
+			got[path] = data
+		}
+	}
 
 	if updateExpected {
 		writeExpected(t, filepath.Join(dir, "expected"), got)
@@ -138,7 +144,7 @@ func runCase(t *testing.T, dir string) {
 
 	t.Run("manifests decode strictly", func(t *testing.T) {
 		for path, data := range got {
-			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") {
+			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") || strings.HasPrefix(path, terraformPrefix) {
 				continue
 			}
 			_, err := kubemanifest.DecodeStrict([]byte(data), kubemanifest.Kinds{

@@ -106,3 +106,15 @@ func writeTaskChange(b *strings.Builder, tc TaskChange) {
 	}
 	b.WriteString("\n")
 }
+
+// WriteChanges prints changes under heading in the report's layout, for a section a caller adds
+// below a target's report (e.g. the cloud resources the direct target leaves to terraform).
+func WriteChanges(w io.Writer, heading string, changes []TaskChange) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", heading)
+	for _, tc := range changes {
+		writeTaskChange(&b, tc)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -54,7 +54,8 @@ type Path interface {
 // ParsePath turns a --state value into a Path. Accepted forms are
 // file:///abs/path, a plain absolute or relative directory (made absolute),
 // and memfs://name/... which resolves inside mem. mem may be nil when no
-// in-memory store is wanted; memfs:// is then rejected.
+// in-memory store is wanted; memfs:// is then rejected. Production code parses through a Context
+// (its clientset's) rather than passing a MemFS along.
 func ParsePath(s string, mem *MemFS) (Path, error) {
 	if s == "" {
 		return nil, errors.New("no state store given: set --state or KOPS_STATE_STORE")

@@ -19,7 +19,7 @@ func TestValidateInstanceGroup(t *testing.T) {
 		{"every role is accepted", func(g *kops.InstanceGroup) { g.Spec.Role = kops.RoleBastion }, nil},
 		{"sizes unset", func(g *kops.InstanceGroup) { g.Spec.MinSize, g.Spec.MaxSize = nil, nil }, nil},
 		{"instance metadata set", func(g *kops.InstanceGroup) {
-			g.Spec.InstanceMetadata = &kops.InstanceMetadataSpec{HTTPTokens: ptr("required"), HTTPPutResponseHopLimit: ptr[int64](64)}
+			g.Spec.InstanceMetadata = &kops.InstanceMetadataSpec{HTTPTokens: ptr("required"), HTTPPutResponseHopLimit: ptr[int64](1)}
 		}, nil},
 		{"name missing", func(g *kops.InstanceGroup) { g.Name = "" },
 			[]want{{required, "metadata.name", ""}}},

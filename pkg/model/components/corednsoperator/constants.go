@@ -39,12 +39,3 @@ const (
 	// CoreDNSResource is the name kops gives the CoreDNS object, the operator's instructions.
 	CoreDNSResource = "coredns"
 )
-
-// Labels are set on every object kops generates for the operator.
-func Labels() map[string]string {
-	return map[string]string{
-		"app.kubernetes.io/name":       DeploymentName,
-		"app.kubernetes.io/managed-by": "kops",
-		"addon.kops.k8s.io/name":       AddonName,
-	}
-}

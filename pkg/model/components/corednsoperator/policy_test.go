@@ -411,9 +411,9 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 		"no ServiceAccount": func(s *Scope) { s.ServiceAccount = nil },
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := &Scope{Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(), ServiceAccount: s.ServiceAccount.DeepCopy(), ConfigMap: s.ConfigMap.DeepCopy()}
+			c := &Scope{Descriptor: s.Descriptor, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(), ServiceAccount: s.ServiceAccount.DeepCopy(), ConfigMap: s.ConfigMap.DeepCopy()}
 			change(c)
-			assert.Error(t, c.validate())
+			assert.Error(t, c.Validate())
 		})
 	}
 	_, err := ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -15,63 +16,42 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/awsmodel"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// The targets `kops update cluster` renders to.
-const (
-	TargetDryRun = "dryrun"
-	TargetDirect = "direct"
-)
-
-// ApplyClusterOptions say which cluster to update, how, and where to report.
-type ApplyClusterOptions struct {
-	Clientset   *client.Clientset
-	ClusterName string
-	Flags       featureflag.Set
-	// Target is TargetDryRun or TargetDirect.
-	Target string
-	// Mem resolves a memfs:// configBase (tests); nil otherwise.
-	Mem *vfs.MemFS
-	// Out receives the report of what would change or what changed.
-	Out io.Writer
-}
-
-// ApplyResult is what an update did or would do.
-type ApplyResult struct {
-	// Changed says whether anything differs from what is stored.
-	Changed bool
-	// ConfigBase is where the cluster's addons are written.
-	ConfigBase string
-	Warnings   []kopscodecs.Warning
-}
-
-// reporter is what both targets offer after a run.
-type reporter interface {
-	fi.Target
-	Changes() []fi.TaskChange
-	WriteReport(io.Writer) error
-}
-
 // ApplyCluster loads a cluster, checks it, builds its model and renders it to the target. An invalid
-// cluster is reported with every problem and nothing is written.
+// cluster or option is reported with every problem and nothing is written.
 func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, error) {
-	var target reporter
+	var out vfs.Path
 	switch o.Target {
-	case TargetDryRun, "":
-		target = &fi.DryRunTarget{}
-	case TargetDirect:
-		target = &fi.DirectTarget{}
+	case TargetDryRun, "", TargetDirect:
+		if o.OutDir != "" {
+			return nil, fmt.Errorf("--out is only used with --target %s", TargetTerraform)
+		}
+	case TargetTerraform:
+		if o.OutDir == "" {
+			return nil, fmt.Errorf("--target %s needs --out DIR, the directory kubernetes.tf and data/ are written to", TargetTerraform)
+		}
+		var err error
+		if out, err = o.Clientset.Paths().ParsePath(o.OutDir); err != nil {
+			return nil, fmt.Errorf("--out: %w", err)
+		}
+		if store := o.Clientset.Base().String(); out.String() == store || strings.HasPrefix(out.String(), strings.TrimSuffix(store, "/")+"/") {
+			return nil, fmt.Errorf("--out %s is inside the state store %s: choose a directory of its own (terraform files are not cluster state)", out, store)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported target %q: use %s, %s or %s", o.Target, TargetDryRun, TargetDirect, TargetTerraform)
+	}
+	if o.Target == TargetDirect || (o.Target == TargetTerraform && o.Yes) {
 		unlock, err := o.Clientset.LockForUpdate(o.ClusterName)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
-	default:
-		return nil, fmt.Errorf("unsupported target %q: use %s or %s", o.Target, TargetDryRun, TargetDirect)
 	}
-	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags, o.Mem)
+	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags)
 	result := &ApplyResult{Warnings: warnings}
 	if err != nil {
 		return result, err
@@ -84,28 +64,48 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	if err != nil {
 		return result, err
 	}
-	configBase, err := vfs.ParsePath(modelContext.Cluster.Spec.ConfigBase, o.Mem)
+	configBase, err := o.Clientset.Paths().ParsePath(modelContext.Cluster.Spec.ConfigBase)
 	if err != nil {
 		return result, fmt.Errorf("spec.configBase: %w", err)
 	}
 	result.ConfigBase = configBase.String()
 	fiContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: configBase}
+	if o.Target == TargetTerraform {
+		result.OutDir = out.String()
+		return result, applyTerraform(ctx, o, modelContext.Cluster, graph, fiContext, out, result)
+	}
+
+	target := &storeTarget{inner: &fi.DryRunTarget{}}
+	if o.Target == TargetDirect {
+		target.inner = &fi.DirectTarget{}
+	}
 	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{}); err != nil {
 		return result, err
 	}
-	result.Changed = len(target.Changes()) > 0
-	if o.Out != nil {
-		if err := target.WriteReport(o.Out); err != nil {
+	result.Changed = len(target.inner.Changes()) > 0
+	cloud := target.cloudChanges()
+	for _, tc := range cloud {
+		result.CloudTasks = append(result.CloudTasks, tc.Key)
+	}
+	if o.Out == nil {
+		return result, nil
+	}
+	if err := target.inner.WriteReport(o.Out); err != nil {
+		return result, err
+	}
+	if o.Target != TargetDirect && len(cloud) > 0 {
+		if _, err := io.WriteString(o.Out, "\n"); err != nil {
 			return result, err
 		}
+		return result, fi.WriteChanges(o.Out, cloudHeading, cloud)
 	}
 	return result, nil
 }
 
 // LoadModelContext reads a cluster, its groups and addon objects from the store and checks them,
 // then reads the channel packages the model needs, returning the context every model builder reads.
-// mem resolves memfs:// channels (tests).
-func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set, mem *vfs.MemFS) (*model.KopsModelContext, []kopscodecs.Warning, error) {
+// The channel is resolved through the clientset's Paths.
+func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set) (*model.KopsModelContext, []kopscodecs.Warning, error) {
 	cluster, warnings, err := clientset.GetCluster(name)
 	if err != nil {
 		return nil, warnings, err
@@ -131,9 +131,8 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 	if err != nil {
 		return nil, warnings, fmt.Errorf("spec.assets: %w", err)
 	}
-	if flags.Enabled(featureflag.UseAddonOperators) && !flags.Enabled(featureflag.ClusterAddons) {
-		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS",
-			Text: "UseAddonOperators needs ClusterAddons too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators"})
+	for _, u := range flags.Unmet() {
+		warnings = append(warnings, kopscodecs.Warning{Source: "KOPS_FEATURE_FLAGS", Text: u.Message()})
 	}
 	if w, ok := operatorModeIgnored(checked.Cluster, flags, clientset.Base().Join(name, "config").String()); ok {
 		warnings = append(warnings, w)
@@ -145,7 +144,7 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 		Assets:         remapper,
 		ClusterAddons:  stored,
 	}
-	if ctx.Packages, err = loadPackages(ctx, mem); err != nil {
+	if ctx.Packages, err = loadPackages(ctx, addons.DefaultBuilders(), clientset.Paths()); err != nil {
 		return nil, warnings, err
 	}
 	return ctx, warnings, nil
@@ -153,12 +152,12 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 
 // loadPackages reads the channel named by spec.channel, and from it the packages the model needs,
 // chosen for the cluster's Kubernetes version. The channel is read only when a package is needed.
-func loadPackages(ctx *model.KopsModelContext, mem *vfs.MemFS) (map[string]*channels.Package, error) {
-	names := addons.RequiredPackages(ctx)
+func loadPackages(ctx *model.KopsModelContext, builders []addons.Builder, paths *vfs.Context) (map[string]*channels.Package, error) {
+	names := addons.RequiredPackages(ctx, builders)
 	if len(names) == 0 {
 		return nil, nil
 	}
-	channel, err := channels.Load(ctx.Cluster.Spec.Channel, mem)
+	channel, err := channels.Load(ctx.Cluster.Spec.Channel, paths)
 	if err != nil {
 		return nil, fmt.Errorf("spec.channel: %w", err)
 	}
@@ -179,6 +178,7 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 	builders := []model.Builder{
 		&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.DefaultBuilders()},
 	}
+	builders = append(builders, awsmodel.Builders(ctx)...)
 	for _, b := range builders {
 		if err := b.Build(c); err != nil {
 			return nil, err
@@ -206,7 +206,7 @@ func countShippable(stored []*unstructured.Unstructured) int {
 func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set, source string) (kopscodecs.Warning, bool) {
 	dns := cluster.Spec.KubeDNS
 	if dns == nil || dns.OperatorMode == "" ||
-		(flags.Enabled(featureflag.UseAddonOperators) && flags.Enabled(featureflag.ClusterAddons)) {
+		flags.Active(featureflag.UseAddonOperators) {
 		return kopscodecs.Warning{}, false
 	}
 	return kopscodecs.Warning{Source: source,

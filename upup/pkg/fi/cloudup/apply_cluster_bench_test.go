@@ -29,7 +29,7 @@ func benchStore(b *testing.B, extraGroups int) ApplyClusterOptions {
 	require.NoError(b, err)
 	clientset := client.New(base)
 	require.NoError(b, clientset.CreateCluster(client.NewCluster{Cluster: cluster, InstanceGroups: groups}))
-	return ApplyClusterOptions{Clientset: clientset, ClusterName: cluster.Name, Flags: featureflag.Set{}, Target: TargetDryRun, Mem: mem, Out: io.Discard}
+	return ApplyClusterOptions{Clientset: clientset, ClusterName: cluster.Name, Flags: featureflag.Set{}, Target: TargetDryRun, Out: io.Discard}
 }
 
 func benchmarkDryRun(b *testing.B, extraGroups int) {

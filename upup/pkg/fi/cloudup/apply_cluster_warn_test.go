@@ -39,7 +39,7 @@ func TestLoadModelContextWarnsOnlyAboutShippableObjects(t *testing.T) {
 			clientset := client.New(base)
 			require.NoError(t, clientset.CreateCluster(client.NewCluster{Cluster: cluster, InstanceGroups: groups, Addons: tc.objects}))
 
-			_, warnings, err := LoadModelContext(clientset, cluster.Name, featureflag.Set{}, mem)
+			_, warnings, err := LoadModelContext(clientset, cluster.Name, featureflag.Set{})
 			require.NoError(t, err)
 			var texts []string
 			for _, w := range warnings {
@@ -82,7 +82,7 @@ func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
 			clientset := client.New(base)
 			require.NoError(t, clientset.CreateCluster(client.NewCluster{Cluster: cluster, InstanceGroups: groups}))
 
-			_, warnings, err := LoadModelContext(clientset, cluster.Name, tc.flags, mem)
+			_, warnings, err := LoadModelContext(clientset, cluster.Name, tc.flags)
 			require.NoError(t, err)
 			var texts []string
 			for _, w := range warnings {

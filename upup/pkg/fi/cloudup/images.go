@@ -10,7 +10,6 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/upup/pkg/fi/fitasks"
-	"k8s.io/kops/util/pkg/vfs"
 )
 
 // ImageAsset is one image a cluster's addons run: as the manifests name it, and where the cluster
@@ -25,8 +24,8 @@ type ImageAsset struct {
 // ListImages renders the cluster's addons exactly as `kops update cluster` would, twice (without
 // and with the cluster's spec.assets), and lists every image the rendered manifests name, so the
 // list is what the cluster pulls and needs no upkeep: a new addon or image shows up by itself.
-func ListImages(clientset *client.Clientset, name string, flags featureflag.Set, mem *vfs.MemFS) ([]ImageAsset, []kopscodecs.Warning, error) {
-	ctx, warnings, err := LoadModelContext(clientset, name, flags, mem)
+func ListImages(clientset *client.Clientset, name string, flags featureflag.Set) ([]ImageAsset, []kopscodecs.Warning, error) {
+	ctx, warnings, err := LoadModelContext(clientset, name, flags)
 	if err != nil {
 		return nil, warnings, err
 	}

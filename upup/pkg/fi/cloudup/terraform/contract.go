@@ -9,6 +9,9 @@ package terraform
 
 import (
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
 // Renderer is implemented by tasks the terraform target can write.
@@ -19,11 +22,15 @@ type Renderer interface {
 // Literal is an HCL expression written verbatim: a reference to another resource's attribute or a
 // file() call. Build one with LiteralProperty or from AddFile; its fields are the target's business.
 type Literal struct {
+	// tokens are the expression as HCL tokens, built with hclwrite, never parsed from text.
+	tokens hclwrite.Tokens
 	// expr is the expression as HCL source, e.g. aws_iam_role.nodes-a-example-com.name.
 	expr string
 	// refersTo names the resource the expression refers to ("aws_iam_role.nodes-a-example-com"),
 	// if any, so that references can be checked against what was rendered.
 	refersTo string
+	// file is the data file a file() expression reads ("data/..."), if any.
+	file string
 }
 
 // String returns the expression as written into kubernetes.tf.
@@ -32,8 +39,12 @@ func (l *Literal) String() string { return l.expr }
 // LiteralProperty refers to an attribute of another rendered resource:
 // LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "id").
 func LiteralProperty(resourceType, resourceName, prop string) *Literal {
-	ref := resourceType + "." + resourceName
-	return &Literal{expr: ref + "." + prop, refersTo: ref}
+	tokens := hclwrite.TokensForTraversal(hcl.Traversal{
+		hcl.TraverseRoot{Name: resourceType},
+		hcl.TraverseAttr{Name: resourceName},
+		hcl.TraverseAttr{Name: prop},
+	})
+	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), refersTo: resourceType + "." + resourceName}
 }
 
 // ResourceName turns a kops object name (nodes.a.example.com) into a Terraform resource name

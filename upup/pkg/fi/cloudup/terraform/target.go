@@ -2,36 +2,136 @@ package terraform
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// Target collects the resources and files of every task that implements Renderer and writes them
-// when Finish is called. The zero value is not usable; see NewTarget (to be written).
-type Target struct{}
+// Options configure a Target.
+type Options struct {
+	// ClusterName and Region go into the provider block, locals and outputs.
+	ClusterName string
+	Region      string
+	// StateStore renders the tasks that are not cloud resources (the addon files, which still go
+	// to the state store): a fi.DryRunTarget to preview, a fi.DirectTarget to write. Nil means
+	// such tasks are an error.
+	StateStore fi.Target
+}
+
+// Target collects the resources and files of every task that implements Renderer; Files then
+// returns kubernetes.tf and data/ as bytes, and OutputTasks the tasks that write them to --out.
+// It is safe for the concurrent Render calls of fi.Run.
+type Target struct {
+	opts Options
+
+	mu        sync.Mutex
+	resources map[string]resource // by "type.name"
+	files     map[string][]byte   // by path below --out, "data/..."
+}
+
+// resource is one rendered `resource "type" "name"` block.
+type resource struct {
+	resourceType, name string
+	items              []item
+	// refs are the literals the body uses.
+	refs []*Literal
+}
 
 var _ fi.Target = (*Target)(nil)
 
+// NewTarget returns an empty target.
+func NewTarget(opts Options) *Target {
+	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}}
+}
+
 func (t *Target) Name() string { return "terraform" }
 
-// Render asks a Renderer task to write itself; tasks that do not live in the cloud are handled by
-// the caller (addon files still go to the state store).
+// Render asks a Renderer task to write itself, whatever its planned action (terraform needs the
+// full description); other tasks go to the state-store target.
 func (t *Target) Render(ctx context.Context, c *fi.Context, task fi.Task, change *fi.Change) error {
-	return errors.New("terraform target: not implemented yet")
+	if r, ok := task.(Renderer); ok {
+		return r.RenderTerraform(t)
+	}
+	if t.opts.StateStore == nil {
+		return &fi.NoRendererError{Task: task.Key(), TaskType: fmt.Sprintf("%T", task), Target: t.Name(), Renderer: "terraform.Renderer"}
+	}
+	return t.opts.StateStore.Render(ctx, c, task, change)
 }
 
 // RenderResource adds resource "<resourceType>" "<resourceName>" with body: a struct or pointer to
 // one whose exported fields carry `cty:"name"` tags. Nil pointers, empty strings, nil maps and nil
 // slices are left out; *Literal fields are written as expressions; struct (or pointer to struct)
 // fields become nested blocks, slices of structs repeated blocks; map[string]string fields become
-// map attributes with sorted keys.
+// map attributes with sorted keys. Attributes and blocks are written sorted by name, as kops does.
+// A second resource with the same type and name is an error.
 func (t *Target) RenderResource(resourceType, resourceName string, body interface{}) error {
-	return errors.New("terraform target: not implemented yet")
+	if err := labelsValid(resourceType, resourceName); err != nil {
+		return err
+	}
+	key := resourceType + "." + resourceName
+	var refs []*Literal
+	items, err := encodeBody(reflect.ValueOf(body), key, &refs)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.resources[key]; dup {
+		return fmt.Errorf("resource %s is rendered twice: two tasks map to the same terraform name", key)
+	}
+	t.resources[key] = resource{resourceType: resourceType, name: resourceName, items: items, refs: refs}
+	return nil
 }
+
+// fileNameRE keeps data file names free of anything HCL would need to escape inside a template,
+// and of path separators.
+var fileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // AddFile stores contents as data/<resourceType>_<resourceName>_<key> and returns the expression
 // that reads it: file("${path.module}/data/...") or, with base64 set, filebase64(...) (user data).
+// Adding the same file twice is fine when the contents are equal.
 func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte, base64 bool) (*Literal, error) {
-	return nil, errors.New("terraform target: not implemented yet")
+	name := resourceType + "_" + resourceName + "_" + key
+	for _, part := range []string{resourceType, resourceName, key} {
+		if !fileNameRE.MatchString(part) {
+			return nil, fmt.Errorf("data file name %q: each of type, name and key must be letters, digits, '.', '_' and '-', got %q", name, part)
+		}
+	}
+	rel := "data/" + name
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.files[rel]; ok && string(old) != string(contents) {
+		return nil, fmt.Errorf("data file %s is added twice with different contents", rel)
+	}
+	t.files[rel] = append([]byte(nil), contents...)
+	function := "file"
+	if base64 {
+		function = "filebase64"
+	}
+	tokens := hclwrite.TokensForFunctionCall(function, modulePathTemplate("/"+rel))
+	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), file: rel}, nil
+}
+
+// modulePathTemplate is the template "${path.module}<suffix>"; suffix must need no escaping
+// (AddFile's names guarantee it).
+func modulePathTemplate(suffix string) hclwrite.Tokens {
+	tokens := hclwrite.Tokens{
+		{Type: hclsyntax.TokenOQuote, Bytes: []byte(`"`)},
+		{Type: hclsyntax.TokenTemplateInterp, Bytes: []byte(`${`)},
+	}
+	tokens = append(tokens, hclwrite.TokensForTraversal(hcl.Traversal{
+		hcl.TraverseRoot{Name: "path"}, hcl.TraverseAttr{Name: "module"},
+	})...)
+	return append(tokens,
+		&hclwrite.Token{Type: hclsyntax.TokenTemplateSeqEnd, Bytes: []byte(`}`)},
+		&hclwrite.Token{Type: hclsyntax.TokenQuotedLit, Bytes: []byte(suffix)},
+		&hclwrite.Token{Type: hclsyntax.TokenCQuote, Bytes: []byte(`"`)},
+	)
 }

@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/record"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+)
+
+// Event reasons on the CoreDNS object, what `kubectl describe coredns -n kube-system` lists.
+const (
+	// ReasonApplied (Normal): the operator applied objects whose rendering changed or that
+	// someone else had changed.
+	ReasonApplied = "Applied"
+	// ReasonAdopted (Normal): the operator took over an object it had not applied before (kops's
+	// built-in addon's, on handover).
+	ReasonAdopted = "Adopted"
+	// ReasonApplyFailed (Warning): the server refused an apply, or the Service's address would move.
+	ReasonApplyFailed = "ApplyFailed"
+	// ReasonInvalidSpec (Warning): the spec cannot be rendered.
+	ReasonInvalidSpec = "InvalidSpec"
+)
+
+// newEventRecorder records core/v1 events as component corednsoperator.EventReporter, the
+// source the admission policy allows, with host identity. Recording is asynchronous and ends
+// with ctx. Leader election records its events on the Lease with it too.
+func newEventRecorder(ctx context.Context, client dynamic.Interface, identity string) (record.EventRecorder, error) {
+	// Every object it records events on carries its kind (unstructured), so the scheme is empty.
+	scheme := runtime.NewScheme()
+	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	broadcaster.StartRecordingToSink(&eventSink{ctx: ctx, client: client})
+	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: corednsoperator.EventReporter, Host: identity}), nil
+}
+
+// adoptedFrom names the field managers of an existing object the operator has never applied,
+// or returns nil when the operator manages it already or it does not exist.
+func adoptedFrom(cached *unstructured.Unstructured) []string {
+	if cached == nil {
+		return nil
+	}
+	var others []string
+	for _, f := range cached.GetManagedFields() {
+		if f.Manager == FieldManager {
+			return nil
+		}
+		if !slices.Contains(others, f.Manager) {
+			others = append(others, f.Manager)
+		}
+	}
+	if len(others) == 0 {
+		others = []string{"no field manager"}
+	}
+	return others
+}
+
+// recordApplied records what one reconcile applied and took over on the CoreDNS object.
+func (c *Controller) recordApplied(owner *unstructured.Unstructured, applied []string, adopted map[string][]string) {
+	if c.events == nil {
+		return
+	}
+	for _, name := range applied {
+		if from, ok := adopted[name]; ok {
+			c.events.Eventf(owner, corev1.EventTypeNormal, ReasonAdopted, "Took over %s from %s", name, strings.Join(from, ", "))
+		}
+	}
+	if len(applied) > 0 {
+		c.events.Eventf(owner, corev1.EventTypeNormal, ReasonApplied, "Applied %s", strings.Join(applied, ", "))
+	}
+}
+
+// recordFailure records a Warning on the CoreDNS object.
+func (c *Controller) recordFailure(owner *unstructured.Unstructured, reason string, err error) {
+	if c.events == nil {
+		return
+	}
+	msg := err.Error()
+	if len(msg) > 1024 {
+		msg = msg[:1021] + "..."
+	}
+	c.events.Event(owner, corev1.EventTypeWarning, reason, msg)
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+)
+
+func channelsCommand(result *cloudup.ApplyResult) string {
+	return "channels apply channel " + result.ConfigBase + "/" + addons.BootstrapChannelLocation + " --yes"
+}
+
+// printNotApplied names the cloud resources the direct target left alone, last on stdout where a
+// reader of `--yes` looks for the outcome, and once more on stderr so a script's log keeps it.
+// It is not an error: the state store part did succeed, and terraform is the way to the rest.
+func printNotApplied(f *Factory, name string, result *cloudup.ApplyResult) {
+	n := len(result.CloudTasks)
+	if n == 0 {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n*** NOT APPLIED: %d cloud resources ***\n", n)
+	b.WriteString("kops does not call cloud APIs; these resources are applied only through terraform:\n")
+	for _, k := range result.CloudTasks {
+		fmt.Fprintf(&b, "  %s\n", k)
+	}
+	fmt.Fprintf(&b, "Write them with:  kops update cluster %s --target terraform --out DIR --yes\n", name)
+	b.WriteString("then apply them:  cd DIR && terraform init && terraform apply\n")
+	fmt.Fprint(f.Out, b.String())
+	fmt.Fprintf(f.ErrOut, "W: %d cloud resources were not applied (kops update cluster %s --target terraform --out DIR --yes writes them)\n", n, name)
+}
+
+// printTerraformNext says where each part went (or would go) and what to run next.
+func printTerraformNext(f *Factory, result *cloudup.ApplyResult, yes bool) {
+	if !yes {
+		fmt.Fprintf(f.Out, "With --yes, kubernetes.tf and data/ are written to %s and the addon files to the state store (%s/addons).\n",
+			result.OutDir, result.ConfigBase)
+		return
+	}
+	fmt.Fprintf(f.Out, "Terraform files are in %s: apply the cloud resources with: cd %s && terraform init && terraform apply\n",
+		result.OutDir, localDir(result.OutDir))
+	fmt.Fprintf(f.Out, "Addon files are in the state store (%s/addons), not in %s: apply them on the cluster with: %s\n",
+		result.ConfigBase, localDir(result.OutDir), channelsCommand(result))
+}
+
+// localDir shows a file:// path as the plain directory a shell wants.
+func localDir(p string) string { return strings.TrimPrefix(p, "file://") }

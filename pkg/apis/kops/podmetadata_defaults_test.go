@@ -1,0 +1,78 @@
+package kops
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCompletePodMetadataAccess(t *testing.T) {
+	port := int32(9000)
+	tests := []struct {
+		name  string
+		cloud string
+		in    *PodMetadataAccessSpec
+		want  *PodMetadataAccessSpec
+	}{
+		{"aws blocks by default", "aws", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
+		{"gce blocks by default", "gce", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
+		{"scaleway blocks by default", "scaleway", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
+		{"a cloud without metadata gets no setting", "metal", nil, nil},
+		{"no cloud gets no setting", "", nil, nil},
+		{"a set mode is kept", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessAllow}, &PodMetadataAccessSpec{Mode: PodMetadataAccessAllow}},
+		{"an empty mode is filled, hostInterface kept", "aws", &PodMetadataAccessSpec{HostInterface: "veth+"},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, HostInterface: "veth+"}},
+		{"forward gets proxy and port", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessForward},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(8181))}}},
+		{"forward keeps a set port", "aws",
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Port: &port, BaseRoleARN: "arn:aws:iam::123456789012:role/"}},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(9000)), BaseRoleARN: "arn:aws:iam::123456789012:role/"}}},
+		{"forward settings under another mode are left for validation", "aws",
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, Forward: &PodMetadataForwardSpec{}},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, Forward: &PodMetadataForwardSpec{}}},
+		{"a mode on a cloud without metadata is left for validation", "metal", &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := &Cluster{Spec: ClusterSpec{CloudProvider: tc.cloud, PodMetadataAccess: tc.in}}
+			before := in.DeepCopy()
+			out := CompleteCluster(in, "memfs://test")
+			require.NotNil(t, out)
+			assert.Equal(t, tc.want, out.Spec.PodMetadataAccess)
+			assert.Equal(t, before, in, "the input is not modified")
+		})
+	}
+}
+
+func TestInstanceMetadataFor(t *testing.T) {
+	group := func(m *InstanceMetadataSpec) *InstanceGroup {
+		return &InstanceGroup{Spec: InstanceGroupSpec{InstanceMetadata: m}}
+	}
+	tests := []struct {
+		name string
+		mode string
+		ig   *InstanceGroup
+		want InstanceMetadataOptions
+	}{
+		{"block", PodMetadataAccessBlock, group(nil), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 1}},
+		{"forward", PodMetadataAccessForward, group(nil), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 1}},
+		{"no mode is kops's default", "", group(nil), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 1}},
+		{"allow lets pods get a token", PodMetadataAccessAllow, group(&InstanceMetadataSpec{}), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 2}},
+		{"group values win", PodMetadataAccessAllow,
+			group(&InstanceMetadataSpec{HTTPTokens: ptrTo("optional"), HTTPPutResponseHopLimit: ptrTo(int64(3))}),
+			InstanceMetadataOptions{HTTPTokens: "optional", HopLimit: 3, TokensSet: true, HopLimitSet: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := ClusterSpec{}
+			if tc.mode != "" {
+				s.PodMetadataAccess = &PodMetadataAccessSpec{Mode: tc.mode}
+			}
+			assert.Equal(t, tc.want, s.InstanceMetadataFor(tc.ig))
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -1,0 +1,65 @@
+package featureflag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Active reports whether the flag called name is on and so is every flag it requires, recursively:
+// what a flag switches on happens only when Active. Unknown names are never active.
+func (s Set) Active(name Name) bool {
+	return s.active(name, map[Name]bool{})
+}
+
+func (s Set) active(name Name, visiting map[Name]bool) bool {
+	def, _, ok := lookup(name)
+	if !ok || visiting[def.Name] || !s.Enabled(def.Name) {
+		return false
+	}
+	visiting[def.Name] = true
+	for _, r := range def.Requires {
+		if !s.active(r, visiting) {
+			return false
+		}
+	}
+	return true
+}
+
+// Unmet is a flag that is on but has no effect because flags it requires are off.
+type Unmet struct {
+	Flag    Name
+	Missing []Name
+	// Effect is the definition's WithoutRequirements.
+	Effect string
+}
+
+// Message says what is missing and how to set it, e.g. "UseAddonOperators needs ClusterAddons
+// too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators".
+func (u Unmet) Message() string {
+	missing := make([]string, len(u.Missing))
+	for i, m := range u.Missing {
+		missing[i] = string(m)
+	}
+	all := strings.Join(append(missing, string(u.Flag)), ",")
+	return fmt.Sprintf("%s needs %s too; %s. Set KOPS_FEATURE_FLAGS=%s", u.Flag, strings.Join(missing, " and "), u.Effect, all)
+}
+
+// Unmet lists, in table order, every flag that is on while a flag it requires is not active.
+func (s Set) Unmet() []Unmet {
+	var out []Unmet
+	for _, d := range definitions {
+		if !s.Enabled(d.Name) {
+			continue
+		}
+		var missing []Name
+		for _, r := range d.Requires {
+			if !s.Active(r) {
+				missing = append(missing, r)
+			}
+		}
+		if len(missing) > 0 {
+			out = append(out, Unmet{Flag: d.Name, Missing: missing, Effect: d.WithoutRequirements})
+		}
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+package addons
+
+import (
+	"bytes"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/kubemanifest"
+)
+
+// The one post-processing step of addon manifests. An addon built from objects (cluster addons, an
+// operator package, the objects kops generates for an operator) goes through finishObject and
+// encodeObjects; an addon rendered from a template (built-in CoreDNS) is already finished by its
+// renderer, whose bytes must stay those the operator renders, so it is not rewritten. Either way
+// every object carries its addon's labels and every image is remapped: checkFinished says so, and
+// TestEveryAddonIsFinished runs it over every builder, mode and kind of remapping. It is a test
+// rather than a step of every update because decoding every manifest again costs six times the
+// allocations of a minimal dry run.
+
+// images says how finishObject treats the images of an object.
+type images struct {
+	remapper *assets.Remapper
+	// pinned refuses an image not pinned by tag or digest (":latest" included).
+	pinned bool
+	// override replaces the image of the first container (a channel package's image field).
+	override string
+}
+
+// finishObject labels obj as belonging to addon and remaps (and checks) the images of its pod spec.
+func finishObject(obj *unstructured.Unstructured, addon string, im images) error {
+	labels := obj.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[LabelAddonName] = addon
+	labels[LabelManagedBy] = "kops"
+	obj.SetLabels(labels)
+	return finishImages(obj, im)
+}
+
+func finishImages(obj *unstructured.Unstructured, im images) error {
+	path, ok := kubemanifest.PodSpecPath(obj.GetKind())
+	if !ok {
+		return nil
+	}
+	for _, field := range []string{"initContainers", "containers"} {
+		containers, _, err := unstructured.NestedSlice(obj.Object, append(path, field)...)
+		if err != nil {
+			return err
+		}
+		for i, c := range containers {
+			container, ok := c.(map[string]interface{})
+			if !ok {
+				return fmt.Errorf("%s[%d] is not an object", field, i)
+			}
+			image, _ := container["image"].(string)
+			if field == "containers" && i == 0 && im.override != "" {
+				image = im.override
+			}
+			if im.pinned {
+				if err := channelsapi.ValidatePinnedImage(image); err != nil {
+					return fmt.Errorf("%s[%d]: %w", field, i, err)
+				}
+			}
+			remapped, err := im.remapper.RemapImage(image)
+			if err != nil {
+				return fmt.Errorf("%s[%d]: %w", field, i, err)
+			}
+			container["image"] = remapped
+		}
+		if len(containers) > 0 {
+			if err := unstructured.SetNestedSlice(obj.Object, containers, append(path, field)...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// encodeObjects joins objects into one YAML stream with sorted keys, in the order given.
+func encodeObjects(objs []*unstructured.Unstructured) ([]byte, error) {
+	var out bytes.Buffer
+	for _, o := range objs {
+		data, err := yaml.Marshal(o.Object)
+		if err != nil {
+			return nil, fmt.Errorf("encoding %s %q: %w", o.GetKind(), o.GetName(), err)
+		}
+		writeDoc(&out, data)
+	}
+	return out.Bytes(), nil
+}
+
+// writeDoc appends one YAML document (or stream) to out, "---" separated, ending with a newline.
+func writeDoc(out *bytes.Buffer, doc []byte) {
+	if out.Len() > 0 {
+		out.WriteString("---\n")
+	}
+	out.Write(bytes.TrimLeft(doc, "\n"))
+	if !bytes.HasSuffix(doc, []byte("\n")) {
+		out.WriteByte('\n')
+	}
+}
+
+// checkFinished checks what finishObject guarantees on an addon's manifest as written: every object
+// carries the addon's name and kops's managed-by label, and every image is already remapped.
+func checkFinished(a *Addon, remapper *assets.Remapper) error {
+	docs, err := kubemanifest.Split(a.Manifest)
+	if err != nil {
+		return fmt.Errorf("addon %s: %w", a.Spec.Name, err)
+	}
+	var problems []string
+	for i, doc := range docs {
+		obj := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
+			return fmt.Errorf("addon %s, document %d: %w", a.Spec.Name, i+1, err)
+		}
+		labels := obj.GetLabels()
+		if labels[LabelAddonName] != a.Spec.Name || labels[LabelManagedBy] != "kops" {
+			problems = append(problems, fmt.Sprintf("%s %s: labels %s=%q and %s=%q are missing", obj.GetKind(), obj.GetName(), LabelAddonName, a.Spec.Name, LabelManagedBy, "kops"))
+		}
+	}
+	uses, err := kubemanifest.Images(a.Manifest)
+	if err != nil {
+		return fmt.Errorf("addon %s: %w", a.Spec.Name, err)
+	}
+	for _, u := range uses {
+		remapped, err := remapper.RemapImage(u.Image)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s %s: %v", u.Object, u.Field, err))
+		case remapped != u.Image:
+			problems = append(problems, fmt.Sprintf("%s %s: image %s is not remapped (want %s)", u.Object, u.Field, u.Image, remapped))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("addon %s is not finished: %v", a.Spec.Name, problems)
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package addons
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/operators/coredns"
+)
+
+// operatorClusterFacts is the --cluster-facts argument kops gives the operator: the facts of the
+// cluster that the built-in addon and client-side mode render with and the admission policy is
+// derived from, so that the operator renders the same objects. An argument rather than a
+// ConfigMap: it needs no right to read anything, and changing it rolls the operator out.
+func operatorClusterFacts(ctx *model.KopsModelContext) (string, error) {
+	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	if err != nil {
+		return "", err
+	}
+	encoded, err := coredns.EncodeFacts(facts)
+	if err != nil {
+		return "", err
+	}
+	return "--" + coredns.FactsFlag + "=" + encoded, nil
+}
+
+// setKopsArgs appends args ("--name=value") to the first container's arguments. A package that
+// sets one of those flags itself is refused: their values are the cluster's, which only kops knows.
+func setKopsArgs(obj *unstructured.Unstructured, kopsArgs []string) error {
+	if len(kopsArgs) == 0 {
+		return nil
+	}
+	containers, _, err := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
+	if err != nil || len(containers) == 0 {
+		return fmt.Errorf("no containers: %v", err)
+	}
+	container, ok := containers[0].(map[string]interface{})
+	if !ok {
+		return fmt.Errorf("containers[0] is not an object")
+	}
+	args, _, err := unstructured.NestedStringSlice(container, "args")
+	if err != nil {
+		return fmt.Errorf("containers[0].args: %w", err)
+	}
+	for _, kopsArg := range kopsArgs {
+		name, _, _ := strings.Cut(strings.TrimLeft(kopsArg, "-"), "=")
+		for _, a := range args {
+			given, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && given == name {
+				return fmt.Errorf("containers[0].args sets %s: kops sets --%s from the cluster's spec", a, name)
+			}
+		}
+	}
+	if err := unstructured.SetNestedStringSlice(container, append(args, kopsArgs...), "args"); err != nil {
+		return err
+	}
+	containers[0] = container
+	return unstructured.SetNestedSlice(obj.Object, containers, "spec", "template", "spec", "containers")
+}

@@ -1,0 +1,64 @@
+package operator
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Helpers that write CEL literals from Go values, so every constant in the policy comes from the
+// data it is generated from, quoted so that no value can change an expression's structure.
+
+func celString(s string) string { return strconv.Quote(s) }
+
+func celStrings(values []string) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = celString(v)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// celStringMap is a map literal with sorted keys, so the generated policy is byte-stable.
+func celStringMap(m map[string]string) string { return celMap(m, celString) }
+
+// celStringListMap maps each key to a list of strings.
+func celStringListMap(m map[string][]string) string { return celMap(m, celStrings) }
+
+// celMap is a CEL map literal of string keys, sorted, with values rendered by value.
+func celMap[V any](m map[string]V, value func(V) string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	entries := make([]string, len(keys))
+	for i, k := range keys {
+		entries[i] = celString(k) + ": " + value(m[k])
+	}
+	return "{" + strings.Join(entries, ", ") + "}"
+}
+
+func celInt(i int64) string { return fmt.Sprint(i) }
+
+// anyOf joins alternatives; no alternative at all admits nothing.
+func anyOf(alternatives []string) string {
+	if len(alternatives) == 0 {
+		return "false"
+	}
+	return "(" + strings.Join(alternatives, ") || (") + ")"
+}
+
+func allOf(conditions ...string) string {
+	return strings.Join(conditions, " && ")
+}
+
+func boolLiteral(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

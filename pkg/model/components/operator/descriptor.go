@@ -1,0 +1,131 @@
+// Package operator describes an addon operator as data: where it runs, which custom resource it
+// reads, which objects it writes and what it is allowed to do. Everything that confines an
+// operator (its Roles and RoleBindings, the admission policy, the allow-list for its channel
+// package) and the rights table of the docs is generated from a Descriptor, so adding an operator
+// means writing a Descriptor value, not another copy of the generators.
+package operator
+
+import "fmt"
+
+// Descriptor is one operator. Every name is required; Validate says which is missing.
+type Descriptor struct {
+	// Subject names what the operator runs in messages: "the <Subject> operator may only ...".
+	Subject string
+	// AddonName is the kops addon shipping the operator; its objects carry it as a label.
+	AddonName string
+	// Namespace, ServiceAccount and DeploymentName say where and as whom the operator runs.
+	Namespace      string
+	ServiceAccount string
+	DeploymentName string
+	// LeaseName is the leader-election lease, the one lease the operator may update.
+	LeaseName string
+	// RBACName names the Role and RoleBinding in every namespace of Rights.
+	RBACName string
+	// PolicyName names the admission policy and its binding.
+	PolicyName string
+	// ProbeConfigMap names a ConfigMap the operator does not manage: channels asks (as a dry run)
+	// to create it as the operator, and sees the policy enforced when that is denied.
+	ProbeConfigMap string
+	// WatchNamespace holds the custom resource and every object the operator manages.
+	WatchNamespace string
+	// CRD is the kind of the operator's instructions; Instructions is the one object of it.
+	CRD          CRD
+	Instructions string
+	// Managed are the objects the operator writes in WatchNamespace, in the order the admission
+	// policy checks them. Only the kinds of ManagedKinds can be listed.
+	Managed []Managed
+	// MaxReplicas bounds the replica count of a managed Deployment.
+	MaxReplicas int64
+	// Rights is everything the operator may do, each right with its reason.
+	Rights []Right
+	// Pod is what the operator's own pod, taken from its channel package, may ask for.
+	Pod PodAllowance
+}
+
+// CRD names the custom resource the operator reconciles.
+type CRD struct {
+	Group, Version, Resource, Kind string
+}
+
+// Name is the CustomResourceDefinition's name, <resource>.<group>.
+func (c CRD) Name() string { return c.Resource + "." + c.Group }
+
+// APIVersion is the group/version of the kind.
+func (c CRD) APIVersion() string { return c.Group + "/" + c.Version }
+
+// Managed is one object the operator writes: Kind must be one of ManagedKinds.
+type Managed struct {
+	Kind, Name string
+}
+
+// PodAllowance is what the operator's pod may set beyond the fixed allow-list: kops's own package
+// sets exactly these, and a tampered package may not place the operator elsewhere.
+type PodAllowance struct {
+	PriorityClassName string
+	NodeSelector      map[string]string
+	// Tolerations are key/operator pairs (operator Exists).
+	Tolerations []string
+}
+
+// Labels are set on every object kops generates for the operator.
+func (d *Descriptor) Labels() map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/name":       d.DeploymentName,
+		"app.kubernetes.io/managed-by": "kops",
+		"addon.kops.k8s.io/name":       d.AddonName,
+	}
+}
+
+// Username is the identity the operator's requests carry.
+func (d *Descriptor) Username() string {
+	return "system:serviceaccount:" + d.Namespace + ":" + d.ServiceAccount
+}
+
+// EventReporter is the component the operator's events must name as their source.
+func (d *Descriptor) EventReporter() string { return d.DeploymentName }
+
+// ProbeObject is the object channels asks the API server to create, as the operator, to prove the
+// admission policy enforced.
+func (d *Descriptor) ProbeObject() map[string]interface{} {
+	return map[string]interface{}{
+		"apiVersion": "v1",
+		"kind":       "ConfigMap",
+		"metadata":   map[string]interface{}{"name": d.ProbeConfigMap, "namespace": d.WatchNamespace},
+	}
+}
+
+// Validate reports every missing name and every managed object the generators cannot confine.
+func (d *Descriptor) Validate() error {
+	var problems []string
+	for field, v := range map[string]string{"Subject": d.Subject, "AddonName": d.AddonName, "Namespace": d.Namespace,
+		"ServiceAccount": d.ServiceAccount, "DeploymentName": d.DeploymentName, "LeaseName": d.LeaseName,
+		"RBACName": d.RBACName, "PolicyName": d.PolicyName, "ProbeConfigMap": d.ProbeConfigMap,
+		"WatchNamespace": d.WatchNamespace, "CRD.Group": d.CRD.Group, "CRD.Version": d.CRD.Version,
+		"CRD.Resource": d.CRD.Resource, "CRD.Kind": d.CRD.Kind, "Instructions": d.Instructions} {
+		if v == "" {
+			problems = append(problems, field+": required")
+		}
+	}
+	seen := map[string]bool{}
+	for i, m := range d.Managed {
+		if _, ok := managedKinds[m.Kind]; !ok {
+			problems = append(problems, fmt.Sprintf("Managed[%d].Kind: %q has no admission rules; supported: %v", i, m.Kind, supportedKinds()))
+		}
+		if seen[m.Kind] {
+			problems = append(problems, fmt.Sprintf("Managed[%d]: a second %s; the policy confines one object per kind", i, m.Kind))
+		}
+		if m.Name == "" || m.Name == d.ProbeConfigMap {
+			problems = append(problems, fmt.Sprintf("Managed[%d].Name: must be set and differ from ProbeConfigMap", i))
+		}
+		seen[m.Kind] = true
+	}
+	if d.MaxReplicas < 1 {
+		problems = append(problems, "MaxReplicas: must be at least 1")
+	}
+	problems = append(problems, d.validateRights()...)
+	if len(problems) > 0 {
+		sortStrings(problems)
+		return fmt.Errorf("operator descriptor %q: %v", d.AddonName, problems)
+	}
+	return nil
+}

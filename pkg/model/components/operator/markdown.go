@@ -1,0 +1,50 @@
+package operator
+
+import "strings"
+
+// RightsMarkdown renders d.Rights as the Markdown table in docs/addon-operators.md; a test of the
+// doc compares it with this output, so the documented rights are the deployed ones.
+func (d *Descriptor) RightsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| Namespace | API group | Resources | Verbs | Names | Why |\n")
+	b.WriteString("|---|---|---|---|---|---|\n")
+	for _, r := range d.Rights {
+		group := r.APIGroup
+		if group == "" {
+			group = "core"
+		}
+		names := "(any)"
+		if len(r.ResourceNames) > 0 {
+			names = code(r.ResourceNames)
+		}
+		cells := []string{code([]string{r.Namespace}), group, code(r.Resources), code(r.Verbs), names,
+			strings.ReplaceAll(r.Why, "|", `\|`)}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	return b.String()
+}
+
+// code renders values as comma-separated inline code.
+func code(values []string) string {
+	return "`" + strings.Join(values, "`, `") + "`"
+}
+
+// PolicyMarkdown renders the admission policy generated for s as a list, one rule per item: the
+// requests it applies to, what it refuses, and its CEL expression. The docs show it for a cluster
+// with kops's defaults, and a test compares them with this output.
+func PolicyMarkdown(s *Scope) string {
+	var b strings.Builder
+	for _, c := range s.checks() {
+		group := c.group
+		if group == "" {
+			group = "core"
+		}
+		where := "`" + c.resource + "` (" + group + ")"
+		if c.namespace != "" {
+			where += " in `" + c.namespace + "`"
+		}
+		b.WriteString("- " + where + ": " + c.message + ".\n\n")
+		b.WriteString("  ```cel\n  " + c.expression + "\n  ```\n\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

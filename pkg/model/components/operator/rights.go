@@ -1,0 +1,80 @@
+package operator
+
+import (
+	"fmt"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+)
+
+// Right is one grant to the operator's ServiceAccount: Verbs on Resources of APIGroup in
+// Namespace, limited to ResourceNames when set. Why is shown in the documentation, so every right
+// has to justify itself where reviewers look.
+type Right struct {
+	Namespace     string // the descriptor's WatchNamespace or Namespace; no cluster-scoped rights
+	APIGroup      string // "" is the core group
+	Resources     []string
+	Verbs         []string
+	ResourceNames []string // empty means any name
+	Why           string
+}
+
+// PolicyRule is the RBAC rule for r. Slices are copied so callers cannot change Rights through
+// the generated objects.
+func (r Right) PolicyRule() rbacv1.PolicyRule {
+	return rbacv1.PolicyRule{
+		APIGroups:     []string{r.APIGroup},
+		Resources:     append([]string(nil), r.Resources...),
+		Verbs:         append([]string(nil), r.Verbs...),
+		ResourceNames: append([]string(nil), r.ResourceNames...),
+	}
+}
+
+// writeVerbs change objects; readVerbs do not.
+var (
+	writeVerbs = map[string]bool{"create": true, "update": true, "patch": true}
+	readVerbs  = map[string]bool{"get": true, "list": true, "watch": true}
+)
+
+// validateRights is an allow-list for the rights table: read and write verbs only (no delete, no
+// wildcard, no escalate or impersonate), in the operator's two namespaces, and in the watch
+// namespace writes only to what the admission policy confines (the managed kinds, events) or to
+// the status of the operator's instructions. A right outside it would be a write no policy sees.
+func (d *Descriptor) validateRights() []string {
+	writable := map[[2]string]bool{{"", "events"}: true, {"events.k8s.io", "events"}: true, {d.CRD.Group, d.CRD.Resource + "/status"}: true}
+	for _, m := range d.Managed {
+		if k, ok := managedKinds[m.Kind]; ok {
+			writable[[2]string{k.group, k.resource}] = true
+		}
+	}
+	ownWritable := map[[2]string]bool{{"", "events"}: true, {"events.k8s.io", "events"}: true, {"coordination.k8s.io", "leases"}: true}
+	var problems []string
+	for i, r := range d.Rights {
+		where := fmt.Sprintf("Rights[%d]", i)
+		if r.Namespace != d.Namespace && r.Namespace != d.WatchNamespace {
+			problems = append(problems, fmt.Sprintf("%s.Namespace: %q is neither Namespace nor WatchNamespace", where, r.Namespace))
+		}
+		if r.Why == "" {
+			problems = append(problems, where+".Why: required: every right says why")
+		}
+		writes := false
+		for _, v := range r.Verbs {
+			switch {
+			case writeVerbs[v]:
+				writes = true
+			case !readVerbs[v]:
+				problems = append(problems, fmt.Sprintf("%s.Verbs: %q is not allowed, only get, list, watch, create, update and patch", where, v))
+			}
+		}
+		for _, res := range r.Resources {
+			switch {
+			case res == "*" || r.APIGroup == "*":
+				problems = append(problems, where+": wildcards are not allowed")
+			case writes && r.Namespace == d.WatchNamespace && !writable[[2]string{r.APIGroup, res}]:
+				problems = append(problems, fmt.Sprintf("%s: writes to %q in group %q, which no admission rule confines", where, res, r.APIGroup))
+			case writes && r.Namespace == d.Namespace && !ownWritable[[2]string{r.APIGroup, res}]:
+				problems = append(problems, fmt.Sprintf("%s: writes to %q in group %q in its own namespace, where it may write only its lease and events", where, res, r.APIGroup))
+			}
+		}
+	}
+	return problems
+}

@@ -1,0 +1,168 @@
+package operator_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
+)
+
+// metricsServer is a throwaway second operator, written as data only: nothing below is specific
+// to it beyond this value and the manifest it would render. It shows what adding an operator
+// costs: one Descriptor, and the Roles, bindings, admission policy, package allow-list and docs
+// table follow.
+func metricsServer() *operator.Descriptor {
+	const ns, watch = "metrics-server-operator-system", "kube-system"
+	return &operator.Descriptor{
+		Subject:        "metrics-server",
+		AddonName:      "operator.metrics-server.addons.x-k8s.io",
+		Namespace:      ns,
+		ServiceAccount: "metrics-server-operator",
+		DeploymentName: "metrics-server-operator",
+		LeaseName:      "metrics-server-operator-leader",
+		RBACName:       "metrics-server-operator",
+		PolicyName:     "metrics-server-operator-scope",
+		ProbeConfigMap: "metrics-server-operator-enforcement-probe",
+		WatchNamespace: watch,
+		CRD:            operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "metricsservers", Kind: "MetricsServer"},
+		Instructions:   "metrics-server",
+		Managed: []operator.Managed{
+			{Kind: "Deployment", Name: "metrics-server"},
+			{Kind: "Service", Name: "metrics-server"},
+			{Kind: "ServiceAccount", Name: "metrics-server"},
+		},
+		MaxReplicas: 3,
+		Rights: []operator.Right{
+			{Namespace: watch, APIGroup: "apps", Resources: []string{"deployments"}, Verbs: []string{"get", "list", "watch", "update", "patch"}, ResourceNames: []string{"metrics-server"}, Why: "Reconcile the metrics-server Deployment."},
+			{Namespace: watch, APIGroup: "", Resources: []string{"services", "serviceaccounts"}, Verbs: []string{"get", "list", "watch", "update", "patch"}, ResourceNames: []string{"metrics-server"}, Why: "Reconcile its Service and ServiceAccount."},
+			{Namespace: watch, APIGroup: "apps", Resources: []string{"deployments"}, Verbs: []string{"create"}, Why: "Create it when missing."},
+			{Namespace: watch, APIGroup: "", Resources: []string{"services", "serviceaccounts"}, Verbs: []string{"create"}, Why: "Create them when missing."},
+			{Namespace: watch, APIGroup: "addons.x-k8s.io", Resources: []string{"metricsservers"}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{"metrics-server"}, Why: "Read its instructions."},
+			{Namespace: watch, APIGroup: "addons.x-k8s.io", Resources: []string{"metricsservers/status"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{"metrics-server"}, Why: "Report status."},
+			{Namespace: ns, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"}, Why: "Create its lease."},
+			{Namespace: ns, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{"metrics-server-operator-leader"}, Why: "Renew its lease."},
+		},
+		Pod: operator.PodAllowance{PriorityClassName: "system-cluster-critical", NodeSelector: map[string]string{"kubernetes.io/os": "linux"}},
+	}
+}
+
+// metricsServerManifest is what the addon's one renderer would give.
+const metricsServerManifest = `apiVersion: v1
+kind: ServiceAccount
+metadata: {name: metrics-server, namespace: kube-system}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: metrics-server, namespace: kube-system}
+spec:
+  selector: {k8s-app: metrics-server}
+  ports: [{name: https, port: 443, targetPort: 10250, protocol: TCP}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: metrics-server, namespace: kube-system}
+spec:
+  selector: {matchLabels: {k8s-app: metrics-server}}
+  template:
+    metadata: {labels: {k8s-app: metrics-server}}
+    spec:
+      serviceAccountName: metrics-server
+      securityContext: {runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: {type: RuntimeDefault}}
+      containers:
+      - name: metrics-server
+        image: registry.k8s.io/metrics-server/metrics-server:v0.7.2
+        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+`
+
+func TestSecondOperatorIsDataOnly(t *testing.T) {
+	d := metricsServer()
+	require.NoError(t, d.Validate())
+
+	// Roles and bindings: one pair per namespace of the table, bound to the operator only.
+	objects := d.RBACObjects()
+	require.Len(t, objects, 4)
+	role := objects[0].(*rbacv1.Role)
+	assert.Equal(t, "kube-system", role.Namespace)
+	assert.Equal(t, "metrics-server-operator", role.Name)
+	assert.Len(t, role.Rules, 6)
+	binding := objects[3].(*rbacv1.RoleBinding)
+	assert.Equal(t, "metrics-server-operator-system", binding.Namespace)
+	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}}, binding.Subjects)
+
+	// The admission policy: derived from the rendered objects, for the operator's requests only.
+	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest))
+	require.NoError(t, err)
+	policy := operator.PolicyObjects(scope)[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
+	assert.Equal(t, "metrics-server-operator-scope", policy.Name)
+	assert.Equal(t, `request.userInfo.username == "system:serviceaccount:metrics-server-operator-system:metrics-server-operator"`, policy.Spec.MatchConditions[0].Expression)
+	var messages []string
+	for _, v := range policy.Spec.Validations {
+		messages = append(messages, v.Message)
+	}
+	all := strings.Join(messages, "\n")
+	assert.Contains(t, all, "the metrics-server operator may only create or change Deployment metrics-server")
+	assert.Contains(t, all, `may only run containers ["metrics-server"] with the image kops pins, {"metrics-server": "registry.k8s.io/metrics-server/metrics-server:v0.7.2"}`)
+	assert.Contains(t, all, "Service metrics-server must be of type ClusterIP, not headless")
+	assert.Contains(t, all, "the metrics-server operator may only create or change ServiceAccount metrics-server")
+	assert.NotContains(t, all, "coredns", "nothing of the first operator leaks into the second")
+	assert.NotContains(t, all, "change ConfigMap", "a kind it does not manage gets no rule")
+	assert.Contains(t, all, "the metrics-server Deployment may not mount any volume")
+	rules := policy.Spec.MatchConstraints.ResourceRules
+	require.Len(t, rules, 3)
+	assert.Equal(t, []string{"services", "serviceaccounts", "events"}, rules[1].Resources)
+
+	// The docs table and the package allow-list.
+	md := d.RightsMarkdown()
+	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `metrics-server-operator-leader` | Renew its lease. |")
+	pkg := d.PackageObjects()
+	require.Len(t, pkg, 4)
+	assert.Equal(t, "metricsservers.addons.x-k8s.io", pkg[1].Name)
+	assert.Equal(t, "metrics-server-operator", pkg[3].Name)
+}
+
+// The descriptor is itself checked: a right no admission rule would confine, a kind without
+// rules or a missing name is refused, every problem at once.
+func TestDescriptorValidate(t *testing.T) {
+	require.NoError(t, corednsoperator.Descriptor().Validate(), "the CoreDNS operator")
+	cases := []struct {
+		name   string
+		change func(*operator.Descriptor)
+		want   []string
+	}{
+		{"unconfined write", func(d *operator.Descriptor) {
+			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", Resources: []string{"secrets"}, Verbs: []string{"create"}, Why: "x"})
+		}, []string{`Rights[8]: writes to "secrets" in group "", which no admission rule confines`}},
+		{"delete", func(d *operator.Descriptor) { d.Rights[0].Verbs = append(d.Rights[0].Verbs, "delete") },
+			[]string{`Rights[0].Verbs: "delete" is not allowed`}},
+		{"wildcard", func(d *operator.Descriptor) { d.Rights[0].Resources = []string{"*"} }, []string{"Rights[0]: wildcards are not allowed"}},
+		{"writes in its own namespace", func(d *operator.Descriptor) { d.Rights[6].Resources = []string{"configmaps"} },
+			[]string{`Rights[6]: writes to "configmaps" in group "coordination.k8s.io" in its own namespace`}},
+		{"other namespace", func(d *operator.Descriptor) { d.Rights[0].Namespace = "default" }, []string{`Rights[0].Namespace: "default" is neither`}},
+		{"unexplained right", func(d *operator.Descriptor) { d.Rights[0].Why = "" }, []string{"Rights[0].Why: required"}},
+		{"kind without rules", func(d *operator.Descriptor) {
+			d.Managed = append(d.Managed, operator.Managed{Kind: "Secret", Name: "s"})
+		}, []string{`Managed[3].Kind: "Secret" has no admission rules`}},
+		{"two of a kind", func(d *operator.Descriptor) {
+			d.Managed = append(d.Managed, operator.Managed{Kind: "Service", Name: "other"})
+		}, []string{"Managed[3]: a second Service"}},
+		{"several at once", func(d *operator.Descriptor) { d.PolicyName, d.LeaseName, d.MaxReplicas = "", "", 0 },
+			[]string{"PolicyName: required", "LeaseName: required", "MaxReplicas: must be at least 1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := metricsServer()
+			tc.change(d)
+			err := d.Validate()
+			require.Error(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}

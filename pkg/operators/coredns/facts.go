@@ -1,0 +1,67 @@
+package coredns
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// EncodeFacts is the JSON kops passes the operator (its --cluster-facts flag): compact, with the
+// fields in a fixed order and map keys sorted, so the same cluster always gives the same
+// Deployment and a change of the cluster's facts rolls the operator out.
+func EncodeFacts(f Facts) (string, error) {
+	data, err := json.Marshal(f)
+	if err != nil {
+		return "", fmt.Errorf("encoding the CoreDNS facts: %w", err)
+	}
+	return string(data), nil
+}
+
+// ParseFacts reads what EncodeFacts wrote. A field left out keeps its value of DefaultFacts; an
+// unknown field, a second document or a value the renderer cannot use is refused, every problem
+// at once, each named by its field, so the operator stops at start-up rather than rendering
+// something the admission policy (derived from the cluster's own facts) would refuse.
+func ParseFacts(data string) (Facts, error) {
+	f := DefaultFacts()
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return Facts{}, fmt.Errorf("reading the CoreDNS facts: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Facts{}, fmt.Errorf("reading the CoreDNS facts: more than one JSON value")
+	}
+	var problems []string
+	if f.AutoscalerImage == "" {
+		problems = append(problems, "autoscalerImage: must not be empty")
+	}
+	for _, q := range []struct{ field, value string }{
+		{"cpuRequest", f.CPURequest}, {"memoryRequest", f.MemoryRequest}, {"memoryLimit", f.MemoryLimit},
+	} {
+		if _, err := resource.ParseQuantity(q.value); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %q is not a quantity", q.field, q.value))
+		}
+	}
+	for i, t := range f.Tolerations {
+		if t.Key == "" && t.Operator != "Exists" {
+			problems = append(problems, fmt.Sprintf("tolerations[%d].key: must be set unless operator is Exists", i))
+		}
+	}
+	for k := range f.PodAnnotations {
+		if k == "" {
+			problems = append(problems, "podAnnotations: a key is empty")
+		}
+	}
+	if len(problems) > 0 {
+		return Facts{}, fmt.Errorf("the CoreDNS facts are refused: %s", strings.Join(problems, "; "))
+	}
+	return f, nil
+}
+
+// FactsFlag is the operator's flag through which kops passes the facts, as EncodeFacts writes
+// them. It is here, not in the operator, so that kops names it without linking the operator.
+const FactsFlag = "cluster-facts"

@@ -1,0 +1,168 @@
+locals {
+  cluster_name = "minimal.example.com"
+  region       = "us-east-2"
+}
+
+output "cluster_name" {
+  value = "minimal.example.com"
+}
+
+output "region" {
+  value = "us-east-2"
+}
+
+provider "aws" {
+  region = "us-east-2"
+}
+
+resource "aws_iam_instance_profile" "masters-minimal-example-com" {
+  name = "masters.minimal.example.com"
+  role = aws_iam_role.masters-minimal-example-com.name
+  tags = {
+    KubernetesCluster                           = "minimal.example.com"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_instance_profile" "nodes-minimal-example-com" {
+  name = "nodes.minimal.example.com"
+  role = aws_iam_role.nodes-minimal-example-com.name
+  tags = {
+    KubernetesCluster                           = "minimal.example.com"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role" "masters-minimal-example-com" {
+  assume_role_policy = file("${path.module}/data/aws_iam_role_masters.minimal.example.com_policy")
+  name               = "masters.minimal.example.com"
+  tags = {
+    KubernetesCluster                           = "minimal.example.com"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role" "nodes-minimal-example-com" {
+  assume_role_policy = file("${path.module}/data/aws_iam_role_nodes.minimal.example.com_policy")
+  name               = "nodes.minimal.example.com"
+  tags = {
+    KubernetesCluster                           = "minimal.example.com"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role_policy" "masters-minimal-example-com" {
+  name   = "masters.minimal.example.com"
+  policy = file("${path.module}/data/aws_iam_role_policy_masters.minimal.example.com_policy")
+  role   = aws_iam_role.masters-minimal-example-com.name
+}
+
+resource "aws_launch_template" "control-plane-us-east-2a-minimal-example-com" {
+  block_device_mappings {
+    device_name = "/dev/xvda"
+    ebs {
+      delete_on_termination = true
+      encrypted             = true
+      iops                  = 3000
+      throughput            = 125
+      volume_size           = 64
+      volume_type           = "gp3"
+    }
+  }
+  iam_instance_profile {
+    name = aws_iam_instance_profile.masters-minimal-example-com.id
+  }
+  instance_type = "t3.medium"
+  lifecycle {
+    create_before_destroy = true
+  }
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_protocol_ipv6          = "disabled"
+    http_put_response_hop_limit = 1
+    http_tokens                 = "required"
+  }
+  name = "control-plane-us-east-2a.minimal.example.com"
+  tag_specifications {
+    resource_type = "instance"
+    tags = {
+      KubernetesCluster                           = "minimal.example.com"
+      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
+      "kubernetes.io/cluster/minimal.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "volume"
+    tags = {
+      KubernetesCluster                           = "minimal.example.com"
+      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
+      "kubernetes.io/cluster/minimal.example.com" = "owned"
+    }
+  }
+  tags = {
+    KubernetesCluster                           = "minimal.example.com"
+    "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.minimal.example.com_user_data")
+}
+
+resource "aws_launch_template" "nodes-minimal-example-com" {
+  block_device_mappings {
+    device_name = "/dev/xvda"
+    ebs {
+      delete_on_termination = true
+      encrypted             = true
+      iops                  = 3000
+      throughput            = 125
+      volume_size           = 128
+      volume_type           = "gp3"
+    }
+  }
+  iam_instance_profile {
+    name = aws_iam_instance_profile.nodes-minimal-example-com.id
+  }
+  instance_type = "t3.medium"
+  lifecycle {
+    create_before_destroy = true
+  }
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_protocol_ipv6          = "disabled"
+    http_put_response_hop_limit = 1
+    http_tokens                 = "required"
+  }
+  name = "nodes.minimal.example.com"
+  tag_specifications {
+    resource_type = "instance"
+    tags = {
+      KubernetesCluster                           = "minimal.example.com"
+      "kops.k8s.io/instancegroup"                 = "nodes"
+      "kubernetes.io/cluster/minimal.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "volume"
+    tags = {
+      KubernetesCluster                           = "minimal.example.com"
+      "kops.k8s.io/instancegroup"                 = "nodes"
+      "kubernetes.io/cluster/minimal.example.com" = "owned"
+    }
+  }
+  tags = {
+    KubernetesCluster                           = "minimal.example.com"
+    "kops.k8s.io/instancegroup"                 = "nodes"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.minimal.example.com_user_data")
+}
+
+terraform {
+  required_version = ">= 0.15.0"
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 5.0.0"
+    }
+  }
+}

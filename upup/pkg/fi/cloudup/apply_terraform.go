@@ -1,0 +1,85 @@
+package cloudup
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// applyTerraform renders the cloud tasks to kubernetes.tf and data/ below out, and the other
+// tasks (the addon files) to the state store as the direct target would. Everything is rendered
+// and checked before anything is written: a first run previews the state store, so a task that
+// fails or an inconsistent kubernetes.tf leaves both out and the store untouched. With Yes, out
+// is written first (nothing acts on it until someone runs terraform), then the state store.
+func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cluster, graph *fi.Graph, fiContext *fi.Context, out vfs.Path, result *ApplyResult) error {
+	region, err := terraformRegion(cluster)
+	if err != nil {
+		return err
+	}
+	if err := terraform.CheckOutDir(out); err != nil {
+		return err
+	}
+	preview := &fi.DryRunTarget{}
+	tf := terraform.NewTarget(terraform.Options{ClusterName: o.ClusterName, Region: region, StateStore: preview})
+	if _, err := fi.Run(ctx, graph, fiContext, tf, fi.RunOptions{}); err != nil {
+		return err
+	}
+	files, err := tf.Files()
+	if err != nil {
+		return err
+	}
+	outGraph, err := fi.BuildGraph(terraform.OutputTasks(files))
+	if err != nil {
+		return err
+	}
+	outContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: out}
+
+	var report reporter = preview
+	if o.Yes {
+		direct := &fi.DirectTarget{}
+		if _, err := fi.Run(ctx, outGraph, outContext, direct, fi.RunOptions{}); err != nil {
+			return err
+		}
+		// The cloud tasks are in kubernetes.tf now; storeTarget keeps them from the direct target.
+		// The preview saw every state-store change under the same lock: none, nothing to run.
+		if len(preview.Changes()) > 0 {
+			if _, err := fi.Run(ctx, graph, fiContext, &storeTarget{inner: direct}, fi.RunOptions{}); err != nil {
+				return err
+			}
+		}
+		report = direct
+	} else if _, err := fi.Run(ctx, outGraph, outContext, preview, fi.RunOptions{}); err != nil {
+		return err
+	}
+	result.Changed = len(report.Changes()) > 0
+	if o.Out == nil {
+		return nil
+	}
+	return report.WriteReport(o.Out)
+}
+
+// terraformRegion is the AWS region of the cluster's subnets, for the provider block. Only AWS
+// resources are rendered, so other clouds are refused before anything is written.
+func terraformRegion(cluster *kops.Cluster) (string, error) {
+	if cloud := cluster.Spec.CloudProvider; cloud != "aws" {
+		return "", fmt.Errorf("--target %s renders AWS resources only; spec.cloudProvider is %q: use --target %s", TargetTerraform, cloud, TargetDirect)
+	}
+	var zones []string
+	for _, s := range cluster.Spec.Subnets {
+		if s.Zone != "" {
+			zones = append(zones, s.Zone)
+		}
+	}
+	region, err := checkRegion("aws", zones)
+	if err != nil {
+		return "", fmt.Errorf("spec.subnets: %w", err)
+	}
+	if region == "" {
+		return "", fmt.Errorf("spec.subnets: no zone, so no AWS region for the terraform provider")
+	}
+	return region, nil
+}

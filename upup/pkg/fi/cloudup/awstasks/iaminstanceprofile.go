@@ -1,0 +1,62 @@
+package awstasks
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+)
+
+// IAMInstanceProfile carries a role onto machines; launch templates name the profile.
+type IAMInstanceProfile struct {
+	Name string
+	// Role names the IAMRole task the profile holds; the profile depends on it.
+	Role string
+	Tags map[string]string
+}
+
+var (
+	_ fi.Task            = (*IAMInstanceProfile)(nil)
+	_ terraform.Renderer = (*IAMInstanceProfile)(nil)
+)
+
+func (p *IAMInstanceProfile) Key() fi.TaskKey {
+	return fi.TaskKey{Kind: IAMInstanceProfileKind, Name: p.Name}
+}
+
+// Dependencies: the role must exist before a profile can hold it.
+func (p *IAMInstanceProfile) Dependencies() []fi.TaskKey {
+	return []fi.TaskKey{{Kind: IAMRoleKind, Name: p.Role}}
+}
+
+func (p *IAMInstanceProfile) String() string {
+	return fmt.Sprintf("IAMInstanceProfile{Name: %q, Role: %q, Tags: {%s}}", p.Name, p.Role, formatTags(p.Tags))
+}
+
+// Plan shows the profile as it must exist; see the package comment.
+func (p *IAMInstanceProfile) Plan(context.Context, *fi.Context) (*fi.Change, error) {
+	return ensure(
+		fi.FieldChange{Name: "Name", New: p.Name},
+		fi.FieldChange{Name: "Role", New: p.Role},
+		fi.FieldChange{Name: "Tags", New: formatTags(p.Tags)},
+	), nil
+}
+
+// TerraformResourceName is the profile's name in kubernetes.tf.
+func (p *IAMInstanceProfile) TerraformResourceName() string { return terraform.ResourceName(p.Name) }
+
+type terraformIAMInstanceProfile struct {
+	Name string             `cty:"name"`
+	Role *terraform.Literal `cty:"role"`
+	Tags map[string]string  `cty:"tags"`
+}
+
+// RenderTerraform writes aws_iam_instance_profile referring to its role's resource.
+func (p *IAMInstanceProfile) RenderTerraform(t *terraform.Target) error {
+	return t.RenderResource("aws_iam_instance_profile", p.TerraformResourceName(), &terraformIAMInstanceProfile{
+		Name: p.Name,
+		Role: terraform.LiteralProperty("aws_iam_role", terraform.ResourceName(p.Role), "name"),
+		Tags: cloneTags(p.Tags),
+	})
+}

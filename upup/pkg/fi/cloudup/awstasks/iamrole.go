@@ -1,0 +1,62 @@
+package awstasks
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+)
+
+// IAMRole is the IAM role of one kind of machine (nodes.<cluster>, masters.<cluster>).
+type IAMRole struct {
+	Name string
+	// AssumeRolePolicy is the trust policy: who may take the role.
+	AssumeRolePolicy *PolicyDocument
+	Tags             map[string]string
+}
+
+var (
+	_ fi.Task            = (*IAMRole)(nil)
+	_ terraform.Renderer = (*IAMRole)(nil)
+)
+
+func (r *IAMRole) Key() fi.TaskKey { return fi.TaskKey{Kind: IAMRoleKind, Name: r.Name} }
+
+// Dependencies: a role refers to nothing else kops makes.
+func (r *IAMRole) Dependencies() []fi.TaskKey { return nil }
+
+func (r *IAMRole) String() string {
+	return fmt.Sprintf("IAMRole{Name: %q, AssumeRolePolicy: %d statements, Tags: {%s}}", r.Name, len(r.AssumeRolePolicy.Statement), formatTags(r.Tags))
+}
+
+// Plan shows the role as it must exist; see the package comment.
+func (r *IAMRole) Plan(context.Context, *fi.Context) (*fi.Change, error) {
+	fields := []fi.FieldChange{{Name: "Name", New: r.Name}}
+	fields = append(fields, r.AssumeRolePolicy.fields("AssumeRolePolicy")...)
+	fields = append(fields, fi.FieldChange{Name: "Tags", New: formatTags(r.Tags)})
+	return ensure(fields...), nil
+}
+
+// TerraformResourceName is the role's name in kubernetes.tf.
+func (r *IAMRole) TerraformResourceName() string { return terraform.ResourceName(r.Name) }
+
+type terraformIAMRole struct {
+	Name             string             `cty:"name"`
+	AssumeRolePolicy *terraform.Literal `cty:"assume_role_policy"`
+	Tags             map[string]string  `cty:"tags"`
+}
+
+// RenderTerraform writes aws_iam_role with its trust policy in data/.
+func (r *IAMRole) RenderTerraform(t *terraform.Target) error {
+	doc, err := r.AssumeRolePolicy.JSON()
+	if err != nil {
+		return fmt.Errorf("IAMRole %s: %w", r.Name, err)
+	}
+	policy, err := t.AddFile("aws_iam_role", r.Name, "policy", doc, false)
+	if err != nil {
+		return fmt.Errorf("IAMRole %s: %w", r.Name, err)
+	}
+	return t.RenderResource("aws_iam_role", r.TerraformResourceName(),
+		&terraformIAMRole{Name: r.Name, AssumeRolePolicy: policy, Tags: cloneTags(r.Tags)})
+}

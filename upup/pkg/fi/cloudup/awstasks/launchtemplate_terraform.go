@@ -1,0 +1,104 @@
+package awstasks
+
+import (
+	"fmt"
+
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+)
+
+// The body of aws_launch_template, in kops's attribute names.
+type terraformLaunchTemplate struct {
+	BlockDeviceMappings []*terraformBlockDevice      `cty:"block_device_mappings"`
+	IAMInstanceProfile  *terraformInstanceProfileRef `cty:"iam_instance_profile"`
+	ImageID             string                       `cty:"image_id"`
+	InstanceType        string                       `cty:"instance_type"`
+	Lifecycle           *terraformLifecycle          `cty:"lifecycle"`
+	MetadataOptions     *terraformMetadataOptions    `cty:"metadata_options"`
+	Name                string                       `cty:"name"`
+	TagSpecifications   []*terraformTagSpecification `cty:"tag_specifications"`
+	Tags                map[string]string            `cty:"tags"`
+	UserData            *terraform.Literal           `cty:"user_data"`
+}
+
+type terraformBlockDevice struct {
+	DeviceName string              `cty:"device_name"`
+	EBS        *terraformEBSVolume `cty:"ebs"`
+}
+
+type terraformEBSVolume struct {
+	DeleteOnTermination *bool  `cty:"delete_on_termination"`
+	Encrypted           *bool  `cty:"encrypted"`
+	IOPS                *int64 `cty:"iops"`
+	Throughput          *int64 `cty:"throughput"`
+	VolumeSize          *int64 `cty:"volume_size"`
+	VolumeType          string `cty:"volume_type"`
+}
+
+type terraformInstanceProfileRef struct {
+	Name *terraform.Literal `cty:"name"`
+}
+
+// terraformLifecycle replaces a template by creating the new one first, as kops does, so that an
+// auto-scaling group never points at a deleted template.
+type terraformLifecycle struct {
+	CreateBeforeDestroy *bool `cty:"create_before_destroy"`
+}
+
+type terraformMetadataOptions struct {
+	HTTPEndpoint            string `cty:"http_endpoint"`
+	HTTPProtocolIPv6        string `cty:"http_protocol_ipv6"`
+	HTTPPutResponseHopLimit *int64 `cty:"http_put_response_hop_limit"`
+	HTTPTokens              string `cty:"http_tokens"`
+}
+
+type terraformTagSpecification struct {
+	ResourceType string            `cty:"resource_type"`
+	Tags         map[string]string `cty:"tags"`
+}
+
+// terraformBody is the resource as kubernetes.tf holds it; userData is the file() expression.
+func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLaunchTemplate {
+	v, hopLimit, yes := l.RootVolume, l.Metadata.HopLimit, true
+	return &terraformLaunchTemplate{
+		BlockDeviceMappings: []*terraformBlockDevice{{
+			DeviceName: v.DeviceName,
+			EBS: &terraformEBSVolume{
+				DeleteOnTermination: &yes,
+				Encrypted:           &v.Encrypted,
+				IOPS:                &v.IOPS,
+				Throughput:          &v.Throughput,
+				VolumeSize:          &v.SizeGB,
+				VolumeType:          v.Type,
+			},
+		}},
+		IAMInstanceProfile: &terraformInstanceProfileRef{
+			Name: terraform.LiteralProperty("aws_iam_instance_profile", terraform.ResourceName(l.InstanceProfile), "id"),
+		},
+		ImageID:      l.ImageID,
+		InstanceType: l.InstanceType,
+		Lifecycle:    &terraformLifecycle{CreateBeforeDestroy: &yes},
+		MetadataOptions: &terraformMetadataOptions{
+			HTTPEndpoint:            "enabled",
+			HTTPProtocolIPv6:        enabled(l.Metadata.IPv6),
+			HTTPPutResponseHopLimit: &hopLimit,
+			HTTPTokens:              l.Metadata.HTTPTokens,
+		},
+		Name: l.Name,
+		TagSpecifications: []*terraformTagSpecification{
+			{ResourceType: "instance", Tags: cloneTags(l.Tags)},
+			{ResourceType: "volume", Tags: cloneTags(l.Tags)},
+		},
+		Tags:     cloneTags(l.Tags),
+		UserData: userData,
+	}
+}
+
+// RenderTerraform writes aws_launch_template with the user data in data/ (base64, as the API
+// takes it).
+func (l *LaunchTemplate) RenderTerraform(t *terraform.Target) error {
+	userData, err := t.AddFile("aws_launch_template", l.Name, "user_data", l.UserData, true)
+	if err != nil {
+		return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+	}
+	return t.RenderResource("aws_launch_template", terraform.ResourceName(l.Name), l.terraformBody(userData))
+}

@@ -1,0 +1,93 @@
+package awstasks
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/kops/upup/pkg/fi"
+)
+
+// PolicyVersion is the IAM policy language version every document uses.
+const PolicyVersion = "2012-10-17"
+
+// PolicyDocument is an IAM policy. Fields are declared in alphabetical order so that the JSON
+// reads like kops's data files.
+type PolicyDocument struct {
+	Statement []Statement `json:"Statement"`
+	Version   string      `json:"Version"`
+}
+
+// Statement is one IAM policy statement.
+type Statement struct {
+	Action []string `json:"Action"`
+	// Condition is operator -> key -> values, e.g. StringEquals -> aws:ResourceTag/KubernetesCluster
+	// -> [a.example.com]. Keys under one operator must all match; any of a key's values matches.
+	Condition map[string]map[string][]string `json:"Condition,omitempty"`
+	Effect    string                         `json:"Effect"`
+	Principal *Principal                     `json:"Principal,omitempty"`
+	Resource  []string                       `json:"Resource,omitempty"`
+}
+
+// Principal names who may assume a role.
+type Principal struct {
+	Service string `json:"Service"`
+}
+
+// JSON renders the document indented, with a trailing newline; maps are sorted by encoding/json,
+// so the bytes depend only on the content.
+func (d *PolicyDocument) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding IAM policy: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// EC2AssumeRolePolicy lets EC2 instances take the role: the trust policy of every instance role.
+func EC2AssumeRolePolicy() *PolicyDocument {
+	return &PolicyDocument{Version: PolicyVersion, Statement: []Statement{{
+		Action:    []string{"sts:AssumeRole"},
+		Effect:    "Allow",
+		Principal: &Principal{Service: "ec2.amazonaws.com"},
+	}}}
+}
+
+// Summary is the statement on one line, for reports:
+// Allow ec2:CreateRoute,ec2:DeleteRoute on * if StringEquals aws:ResourceTag/KubernetesCluster=a.example.com
+func (s *Statement) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", s.Effect, strings.Join(s.Action, ","))
+	if s.Principal != nil {
+		fmt.Fprintf(&b, " by %s", s.Principal.Service)
+	}
+	if len(s.Resource) > 0 {
+		fmt.Fprintf(&b, " on %s", strings.Join(s.Resource, ","))
+	}
+	ops := make([]string, 0, len(s.Condition))
+	for op := range s.Condition {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	for _, op := range ops {
+		keys := make([]string, 0, len(s.Condition[op]))
+		for k := range s.Condition[op] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, " if %s %s=%s", op, k, strings.Join(s.Condition[op][k], "|"))
+		}
+	}
+	return b.String()
+}
+
+// fields lists the statements one per field, for a Change.
+func (d *PolicyDocument) fields(prefix string) []fi.FieldChange {
+	out := make([]fi.FieldChange, 0, len(d.Statement))
+	for i := range d.Statement {
+		out = append(out, fi.FieldChange{Name: fmt.Sprintf("%s[%d]", prefix, i), New: d.Statement[i].Summary()})
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package cloudup
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+)
+
+// storeTarget is the dryrun and direct targets of `kops update cluster`: tasks that live in the
+// state store go to inner; cloud tasks (terraform.Renderer without fi.DirectRenderer: kops calls
+// no cloud API) are set aside with their planned change, so the command can list them and say
+// how to apply them (--target terraform) instead of failing or pretending they were applied.
+type storeTarget struct {
+	inner reporter
+
+	mu    sync.Mutex
+	cloud []fi.TaskChange
+}
+
+var _ fi.Target = (*storeTarget)(nil)
+
+func (t *storeTarget) Name() string { return t.inner.Name() }
+
+func (t *storeTarget) Render(ctx context.Context, c *fi.Context, task fi.Task, change *fi.Change) error {
+	if !isCloudTask(task) {
+		return t.inner.Render(ctx, c, task, change)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.cloud = append(t.cloud, fi.TaskChange{Key: task.Key(), Change: change})
+	return nil
+}
+
+// cloudChanges returns the cloud tasks seen, ordered by key.
+func (t *storeTarget) cloudChanges() []fi.TaskChange {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := slices.Clone(t.cloud)
+	slices.SortFunc(out, func(a, b fi.TaskChange) int { return a.Key.Compare(b.Key) })
+	return out
+}
+
+func isCloudTask(task fi.Task) bool {
+	_, terraformRenders := task.(terraform.Renderer)
+	_, directRenders := task.(fi.DirectRenderer)
+	return terraformRenders && !directRenders
+}

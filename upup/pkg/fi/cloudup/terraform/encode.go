@@ -1,0 +1,242 @@
+package terraform
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// item is one attribute or nested block of a body. Items are sorted by name before they are
+// written, attributes and blocks together, as kops writes kubernetes.tf: the output then depends
+// only on the values, not on the order of a struct's fields.
+type item struct {
+	name string
+	// expr is an attribute's expression; nil for a block.
+	expr hclwrite.Tokens
+	// body is a block's content (block != nil means this item is a block).
+	block *[]item
+}
+
+var literalType = reflect.TypeFor[*Literal]()
+
+// encodeBody turns a body struct (or pointer to one) into sorted items. where names the value
+// in errors, e.g. `aws_launch_template.nodes-a-example-com`.
+// Every *Literal met is appended to refs, so references can be checked without parsing.
+func encodeBody(v reflect.Value, where string, refs *[]*Literal) ([]item, error) {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, fmt.Errorf("%s: body is a nil pointer", where)
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%s: body must be a struct or a pointer to one, not %s", where, v.Type())
+	}
+	var items []item
+	seen := map[string]string{}
+	for i := range v.NumField() {
+		field := v.Type().Field(i)
+		if !field.IsExported() {
+			continue
+		}
+		name, ok := field.Tag.Lookup("cty")
+		if name == "-" {
+			continue
+		}
+		fieldWhere := where + "." + field.Name
+		if !ok || !validName(name) {
+			return nil, fmt.Errorf("%s: needs a `cty:\"name\"` tag with a valid HCL name (or `cty:\"-\"` to leave it out), got %q", fieldWhere, name)
+		}
+		if other, dup := seen[name]; dup {
+			return nil, fmt.Errorf("%s: cty name %q is also used by %s", fieldWhere, name, other)
+		}
+		seen[name] = field.Name
+		encoded, err := encodeField(v.Field(i), name, fieldWhere, refs)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, encoded...)
+	}
+	// Stable: the blocks of one repeated field keep their slice order.
+	sort.SliceStable(items, func(a, b int) bool { return items[a].name < items[b].name })
+	return items, nil
+}
+
+// encodeField returns no item for an omitted value (nil pointer, map or slice, empty string), one
+// for an attribute or a block, several for a slice of structs (repeated blocks).
+func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item, error) {
+	if f.Type() == literalType {
+		if f.IsNil() {
+			return nil, nil
+		}
+		l := f.Interface().(*Literal)
+		*refs = append(*refs, l)
+		return []item{{name: name, expr: l.tokens}}, nil
+	}
+	switch f.Kind() {
+	case reflect.Pointer:
+		if f.IsNil() {
+			return nil, nil
+		}
+		return encodeField(f.Elem(), name, where, refs)
+	case reflect.Struct:
+		body, err := encodeBody(f, where, refs)
+		if err != nil {
+			return nil, err
+		}
+		return []item{{name: name, block: &body}}, nil
+	case reflect.Slice:
+		if f.IsNil() {
+			return nil, nil
+		}
+		if isBlockType(f.Type().Elem()) {
+			blocks := make([]item, 0, f.Len())
+			for i := range f.Len() {
+				if f.Index(i).Kind() == reflect.Pointer && f.Index(i).IsNil() {
+					return nil, fmt.Errorf("%s[%d]: nil block", where, i)
+				}
+				body, err := encodeBody(f.Index(i), fmt.Sprintf("%s[%d]", where, i), refs)
+				if err != nil {
+					return nil, err
+				}
+				blocks = append(blocks, item{name: name, block: &body})
+			}
+			return blocks, nil
+		}
+		elems := make([]hclwrite.Tokens, 0, f.Len())
+		for i := range f.Len() {
+			tokens, err := encodeScalar(f.Index(i), fmt.Sprintf("%s[%d]", where, i), refs)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, tokens)
+		}
+		return []item{{name: name, expr: hclwrite.TokensForTuple(elems)}}, nil
+	case reflect.Map:
+		if f.IsNil() {
+			return nil, nil
+		}
+		if f.Type().Key().Kind() != reflect.String || f.Type().Elem().Kind() != reflect.String {
+			return nil, fmt.Errorf("%s: maps must be map[string]string, not %s", where, f.Type())
+		}
+		return []item{{name: name, expr: mapTokens(f)}}, nil
+	case reflect.String:
+		if f.String() == "" {
+			return nil, nil
+		}
+	}
+	tokens, err := encodeScalar(f, where, refs)
+	if err != nil {
+		return nil, err
+	}
+	return []item{{name: name, expr: tokens}}, nil
+}
+
+// mapTokens writes a map[string]string as an object with sorted keys, as hclwrite.TokensForValue
+// does, but without formatting it: TokensForValue lays out every map it builds, measuring each
+// token in graphemes, and kubernetes.tf is laid out as a whole later anyway.
+func mapTokens(m reflect.Value) hclwrite.Tokens {
+	keys := make([]string, 0, m.Len())
+	for _, k := range m.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	tokens := hclwrite.Tokens{{Type: hclsyntax.TokenOBrace, Bytes: []byte("{")}}
+	if len(keys) > 0 {
+		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+	}
+	for _, k := range keys {
+		if validName(k) {
+			tokens = append(tokens, hclwrite.TokensForIdentifier(k)...)
+		} else {
+			tokens = append(tokens, hclwrite.TokensForValue(cty.StringVal(k))...)
+		}
+		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenEqual, Bytes: []byte("=")})
+		tokens = append(tokens, hclwrite.TokensForValue(cty.StringVal(m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).String()))...)
+		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+	}
+	return append(tokens, &hclwrite.Token{Type: hclsyntax.TokenCBrace, Bytes: []byte("}")})
+}
+
+// encodeScalar writes a string, bool or number, or a *Literal inside a list.
+func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tokens, error) {
+	if v.Type() == literalType {
+		if v.IsNil() {
+			return nil, fmt.Errorf("%s: nil literal in a list", where)
+		}
+		l := v.Interface().(*Literal)
+		*refs = append(*refs, l)
+		return l.tokens, nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return hclwrite.TokensForValue(cty.StringVal(v.String())), nil
+	case reflect.Bool:
+		return hclwrite.TokensForValue(cty.BoolVal(v.Bool())), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return hclwrite.TokensForValue(cty.NumberIntVal(v.Int())), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return hclwrite.TokensForValue(cty.NumberUIntVal(v.Uint())), nil
+	case reflect.Float32, reflect.Float64:
+		return hclwrite.TokensForValue(cty.NumberFloatVal(v.Float())), nil
+	}
+	return nil, fmt.Errorf("%s: type %s cannot be written to terraform", where, v.Type())
+}
+
+// isBlockType says whether slice elements of type t are nested blocks: structs or pointers to
+// structs (a *Literal is an expression, not a block).
+func isBlockType(t reflect.Type) bool {
+	if t == literalType {
+		return false
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct
+}
+
+// writeItems appends items to body.
+func writeItems(body *hclwrite.Body, items []item) {
+	for _, it := range items {
+		if it.block == nil {
+			body.SetAttributeRaw(it.name, it.expr)
+			continue
+		}
+		writeItems(body.AppendNewBlock(it.name, nil).Body(), *it.block)
+	}
+}
+
+// validName accepts the ASCII subset of HCL identifiers (a letter or '_', then letters, digits,
+// '_' and '-'): every terraform argument and resource name. hclsyntax.ValidIdentifier runs the
+// lexer, which cost a seventh of the target's time when called for every field of every body.
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '-')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// labelsValid checks that a resource's type and name can be written as block labels and
+// referred to by traversals.
+func labelsValid(resourceType, resourceName string) error {
+	var problems []string
+	for what, s := range map[string]string{"resource type": resourceType, "resource name": resourceName} {
+		if !validName(s) {
+			problems = append(problems, fmt.Sprintf("%s %q is not a valid terraform name (letters, digits, '-', '_'; not starting with a digit)", what, s))
+		}
+	}
+	sort.Strings(problems)
+	if len(problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package terraform
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// MainFile is the terraform file the target writes below --out; data files go to DataDir.
+const (
+	MainFile = "kubernetes.tf"
+	DataDir  = "data"
+)
+
+// The provider kubernetes.tf asks for: launch templates' metadata_options.http_protocol_ipv6 and
+// the other arguments we write exist in every 5.x release.
+const (
+	awsProviderSource  = "hashicorp/aws"
+	awsProviderVersion = ">= 5.0.0"
+	terraformVersion   = ">= 0.15.0"
+)
+
+// Files returns what goes below --out, by slash-separated path: kubernetes.tf and every data
+// file. The same tasks always give the same bytes. The references are checked first: each must
+// name a rendered resource or a data file, and each data file must be read (Verify checks the
+// same by parsing the output; this check needs no parsing, so it costs nothing at 200 groups).
+func (t *Target) Files() (map[string][]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.checkReferences(); err != nil {
+		return nil, fmt.Errorf("rendered %s would be inconsistent (a bug in a task): %w", MainFile, err)
+	}
+	out := make(map[string][]byte, len(t.files)+1)
+	for path, data := range t.files {
+		out[path] = data
+	}
+	out[MainFile] = t.mainFile()
+	return out, nil
+}
+
+// checkReferences returns every dangling reference and unread data file at once.
+func (t *Target) checkReferences() error {
+	var problems []string
+	read := map[string]bool{}
+	for key, r := range t.resources {
+		for _, l := range r.refs {
+			if l.refersTo != "" && !t.hasResource(l.refersTo) {
+				problems = append(problems, fmt.Sprintf("%s: reference to %s, which is not defined", key, l.refersTo))
+			}
+			if l.file != "" {
+				if _, ok := t.files[l.file]; !ok {
+					problems = append(problems, fmt.Sprintf("%s: reads %s, which was not added", key, l.file))
+				}
+				read[l.file] = true
+			}
+		}
+	}
+	for path := range t.files {
+		if !read[path] {
+			problems = append(problems, fmt.Sprintf("%s is not read by any resource", path))
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	sort.Strings(problems)
+	return errors.New(strings.Join(problems, "\n"))
+}
+
+func (t *Target) hasResource(key string) bool {
+	_, ok := t.resources[key]
+	return ok
+}
+
+// mainFile writes locals, outputs and the provider, then every resource sorted by type and
+// name, then the terraform block with the provider requirement, as kops lays kubernetes.tf out.
+func (t *Target) mainFile() []byte {
+	f := hclwrite.NewEmptyFile()
+	root := f.Body()
+	header := map[string]cty.Value{}
+	if t.opts.ClusterName != "" {
+		header["cluster_name"] = cty.StringVal(t.opts.ClusterName)
+	}
+	if t.opts.Region != "" {
+		header["region"] = cty.StringVal(t.opts.Region)
+	}
+	if len(header) > 0 {
+		locals := root.AppendNewBlock("locals", nil).Body()
+		for _, name := range sortedNames(header) {
+			locals.SetAttributeValue(name, header[name])
+		}
+		for _, name := range sortedNames(header) {
+			root.AppendNewline()
+			root.AppendNewBlock("output", []string{name}).Body().SetAttributeValue("value", header[name])
+		}
+		root.AppendNewline()
+	}
+	provider := root.AppendNewBlock("provider", []string{"aws"}).Body()
+	if t.opts.Region != "" {
+		provider.SetAttributeValue("region", cty.StringVal(t.opts.Region))
+	}
+
+	keys := make([]string, 0, len(t.resources))
+	for k := range t.resources {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		ra, rb := t.resources[keys[a]], t.resources[keys[b]]
+		if ra.resourceType != rb.resourceType {
+			return ra.resourceType < rb.resourceType
+		}
+		return ra.name < rb.name
+	})
+	for _, k := range keys {
+		r := t.resources[k]
+		root.AppendNewline()
+		writeItems(root.AppendNewBlock("resource", []string{r.resourceType, r.name}).Body(), r.items)
+	}
+
+	root.AppendNewline()
+	tf := root.AppendNewBlock("terraform", nil).Body()
+	tf.SetAttributeValue("required_version", cty.StringVal(terraformVersion))
+	tf.AppendNewBlock("required_providers", nil).Body().SetAttributeValue("aws", cty.ObjectVal(map[string]cty.Value{
+		"source":  cty.StringVal(awsProviderSource),
+		"version": cty.StringVal(awsProviderVersion),
+	}))
+	return fileBytes(f)
+}
+
+func sortedNames(m map[string]cty.Value) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,146 @@
+package terraform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/pmezard/go-difflib/difflib"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// OutputFileKind is the TaskKey kind of the files written below --out, so reports tell them
+// apart from the state store's ManagedFiles.
+const OutputFileKind = "TerraformFile"
+
+// OutputTasks returns the tasks that bring the --out directory to files (from Files): one per
+// file, and one that deletes data files no longer rendered. Run them with fi.Run against a
+// fi.Context whose ConfigBase is the --out directory, with a dry-run target to preview and a
+// direct one to write: writes are atomic and a file whose bytes are unchanged is not rewritten.
+func OutputTasks(files map[string][]byte) []fi.Task {
+	var tasks []fi.Task
+	var deps []fi.TaskKey
+	for _, path := range sortedPaths(files) {
+		f := &outputFile{ManagedFile: fitasks.ManagedFile{Name: path, Location: path, Contents: files[path]}}
+		tasks = append(tasks, f)
+		deps = append(deps, f.Key())
+	}
+	stale := &staleData{StaleFiles: fitasks.StaleFiles{
+		Name:        DataDir,
+		Directories: []string{DataDir},
+		Keep:        sortedPaths(files),
+		// kubernetes.tf stops reading a file before the file goes.
+		Deps: deps,
+	}}
+	return append(tasks, stale)
+}
+
+// outputFile is a ManagedFile below --out. kubernetes.tf's diff is shown per resource, so a
+// change names the launch template it touches even when the lines are far from its header.
+type outputFile struct{ fitasks.ManagedFile }
+
+func (f *outputFile) Key() fi.TaskKey { return fi.TaskKey{Kind: OutputFileKind, Name: f.Name} }
+
+func (f *outputFile) Plan(ctx context.Context, c *fi.Context) (*fi.Change, error) {
+	change, err := f.ManagedFile.Plan(ctx, c)
+	if err != nil || change.Action != fi.ActionModify || !strings.HasSuffix(f.Location, ".tf") {
+		return change, err
+	}
+	current, err := c.ConfigBase.Join(f.Location).ReadFile()
+	if err != nil {
+		return nil, err
+	}
+	if diff, ok := blockDiff(current, f.Contents); ok {
+		change.Diff = diff
+	}
+	return change, nil
+}
+
+// staleData deletes data files that nothing renders any more.
+type staleData struct{ fitasks.StaleFiles }
+
+func (s *staleData) Key() fi.TaskKey {
+	return fi.TaskKey{Kind: OutputFileKind, Name: DataDir + "/ (no longer rendered)"}
+}
+
+// blockDiff diffs two terraform files block by block, each hunk headed by the block it belongs
+// to ("resource aws_launch_template.nodes-a-example-com"). ok is false when either file does not
+// parse or has top-level attributes; the caller keeps the whole-file diff then.
+func blockDiff(current, desired []byte) (string, bool) {
+	a, okA := topLevelBlocks(current)
+	b, okB := topLevelBlocks(desired)
+	if !okA || !okB {
+		return "", false
+	}
+	names := map[string]bool{}
+	for n := range a {
+		names[n] = true
+	}
+	for n := range b {
+		names[n] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	var out strings.Builder
+	for _, n := range sorted {
+		if a[n] == b[n] {
+			continue
+		}
+		diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+			A: difflib.SplitLines(a[n]), B: difflib.SplitLines(b[n]),
+			FromFile: n + " (current)", ToFile: n + " (desired)", Context: 3,
+		})
+		if err != nil {
+			return "", false
+		}
+		out.WriteString(diff)
+	}
+	return out.String(), true
+}
+
+// topLevelBlocks returns each block's text by "type label.label".
+func topLevelBlocks(src []byte) (map[string]string, bool) {
+	f, diags := hclwrite.ParseConfig(src, MainFile, hcl.InitialPos)
+	if diags.HasErrors() || len(f.Body().Attributes()) > 0 {
+		return nil, false
+	}
+	blocks := map[string]string{}
+	for _, b := range f.Body().Blocks() {
+		name := strings.TrimSpace(b.Type() + " " + strings.Join(b.Labels(), "."))
+		text := strings.TrimSpace(string(b.BuildTokens(nil).Bytes())) + "\n"
+		if _, dup := blocks[name]; dup {
+			return nil, false
+		}
+		blocks[name] = text
+	}
+	return blocks, true
+}
+
+// CheckOutDir requires --out and its data/ to be real directories or absent, before anything is
+// written: a data/ that is a symlink would have kops write, and delete stale files, wherever it
+// points.
+func CheckOutDir(out vfs.Path) error {
+	for _, p := range []vfs.Path{out, out.Join(DataDir)} {
+		isDir, err := p.IsDir()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			return fmt.Errorf("--out: %w", err)
+		case !isDir:
+			return fmt.Errorf("--out: %s is not a directory (a file or a symlink): kops writes terraform files only into a directory of its own", p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package terraform
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// runTasks renders tasks through a terraform target and returns its files.
+func runTasks(t testing.TB, tasks []fi.Task, stateStore fi.Target) map[string][]byte {
+	t.Helper()
+	graph, err := fi.BuildGraph(tasks)
+	require.NoError(t, err)
+	target := NewTarget(Options{ClusterName: "a.example.com", Region: "us-east-2", StateStore: stateStore})
+	_, err = fi.Run(context.Background(), graph, memContext(t), target, fi.RunOptions{})
+	require.NoError(t, err)
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files), "the output passes the hclparse check too")
+	require.Equal(t, string(hclwrite.Format(files[MainFile])), string(files[MainFile]), "laid out as terraform fmt would")
+	return files
+}
+
+// memContext is a task context whose state store is empty and in memory.
+func memContext(t testing.TB) *fi.Context {
+	base, err := vfs.ParsePath("memfs://store/a.example.com", &vfs.MemFS{})
+	require.NoError(t, err)
+	return &fi.Context{ClusterName: "a.example.com", ConfigBase: base}
+}
+
+func TestFilesLayout(t *testing.T) {
+	files := runTasks(t, testTasks(1, 1), nil)
+	require.ElementsMatch(t, []string{MainFile, "data/aws_launch_template_nodes-0-a-example-com_user_data"}, sortedPaths(files))
+	assert.Equal(t, "#!/bin/sh\necho nodes-0.a.example.com\n", string(files["data/aws_launch_template_nodes-0-a-example-com_user_data"]))
+	assert.Equal(t, `locals {
+  cluster_name = "a.example.com"
+  region       = "us-east-2"
+}
+
+output "cluster_name" {
+  value = "a.example.com"
+}
+
+output "region" {
+  value = "us-east-2"
+}
+
+provider "aws" {
+  region = "us-east-2"
+}
+
+resource "aws_iam_instance_profile" "nodes-a-example-com" {
+  name = "nodes.a.example.com"
+}
+
+resource "aws_launch_template" "nodes-0-a-example-com" {
+  iam_instance_profile {
+    name = aws_iam_instance_profile.nodes-a-example-com.id
+  }
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_put_response_hop_limit = 1
+    http_tokens                 = "required"
+  }
+  name      = "nodes-0.a.example.com"
+  user_data = filebase64("${path.module}/data/aws_launch_template_nodes-0-a-example-com_user_data")
+}
+
+terraform {
+  required_version = ">= 0.15.0"
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 5.0.0"
+    }
+  }
+}
+`, string(files[MainFile]))
+}
+
+func TestFilesAreDeterministic(t *testing.T) {
+	first := runTasks(t, testTasks(30, 1), nil)
+	for range 5 {
+		assert.Equal(t, first, runTasks(t, testTasks(30, 1), nil))
+	}
+}
+
+func TestRenderDispatch(t *testing.T) {
+	file := &fitasks.ManagedFile{Name: "addons/a.yaml", Location: "addons/a.yaml", Contents: []byte("a: 1\n")}
+	tasks := append(testTasks(1, 1), file)
+
+	t.Run("addon files go to the state-store target, cloud tasks to terraform", func(t *testing.T) {
+		var store fi.DryRunTarget
+		files := runTasks(t, tasks, &store)
+		require.Len(t, store.Changes(), 1, "only the addon file reaches the state-store target")
+		assert.Equal(t, file.Key(), store.Changes()[0].Key)
+		assert.NotContains(t, string(files[MainFile]), "addons/a.yaml")
+	})
+	t.Run("without a state-store target a non-terraform task is an error", func(t *testing.T) {
+		graph, err := fi.BuildGraph(tasks)
+		require.NoError(t, err)
+		_, err = fi.Run(context.Background(), graph, memContext(t), NewTarget(Options{}), fi.RunOptions{})
+		var noRenderer *fi.NoRendererError
+		require.ErrorAs(t, err, &noRenderer)
+		assert.Equal(t, file.Key(), noRenderer.Task)
+	})
+}
+
+func TestAddFile(t *testing.T) {
+	target := NewTarget(Options{})
+	l, err := target.AddFile("aws_iam_role_policy", "nodes-a-example-com", "policy", []byte("{}"), false)
+	require.NoError(t, err)
+	assert.Equal(t, `file("${path.module}/data/aws_iam_role_policy_nodes-a-example-com_policy")`, l.String())
+
+	_, err = target.AddFile("aws_iam_role_policy", "nodes-a-example-com", "policy", []byte("{}"), false)
+	assert.NoError(t, err, "the same file twice is fine")
+	_, err = target.AddFile("aws_iam_role_policy", "nodes-a-example-com", "policy", []byte("{ }"), false)
+	assert.ErrorContains(t, err, "added twice with different contents")
+
+	for _, key := range []string{"../x", "a/b", `a"b`, "${x}", "a b", ""} {
+		_, err := target.AddFile("t", "n", key, nil, false)
+		assert.Error(t, err, "key %q", key)
+	}
+}
+
+func TestDanglingReferenceIsRefused(t *testing.T) {
+	target := NewTarget(Options{})
+	require.NoError(t, (&testLaunchTemplate{Name: "nodes.a.example.com", Profile: "missing.a.example.com"}).RenderTerraform(target))
+	_, err := target.Files()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "reference to aws_iam_instance_profile.missing-a-example-com, which is not defined")
+
+	unread := NewTarget(Options{})
+	_, err = unread.AddFile("aws_iam_role_policy", "nodes", "policy", []byte("{}"), false)
+	require.NoError(t, err)
+	_, err = unread.Files()
+	assert.ErrorContains(t, err, "data/aws_iam_role_policy_nodes_policy is not read by any resource")
+}
+
+func TestOutputTasks(t *testing.T) {
+	mem := &vfs.MemFS{}
+	out, err := vfs.ParsePath("memfs://out/tf", mem)
+	require.NoError(t, err)
+	c := &fi.Context{ConfigBase: out}
+	run := func(t *testing.T, files map[string][]byte, target fi.Target) {
+		graph, err := fi.BuildGraph(OutputTasks(files))
+		require.NoError(t, err)
+		_, err = fi.Run(context.Background(), graph, c, target, fi.RunOptions{})
+		require.NoError(t, err)
+	}
+	v1 := runTasks(t, testTasks(2, 1), nil)
+
+	var preview fi.DryRunTarget
+	run(t, v1, &preview)
+	writes, _ := mem.Stats()
+	assert.Zero(t, writes, "a preview writes nothing")
+	assert.Len(t, preview.Changes(), 3)
+
+	run(t, v1, &fi.DirectTarget{})
+	for path, data := range v1 {
+		got, err := out.Join(path).ReadFile()
+		require.NoError(t, err)
+		assert.Equal(t, string(data), string(got))
+	}
+
+	t.Run("a re-run changes nothing and writes nothing", func(t *testing.T) {
+		before, _ := mem.Stats()
+		var again fi.DryRunTarget
+		run(t, v1, &again)
+		assert.Empty(t, again.Changes())
+		run(t, v1, &fi.DirectTarget{})
+		after, _ := mem.Stats()
+		assert.Equal(t, before, after)
+	})
+
+	t.Run("a change shows a diff headed by the resource, and stale data files go", func(t *testing.T) {
+		v2 := runTasks(t, testTasks(1, 2), nil)
+		var diff fi.DryRunTarget
+		run(t, v2, &diff)
+		changes := diff.Changes()
+		require.Len(t, changes, 2)
+		assert.Equal(t, fi.TaskKey{Kind: OutputFileKind, Name: "data/ (no longer rendered)"}, changes[0].Key)
+		assert.Equal(t, fi.ActionDelete, changes[0].Change.Action)
+		assert.Equal(t, "data/aws_launch_template_nodes-1-a-example-com_user_data", changes[0].Change.Fields[0].Old)
+		assert.Equal(t, fi.TaskKey{Kind: OutputFileKind, Name: MainFile}, changes[1].Key)
+		assert.Contains(t, changes[1].Change.Diff, "--- resource aws_launch_template.nodes-0-a-example-com (current)\n")
+		assert.Contains(t, changes[1].Change.Diff, "-    http_put_response_hop_limit = 1\n+    http_put_response_hop_limit = 2\n")
+		assert.Contains(t, changes[1].Change.Diff, "--- resource aws_launch_template.nodes-1-a-example-com (current)\n")
+
+		run(t, v2, &fi.DirectTarget{})
+		left, err := out.Join(DataDir).ReadDir()
+		require.NoError(t, err)
+		require.Len(t, left, 1)
+		assert.Equal(t, "aws_launch_template_nodes-0-a-example-com_user_data", left[0].Base())
+	})
+}

@@ -1,0 +1,141 @@
+package terraform
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Verify parses every .tf file of files (paths relative to the module directory) with hclparse
+// and checks that each reference resolves: resource references to a resource block, local.x to a
+// local, file()/filebase64() to a file in files; and that every data file is read by something.
+// It returns every problem at once.
+func Verify(files map[string][]byte) error {
+	parser := hclparse.NewParser()
+	var bodies []*hclsyntax.Body
+	var problems []string
+	for _, name := range sortedPaths(files) {
+		if !strings.HasSuffix(name, ".tf") {
+			continue
+		}
+		f, diags := parser.ParseHCL(files[name], name)
+		if diags.HasErrors() {
+			problems = append(problems, diags.Error())
+			continue
+		}
+		bodies = append(bodies, f.Body.(*hclsyntax.Body))
+	}
+	defined := map[string]bool{}
+	for _, body := range bodies {
+		for _, b := range body.Blocks {
+			switch {
+			case b.Type == "resource" && len(b.Labels) == 2:
+				defined[b.Labels[0]+"."+b.Labels[1]] = true
+			case b.Type == "locals":
+				for name := range b.Body.Attributes {
+					defined["local."+name] = true
+				}
+			}
+		}
+	}
+	read := map[string]bool{}
+	for _, body := range bodies {
+		problems = append(problems, checkBody(body, defined, files, read)...)
+	}
+	for _, name := range sortedPaths(files) {
+		if strings.HasPrefix(name, DataDir+"/") && !read[name] {
+			problems = append(problems, fmt.Sprintf("%s is not read by any resource", name))
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	sort.Strings(problems)
+	return errors.New(strings.Join(problems, "\n"))
+}
+
+// checkBody looks at every expression below body.
+func checkBody(body *hclsyntax.Body, defined map[string]bool, files map[string][]byte, read map[string]bool) []string {
+	var problems []string
+	// A bare object key (`source = ...` inside `{ }`) parses as a traversal but names no
+	// variable; VisitAll visits a key before what it wraps, so it can be skipped.
+	keys := map[hclsyntax.Node]bool{}
+	_ = hclsyntax.VisitAll(body, func(node hclsyntax.Node) hcl.Diagnostics {
+		switch n := node.(type) {
+		case *hclsyntax.ObjectConsKeyExpr:
+			if !n.ForceNonLiteral {
+				keys[n.Wrapped] = true
+			}
+		case *hclsyntax.ScopeTraversalExpr:
+			if keys[n] {
+				break
+			}
+			if p := checkTraversal(n.Traversal, defined); p != "" {
+				problems = append(problems, p)
+			}
+		case *hclsyntax.FunctionCallExpr:
+			if n.Name != "file" && n.Name != "filebase64" {
+				break
+			}
+			if p := checkFileCall(n, files, read); p != "" {
+				problems = append(problems, p)
+			}
+		}
+		return nil
+	})
+	return problems
+}
+
+// checkTraversal accepts path.module and references to defined resources and locals.
+func checkTraversal(tr hcl.Traversal, defined map[string]bool) string {
+	root := tr.RootName()
+	if root == "path" {
+		return ""
+	}
+	var name string
+	if len(tr) > 1 {
+		if attr, ok := tr[1].(hcl.TraverseAttr); ok {
+			name = attr.Name
+		}
+	}
+	if ref := root + "." + name; !defined[ref] {
+		return fmt.Sprintf("%s: reference to %s, which is not defined", tr.SourceRange(), ref)
+	}
+	return ""
+}
+
+// checkFileCall evaluates file("${path.module}/...") with path.module "." and requires the file.
+func checkFileCall(call *hclsyntax.FunctionCallExpr, files map[string][]byte, read map[string]bool) string {
+	if len(call.Args) != 1 {
+		return fmt.Sprintf("%s: %s() takes one argument", call.Range(), call.Name)
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"path": cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(".")}),
+	}}
+	v, diags := call.Args[0].Value(ctx)
+	if diags.HasErrors() || !v.Type().Equals(cty.String) || v.IsNull() {
+		return fmt.Sprintf("%s: %s() needs a path built from path.module only", call.Range(), call.Name)
+	}
+	rel := path.Clean(v.AsString())
+	if _, ok := files[rel]; !ok {
+		return fmt.Sprintf("%s: %s(%q): no such data file", call.Range(), call.Name, rel)
+	}
+	read[rel] = true
+	return ""
+}
+
+func sortedPaths(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

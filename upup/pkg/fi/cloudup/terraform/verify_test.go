@@ -1,0 +1,67 @@
+package terraform
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestVerify(t *testing.T) {
+	const profile = "resource \"aws_iam_instance_profile\" \"p\" {\n  name = \"p\"\n}\n"
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // substrings of the error; none means valid
+	}{
+		{"references, locals, object keys and data files that resolve", map[string]string{
+			"kubernetes.tf": profile + `locals {
+  region = "us-east-2"
+}
+provider "aws" {
+  region = local.region
+}
+resource "aws_launch_template" "n" {
+  iam_instance_profile {
+    name = aws_iam_instance_profile.p.id
+  }
+  tags      = { KubernetesCluster = "a" }
+  user_data = filebase64("${path.module}/data/u")
+}
+`, "data/u": "x"}, nil},
+		{"every problem at once", map[string]string{
+			"kubernetes.tf": `resource "aws_launch_template" "n" {
+  a = aws_iam_instance_profile.missing.id
+  b = local.nothing
+  c = var.x
+  d = file("${path.module}/data/absent")
+  e = file("${path.module}/data/${var.x}")
+}
+`, "data/orphan": "x"}, []string{
+			"reference to aws_iam_instance_profile.missing, which is not defined",
+			"reference to local.nothing, which is not defined",
+			"reference to var.x, which is not defined",
+			`file("data/absent"): no such data file`,
+			"file() needs a path built from path.module only",
+			"data/orphan is not read by any resource",
+		}},
+		{"syntax error", map[string]string{"kubernetes.tf": "resource \"a\" {\n"}, []string{"kubernetes.tf:"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string][]byte{}
+			for k, v := range tc.files {
+				files[k] = []byte(v)
+			}
+			err := Verify(files)
+			if len(tc.want) == 0 {
+				assert.NoError(t, err)
+				return
+			}
+			if assert.Error(t, err) {
+				for _, w := range tc.want {
+					assert.Contains(t, err.Error(), w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,31 @@
+package vfs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestContextResolvesMemFSOnlyWhenItHasOne(t *testing.T) {
+	mem := &MemFS{}
+	p, err := NewContext(mem).ParsePath("memfs://s/a")
+	require.NoError(t, err)
+	require.NoError(t, p.WriteFile([]byte("x")))
+
+	for name, c := range map[string]*Context{"nil": nil, "no store": NewContext(nil), "of a file path": ContextOf(fsPath{path: "/tmp"})} {
+		_, err := c.ParsePath("memfs://s/a")
+		assert.ErrorContains(t, err, "memfs:// is only available", name)
+		assert.False(t, c.HasMemFS(), name)
+		f, err := c.ParsePath("file:///srv/kops")
+		require.NoError(t, err, name)
+		assert.Equal(t, "file:///srv/kops", f.String(), name)
+	}
+
+	// A store's context resolves its neighbours in the same store.
+	sibling, err := ContextOf(p).ParsePath("memfs://s/a")
+	require.NoError(t, err)
+	data, err := sibling.ReadFile()
+	require.NoError(t, err)
+	assert.Equal(t, "x", string(data))
+}
