@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build images test test-unit test-images test-e2e test-apiserver verify quickstart
+.PHONY: build images test test-unit test-images test-e2e test-apiserver test-packages verify quickstart
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -19,8 +19,13 @@ images:
 # kube-apiserver (built from Go modules on first use, see hack/build-test-apiserver.sh).
 test: verify test-unit test-e2e
 
-test-unit: test-images
-	$(GO) test -count=1 ./...
+# With the test packages installed, tests that need them fail instead of skipping when they are missing.
+test-unit: test-images test-packages
+	KOPS_REQUIRE_TEST_PACKAGES=1 $(GO) test -count=1 ./...
+
+# The Debian packages of the node rules' tests (iptables, iproute2, shellcheck), installed if missing.
+test-packages:
+	./hack/install-test-packages.sh
 
 # The image builder's own tests (its module is apart from the main one); they build a tiny package,
 # not the operator, so they stay cheap.

@@ -48,8 +48,9 @@ func TestUpdateCluster(t *testing.T) {
 	require.NoError(t, err)
 	channel, err := channelsapi.ParseAddons(channelData)
 	require.NoError(t, err)
-	require.Len(t, channel.Spec.Addons, 1)
-	assert.Equal(t, channelsapi.ManifestHash(after), channel.Spec.Addons[0].ManifestHash, "the channel names the new manifest")
+	require.Len(t, channel.Spec.Addons, 2, "the default ServiceAccounts and CoreDNS")
+	assert.Equal(t, "coredns.addons.k8s.io", channel.Spec.Addons[1].Name)
+	assert.Equal(t, channelsapi.ManifestHash(after), channel.Spec.Addons[1].ManifestHash, "the channel names the new manifest")
 }
 
 func TestUpdateClusterRefusesInvalidSpec(t *testing.T) {

@@ -34,7 +34,8 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 			"cluster of --kubeconfig, KUBECONFIG or ~/.kube/config: every addon recorded at the channel's version\n" +
 			"and manifest hash; with built-in CoreDNS, Deployment coredns available and Service kube-dns at\n" +
 			"spec.kubeDNS.serverIP; with the CoreDNS operator, its Deployment available and the CoreDNS object\n" +
-			"healthy. Exits non-zero with what is missing; --wait retries until healthy or the time is up.",
+			"healthy; with kube2iam (podMetadataAccess mode Forward), its DaemonSet ready on every node. Exits\n" +
+			"non-zero with what is missing; --wait retries until healthy or the time is up.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(o.output, outputTable, outputYAML, outputJSON); err != nil {

@@ -22,7 +22,7 @@ type ClusterFiles struct {
 
 // known lists what kops writes in a cluster's folder: the config, the instance groups, the stored
 // addon objects, and what `kops update cluster --yes` writes under addons/ (the bootstrap channel
-// and one folder of manifests per addon).
+// and one folder of manifests per addon) and under igconfig/ (each instance group's node files).
 var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error{
 	"instancegroup": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walk(p, func(name string, isDir bool) bool { return !isDir && ValidateInstanceGroupName(name) == nil }, nil)
@@ -33,6 +33,23 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 	"pki": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walkPath(p, []string{"ssh", "public", "admin"}, isSSHKeyID)
 	},
+	// igconfig/<role>/<group>/ holds each instance group's node configuration (kops's nodeup files,
+	// the node setup files of pkg/model/nodesetup).
+	"igconfig": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
+		return files.walk(p, func(string, bool) bool { return false }, func(role vfs.Path) error {
+			if !igConfigRoles[role.Base()] {
+				files.Unknown = append(files.Unknown, role)
+				return nil
+			}
+			return files.walk(role, func(string, bool) bool { return false }, func(group vfs.Path) error {
+				if ValidateInstanceGroupName(group.Base()) != nil {
+					files.Unknown = append(files.Unknown, group)
+					return nil
+				}
+				return files.walk(group, func(_ string, isDir bool) bool { return !isDir }, nil)
+			})
+		})
+	},
 	"addons": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == "bootstrap-channel.yaml" },
 			func(sub vfs.Path) error {
@@ -40,6 +57,9 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 			})
 	},
 }
+
+// igConfigRoles are the folders of igconfig/: the instance group roles in lower case.
+var igConfigRoles = map[string]bool{"controlplane": true, "node": true, "apiserver": true, "bastion": true}
 
 // walk sorts the entries of the known folder dir: files that isKnown accepts are known, folders are
 // handed to descend (when given), anything else is unknown.

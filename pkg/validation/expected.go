@@ -13,6 +13,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/kube2iam"
 	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -45,6 +46,9 @@ type Expected struct {
 	Addons      []Addon
 	DNS         DNSMode
 	DNSServerIP string
+	// Kube2IAM says the channel deploys kube2iam (podMetadataAccess mode Forward): its DaemonSet
+	// must be ready on every node it is scheduled to.
+	Kube2IAM bool
 }
 
 // ReadExpected reads the bootstrap channel `kops update cluster --yes` wrote for a completed cluster
@@ -83,6 +87,8 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *
 			e.DNS = DNSBuiltIn
 		case corednsoperator.AddonName:
 			e.DNS = DNSOperator
+		case kube2iam.AddonName:
+			e.Kube2IAM = true
 		}
 	}
 	if dns := cluster.Spec.KubeDNS; dns != nil {

@@ -34,17 +34,22 @@ func hash(n int) string { return fmt.Sprintf("%064x", n) }
 
 func TestReadExpected(t *testing.T) {
 	cases := []struct {
-		name   string
-		addons []api.AddonSpec
-		want   DNSMode
+		name     string
+		addons   []api.AddonSpec
+		want     DNSMode
+		kube2iam bool
 	}{
-		{"built-in", []api.AddonSpec{{Name: "coredns.addons.k8s.io", ID: "k8s-1.12", Manifest: "coredns.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(1)}}, DNSBuiltIn},
+		{"built-in", []api.AddonSpec{{Name: "coredns.addons.k8s.io", ID: "k8s-1.12", Manifest: "coredns.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(1)}}, DNSBuiltIn, false},
 		{"operator", []api.AddonSpec{
 			{Name: "coredns-rbac.addons.k8s.io", ID: "k8s-1.12", Manifest: "coredns-rbac.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(1)},
 			{Name: "operator.coredns.addons.x-k8s.io", ID: "0.2.0", Manifest: "operator.coredns.addons.x-k8s.io/0.2.0.yaml", ManifestHash: hash(2), Namespace: "coredns-operator-system"},
 			{Name: "coredns.addons.x-k8s.io", ID: "1.12.4", Manifest: "coredns.addons.x-k8s.io/1.12.4.yaml", ManifestHash: hash(3)},
-		}, DNSOperator},
-		{"no DNS", []api.AddonSpec{{Name: "other", Manifest: "other/a.yaml", ManifestHash: hash(4)}}, DNSNone},
+		}, DNSOperator, false},
+		{"no DNS", []api.AddonSpec{{Name: "other", Manifest: "other/a.yaml", ManifestHash: hash(4)}}, DNSNone, false},
+		{"kube2iam", []api.AddonSpec{
+			{Name: "coredns.addons.k8s.io", ID: "k8s-1.12", Manifest: "coredns.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(1)},
+			{Name: "kube2iam.addons.k8s.io", ID: "k8s-1.12", Manifest: "kube2iam.addons.k8s.io/k8s-1.12.yaml", ManifestHash: hash(5)},
+		}, DNSBuiltIn, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +58,7 @@ func TestReadExpected(t *testing.T) {
 			e, err := ReadExpected(cluster(), vfs.NewContext(mem))
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, e.DNS)
+			assert.Equal(t, tc.kube2iam, e.Kube2IAM)
 			assert.Equal(t, "100.64.0.10", e.DNSServerIP)
 			assert.Equal(t, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", e.Channel)
 			require.Len(t, e.Addons, len(tc.addons))

@@ -16,6 +16,7 @@ import (
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/kube2iam"
 )
 
 // Check is one thing validated on the cluster.
@@ -98,6 +99,9 @@ func (v *Validator) Validate(ctx context.Context, e *Expected) *Result {
 		r.Checks = append(r.Checks,
 			v.checkDeployment(ctx, corednsoperator.Namespace, corednsoperator.DeploymentName),
 			v.checkCoreDNS(ctx, corednsoperator.WatchNamespace, corednsoperator.CoreDNSResource))
+	}
+	if e.Kube2IAM {
+		r.Checks = append(r.Checks, v.checkDaemonSet(ctx, kube2iam.Namespace, kube2iam.Name))
 	}
 	return r
 }

@@ -50,9 +50,11 @@ func newAddon(name, id string, manifest []byte) *Addon {
 	}
 }
 
-// DefaultBuilders are the addon builders of every cluster, in channel order.
+// DefaultBuilders are the addon builders of every cluster, in channel order: the default
+// ServiceAccounts are locked before any addon's pods start, and the objects stored with the
+// cluster come last.
 func DefaultBuilders() []Builder {
-	return []Builder{CoreDNS{}, CoreDNSOperator{}, ClusterAddons{}}
+	return []Builder{ServiceAccountDefaults{}, CoreDNS{}, CoreDNSOperator{}, Kube2IAM{}, ClusterAddons{}}
 }
 
 // RequiredPackages names the channel packages builders need for this cluster, in builder order,

@@ -75,6 +75,10 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The operator's namespace is one kops creates: its default ServiceAccount gets no token.
+	if operatorManifest, err = lockDefaultServiceAccounts(operatorManifest); err != nil {
+		return nil, err
+	}
 	resourceManifest, err := yaml.Marshal(resource)
 	if err != nil {
 		return nil, err

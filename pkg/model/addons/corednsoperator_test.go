@@ -79,6 +79,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"Namespace/coredns-operator-system",
+		"ServiceAccount/coredns-operator-system/default", // locked: the namespace is kops's
 		"Role/kube-system/coredns-operator", "RoleBinding/kube-system/coredns-operator",
 		"Role/coredns-operator-system/coredns-operator", "RoleBinding/coredns-operator-system/coredns-operator",
 		"ValidatingAdmissionPolicy/coredns-operator-scope", "ValidatingAdmissionPolicyBinding/coredns-operator-scope",

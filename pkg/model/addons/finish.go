@@ -105,6 +105,21 @@ func writeDoc(out *bytes.Buffer, doc []byte) {
 	}
 }
 
+// isDefaultAccountLock says whether obj is a default ServiceAccount kops only locks (the partial
+// object of serviceAccountDefaultsTemplate): the controller-manager owns it, so it carries no addon
+// label and no channels retirement or prune can ever delete it.
+func isDefaultAccountLock(obj *unstructured.Unstructured) bool {
+	if obj.GetAPIVersion() != "v1" || obj.GetKind() != "ServiceAccount" || obj.GetName() != "default" {
+		return false
+	}
+	for k := range obj.Object {
+		if k != "apiVersion" && k != "kind" && k != "metadata" && k != "automountServiceAccountToken" {
+			return false
+		}
+	}
+	return true
+}
+
 // checkFinished checks what finishObject guarantees on an addon's manifest as written: every object
 // carries the addon's name and kops's managed-by label, and every image is already remapped.
 func checkFinished(a *Addon, remapper *assets.Remapper) error {
@@ -119,6 +134,13 @@ func checkFinished(a *Addon, remapper *assets.Remapper) error {
 			return fmt.Errorf("addon %s, document %d: %w", a.Spec.Name, i+1, err)
 		}
 		labels := obj.GetLabels()
+		if isDefaultAccountLock(obj) {
+			// Deliberately unlabelled: see serviceAccountDefaultsTemplate.
+			if len(labels) > 0 {
+				problems = append(problems, fmt.Sprintf("ServiceAccount %s/default: a default account must carry no labels, or channels could retire it", obj.GetNamespace()))
+			}
+			continue
+		}
 		if labels[LabelAddonName] != a.Spec.Name || labels[LabelManagedBy] != "kops" {
 			problems = append(problems, fmt.Sprintf("%s %s: labels %s=%q and %s=%q are missing", obj.GetKind(), obj.GetName(), LabelAddonName, a.Spec.Name, LabelManagedBy, "kops"))
 		}

@@ -111,12 +111,19 @@ func (s *Store) Update(t testing.TB, flags string) string {
 
 // SetOperatorMode stores spec.kubeDNS.operatorMode, as `kops edit cluster` would.
 func (s *Store) SetOperatorMode(t testing.TB, mode string) {
+	s.EditCluster(t, func(cluster *kops.Cluster) {
+		if cluster.Spec.KubeDNS == nil {
+			cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
+		}
+		cluster.Spec.KubeDNS.OperatorMode = mode
+	})
+}
+
+// EditCluster changes the stored cluster with edit, as `kops edit cluster` would.
+func (s *Store) EditCluster(t testing.TB, edit func(*kops.Cluster)) {
 	cluster, _, err := s.clientset.GetCluster(s.name)
 	require.NoError(t, err)
-	if cluster.Spec.KubeDNS == nil {
-		cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
-	}
-	cluster.Spec.KubeDNS.OperatorMode = mode
+	edit(cluster)
 	require.NoError(t, s.clientset.UpdateCluster(cluster))
 }
 

@@ -24,9 +24,10 @@ func TestOperatorAddonsApplyInAnyOrder(t *testing.T) {
 	run := setup(t)
 	require.NoError(t, run.Err, run.Output)
 	assert.Equal(t, map[string]apply.Outcome{
-		"coredns-rbac.addons.k8s.io":       apply.Applied,
-		"operator.coredns.addons.x-k8s.io": apply.Applied,
-		"coredns.addons.x-k8s.io":          apply.Applied,
+		"serviceaccount-defaults.addons.k8s.io": apply.Applied,
+		"coredns-rbac.addons.k8s.io":            apply.Applied,
+		"operator.coredns.addons.x-k8s.io":      apply.Applied,
+		"coredns.addons.x-k8s.io":               apply.Applied,
 	}, run.Outcomes())
 	position := map[string]int{}
 	for i, r := range run.Results {

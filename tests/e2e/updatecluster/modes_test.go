@@ -62,7 +62,7 @@ func TestUpdateClusterBinaryClientSide(t *testing.T) {
 		for _, e := range entries {
 			names = append(names, e.Name())
 		}
-		assert.Equal(t, []string{"bootstrap-channel.yaml", "coredns.addons.k8s.io"}, names, mode.name)
+		assert.Equal(t, []string{"bootstrap-channel.yaml", "coredns.addons.k8s.io", "serviceaccount-defaults.addons.k8s.io"}, names, mode.name)
 		data, err := os.ReadFile(filepath.Join(addons, "coredns.addons.k8s.io", "k8s-1.12.yaml"))
 		require.NoError(t, err)
 		manifests[mode.name] = string(data)

@@ -52,7 +52,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		r := validate()
 		assert.Equal(t, 1, r.Code)
 		assert.Contains(t, r.Stdout, "Deployment  kube-system/coredns")
-		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 3 checks failed:`)
+		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 4 checks failed:`)
 		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: generation 1 not yet observed by its controller")
 		setDeploymentStatus(t, "kube-system", "coredns", nil)
 		r = validate()
@@ -88,7 +88,7 @@ func TestValidateBuiltIn(t *testing.T) {
 			assert.Equal(t, "builtin.k8s.local", got.Cluster)
 			assert.Equal(t, "built-in", got.DNS)
 			assert.Equal(t, c.channel(), got.Channel)
-			assert.Len(t, got.Checks, 3)
+			assert.Len(t, got.Checks, 4, "the two addons (default ServiceAccounts, CoreDNS), Deployment coredns, Service kube-dns")
 			assert.Empty(t, got.failing())
 			assert.NotContains(t, r.Stdout, "Your cluster", "machine output has no prose")
 		}
@@ -157,7 +157,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		require.NoError(t, cmd.Start())
 		lines := bufio.NewScanner(stderr)
 		require.True(t, lines.Scan(), "a progress line")
-		assert.Regexp(t, `^Validation failed \(1 of 3 checks failing: Deployment kube-system/coredns: not available: .*\), next check in 100ms, 2m0s left$`, lines.Text())
+		assert.Regexp(t, `^Validation failed \(1 of 4 checks failing: Deployment kube-system/coredns: not available: .*\), next check in 100ms, 2m0s left$`, lines.Text())
 		setDeploymentAvailable(t, "kube-system", "coredns", true) // the controller catches up
 		for lines.Scan() {
 			assert.True(t, strings.HasPrefix(lines.Text(), "Validation failed ("), lines.Text())
@@ -172,7 +172,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		r := validate("--wait=1s", "--interval=200ms")
 		assert.Equal(t, 1, r.Code)
 		assert.GreaterOrEqual(t, strings.Count(r.Stderr, "Validation failed ("), 2, r.Stderr)
-		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 3 checks failed:`)
+		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 4 checks failed:`)
 		assert.Contains(t, r.Stdout, "FAILED")
 	})
 
@@ -215,7 +215,7 @@ func TestValidateOperator(t *testing.T) {
 			addons = append(addons, check.Name)
 		}
 	}
-	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}, addons)
+	assert.Equal(t, []string{"serviceaccount-defaults.addons.k8s.io", "coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}, addons)
 
 	setDeploymentAvailable(t, "coredns-operator-system", "coredns-operator", true)
 	setCoreDNSStatus(t, false, "waiting for Deployment coredns")

@@ -1,8 +1,8 @@
 // Package updatecluster holds the golden cases of `kops update cluster`: each directory has an
 // input cluster (in-v1alpha2.yaml, and optionally the feature flags it runs with) and, under
-// expected/, the dry-run report and every file written under the cluster's addons/; a case whose
-// `targets` file names terraform also pins kubernetes.tf and data/ under expected/terraform/. Run
-// hack/update-expected.sh to rewrite expected/ after reading why it changed.
+// expected/, the dry-run report and every file written under the cluster's addons/ and igconfig/;
+// a case whose `targets` file names terraform also pins kubernetes.tf and data/ under
+// expected/terraform/. Run hack/update-expected.sh to rewrite expected/ after reading why it changed.
 //
 // An input may name a channel inside its case directory as file://./<path>; the test turns that
 // into the absolute file:// URL, since a channel URL must be absolute.
@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -98,6 +99,12 @@ func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.Appl
 
 // addonFiles reads every file below the cluster's addons/ directory, keyed by relative path.
 func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
+	return s.filesBelow(t, "addons")
+}
+
+// filesBelow reads every file below the cluster's directories dirs (missing ones are empty), keyed
+// by relative path.
+func (s *goldenStore) filesBelow(t *testing.T, dirs ...string) map[string]string {
 	files := map[string]string{}
 	var walk func(p vfs.Path, rel string)
 	walk = func(p vfs.Path, rel string) {
@@ -112,7 +119,13 @@ func (s *goldenStore) addonFiles(t *testing.T) map[string]string {
 			walk(c, rel+"/"+c.Base())
 		}
 	}
-	walk(s.clientset.Base().Join(s.name, "addons"), "addons")
+	for _, dir := range dirs {
+		p := s.clientset.Base().Join(s.name, dir)
+		if _, err := p.ReadDir(); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		walk(p, dir)
+	}
 	return files
 }
 
@@ -127,7 +140,7 @@ func runCase(t *testing.T, dir string) {
 
 	_, result := s.update(t, cloudup.TargetDirect)
 	require.True(t, result.Changed)
-	for path, data := range s.addonFiles(t) {
+	for path, data := range s.filesBelow(t, "addons", "igconfig") {
 		got[path] = data
 	}
 	if wantsTerraform(t, dir) {
@@ -144,7 +157,8 @@ func runCase(t *testing.T, dir string) {
 
 	t.Run("manifests decode strictly", func(t *testing.T) {
 		for path, data := range got {
-			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") || strings.HasPrefix(path, terraformPrefix) {
+			if path == "dryrun.txt" || strings.HasSuffix(path, "bootstrap-channel.yaml") ||
+				strings.HasPrefix(path, "igconfig/") || strings.HasPrefix(path, terraformPrefix) {
 				continue
 			}
 			_, err := kubemanifest.DecodeStrict([]byte(data), kubemanifest.Kinds{

@@ -117,7 +117,10 @@ func TestTerraformModeChangeShowsLaunchTemplateDiffs(t *testing.T) {
 	assert.Equal(t, before, after, "the preview writes nothing")
 
 	text := report.String()
-	assert.Contains(t, text, "Will modify resources:\n  TerraformFile/kubernetes.tf\n")
+	// The node files under igconfig/ change too, and are listed before the terraform files.
+	assert.Contains(t, text, "Will modify resources:\n")
+	assert.Contains(t, text, "\n  TerraformFile/kubernetes.tf\n")
+	assert.Contains(t, text, "\n  ManagedFile/igconfig/node/nodes/kops-pod-metadata-access.sh\n")
 	for _, lt := range []string{"control-plane-us-east-2a-pod-metadata-block-example-com", "nodes-pod-metadata-block-example-com"} {
 		header := "--- resource aws_launch_template." + lt + " (current)\n"
 		require.Contains(t, text, header)

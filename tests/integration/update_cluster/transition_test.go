@@ -21,15 +21,19 @@ func TestOperatorFlagTransitions(t *testing.T) {
 	off := featureflag.Set{}
 	on, _ := featureflag.Parse("ClusterAddons,UseOperators")
 
-	builtIn := []string{"coredns.addons.k8s.io"}
-	operator := []string{"coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}
-	builtInFiles := []string{"addons/bootstrap-channel.yaml", "addons/coredns.addons.k8s.io/k8s-1.12.yaml"}
+	// The default ServiceAccounts are locked first in every channel, whatever CoreDNS runs as.
+	accounts := "serviceaccount-defaults.addons.k8s.io"
+	accountsFile := "addons/serviceaccount-defaults.addons.k8s.io/v1.yaml"
+	builtIn := []string{accounts, "coredns.addons.k8s.io"}
+	operator := []string{accounts, "coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}
+	builtInFiles := []string{"addons/bootstrap-channel.yaml", "addons/coredns.addons.k8s.io/k8s-1.12.yaml", accountsFile}
 	operatorFiles := []string{
 		"addons/bootstrap-channel.yaml",
 		"addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
 		"addons/coredns.addons.k8s.io/k8s-1.12.yaml",
 		"addons/coredns.addons.x-k8s.io/1.14.2.yaml",
 		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml",
+		accountsFile,
 	}
 
 	steps := []struct {

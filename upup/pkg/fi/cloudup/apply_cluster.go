@@ -17,6 +17,7 @@ import (
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/awsmodel"
+	"k8s.io/kops/pkg/model/nodesetup"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -177,6 +178,7 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 	c := &fi.ModelBuilderContext{}
 	builders := []model.Builder{
 		&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.DefaultBuilders()},
+		&nodesetup.Builder{Context: ctx},
 	}
 	builders = append(builders, awsmodel.Builders(ctx)...)
 	for _, b := range builders {

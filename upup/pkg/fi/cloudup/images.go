@@ -3,6 +3,7 @@ package cloudup
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
@@ -83,7 +84,8 @@ func renderedImages(ctx *model.KopsModelContext) ([]imageField, error) {
 	}
 	files := []*fitasks.ManagedFile{}
 	for _, t := range tasks {
-		if f, ok := t.(*fitasks.ManagedFile); ok {
+		// Images are in the addon manifests; the node files under igconfig/ are not manifests.
+		if f, ok := t.(*fitasks.ManagedFile); ok && strings.HasPrefix(f.Location, "addons/") {
 			files = append(files, f)
 		}
 	}

@@ -1,0 +1,83 @@
+package addons
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/components/kube2iam"
+)
+
+// Kube2IAM is the credentials proxy of podMetadataAccess mode Forward, kube2iam.addons.k8s.io. It
+// is in the channel only in mode Forward: when the mode changes it leaves the channel, and
+// channels retires it, deleting exactly what it applied.
+type Kube2IAM struct{}
+
+// Owns names the kube2iam addon.
+func (Kube2IAM) Owns() []string { return []string{kube2iam.AddonName} }
+
+// Addons renders kube2iam from spec.podMetadataAccess.forward in mode Forward, and nothing
+// otherwise. Defaults are CompleteCluster's; an unset proxy or port still means kube2iam on 8181.
+func (Kube2IAM) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
+	config, ok, err := kube2IAMConfig(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	manifest, err := kube2iam.Render(config)
+	if err != nil {
+		return nil, err
+	}
+	return []*Addon{newAddon(kube2iam.AddonName, kube2iam.AddonID, manifest)}, nil
+}
+
+// UsesKube2IAM says whether the cluster sends pods' metadata requests to kube2iam.
+func UsesKube2IAM(cluster *kops.Cluster) bool {
+	access := cluster.Spec.PodMetadataAccess
+	if access == nil || access.Mode != kops.PodMetadataAccessForward {
+		return false
+	}
+	return access.Forward == nil || access.Forward.Proxy == "" || access.Forward.Proxy == kops.PodMetadataProxyKube2IAM
+}
+
+// kube2IAMConfig maps the cluster to kube2iam's settings; ok is false when kube2iam is not used.
+// Problems name the field of the cluster spec to fix.
+func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) {
+	access := ctx.Cluster.Spec.PodMetadataAccess
+	if access != nil && access.Mode == kops.PodMetadataAccessForward && !UsesKube2IAM(ctx.Cluster) {
+		return kube2iam.Config{}, false, fmt.Errorf("spec.podMetadataAccess.forward.proxy: %q is not a proxy kops deploys (only %q)",
+			access.Forward.Proxy, kops.PodMetadataProxyKube2IAM)
+	}
+	if !UsesKube2IAM(ctx.Cluster) {
+		return kube2iam.Config{}, false, nil
+	}
+	forward := access.Forward
+	if forward == nil {
+		forward = &kops.PodMetadataForwardSpec{}
+	}
+	config := kube2iam.Config{
+		Port:                  kops.DefaultPodMetadataForwardPort,
+		BaseRoleARN:           forward.BaseRoleARN,
+		DefaultRole:           forward.DefaultRole,
+		NamespaceRestrictions: forward.NamespaceRestrictions,
+	}
+	if forward.Port != nil {
+		config.Port = *forward.Port
+	}
+	image, err := ctx.Assets.RemapImage(kube2iam.DefaultImage)
+	if err != nil {
+		return kube2iam.Config{}, false, fmt.Errorf("kube2iam image: %w", err)
+	}
+	config.Image = image
+	if problems := config.Check(); len(problems) > 0 {
+		lines := make([]string, len(problems))
+		for i, p := range problems {
+			lines[i] = "spec.podMetadataAccess.forward." + p.String()
+		}
+		return kube2iam.Config{}, false, fmt.Errorf("%s", strings.Join(lines, "\n"))
+	}
+	return config, true, nil
+}
+
+// Packages is empty: kube2iam is rendered from its template with a pinned image, no channel package.
+func (Kube2IAM) Packages(*model.KopsModelContext) []string { return nil }

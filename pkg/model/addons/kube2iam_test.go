@@ -1,0 +1,105 @@
+package addons
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/utils/ptr"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/components/kube2iam"
+)
+
+func kube2IAMContext(t *testing.T, access *kops.PodMetadataAccessSpec, assetsSpec *kops.AssetsSpec) *model.KopsModelContext {
+	remapper, err := assets.NewRemapper(assetsSpec)
+	require.NoError(t, err)
+	return &model.KopsModelContext{
+		Cluster: &kops.Cluster{Spec: kops.ClusterSpec{PodMetadataAccess: access}},
+		Assets:  remapper,
+	}
+}
+
+func kube2IAMDaemonSet(t *testing.T, a *Addon) *appsv1.DaemonSet {
+	objs, err := kubemanifest.DecodeStrict(a.Manifest)
+	require.NoError(t, err)
+	for _, o := range objs {
+		if ds, ok := o.Typed.(*appsv1.DaemonSet); ok {
+			return ds
+		}
+	}
+	require.FailNow(t, "no DaemonSet")
+	return nil
+}
+
+// kube2iam is in the channel in mode Forward only.
+func TestKube2IAMOnlyInForward(t *testing.T) {
+	cases := []struct {
+		name   string
+		access *kops.PodMetadataAccessSpec
+		want   bool
+	}{
+		{"unset", nil, false},
+		{"Allow", &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessAllow}, false},
+		{"Block", &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessBlock}, false},
+		// Block keeps a forward section someone left behind without deploying anything.
+		{"Block with a forward section", &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessBlock, Forward: &kops.PodMetadataForwardSpec{Proxy: "kube2iam"}}, false},
+		{"Forward", &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: &kops.PodMetadataForwardSpec{Proxy: "kube2iam"}}, true},
+		{"Forward, nothing completed", &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Kube2IAM{}.Addons(kube2IAMContext(t, tc.access, nil))
+			require.NoError(t, err)
+			if !tc.want {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Equal(t, kube2iam.AddonName, got[0].Spec.Name)
+			assert.Equal(t, kube2iam.AddonName+"/"+kube2iam.AddonID+".yaml", got[0].Spec.Manifest)
+			ds := kube2IAMDaemonSet(t, got[0])
+			assert.Contains(t, ds.Spec.Template.Spec.Containers[0].Args, "--app-port=8181", "the default port without completion")
+		})
+	}
+}
+
+func TestKube2IAMSettings(t *testing.T) {
+	access := &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: &kops.PodMetadataForwardSpec{
+		Port: ptr.To[int32](8282), BaseRoleARN: "arn:aws:iam::123456789012:role/", DefaultRole: "pods", NamespaceRestrictions: true,
+	}}
+	got, err := Kube2IAM{}.Addons(kube2IAMContext(t, access, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}))
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	c := kube2IAMDaemonSet(t, got[0]).Spec.Template.Spec.Containers[0]
+	assert.Equal(t, "proxy.example.com/docker.io/jtblin/kube2iam:0.11.2", c.Image, "remapped like every image")
+	assert.Equal(t, []string{"--app-port=8282", "--base-role-arn=arn:aws:iam::123456789012:role/", "--default-role=pods",
+		"--host-ip=$(HOST_IP)", "--iptables=false", "--namespace-restrictions", "--node=$(NODE_NAME)"}, c.Args)
+}
+
+// What the renderer cannot take is refused with the field of the cluster spec, every problem at once.
+func TestKube2IAMRefuses(t *testing.T) {
+	cases := []struct {
+		name    string
+		forward *kops.PodMetadataForwardSpec
+		want    []string
+	}{
+		{"another proxy", &kops.PodMetadataForwardSpec{Proxy: "kiam"}, []string{`spec.podMetadataAccess.forward.proxy: "kiam" is not a proxy kops deploys`}},
+		{"bad port and role", &kops.PodMetadataForwardSpec{Port: ptr.To[int32](0), DefaultRole: "a b"},
+			[]string{"spec.podMetadataAccess.forward.port: 0 is not between 1 and 65535", `spec.podMetadataAccess.forward.defaultRole: "a b" contains whitespace`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			access := &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: tc.forward}
+			_, err := Kube2IAM{}.Addons(kube2IAMContext(t, access, nil))
+			require.Error(t, err)
+			for _, want := range tc.want {
+				assert.Contains(t, err.Error(), want)
+			}
+		})
+	}
+}

@@ -1,0 +1,51 @@
+package nodesetup
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+)
+
+func group(name string, role kops.InstanceGroupRole) *kops.InstanceGroup {
+	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: role}}
+	ig.Name = name
+	return ig
+}
+
+func TestBuilder(t *testing.T) {
+	c := testCluster("Block", false, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
+	ctx := &model.KopsModelContext{Cluster: c, InstanceGroups: []*kops.InstanceGroup{
+		group("master-a", kops.RoleMaster), group("cp-b", kops.RoleControlPlane), group("nodes", kops.RoleNode),
+		group("api", kops.RoleAPIServer), group("bastions", kops.RoleBastion),
+	}}
+	mc := &fi.ModelBuilderContext{}
+	require.NoError(t, (&Builder{Context: ctx}).Build(mc))
+	files, err := Files(c)
+	require.NoError(t, err)
+	got := map[string][]byte{}
+	for _, task := range mc.Tasks() {
+		f, ok := task.(*fitasks.ManagedFile)
+		require.True(t, ok, "%T", task)
+		got[f.Location] = f.Contents
+	}
+	want := map[string][]byte{}
+	for _, dir := range []string{"igconfig/controlplane/master-a", "igconfig/controlplane/cp-b", "igconfig/node/nodes", "igconfig/apiserver/api"} {
+		want[dir+"/kops-pod-metadata-access.sh"] = files.Script
+		want[dir+"/kops-pod-metadata-access.service"] = files.Unit
+		want[dir+"/kubelet-10-kops-pod-metadata-access.conf"] = files.KubeletDropIn
+	}
+	assert.Equal(t, want, got, "every group but bastions, under kops's igconfig/<role>/<group>/")
+}
+
+func TestBuilderError(t *testing.T) {
+	c := testCluster("Forward", false, nil)
+	ctx := &model.KopsModelContext{Cluster: c, InstanceGroups: []*kops.InstanceGroup{group("nodes", kops.RoleNode)}}
+	err := (&Builder{Context: ctx}).Build(&fi.ModelBuilderContext{})
+	assert.ErrorContains(t, err, "spec.podMetadataAccess.hostInterface: Required value")
+}

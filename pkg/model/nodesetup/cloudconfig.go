@@ -1,0 +1,106 @@
+package nodesetup
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type cloudConfigDoc struct {
+	WriteFiles []writeFile `yaml:"write_files"`
+	RunCmd     [][]string  `yaml:"runcmd"`
+}
+
+type writeFile struct {
+	Path        string `yaml:"path"`
+	Owner       string `yaml:"owner"`
+	Permissions string `yaml:"permissions"`
+	Content     string `yaml:"content"`
+}
+
+// cloudConfig writes the files (cloud-init's first stage, before any bootstrap script) and then
+// enables and starts the unit; kubelet's drop-in orders kubelet after it on every boot.
+func cloudConfig(files *NodeFiles) (string, error) {
+	doc := cloudConfigDoc{
+		WriteFiles: []writeFile{
+			{Path: ScriptPath, Owner: "root:root", Permissions: "0755", Content: string(files.Script)},
+			{Path: UnitPath, Owner: "root:root", Permissions: "0644", Content: string(files.Unit)},
+			{Path: KubeletDropInPath, Owner: "root:root", Permissions: "0644", Content: string(files.KubeletDropIn)},
+		},
+		RunCmd: [][]string{
+			{"systemctl", "daemon-reload"},
+			{"systemctl", "enable", "--now", UnitName},
+		},
+	}
+	if s, ok := writeCloudConfig(doc); ok {
+		return s, nil
+	}
+	return encodeCloudConfig(doc)
+}
+
+// encodeCloudConfig is the general encoder, for contents writeCloudConfig does not take.
+func encodeCloudConfig(doc cloudConfigDoc) (string, error) {
+	var b bytes.Buffer
+	b.WriteString("#cloud-config\n")
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return "", fmt.Errorf("encoding cloud-config: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return "", fmt.Errorf("encoding cloud-config: %w", err)
+	}
+	return b.String(), nil
+}
+
+// writeCloudConfig writes the same bytes as encodeCloudConfig, a few times faster (the AWS model
+// asks once per instance group), when every content is a literal block as the encoder writes
+// it: printable ASCII and tabs, one final newline, no leading space. The other values are this
+// package's constants; a test holds both writers to the same output.
+func writeCloudConfig(doc cloudConfigDoc) (string, bool) {
+	var b strings.Builder
+	size := 512
+	for _, f := range doc.WriteFiles {
+		size += len(f.Content) + len(f.Content)/8 // the indentation of ~40-character lines
+	}
+	b.Grow(size)
+	b.WriteString("#cloud-config\nwrite_files:\n")
+	for _, f := range doc.WriteFiles {
+		if !literalBlockSafe(f.Content) {
+			return "", false
+		}
+		fmt.Fprintf(&b, "  - path: %s\n    owner: %s\n    permissions: %q\n    content: |\n", f.Path, f.Owner, f.Permissions)
+		for _, line := range strings.SplitAfter(f.Content, "\n") {
+			if line != "\n" && line != "" {
+				b.WriteString("      ")
+			}
+			b.WriteString(line)
+		}
+	}
+	b.WriteString("runcmd:\n")
+	for _, cmd := range doc.RunCmd {
+		for i, arg := range cmd {
+			b.WriteString(map[bool]string{true: "  - - ", false: "    - "}[i == 0] + arg + "\n")
+		}
+	}
+	return b.String(), true
+}
+
+func literalBlockSafe(s string) bool {
+	if !strings.HasSuffix(s, "\n") || strings.HasSuffix(s, "\n\n") || strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\n") {
+		return false
+	}
+	for _, r := range s {
+		if r != '\n' && r != '\t' && (r < ' ' || r > '~') {
+			return false
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		if strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,49 @@
+package nodesetup
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+//go:embed script.sh.tmpl
+var scriptTemplateText string
+
+var scriptTemplate = template.Must(template.New("script").Funcs(template.FuncMap{
+	"join":        strings.Join,
+	"modeSummary": modeSummary,
+}).Option("missingkey=error").Parse(scriptTemplateText))
+
+// modeSummary says in one line what a mode does on the node.
+func modeSummary(mode string) string {
+	switch mode {
+	case kops.PodMetadataAccessBlock:
+		return "pods' traffic to instance metadata is dropped; the node itself keeps it."
+	case kops.PodMetadataAccessForward:
+		return "pods' HTTP requests to instance metadata go to the credentials proxy on the node; the rest is dropped."
+	default:
+		return "pods reach instance metadata; rules an earlier mode left are removed."
+	}
+}
+
+// RenderScript renders the node script of rules.
+func RenderScript(r *Rules) ([]byte, error) {
+	var b bytes.Buffer
+	if err := scriptTemplate.Execute(&b, r); err != nil {
+		return nil, fmt.Errorf("rendering the node metadata script: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// Script renders the node script of a completed cluster.
+func Script(cluster *kops.Cluster) ([]byte, error) {
+	r, err := RulesFor(cluster)
+	if err != nil {
+		return nil, err
+	}
+	return RenderScript(r)
+}

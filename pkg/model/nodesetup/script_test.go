@@ -1,0 +1,64 @@
+package nodesetup
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// requirePackages is set by the Makefile, which installs shellcheck: there a missing tool fails.
+var requirePackages = os.Getenv("KOPS_REQUIRE_TEST_PACKAGES") == "1"
+
+// TestScriptsPassShellcheck checks every mode, CNI and family the renderer can produce.
+func TestScriptsPassShellcheck(t *testing.T) {
+	shellcheck, err := exec.LookPath("shellcheck")
+	if err != nil {
+		if requirePackages {
+			t.Fatal("shellcheck not found: run hack/install-test-packages.sh")
+		}
+		t.Skip("shellcheck not found: run hack/install-test-packages.sh; skipped")
+	}
+	dir := t.TempDir()
+	var paths []string
+	for _, cni := range cnis {
+		for _, ipv6 := range []bool{false, true} {
+			for _, mode := range []string{"Allow", "Block", "Forward"} {
+				if mode == "Forward" && cni.networking == nil {
+					continue
+				}
+				script, err := Script(testCluster(mode, ipv6, cni.networking))
+				require.NoError(t, err)
+				p := filepath.Join(dir, cni.name+"-"+mode+map[bool]string{false: "-4", true: "-6"}[ipv6]+".sh")
+				require.NoError(t, os.WriteFile(p, script, 0o644))
+				paths = append(paths, p)
+			}
+		}
+	}
+	require.Len(t, paths, 46)
+	out, err := exec.Command(shellcheck, append([]string{"--shell=sh", "--severity=style"}, paths...)...).CombinedOutput()
+	assert.NoError(t, err, "shellcheck:\n%s", out)
+}
+
+// TestScriptWithoutIptables: a node without iptables gets a non-zero exit and a message saying
+// what is missing, before anything is done.
+func TestScriptWithoutIptables(t *testing.T) {
+	for _, mode := range []string{"Allow", "Block", "Forward"} {
+		t.Run(mode, func(t *testing.T) {
+			script, err := Script(testCluster(mode, false, cnis[0].networking))
+			require.NoError(t, err)
+			p := filepath.Join(t.TempDir(), ScriptFile)
+			require.NoError(t, os.WriteFile(p, script, 0o755))
+			cmd := exec.Command("/bin/sh", p)
+			cmd.Env = []string{"PATH=" + t.TempDir()} // an empty directory: no command at all
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit)
+			assert.Equal(t, 1, exit.ExitCode())
+			assert.Equal(t, "kops-pod-metadata-access: iptables not found in PATH: install it (package iptables or iproute2); mode "+mode+" is not applied and kubelet must not start\n", string(out))
+		})
+	}
+}

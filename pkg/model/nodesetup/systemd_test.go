@@ -1,0 +1,45 @@
+package nodesetup
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestUnitsVerify has systemd parse the unit and kubelet's drop-in next to a stand-in kubelet
+// unit: a misspelt key would silently drop the ordering that keeps pods from starting early.
+func TestUnitsVerify(t *testing.T) {
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("systemd-analyze not found (package systemd); skipped")
+	}
+	r, err := RulesFor(testCluster("Block", false, nil))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	write := func(name string, data []byte) {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+	}
+	write(UnitName, RenderUnit(r))
+	write(filepath.Join("kubelet.service.d", filepath.Base(KubeletDropInPath)), RenderKubeletDropIn())
+	write("kubelet.service", []byte("[Service]\nType=oneshot\nExecStart=/bin/true\n"))
+	require.Equal(t, "/etc/systemd/system/kubelet.service.d", filepath.Dir(KubeletDropInPath))
+
+	cmd := exec.Command(analyze, "verify", "kubelet.service", UnitName)
+	cmd.Env = append(os.Environ(), "SYSTEMD_UNIT_PATH="+dir+":") // the trailing ':' keeps the defaults
+	out, _ := cmd.CombinedOutput()
+	var problems []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		// The script is not installed on the machine running the test.
+		if line != "" && !strings.Contains(line, ScriptPath+" is not executable") {
+			problems = append(problems, line)
+		}
+	}
+	assert.Empty(t, problems, "systemd-analyze verify")
+}

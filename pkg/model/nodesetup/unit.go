@@ -1,0 +1,48 @@
+package nodesetup
+
+import (
+	"fmt"
+)
+
+// Where the node files live on the machine.
+const (
+	// ScriptPath is under /opt/kops, where kops keeps its node binaries: writable on every image,
+	// including those with a read-only /usr.
+	ScriptPath = "/opt/kops/bin/kops-pod-metadata-access"
+	// UnitName is the systemd unit that runs the script once per boot.
+	UnitName = "kops-pod-metadata-access.service"
+	UnitPath = "/etc/systemd/system/" + UnitName
+	// KubeletDropInPath makes kubelet require the unit and start after it.
+	KubeletDropInPath = "/etc/systemd/system/kubelet.service.d/10-kops-pod-metadata-access.conf"
+)
+
+// RenderUnit renders the oneshot unit. It runs after network-pre.target and before kubelet; it
+// restarts nothing and nothing restarts it.
+func RenderUnit(r *Rules) []byte {
+	return fmt.Appendf(nil, `[Unit]
+Description=kops: pod access to instance metadata (mode %s)
+Wants=network-pre.target
+After=network-pre.target
+Before=kubelet.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=%s
+
+[Install]
+WantedBy=multi-user.target
+`, r.Mode, ScriptPath)
+}
+
+// RenderKubeletDropIn renders kubelet's drop-in: kubelet requires the unit and starts after it,
+// so if the rules cannot be applied kubelet does not start and no pod runs on a node without them.
+// It is a file rather than an "enable" so that it holds from the moment cloud-init writes it, in
+// its first stage, before any bootstrap script can start kubelet.
+func RenderKubeletDropIn() []byte {
+	return []byte(`# Written by kops: pods must not start before their access to instance metadata is set.
+[Unit]
+Requires=` + UnitName + `
+After=` + UnitName + `
+`)
+}

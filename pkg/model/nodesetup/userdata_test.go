@@ -1,0 +1,104 @@
+package nodesetup
+
+import (
+	"bytes"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// parts decodes user data as cloud-init does: a MIME multipart message.
+func parts(t *testing.T, userData []byte) map[string]string {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(userData))
+	require.NoError(t, err)
+	mediaType, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	require.Equal(t, "multipart/mixed", mediaType)
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	out := map[string]string{}
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return out
+		}
+		require.NoError(t, err)
+		body, err := io.ReadAll(p)
+		require.NoError(t, err)
+		ct, _, err := mime.ParseMediaType(p.Header.Get("Content-Type"))
+		require.NoError(t, err)
+		out[ct] = string(body)
+	}
+}
+
+func TestUserData(t *testing.T) {
+	c := testCluster("Forward", false, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
+	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleNode}}
+	ig.Name = "nodes"
+	data, err := UserData(c, ig)
+	require.NoError(t, err)
+	again, err := UserData(c, ig)
+	require.NoError(t, err)
+	assert.Equal(t, data, again, "deterministic bytes")
+
+	got := parts(t, data)
+	require.Len(t, got, 1)
+	config := got["text/cloud-config"]
+	require.True(t, strings.HasPrefix(config, "#cloud-config\n"), config)
+	var doc struct {
+		WriteFiles []map[string]string `yaml:"write_files"`
+		RunCmd     [][]string          `yaml:"runcmd"`
+	}
+	dec := yaml.NewDecoder(strings.NewReader(config))
+	dec.KnownFields(true)
+	require.NoError(t, dec.Decode(&doc))
+	files, err := Files(c)
+	require.NoError(t, err)
+	assert.Equal(t, []map[string]string{
+		{"path": ScriptPath, "owner": "root:root", "permissions": "0755", "content": string(files.Script)},
+		{"path": UnitPath, "owner": "root:root", "permissions": "0644", "content": string(files.Unit)},
+		{"path": KubeletDropInPath, "owner": "root:root", "permissions": "0644", "content": string(files.KubeletDropIn)},
+	}, doc.WriteFiles)
+	assert.Equal(t, [][]string{{"systemctl", "daemon-reload"}, {"systemctl", "enable", "--now", UnitName}}, doc.RunCmd)
+}
+
+func TestUserDataBastionHasNoNodeSetup(t *testing.T) {
+	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleBastion}}
+	data, err := UserData(testCluster("Block", false, nil), ig)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"text/cloud-config": "#cloud-config\n"}, parts(t, data))
+}
+
+func TestUserDataReportsTheGroup(t *testing.T) {
+	c := testCluster("Block", false, nil)
+	c.Spec.PodMetadataAccess.HostInterface = "cali+;x"
+	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleNode}}
+	ig.Name = "nodes"
+	_, err := UserData(c, ig)
+	assert.ErrorContains(t, err, `instance group "nodes": spec.podMetadataAccess.hostInterface: Invalid value`)
+}
+
+func TestUnit(t *testing.T) {
+	r, err := RulesFor(testCluster("Block", false, nil))
+	require.NoError(t, err)
+	unit := string(RenderUnit(r))
+	for _, line := range []string{
+		"Wants=network-pre.target", "After=network-pre.target", "Before=kubelet.service",
+		"Type=oneshot", "RemainAfterExit=yes", "ExecStart=" + ScriptPath,
+	} {
+		assert.Contains(t, strings.Split(unit, "\n"), line)
+	}
+	dropIn := strings.Split(string(RenderKubeletDropIn()), "\n")
+	assert.Contains(t, dropIn, "Requires="+UnitName, "kubelet does not start without the rules")
+	assert.Contains(t, dropIn, "After="+UnitName)
+	assert.NotContains(t, unit, "Restart", "restarts nothing and is not restarted")
+}

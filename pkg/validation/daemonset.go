@@ -1,0 +1,39 @@
+package validation
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+var daemonSetResource = appsv1.SchemeGroupVersion.WithResource("daemonsets")
+
+// checkDaemonSet requires the DaemonSet's controller to have seen its latest spec, and its current
+// pod to be ready on every node it is scheduled to. A node without it is a node whose pods' metadata
+// requests go nowhere.
+func (v *Validator) checkDaemonSet(ctx context.Context, namespace, name string) Check {
+	c := Check{Kind: "DaemonSet", Name: namespace + "/" + name}
+	d := &appsv1.DaemonSet{}
+	err := v.get(ctx, daemonSetResource, namespace, name, d)
+	switch {
+	case apierrors.IsNotFound(err):
+		c.Message = "missing"
+		return c
+	case err != nil:
+		c.Message = err.Error()
+		return c
+	}
+	st := d.Status
+	switch {
+	case st.ObservedGeneration < d.Generation:
+		c.Message = fmt.Sprintf("not ready: generation %d not yet observed by its controller", d.Generation)
+	case st.NumberReady < st.DesiredNumberScheduled || st.UpdatedNumberScheduled < st.DesiredNumberScheduled:
+		c.Message = fmt.Sprintf("not ready: %d of %d nodes ready, %d updated", st.NumberReady, st.DesiredNumberScheduled, st.UpdatedNumberScheduled)
+	default:
+		c.OK = true
+		c.Message = fmt.Sprintf("ready on %d/%d nodes", st.NumberReady, st.DesiredNumberScheduled)
+	}
+	return c
+}

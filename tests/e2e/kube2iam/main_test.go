@@ -1,0 +1,16 @@
+// Package kube2iam applies the kube2iam addon of podMetadataAccess mode Forward to a real API
+// server and retires it when the mode changes; it proves kube2iam's rights by SubjectAccessReview
+// and by real requests under a token of its ServiceAccount. It also proves how kops locks the
+// default ServiceAccounts: one field applied over the controller-manager's account, released
+// when the setting is turned off, and never deleted.
+package kube2iam
+
+import (
+	"testing"
+
+	"k8s.io/kops/tests/e2e/framework"
+)
+
+var env *framework.Env
+
+func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }

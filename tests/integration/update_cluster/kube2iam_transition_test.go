@@ -1,0 +1,64 @@
+package updatecluster
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
+)
+
+// Changing podMetadataAccess.mode adds and removes kube2iam's manifest, and the dry run says so.
+// The forward settings go with the mode, as validation requires of a user's edit.
+func TestKube2IAMModeTransitions(t *testing.T) {
+	s := newGoldenStore(t, "kube2iam")
+	const manifest = "addons/kube2iam.addons.k8s.io/k8s-1.12.yaml"
+	stored, _, err := s.clientset.GetCluster(s.name)
+	require.NoError(t, err)
+	forward := stored.Spec.PodMetadataAccess.Forward
+	require.NotNil(t, forward)
+	setMode := func(t *testing.T, mode string) {
+		cluster, _, err := s.clientset.GetCluster(s.name)
+		require.NoError(t, err)
+		cluster.Spec.PodMetadataAccess.Mode = mode
+		cluster.Spec.PodMetadataAccess.Forward = nil
+		if mode == kops.PodMetadataAccessForward {
+			cluster.Spec.PodMetadataAccess.Forward = forward
+		}
+		require.NoError(t, s.clientset.UpdateCluster(cluster))
+	}
+	_, result := s.update(t, cloudup.TargetDirect)
+	require.True(t, result.Changed)
+	require.Contains(t, s.addonFiles(t), manifest)
+
+	steps := []struct {
+		mode    string
+		present bool
+		report  string
+	}{
+		{kops.PodMetadataAccessBlock, false, "Will delete resources:\n  StaleFiles/addons\n  \tkube2iam.addons.k8s.io\t" + manifest + "\n"},
+		// Only the node rules change: kube2iam is already gone.
+		{kops.PodMetadataAccessAllow, false, "+Description=kops: pod access to instance metadata (mode Allow)\n"},
+		{kops.PodMetadataAccessForward, true, "Will create resources:\n  ManagedFile/" + manifest + "\n"},
+	}
+	for _, step := range steps {
+		t.Run(step.mode, func(t *testing.T) {
+			setMode(t, step.mode)
+			report, _ := s.update(t, cloudup.TargetDryRun)
+			assert.Contains(t, report, step.report)
+			if step.mode == kops.PodMetadataAccessAllow {
+				assert.NotContains(t, report, "kube2iam.addons.k8s.io", "nothing of kube2iam changes from Block to Allow")
+			}
+			s.update(t, cloudup.TargetDirect)
+			files := s.addonFiles(t)
+			_, present := files[manifest]
+			assert.Equal(t, step.present, present)
+			assert.Equal(t, step.present, strings.Contains(files["addons/bootstrap-channel.yaml"], "name: kube2iam.addons.k8s.io"))
+			again, _ := s.update(t, cloudup.TargetDirect)
+			assert.Equal(t, "No changes need to be applied\n", again)
+		})
+	}
+}
