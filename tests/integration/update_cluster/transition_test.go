@@ -48,7 +48,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 			"Will create resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
 			"  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
 		}},
-		{name: "operator on", flags: on, addons: operator, takeOver: builtIn, files: operatorFiles, wantReport: []string{
+		{name: "operator on", flags: on, addons: operator, takeOver: []string{"coredns.addons.k8s.io"}, files: operatorFiles, wantReport: []string{
 			"Will create resources:\n",
 			"  ManagedFile/addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n",
 			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.14.2.yaml\n",
