@@ -42,7 +42,7 @@ func environ() map[string]string {
 func run(ctx context.Context, args []string, env map[string]string, out, errOut io.Writer) int {
 	root := &cobra.Command{Use: "channels", Short: "Apply kops addon channels to a cluster", SilenceErrors: true, SilenceUsage: true}
 	var kubeconfig string
-	var yes bool
+	var yes, allowDowngrade bool
 	var requestTimeout, runTimeout time.Duration
 	applyCmd := &cobra.Command{Use: "apply", Short: "Apply channels"}
 	channelCmd := &cobra.Command{
@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 			if err != nil {
 				return err
 			}
-			applier, err := apply.New(config, apply.Options{Yes: yes, Out: out, RequestTimeout: requestTimeout})
+			applier, err := apply.New(config, apply.Options{Yes: yes, Out: out, RequestTimeout: requestTimeout, AllowDowngrade: allowDowngrade})
 			if err != nil {
 				return err
 			}
@@ -80,6 +80,8 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 		},
 	}
 	channelCmd.Flags().BoolVarP(&yes, "yes", "y", false, "Apply (without it, only show what would be applied)")
+	channelCmd.Flags().BoolVar(&allowDowngrade, "allow-downgrade", false,
+		"Apply even where a running container image would be replaced by a lower version of the same repository")
 	channelCmd.Flags().DurationVar(&requestTimeout, "request-timeout", 30*time.Second,
 		"Bound on each request to the API server, as kubectl's --request-timeout (0: no bound)")
 	channelCmd.Flags().DurationVar(&runTimeout, "timeout", 10*time.Minute,

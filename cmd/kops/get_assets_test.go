@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,7 +20,7 @@ type assetList struct {
 
 func TestGetAssets(t *testing.T) {
 	const (
-		operatorCR  = "addons/coredns.addons.x-k8s.io/1.12.4.yaml CoreDNS/kube-system/coredns spec.image"
+		operatorCR  = "addons/coredns.addons.x-k8s.io/1.14.2.yaml CoreDNS/kube-system/coredns spec.image"
 		operatorDep = "addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml Deployment/coredns-operator-system/coredns-operator spec.template.spec.containers[0].image"
 		builtInDep  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns spec.template.spec.containers[0].image"
 		autoscaler  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
@@ -34,7 +35,7 @@ func TestGetAssets(t *testing.T) {
 		{
 			name: "built-in CoreDNS",
 			want: []cloudup.ImageAsset{
-				{Original: "registry.k8s.io/coredns/coredns:v1.12.4", Remapped: "registry.k8s.io/coredns/coredns:v1.12.4", UsedBy: []string{builtInDep}},
+				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: "registry.k8s.io/coredns/coredns:v1.14.2", UsedBy: []string{builtInDep}},
 				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", UsedBy: []string{autoscaler}},
 			},
 		},
@@ -44,7 +45,10 @@ func TestGetAssets(t *testing.T) {
 			mirror: true,
 			want: []cloudup.ImageAsset{
 				{Original: "kops-addons/coredns-operator:v0.2.0", Remapped: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
-				{Original: "registry.k8s.io/coredns/coredns:v1.12.4", Remapped: mirror("coredns/coredns:v1.12.4"), UsedBy: []string{operatorCR}},
+				// The built-in addon is written too, for the takeover of a cluster kops's channels
+				// managed, and runs these images until it is retired.
+				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep, operatorCR}},
+				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{autoscaler}},
 			},
 		},
 	}
@@ -72,7 +76,7 @@ func TestGetAssets(t *testing.T) {
 			r := c.mustRun("get", "assets", "assets.k8s.local")
 			assert.Regexp(t, `^IMAGE +REMAPPED +USED BY\n`, r.stdout)
 			for _, a := range tt.want {
-				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Original)+` +`+regexp.QuoteMeta(a.Remapped)+` +`+regexp.QuoteMeta(a.UsedBy[0])+`$`, r.stdout)
+				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Original)+` +`+regexp.QuoteMeta(a.Remapped)+` +`+regexp.QuoteMeta(strings.Join(a.UsedBy, ", "))+`$`, r.stdout)
 			}
 			assert.NoDirExists(t, c.storePath("assets.k8s.local", "addons"), "listing assets writes nothing")
 		})

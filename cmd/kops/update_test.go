@@ -104,16 +104,18 @@ func TestUpdateClusterWithOperators(t *testing.T) {
 
 	c.env["KOPS_FEATURE_FLAGS"] = "ClusterAddons,UseOperators"
 	r = c.mustRun("update", "cluster", "ops.k8s.local", "--yes")
-	assert.Contains(t, r.stdout, "Deleted resources:\n  StaleFiles/addons\n")
+	assert.NotContains(t, r.stdout, "Deleted resources:", "the built-in addon's manifest stays, for the takeover")
+	assert.Contains(t, r.stdout, "+  takeOver:\n")
 	for _, f := range []string{
 		"coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
 		"operator.coredns.addons.x-k8s.io/0.2.0.yaml",
-		"coredns.addons.x-k8s.io/1.12.4.yaml",
+		"coredns.addons.x-k8s.io/1.14.2.yaml",
 	} {
 		assert.FileExists(t, filepath.Join(addonsDir, f))
 	}
-	assert.NoFileExists(t, filepath.Join(addonsDir, "coredns.addons.k8s.io", "k8s-1.12.yaml"))
-	resource, err := os.ReadFile(filepath.Join(addonsDir, "coredns.addons.x-k8s.io", "1.12.4.yaml"))
+	assert.FileExists(t, filepath.Join(addonsDir, "coredns.addons.k8s.io", "k8s-1.12.yaml"),
+		"the built-in addon stays as the channel's takeOver, for clusters kops's channels managed")
+	resource, err := os.ReadFile(filepath.Join(addonsDir, "coredns.addons.x-k8s.io", "1.14.2.yaml"))
 	require.NoError(t, err)
 	assert.Contains(t, string(resource), "dnsIP: 100.64.0.10\n")
 	assert.Contains(t, string(resource), "dnsDomain: cluster.local\n")

@@ -24,11 +24,21 @@ type Addons struct {
 // Metadata names a channel, of either kind.
 type Metadata struct {
 	Name string `json:"name"`
+	// CreationTimestamp is read so that a channel kops wrote (which carries
+	// `creationTimestamp: null`, from kops's ObjectMeta) can be read; it means nothing here.
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
 }
 
 // AddonsSpec is the ordered list of addons.
 type AddonsSpec struct {
 	Addons []AddonSpec `json:"addons"`
+	// TakeOver lists addons that are not part of the channel but whose objects it may find
+	// recorded by another tool (kops's channels) under the same name: channels then applies the
+	// manifest given here over them, records them as its own, and retires them like any addon that
+	// left the channel, handing objects over where they say so. An addon whose record is its own,
+	// or that has none, is not touched. kops writes CoreDNS's built-in addon here when CoreDNS runs
+	// through its operator, so that a kops cluster switches to the operator like one of ours.
+	TakeOver []AddonSpec `json:"takeOver,omitempty"`
 }
 
 // AddonSpec is one addon: a manifest, where it lies relative to the channel, and the hash that
@@ -47,6 +57,20 @@ type AddonSpec struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Prune, when set, deletes objects of the addon that left its manifest.
 	Prune *PruneSpec `json:"prune,omitempty"`
+
+	// The fields below are kops's. They are read, and checked for shape, so that a bootstrap
+	// channel kops wrote can be read; `kops update cluster` here writes none of them.
+	// Version is kops's deprecated addon version (ID and ManifestHash identify a version).
+	Version string `json:"version,omitempty"`
+	// KubernetesVersion is a semver range; an addon whose range does not admit the cluster's
+	// version is not applied (see apply).
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// NeedsRollingUpdate (control-plane, workers or all) tells kops's channels to mark nodes for a
+	// rolling update after applying; nothing here rolls nodes: it is checked and otherwise ignored.
+	NeedsRollingUpdate string `json:"needsRollingUpdate,omitempty"`
+	// NeedsPKI tells kops's channels to create the addon's CA first; not supported here, and an
+	// addon that sets it is refused at apply time rather than applied without its PKI.
+	NeedsPKI bool `json:"needsPKI,omitempty"`
 }
 
 // PruneSpec lists the kinds whose stale objects are deleted.

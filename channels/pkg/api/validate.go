@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/blang/semver/v4"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -33,21 +34,27 @@ func (a *Addons) Validate() field.ErrorList {
 	if a.APIVersion != "" && a.APIVersion != AddonsAPIVersion {
 		errs = append(errs, field.Invalid(field.NewPath("apiVersion"), a.APIVersion, "must be "+AddonsAPIVersion+" or left out"))
 	}
-	byKey := map[string]int{}
-	for i, addon := range a.Spec.Addons {
-		p := field.NewPath("spec", "addons").Index(i)
-		errs = append(errs, validateAddon(p, addon)...)
-		if addon.Name == "" {
-			continue
+	byKey := map[string]string{}
+	for _, list := range []struct {
+		name   string
+		addons []AddonSpec
+	}{{"addons", a.Spec.Addons}, {"takeOver", a.Spec.TakeOver}} {
+		for i, addon := range list.addons {
+			p := field.NewPath("spec", list.name).Index(i)
+			errs = append(errs, validateAddon(p, addon)...)
+			if addon.Name == "" {
+				continue
+			}
+			// Records are looked up by name whatever their namespace, so a name may appear once,
+			// in either list. Annotation keys are case-sensitive: "CoreDNS" and "coredns" are two
+			// records, as in kops.
+			key := RecordKeyPrefix + addon.Name
+			if first, dup := byKey[key]; dup {
+				errs = append(errs, field.Duplicate(p.Child("name"), fmt.Sprintf("%s (also %s)", addon.Name, first)))
+				continue
+			}
+			byKey[key] = p.String()
 		}
-		// Records are looked up by name whatever their namespace, so a name may appear once.
-		// Annotation keys are case-sensitive: "CoreDNS" and "coredns" are two records, as in kops.
-		key := RecordKeyPrefix + addon.Name
-		if first, dup := byKey[key]; dup {
-			errs = append(errs, field.Duplicate(p.Child("name"), fmt.Sprintf("%s (also spec.addons[%d])", addon.Name, first)))
-			continue
-		}
-		byKey[key] = i
 	}
 	return errs
 }
@@ -79,6 +86,16 @@ func validateAddon(p *field.Path, a AddonSpec) field.ErrorList {
 		for _, msg := range validation.IsDNS1123Label(a.Namespace) {
 			errs = append(errs, field.Invalid(p.Child("namespace"), a.Namespace, msg))
 		}
+	}
+	if a.KubernetesVersion != "" {
+		if _, err := semver.ParseRange(a.KubernetesVersion); err != nil {
+			errs = append(errs, field.Invalid(p.Child("kubernetesVersion"), a.KubernetesVersion, "must be a semver range such as \">=1.30.0\": "+err.Error()))
+		}
+	}
+	switch a.NeedsRollingUpdate {
+	case "", "control-plane", "workers", "all":
+	default:
+		errs = append(errs, field.NotSupported(p.Child("needsRollingUpdate"), a.NeedsRollingUpdate, []string{"control-plane", "workers", "all"}))
 	}
 	if a.Prune != nil {
 		for i, k := range a.Prune.Kinds {

@@ -70,6 +70,27 @@ func TestParseAddonsFileValidates(t *testing.T) {
 		"syntax error":          {data: "kind: Addons\nspec:\n  addons: [\n", want: []string{"src: yaml: line"}},
 		"empty file":            {data: "", want: []string{"src: the file is empty"}},
 		"field given twice":     {data: channelOf(ok("a") + "    name: b\n"), want: []string{`src:9: spec.addons[0]: field "name" is given twice`}},
+		// The fields kops's `kops update cluster` writes into a bootstrap channel.
+		"written by kops": {data: "kind: Addons\nmetadata:\n  creationTimestamp: null\n  name: bootstrap\nspec:\n  addons:\n" +
+			ok("kops-controller.addons.k8s.io") + "    version: 9.99.0\n    needsRollingUpdate: control-plane\n" +
+			ok("networking.cilium.io") + "    needsPKI: false\n    kubernetesVersion: '>=1.16.0'\n    id: k8s-1.16\n"},
+		"kops's fields, malformed": {
+			data: channelOf(ok("a")+"    needsRollingUpdate: masters\n    kubernetesVersion: 'bigger than 1'\n", ok("b")),
+			want: []string{`src:9: spec.addons[0].needsRollingUpdate: Unsupported value: "masters"`,
+				`src:10: spec.addons[0].kubernetesVersion: Invalid value`},
+		},
+		"a takeOver addon named like an addon of the channel": {
+			data: channelOf(ok("a")) + "  takeOver:\n" + ok("a") + ok("b"),
+			want: []string{`spec.takeOver[0].name: Duplicate value: "a (also spec.addons[0])"`},
+		},
+		"a takeOver addon is validated like the others": {
+			data: channelOf(ok("a")) + "  takeOver:\n" + addon("name: b", "manifest: ../b.yaml", "manifestHash: "+hashX),
+			want: []string{`spec.takeOver[0].manifest: Invalid value`},
+		},
+		"kops's needsPKI, not a bool": {
+			data: channelOf(ok("b") + "    needsPKI: 'yes'\n"),
+			want: []string{`src:9: spec.addons[0].needsPKI: must be true or false`},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blang/semver/v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,6 +39,9 @@ type Options struct {
 	// EnforceTimeout bounds waiting for an admission policy binding that carries an enforcement
 	// probe to be enforced; default 30 seconds.
 	EnforceTimeout time.Duration
+	// AllowDowngrade applies an addon even where it would replace a running image with a lower
+	// version of the same repository; without it such an addon is refused (see checkDowngrades).
+	AllowDowngrade bool
 	Out            io.Writer
 }
 
@@ -52,6 +56,8 @@ type Applier struct {
 	// config is the rest config every client is made from (enforcement probes act as other users).
 	config *rest.Config
 	opts   Options
+	// version is the API server's, read when an addon names a kubernetesVersion range.
+	version *semver.Version
 }
 
 // New connects to the cluster behind config.
@@ -130,7 +136,9 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var results []Result
+	// Addons another tool recorded that this channel replaces are made ours first, so that the
+	// channel's addons are applied over them and retirement hands them over as it does ours.
+	results, takingOver := a.takeOver(ctx, ch, records)
 	failed := map[string]bool{}
 	provider := providers(ch.Addons)
 	// A server that does not answer fails every addon the same way, one request timeout each:
@@ -151,7 +159,7 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 		results = append(results, r)
 	}
 	if unreachable == nil {
-		retired, err := a.retire(ctx, ch, records)
+		retired, err := a.retire(ctx, ch, records, takingOver)
 		if err != nil {
 			return results, err
 		}
@@ -178,13 +186,30 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 			return r
 		}
 	}
+	if outcome, reason, err := a.kopsFields(ctx, addon); outcome != "" {
+		r.Outcome, r.Reason, r.Err = outcome, reason, err
+		return r
+	}
 	prev := records[addon.Spec.Name].version
 	r.Reason = reasonToApply(prev, addon.Spec.ID, addon.Spec.ManifestHash, a.opts.FieldManager)
-	switch {
-	case r.Reason == "":
+	if r.Reason == "" {
 		r.Outcome = Unchanged
 		return r
-	case !a.opts.Yes:
+	}
+	// A downgrade is refused before anything is applied, and shown by a dry run too.
+	if err := a.checkDowngrades(ctx, addon); err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
+		return r
+	}
+	if prev != nil && !prev.Ours(a.opts.FieldManager) {
+		note, err := a.takeoverNote(ctx, addon)
+		if err != nil {
+			r.Outcome, r.Reason, r.Err = Failed, "taking over: "+err.Error(), err
+			return r
+		}
+		r.Reason += note
+	}
+	if !a.opts.Yes {
 		r.Outcome = WouldApply
 		return r
 	}

@@ -38,8 +38,9 @@ func TestReasonToApply(t *testing.T) {
 		{current, "k8s-1.12", "abc", ""},
 		{current, "k8s-1.16", "abc", `id "k8s-1.12" -> "k8s-1.16"`},
 		{current, "k8s-1.12", "def", "manifest changed"},
-		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc"}, "k8s-1.12", "abc", "applied by an older channels"},
-		{kops, "k8s-1.12", "abc", "recorded without an inventory of kops-channels's"},
+		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", FieldManager: "kops-channels", Inventory: &Inventory{}}, "k8s-1.12", "abc", "applied by an older channels"},
+		{kops, "k8s-1.12", "abc", "taking over: another tool recorded it, without an inventory of kops-channels's"},
+		{kops, "k8s-1.16", "def", "taking over: another tool recorded it, without an inventory of kops-channels's"},
 	}
 	for _, tc := range cases {
 		assert.Equal(t, tc.want, reasonToApply(tc.recorded, tc.id, tc.hash, "kops-channels"))
@@ -206,4 +207,25 @@ func TestReadChannelInvalidSpec(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), location+":6: spec.addons[0].name: Required value")
 	assert.Contains(t, err.Error(), location+":11: spec.addons[2].name: Duplicate value: \"a (also spec.addons[1])\"")
+}
+
+// The takeOver list is read like the addons, with every manifest checked against its hash before
+// anything is applied; its problems name spec.takeOver.
+func TestReadChannelTakeOver(t *testing.T) {
+	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n"
+	h := api.ManifestHash([]byte(good))
+	channel := "kind: Addons\nmetadata:\n  name: bootstrap\nspec:\n  addons:\n  - {name: new, manifest: new.yaml, manifestHash: " + h +
+		"}\n  takeOver:\n  - {name: old, id: k8s-1.12, manifest: old.yaml, manifestHash: " + h + "}\n"
+	mem := &vfs.MemFS{}
+	location := writeChannel(t, mem, channel, map[string]string{"new.yaml": good, "old.yaml": good})
+	ch, err := ReadChannel(location, vfs.NewContext(mem))
+	require.NoError(t, err)
+	require.Len(t, ch.Addons, 1)
+	require.Len(t, ch.TakeOver, 1)
+	assert.Equal(t, "old", ch.TakeOver[0].Spec.Name)
+	assert.Len(t, ch.TakeOver[0].Objects, 1)
+
+	location = writeChannel(t, mem, channel, map[string]string{"new.yaml": good, "old.yaml": good + "# changed\n"})
+	_, err = ReadChannel(location, vfs.NewContext(mem))
+	assert.ErrorContains(t, err, "spec.takeOver[0] (old): manifest old.yaml has hash")
 }

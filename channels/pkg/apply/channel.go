@@ -15,6 +15,9 @@ import (
 type Channel struct {
 	Location string
 	Addons   []*Addon
+	// TakeOver are the addons the channel takes over from another tool's record and then retires
+	// (api.AddonsSpec.TakeOver).
+	TakeOver []*Addon
 }
 
 // Addon is one addon of the channel with its objects.
@@ -56,13 +59,19 @@ func ReadChannel(location string, paths *vfs.Context) (*Channel, error) {
 	}
 	ch := &Channel{Location: p.String()}
 	invalid := &InvalidChannelError{Location: p.String()}
-	for i, spec := range addons.Spec.Addons {
-		a := &Addon{Spec: spec}
-		a.Objects, err = readManifest(base.Join(spec.Manifest), spec)
-		if err != nil {
-			invalid.Problems = append(invalid.Problems, fmt.Errorf("spec.addons[%d] (%s): %w", i, spec.Name, err))
+	for _, list := range []struct {
+		path  string
+		specs []api.AddonSpec
+		into  *[]*Addon
+	}{{"spec.addons", addons.Spec.Addons, &ch.Addons}, {"spec.takeOver", addons.Spec.TakeOver, &ch.TakeOver}} {
+		for i, spec := range list.specs {
+			a := &Addon{Spec: spec}
+			a.Objects, err = readManifest(base.Join(spec.Manifest), spec)
+			if err != nil {
+				invalid.Problems = append(invalid.Problems, fmt.Errorf("%s[%d] (%s): %w", list.path, i, spec.Name, err))
+			}
+			*list.into = append(*list.into, a)
 		}
-		ch.Addons = append(ch.Addons, a)
 	}
 	if len(invalid.Problems) > 0 {
 		return nil, invalid

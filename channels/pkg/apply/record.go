@@ -54,20 +54,21 @@ func (v *ChannelVersion) Encode() string {
 }
 
 // reasonToApply says why an addon must be applied over what is recorded, or "" when it need not be.
-// A record without our inventory (kops's channels, an older channels) is applied over once, so that
-// the addon's objects are known and can be retired or pruned later.
+// A record without our inventory (kops's channels, an older channels) is taken over: applied over
+// once, whatever its version, so that the addon's objects are known and can be retired or pruned
+// later.
 func reasonToApply(recorded *ChannelVersion, id, hash, fieldManager string) string {
 	switch {
 	case recorded == nil:
 		return "not applied yet"
+	case !recorded.Ours(fieldManager):
+		return "taking over: another tool recorded it, without an inventory of " + fieldManager + "'s"
 	case recorded.ID != id:
 		return fmt.Sprintf("id %q -> %q", recorded.ID, id)
 	case recorded.ManifestHash != hash:
 		return "manifest changed"
 	case recorded.SystemGeneration < SystemGeneration:
 		return "applied by an older channels"
-	case !recorded.Ours(fieldManager):
-		return "recorded without an inventory of " + fieldManager + "'s"
 	}
 	return ""
 }

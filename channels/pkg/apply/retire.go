@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -25,7 +26,7 @@ const LeftAlone Outcome = "left alone"
 // channel (the object then moves to that addon's inventory); then its record is removed.
 // Namespaces and CRDs stay (deleting them would take everything in them along). It runs after the
 // channel's addons were applied, so objects another addon now claims carry that addon's label.
-func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record) ([]Result, error) {
+func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record, takingOver map[string]bool) ([]Result, error) {
 	inChannel := map[string]bool{}
 	claimed := map[string]bool{}
 	for _, addon := range ch.Addons {
@@ -39,12 +40,12 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 	for name, rec := range records {
 		fromHere := rec.version.Channel != nil && *rec.version.Channel == ch.Location
 		switch {
-		case !fromHere || inChannel[name]:
+		case !fromHere || inChannel[name] || takingOver[name]:
 		case rec.version.Ours(a.opts.FieldManager):
 			removed = append(removed, name)
 		default:
 			results = append(results, Result{Name: name, ID: rec.version.ID, Outcome: LeftAlone,
-				Reason: "left the channel, but another tool recorded it (kops's channels or an older channels): nothing of it is deleted"})
+				Reason: "managed by another tool: recorded by kops's channels or an older channels, not in this channel; nothing of it is touched"})
 		}
 	}
 	sort.Strings(removed)
@@ -55,12 +56,13 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 			results = append(results, r)
 			continue
 		}
-		if err := a.retireAddon(ctx, name, records, inChannel, claimed); err != nil {
+		done, err := a.retireAddon(ctx, name, records, inChannel, claimed)
+		if err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, fmt.Sprintf("retiring: %v", err), err
 		} else if err := a.writeRecord(ctx, records[name].namespace, name, nil); err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		} else {
-			r.Outcome = Retired
+			r.Outcome, r.Reason = Retired, r.Reason+done.String()
 		}
 		results = append(results, r)
 	}
@@ -75,10 +77,33 @@ type retiredObject struct {
 	to  string
 }
 
-func (a *Applier) retireAddon(ctx context.Context, name string, records map[string]record, inChannel, claimed map[string]bool) error {
+// retirement says what retiring one addon did, for the report.
+type retirement struct {
+	deleted  []string
+	handedTo map[string][]string
+	// targets are the keys of handedTo, in the order of their first handover.
+	targets []string
+}
+
+func (r retirement) String() string {
+	var parts []string
+	for _, to := range r.targets {
+		parts = append(parts, fmt.Sprintf("handed over to %s: %s", to, strings.Join(r.handedTo[to], ", ")))
+	}
+	if len(r.deleted) > 0 {
+		parts = append(parts, "deleted: "+strings.Join(r.deleted, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ")
+}
+
+func (a *Applier) retireAddon(ctx context.Context, name string, records map[string]record, inChannel, claimed map[string]bool) (retirement, error) {
+	done := retirement{handedTo: map[string][]string{}}
 	refs, err := records[name].version.Objects()
 	if err != nil {
-		return fmt.Errorf("reading the inventory of its record: %w", err)
+		return done, fmt.Errorf("reading the inventory of its record: %w", err)
 	}
 	var objs []retiredObject
 	for _, group := range groupByKindAndNamespace(refs) {
@@ -88,7 +113,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 		}
 		found, err := a.listInventoried(ctx, gk, ns, group, name)
 		if err != nil {
-			return fmt.Errorf("listing %s: %w", gk, err)
+			return done, fmt.Errorf("listing %s: %w", gk, err)
 		}
 		for _, r := range group {
 			o := found[r.key()]
@@ -99,24 +124,28 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			if !inChannel[to] {
 				to = ""
 			} else if !records[to].version.Ours(a.opts.FieldManager) {
-				return fmt.Errorf("%s %s is to be handed over to %s, which this tool has not recorded yet; retried on the next run", o.GetKind(), objectName(o), to)
+				return done, fmt.Errorf("%s %s is to be handed over to %s, which this tool has not recorded yet; retried on the next run", o.GetKind(), objectName(o), to)
 			}
 			objs = append(objs, retiredObject{obj: o, ref: r, to: to})
 		}
 	}
 	if err := a.moveInventory(ctx, objs, records); err != nil {
-		return err
+		return done, err
 	}
 	custom, err := a.customKinds(ctx)
 	if err != nil {
-		return err
+		return done, err
 	}
 	for _, ro := range objs {
 		o := ro.obj
 		if ro.to != "" {
 			if err := a.relabel(ctx, *o, ro.to); err != nil {
-				return fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(o), ro.to, err)
+				return done, fmt.Errorf("handing %s %s over to %s: %w", o.GetKind(), objectName(o), ro.to, err)
 			}
+			if _, seen := done.handedTo[ro.to]; !seen {
+				done.targets = append(done.targets, ro.to)
+			}
+			done.handedTo[ro.to] = append(done.handedTo[ro.to], o.GetKind()+" "+objectName(o))
 			continue
 		}
 		// A custom resource's dependents were made by its operator and may have been taken over by
@@ -126,10 +155,11 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			propagation = metav1.DeletePropagationOrphan
 		}
 		if err := a.delete(ctx, *o, propagation); err != nil {
-			return fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(o), err)
+			return done, fmt.Errorf("deleting %s %s: %w", o.GetKind(), objectName(o), err)
 		}
+		done.deleted = append(done.deleted, o.GetKind()+" "+objectName(o))
 	}
-	return nil
+	return done, nil
 }
 
 // moveInventory adds the objects handed over to the inventories of the addons receiving them. It

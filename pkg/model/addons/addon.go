@@ -12,6 +12,9 @@ import (
 type Addon struct {
 	Spec     channelsapi.AddonSpec
 	Manifest []byte
+	// TakeOver lists the addon under the channel's takeOver rather than its addons: it is applied
+	// only over another tool's record of it, and then retired (channelsapi.AddonsSpec.TakeOver).
+	TakeOver bool
 }
 
 // Builder produces the addons of one concern from the model context. It does no I/O. An addon

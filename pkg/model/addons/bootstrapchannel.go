@@ -42,7 +42,11 @@ func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 			seen[a.Spec.Name] = true
 			spec := a.Spec
 			spec.ManifestHash = channelsapi.ManifestHash(a.Manifest)
-			channel.Spec.Addons = append(channel.Spec.Addons, spec)
+			if a.TakeOver {
+				channel.Spec.TakeOver = append(channel.Spec.TakeOver, spec)
+			} else {
+				channel.Spec.Addons = append(channel.Spec.Addons, spec)
+			}
 
 			file := &fitasks.ManagedFile{Name: "addons/" + spec.Manifest, Location: "addons/" + spec.Manifest, Contents: a.Manifest}
 			if err := c.AddTask(file); err != nil {

@@ -60,11 +60,17 @@ type Facts struct {
 	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
 }
 
+// DefaultVersion is the CoreDNS version of a cluster that names no image: the one kops's current
+// release ships, so that taking over a kops cluster never downgrades its DNS. It is also the
+// version of the coredns package of the embedded stable channel (channels/stable), which a test
+// holds to it: the built-in addon and the operator run the same CoreDNS.
+const DefaultVersion = "1.14.2"
+
 // Defaults of a cluster that sets nothing in spec.kubeDNS. The images are pinned by tag, never
 // :latest; the CoreDNS image runs as the distroless nonroot user with cap_net_bind_service on its
 // binary, which the rendered securityContext relies on.
 const (
-	DefaultImage           = "registry.k8s.io/coredns/coredns:v1.12.4"
+	DefaultImage           = "registry.k8s.io/coredns/coredns:v" + DefaultVersion
 	DefaultAutoscalerImage = "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0"
 	DefaultCPURequest      = "100m"
 	DefaultMemoryRequest   = "70Mi"

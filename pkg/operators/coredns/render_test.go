@@ -46,7 +46,7 @@ var wantOrder = []string{
 	"ConfigMap/coredns",
 	"Deployment/coredns",
 	"Service/kube-dns",
-	"PodDisruptionBudget/coredns",
+	"PodDisruptionBudget/kube-dns",
 	"ServiceAccount/coredns-autoscaler",
 	"ClusterRole/coredns-autoscaler",
 	"ClusterRoleBinding/coredns-autoscaler",
@@ -126,7 +126,7 @@ func TestRenderCoreDNS(t *testing.T) {
 			spec: kops.ClusterSpec{Assets: &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}},
 			check: func(t *testing.T, m *manifest) {
 				c := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0]
-				assert.Equal(t, "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4", c.Image)
+				assert.Equal(t, "proxy.example.com/registry.k8s.io/coredns/coredns:v1.14.2", c.Image)
 			},
 		},
 		{
@@ -240,7 +240,7 @@ func checkCommon(t *testing.T, m *manifest) {
 	assert.Equal(t, "true", svc.Annotations["prometheus.io/scrape"])
 	require.Len(t, svc.Spec.Ports, 3)
 
-	pdb := get[*policyv1.PodDisruptionBudget](t, m, "PodDisruptionBudget/coredns")
+	pdb := get[*policyv1.PodDisruptionBudget](t, m, "PodDisruptionBudget/kube-dns")
 	assert.Equal(t, int32(1), pdb.Spec.MaxUnavailable.IntVal)
 	assert.Equal(t, map[string]string{"k8s-app": "kube-dns"}, pdb.Spec.Selector.MatchLabels)
 

@@ -192,7 +192,7 @@ func TestKopsRecordIsLeftAlone(t *testing.T) {
 		run := kopsenv.Apply(t, env, location, mem, yes)
 		require.NoError(t, run.Err, run.Output)
 		assert.Equal(t, apply.LeftAlone, run.Outcomes()["networking.cilium.io"], run.Output)
-		assert.Contains(t, run.Output, "another tool recorded it")
+		assert.Contains(t, run.Output, "managed by another tool")
 	}
 	assert.True(t, exists(t, "Secret", teamA, "user-data"))
 	assert.True(t, exists(t, "ClusterRoleBinding", "", "e2e-someone-elses"))

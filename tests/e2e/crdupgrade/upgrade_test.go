@@ -56,7 +56,7 @@ func TestUpgradeFromImagePatchToImageField(t *testing.T) {
 	s := kopsenv.NewStore(t, "addon-operators")
 	run := kopsenv.Apply(t, env, s.Update(t, "ClusterAddons,UseAddonOperators"), s.Mem, true)
 	require.NoError(t, run.Err, run.Output)
-	assertUpgraded(t, dyn, "registry.k8s.io/coredns/coredns:v1.12.4")
+	assertUpgraded(t, dyn, "registry.k8s.io/coredns/coredns:v1.14.2")
 
 	// Back to the old CRD; someone else, allowed by it, points the operator at another channel.
 	installOldCRD(t, dyn)
@@ -86,7 +86,7 @@ func TestUpgradeFromImagePatchToImageField(t *testing.T) {
 	run = kopsenv.Apply(t, env, location, s.Mem, true)
 	require.NoError(t, run.Err, run.Output)
 	assert.Equal(t, apply.Applied, run.Outcomes()["coredns.addons.x-k8s.io"])
-	assertUpgraded(t, dyn, "registry.example.com/mirror/coredns/coredns:v1.12.4")
+	assertUpgraded(t, dyn, "registry.example.com/mirror/coredns/coredns:v1.14.2")
 }
 
 // installOldCRD applies the CRD an earlier kops shipped, as channels would have.

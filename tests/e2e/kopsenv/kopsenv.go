@@ -146,11 +146,17 @@ func (a *Applied) Outcomes() map[string]apply.Outcome {
 
 // Apply runs `channels apply channel LOCATION [--yes]` as the admin, counting requests.
 func Apply(t testing.TB, env *framework.Env, location string, mem *vfs.MemFS, yes bool) *Applied {
+	return ApplyWith(t, env, location, mem, apply.Options{Yes: yes})
+}
+
+// ApplyWith is Apply with the given options (Out is set here).
+func ApplyWith(t testing.TB, env *framework.Env, location string, mem *vfs.MemFS, opts apply.Options) *Applied {
 	ch, err := apply.ReadChannel(location, vfs.NewContext(mem))
 	require.NoError(t, err)
 	cfg, counts := Counted(env)
 	var out strings.Builder
-	applier, err := apply.New(cfg, apply.Options{Yes: yes, Out: &out})
+	opts.Out = &out
+	applier, err := apply.New(cfg, opts)
 	require.NoError(t, err)
 	results, err := applier.Apply(context.Background(), ch)
 	return &Applied{Results: results, Err: err, Requests: counts, Output: out.String()}

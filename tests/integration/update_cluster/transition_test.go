@@ -13,8 +13,9 @@ import (
 )
 
 // Turning the operator on for an existing cluster replaces the built-in CoreDNS addon at the next
-// update, and turning it off brings the built-in addon back; each dry run names exactly the addons
-// that appear and disappear.
+// update (its manifest stays, as the channel's takeOver, for clusters kops's channels managed), and
+// turning it off brings the built-in addon back; each dry run names exactly the addons that appear
+// and disappear.
 func TestOperatorFlagTransitions(t *testing.T) {
 	s := newGoldenStore(t, "minimal")
 	off := featureflag.Set{}
@@ -29,7 +30,8 @@ func TestOperatorFlagTransitions(t *testing.T) {
 	operatorFiles := []string{
 		"addons/bootstrap-channel.yaml",
 		"addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
-		"addons/coredns.addons.x-k8s.io/1.12.4.yaml",
+		"addons/coredns.addons.k8s.io/k8s-1.12.yaml",
+		"addons/coredns.addons.x-k8s.io/1.14.2.yaml",
 		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml",
 		accountsFile,
 	}
@@ -39,28 +41,28 @@ func TestOperatorFlagTransitions(t *testing.T) {
 		flags      featureflag.Set
 		wantReport []string
 		addons     []string
+		takeOver   []string
 		files      []string
 	}{
 		{name: "built in", flags: off, addons: builtIn, files: builtInFiles, wantReport: []string{
 			"Will create resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
 			"  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
 		}},
-		{name: "operator on", flags: on, addons: operator, files: operatorFiles, wantReport: []string{
+		{name: "operator on", flags: on, addons: operator, takeOver: []string{"coredns.addons.k8s.io"}, files: operatorFiles, wantReport: []string{
 			"Will create resources:\n",
 			"  ManagedFile/addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n",
-			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.12.4.yaml\n",
+			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.14.2.yaml\n",
 			"  ManagedFile/addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
-			"-    name: coredns.addons.k8s.io\n",
 			"+    name: operator.coredns.addons.x-k8s.io\n",
-			"Will delete resources:\n  StaleFiles/addons\n  \tcoredns.addons.k8s.io\taddons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+			"+  takeOver:\n",
 		}},
 		{name: "operator off", flags: off, addons: builtIn, files: builtInFiles, wantReport: []string{
-			"Will create resources:\n  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
 			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
+			"-  takeOver:\n",
 			"Will delete resources:\n  StaleFiles/addons\n" +
 				"  \tcoredns-rbac.addons.k8s.io\taddons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n" +
-				"  \tcoredns.addons.x-k8s.io\taddons/coredns.addons.x-k8s.io/1.12.4.yaml\n" +
+				"  \tcoredns.addons.x-k8s.io\taddons/coredns.addons.x-k8s.io/1.14.2.yaml\n" +
 				"  \toperator.coredns.addons.x-k8s.io\taddons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 		}},
 	}
@@ -84,6 +86,12 @@ func TestOperatorFlagTransitions(t *testing.T) {
 				assert.Equal(t, channelsapi.ManifestHash([]byte(files["addons/"+a.Manifest])), a.ManifestHash, "the channel names what is stored")
 			}
 			assert.Equal(t, step.addons, names)
+			var takeOver []string
+			for _, a := range channel.Spec.TakeOver {
+				takeOver = append(takeOver, a.Name)
+				assert.Equal(t, channelsapi.ManifestHash([]byte(files["addons/"+a.Manifest])), a.ManifestHash, "the channel names what is stored")
+			}
+			assert.Equal(t, step.takeOver, takeOver)
 
 			again, _ := s.update(t, cloudup.TargetDirect)
 			assert.Equal(t, "No changes need to be applied\n", again)
@@ -118,10 +126,10 @@ func TestClientSideModeTransitions(t *testing.T) {
 		{"client-side without the flags", kops.OperatorModeClientSide, featureflag.Set{}, []string{"No changes need to be applied\n"}},
 		{"client-side to server-side", kops.OperatorModeServerSide, on, []string{
 			"  ManagedFile/addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
-			"Will delete resources:\n  StaleFiles/addons\n  \tcoredns.addons.k8s.io\taddons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+			"+  takeOver:\n",
 		}},
 		{"server-side to client-side", kops.OperatorModeClientSide, on, []string{
-			"Will create resources:\n  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
+			"-  takeOver:\n",
 			"  \toperator.coredns.addons.x-k8s.io\taddons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 		}},
 	}
