@@ -16,7 +16,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"k8s.io/kops/cmd/coredns-operator/app"
-	kubecfg "k8s.io/kops/pkg/kubeconfig"
 )
 
 func main() {
@@ -51,9 +50,7 @@ func run(args []string) error {
 		return fmt.Errorf("API server configuration: %w", err)
 	}
 	cfg.UserAgent = "coredns-operator"
-	// client-go's default limit (5/s, bursts of 10) would queue the applies of a rollout's status
-	// events behind each other.
-	cfg.QPS, cfg.Burst = kubecfg.DefaultQPS, kubecfg.DefaultBurst
+	// The client rate limit is app.Run's (the operator's own, whoever runs it).
 	if cmd.ProbeAddress != "" {
 		l, err := net.Listen("tcp", cmd.ProbeAddress)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	kubecfg "k8s.io/kops/pkg/kubeconfig"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
@@ -49,7 +50,7 @@ func DefaultOptions() Options {
 // its lease (an error: another replica is in charge, and this process should restart).
 func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 	logger := klog.FromContext(ctx)
-	client, err := dynamic.NewForConfig(cfg)
+	client, err := dynamic.NewForConfig(withRateLimit(cfg))
 	if err != nil {
 		return fmt.Errorf("creating the API client: %w", err)
 	}
@@ -132,4 +133,15 @@ func probeServer(ready *atomic.Bool) *http.Server {
 		_, _ = w.Write([]byte("ok"))
 	})
 	return &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+}
+
+// withRateLimit returns a copy of cfg with the operator's client rate limit. client-go's default
+// (5/s, bursts of 10) would queue the applies of a rollout's status events behind each other; it is
+// set here rather than by the command so that every caller of Run (the binary, the e2e tests and
+// benchmarks) runs the operator as it is shipped.
+func withRateLimit(cfg *rest.Config) *rest.Config {
+	out := rest.CopyConfig(cfg)
+	out.QPS, out.Burst = kubecfg.DefaultQPS, kubecfg.DefaultBurst
+	out.RateLimiter = nil
+	return out
 }

@@ -119,6 +119,11 @@ func measureBinary(t testing.TB) binaryMemory {
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	require.NoError(t, <-exited, "exit after SIGTERM; stderr:\n%s", stderr.String())
+	// This run's server is stopped now, not when the test or benchmark ends: BenchmarkOperatorBinary
+	// runs b.N of them, and an interrupted benchmark would leave all of them running.
+	own := env
+	env = shared
+	require.NoError(t, own.Stop())
 	return m
 }
 
