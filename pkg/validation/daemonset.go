@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 var daemonSetResource = appsv1.SchemeGroupVersion.WithResource("daemonsets")
@@ -16,13 +15,7 @@ var daemonSetResource = appsv1.SchemeGroupVersion.WithResource("daemonsets")
 func (v *Validator) checkDaemonSet(ctx context.Context, namespace, name string) Check {
 	c := Check{Kind: "DaemonSet", Name: namespace + "/" + name}
 	d := &appsv1.DaemonSet{}
-	err := v.get(ctx, daemonSetResource, namespace, name, d)
-	switch {
-	case apierrors.IsNotFound(err):
-		c.Message = "missing"
-		return c
-	case err != nil:
-		c.Message = err.Error()
+	if fetchFailed(v.get(ctx, daemonSetResource, namespace, name, d), &c) {
 		return c
 	}
 	st := d.Status

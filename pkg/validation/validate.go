@@ -170,13 +170,7 @@ func short(hash string) string {
 func (v *Validator) checkDeployment(ctx context.Context, namespace, name string) Check {
 	c := Check{Kind: "Deployment", Name: namespace + "/" + name}
 	d := &appsv1.Deployment{}
-	err := v.get(ctx, deploymentResource, namespace, name, d)
-	switch {
-	case apierrors.IsNotFound(err):
-		c.Message = "missing"
-		return c
-	case err != nil:
-		c.Message = err.Error()
+	if fetchFailed(v.get(ctx, deploymentResource, namespace, name, d), &c) {
 		return c
 	}
 	if d.Status.ObservedGeneration < d.Generation {
@@ -224,6 +218,20 @@ func (v *Validator) checkService(ctx context.Context, namespace, name, clusterIP
 	return c
 }
 
+// fetchFailed reports a failed read of the object c checks on c: "missing" when it does not exist,
+// else the error.
+func fetchFailed(err error, c *Check) bool {
+	switch {
+	case apierrors.IsNotFound(err):
+		c.Message = "missing"
+	case err != nil:
+		c.Message = err.Error()
+	default:
+		return false
+	}
+	return true
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "(none)"
@@ -236,12 +244,7 @@ func orNone(s string) string {
 func (v *Validator) checkCoreDNS(ctx context.Context, namespace, name string) Check {
 	c := Check{Kind: "CoreDNS", Name: namespace + "/" + name}
 	u, err := v.Dynamic.Resource(coreDNSResource).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-		c.Message = "missing"
-		return c
-	case err != nil:
-		c.Message = err.Error()
+	if fetchFailed(err, &c) {
 		return c
 	}
 	healthy, found, err := unstructured.NestedBool(u.Object, "status", "healthy")
