@@ -178,13 +178,19 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 	c.mustRun("create", "cluster", "edit.k8s.local", "--zones", "us-east-2a")
 	const editors = 10
 	results := make([]result, editors)
-	var wg sync.WaitGroup
+	// Every editor script is written before any editor runs: a script written while another
+	// goroutine forks would be held open for writing by the child until it execs, and running it
+	// then fails with "text file busy".
+	envs := make([]map[string]string, editors)
 	for i := range editors {
 		dir := t.TempDir()
 		editor := filepath.Join(dir, "editor.sh")
 		script := fmt.Sprintf("#!/bin/sh\nsleep 0.05\nsed -i 's/^    kops.k8s.io\\/cluster: .*/&\\n    editor-%d: \"yes\"/' \"$1\"\n", i)
 		require.NoError(t, os.WriteFile(editor, []byte(script), 0o755))
-		env := map[string]string{"KOPS_STATE_STORE": c.state, "KOPS_EDITOR": editor, "TMPDIR": dir}
+		envs[i] = map[string]string{"KOPS_STATE_STORE": c.state, "KOPS_EDITOR": editor, "TMPDIR": dir}
+	}
+	var wg sync.WaitGroup
+	for i, env := range envs {
 		wg.Go(func() {
 			var out, errOut bytes.Buffer
 			code := run([]string{"edit", "ig", "nodes", "--name", "edit.k8s.local"}, env, strings.NewReader(""), &out, &errOut, nil)
