@@ -95,11 +95,23 @@ func (s *Scope) deploymentChecks() []check {
 			`t.?effect.orValue("") == `+celString(string(t.Effect)),
 			seconds))
 	}
-	var renderedNodeAffinity *corev1.NodeAffinity
-	if pod.Affinity != nil {
-		renderedNodeAffinity = pod.Affinity.NodeAffinity
+	rendered := pod.Affinity
+	if rendered == nil {
+		rendered = &corev1.Affinity{}
 	}
-	nodeAffinity := nodeAffinityCheck(renderedNodeAffinity)
+	var podAffinity, podAntiAffinity corev1.PodAffinity
+	if rendered.PodAffinity != nil {
+		podAffinity = *rendered.PodAffinity
+	}
+	if rendered.PodAntiAffinity != nil {
+		podAntiAffinity = corev1.PodAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution:  rendered.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution,
+			PreferredDuringSchedulingIgnoredDuringExecution: rendered.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+		}
+	}
+	nodeAffinity := allOf(nodeAffinityCheck(rendered.NodeAffinity),
+		podAffinityCheck("podAffinity", rendered.PodAffinity != nil, podAffinity.RequiredDuringSchedulingIgnoredDuringExecution, podAffinity.PreferredDuringSchedulingIgnoredDuringExecution),
+		podAffinityCheck("podAntiAffinity", rendered.PodAntiAffinity != nil, podAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, podAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution))
 	scheduler := pod.SchedulerName
 	if scheduler == "" {
 		scheduler = corev1.DefaultSchedulerName
