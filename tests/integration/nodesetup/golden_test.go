@@ -9,34 +9,24 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/model/nodesetup"
+	"k8s.io/kops/tests/integration/golden"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
 
-var updateExpected = os.Getenv("UPDATE_EXPECTED") == "1"
-
 func TestNodeSetupGolden(t *testing.T) {
-	entries, err := os.ReadDir(".")
-	require.NoError(t, err)
-	ran := 0
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(e.Name(), "in-v1alpha2.yaml")); err != nil {
-			continue
-		}
-		ran++
-		t.Run(e.Name(), func(t *testing.T) { runCase(t, e.Name()) })
+	for _, c := range golden.Cases(t, 10) {
+		t.Run(c, func(t *testing.T) { runCase(t, c) })
 	}
-	require.GreaterOrEqual(t, ran, 10, "golden cases found")
 }
 
 func runCase(t *testing.T, dir string) {
-	input, err := os.ReadFile(filepath.Join(dir, "in-v1alpha2.yaml"))
+	input, err := os.ReadFile(filepath.Join(dir, golden.Input))
 	require.NoError(t, err)
 	objs, warnings, err := kopscodecs.Decode("in-v1alpha2.yaml", input, false)
 	require.NoError(t, err)
@@ -58,21 +48,10 @@ func runCase(t *testing.T, dir string) {
 	require.NoError(t, err)
 	userData, err := nodesetup.UserData(checked.Cluster, nodes)
 	require.NoError(t, err)
-	got := map[string][]byte{
-		nodesetup.ScriptFile:        files.Script,
-		nodesetup.UnitFile:          files.Unit,
-		nodesetup.KubeletDropInFile: files.KubeletDropIn,
-		"userdata":                  userData,
-	}
-	for name, data := range got {
-		path := filepath.Join(dir, "expected", name)
-		if updateExpected {
-			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-			require.NoError(t, os.WriteFile(path, data, 0o644))
-			continue
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err, "expected file missing: run hack/update-expected.sh")
-		assert.Equal(t, string(want), string(data), "%s differs from expected; if the change is intended, run hack/update-expected.sh and read the diff", path)
-	}
+	golden.Check(t, dir, map[string]string{
+		nodesetup.ScriptFile:        string(files.Script),
+		nodesetup.UnitFile:          string(files.Unit),
+		nodesetup.KubeletDropInFile: string(files.KubeletDropIn),
+		"userdata":                  string(userData),
+	})
 }

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -28,25 +27,15 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/tests/integration/golden"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// updateExpected rewrites the expected files instead of comparing with them.
-var updateExpected = os.Getenv("UPDATE_EXPECTED") == "1"
-
 func TestUpdateClusterGolden(t *testing.T) {
-	entries, err := os.ReadDir(".")
-	require.NoError(t, err)
-	ran := 0
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(e.Name(), "in-v1alpha2.yaml")); err != nil {
-			continue
-		}
-		ran++
-		t.Run(e.Name(), func(t *testing.T) { runCase(t, e.Name()) })
+	for _, c := range golden.Cases(t, 5) {
+		t.Run(c, func(t *testing.T) { runCase(t, c) })
 	}
-	require.GreaterOrEqual(t, ran, 5, "golden cases found")
 }
 
 // goldenStore is a memfs state store holding one case's cluster.
@@ -149,11 +138,7 @@ func runCase(t *testing.T, dir string) {
 		}
 	}
 
-	if updateExpected {
-		writeExpected(t, filepath.Join(dir, "expected"), got)
-	} else {
-		assertExpected(t, filepath.Join(dir, "expected"), got)
-	}
+	golden.Check(t, dir, got)
 
 	t.Run("manifests decode strictly", func(t *testing.T) {
 		for path, data := range got {
@@ -176,41 +161,4 @@ func runCase(t *testing.T, dir string) {
 		after, _ := s.mem.Stats()
 		assert.Equal(t, before, after, "no writes")
 	})
-}
-
-func assertExpected(t *testing.T, dir string, got map[string]string) {
-	want := map[string]string{}
-	require.NoError(t, filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		want[filepath.ToSlash(rel)] = string(data)
-		return err
-	}), "expected files missing: run hack/update-expected.sh")
-	assert.Equal(t, sortedKeys(want), sortedKeys(got), "the set of generated files")
-	for path, data := range want {
-		if g, ok := got[path]; ok {
-			assert.Equal(t, data, g, "%s differs from expected; if the change is intended, run hack/update-expected.sh and read the diff", path)
-		}
-	}
-}
-
-func writeExpected(t *testing.T, dir string, got map[string]string) {
-	require.NoError(t, os.RemoveAll(dir))
-	for path, data := range got {
-		full := filepath.Join(dir, filepath.FromSlash(path))
-		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
-		require.NoError(t, os.WriteFile(full, []byte(data), 0o644))
-	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

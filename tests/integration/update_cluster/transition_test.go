@@ -1,6 +1,7 @@
 package updatecluster
 
 import (
+	"k8s.io/kops/tests/integration/golden"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -77,7 +78,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 			require.True(t, result.Changed)
 
 			files := s.addonFiles(t)
-			assert.Equal(t, step.files, sortedKeys(files))
+			assert.Equal(t, step.files, golden.SortedKeys(files))
 			channel, err := channelsapi.ParseAddons([]byte(files["addons/bootstrap-channel.yaml"]))
 			require.NoError(t, err)
 			var names []string
