@@ -69,7 +69,7 @@ func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 		}
 		deps = append(deps, f.Key())
 	}
-	return c.AddTask(&fitasks.LedgerStale{
+	return c.AddTask(&fitasks.LedgerFinish{
 		Name: "igconfig/ (groups that are gone)", Ledger: LedgerLocation, Under: "igconfig/",
 		Keep: slices.Sorted(maps.Keys(written)), RemoveEmptyFolders: true,
 		Deps: append(deps, ledger.Key()),

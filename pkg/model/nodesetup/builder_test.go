@@ -30,7 +30,7 @@ func TestBuilder(t *testing.T) {
 	require.NoError(t, err)
 	got := map[string][]byte{}
 	var ledger *fitasks.LedgerUpdate
-	var stale *fitasks.LedgerStale
+	var stale *fitasks.LedgerFinish
 	for _, task := range mc.Tasks() {
 		switch task := task.(type) {
 		case *fitasks.ManagedFile:
@@ -38,7 +38,7 @@ func TestBuilder(t *testing.T) {
 			assert.Equal(t, []fi.TaskKey{{Kind: fitasks.LedgerKind, Name: LedgerLocation}}, task.Deps, "recorded before it is written")
 		case *fitasks.LedgerUpdate:
 			ledger = task
-		case *fitasks.LedgerStale:
+		case *fitasks.LedgerFinish:
 			stale = task
 		default:
 			t.Fatalf("unexpected task %T", task)

@@ -24,7 +24,7 @@ func writeOwned(t *testing.T, c *fi.Context, files map[string][]byte, refuseFore
 		deps = append(deps, f.Key())
 		keep = append(keep, loc)
 	}
-	tasks = append(tasks, &LedgerStale{Name: "stale", Ledger: LedgerName, Keep: keep, Report: []string{"data"},
+	tasks = append(tasks, &LedgerFinish{Name: "stale", Ledger: LedgerName, Keep: keep, Report: []string{"data"},
 		RemoveEmptyFolders: true, Under: "data/", Deps: deps})
 	graph, err := fi.BuildGraph(tasks)
 	require.NoError(t, err)
@@ -91,7 +91,7 @@ func TestLedgerOwnsOnlyWhatKopsWrote(t *testing.T) {
 		for _, ch := range preview.Changes() {
 			report = append(report, ch.Key.String())
 		}
-		assert.Contains(t, report, "LedgerStale/stale")
+		assert.Contains(t, report, "LedgerFinish/stale")
 	})
 	t.Run("a run killed after the ledger is written leaves every file kops's", func(t *testing.T) {
 		c, _ := memContext(t, nil)
@@ -115,7 +115,7 @@ func TestLedgerOwnsOnlyWhatKopsWrote(t *testing.T) {
 	})
 }
 
-func TestLedgerStaleRemovesFoldersItEmptied(t *testing.T) {
+func TestLedgerFinishRemovesFoldersItEmptied(t *testing.T) {
 	c, _ := memContext(t, map[string]string{"data/g/kops-file": "x", "data/h/kops-file": "y", "data/h/nodeupconfig.yaml": "kops's"})
 	ledger := &LedgerUpdate{Name: LedgerName, Location: LedgerName, Files: map[string][]byte{"data/g/kops-file": []byte("x"), "data/h/kops-file": []byte("y")}}
 	require.NoError(t, ledger.RenderDirect(context.Background(), c, nil))

@@ -33,7 +33,7 @@ func OutputTasks(files map[string][]byte) []fi.Task {
 		tasks = append(tasks, f)
 		deps = append(deps, f.Key())
 	}
-	stale := &staleData{LedgerStale: fitasks.LedgerStale{
+	stale := &staleData{LedgerFinish: fitasks.LedgerFinish{
 		Name:   DataDir,
 		Ledger: LedgerFile,
 		Keep:   sortedPaths(files),
@@ -69,7 +69,7 @@ func (f *outputFile) Plan(ctx context.Context, c *fi.Context) (*fi.Change, error
 }
 
 // staleData deletes data files that nothing renders any more.
-type staleData struct{ fitasks.LedgerStale }
+type staleData struct{ fitasks.LedgerFinish }
 
 func (s *staleData) Key() fi.TaskKey {
 	return fi.TaskKey{Kind: OutputFileKind, Name: DataDir + "/ (no longer rendered)"}

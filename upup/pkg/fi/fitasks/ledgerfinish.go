@@ -11,17 +11,20 @@ import (
 	"strings"
 
 	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/util/pkg/vfs"
 )
 
-// LedgerStaleKind is the TaskKey kind of LedgerStale tasks.
-const LedgerStaleKind = "LedgerStale"
+// LedgerFinishKind is the TaskKey kind of LedgerFinish tasks.
+const LedgerFinishKind = "LedgerFinish"
 
-// LedgerStale deletes the files a ledger records below Under that the model no longer writes
-// (Keep), when their bytes are still bytes kops wrote; a recorded file changed since is left
-// alone, and so is every file of Report's folders the ledger does not record. It runs after the
-// files that replace the stale ones are written (Deps), so nothing kops writes still names a
-// deleted file.
-type LedgerStale struct {
+// LedgerFinish ends a ledger's run. It deletes the files the ledger records below Under that the
+// model no longer writes (Keep), when their bytes are still bytes kops wrote; a recorded file
+// changed since is left alone, and so is every file of Report's folders the ledger does not
+// record. Then it settles the ledger to what is on disk: each file kops wrote keeps the one hash
+// of the bytes it holds now (LedgerUpdate recorded the old and the new while writing), so the next
+// run finds nothing to change. It runs after the files are written (Deps), so nothing kops writes
+// still names a deleted file.
+type LedgerFinish struct {
 	Name string
 	// Ledger is the ledger's location, relative to ConfigBase.
 	Ledger string
@@ -38,17 +41,17 @@ type LedgerStale struct {
 }
 
 var (
-	_ fi.Task           = (*LedgerStale)(nil)
-	_ fi.DirectRenderer = (*LedgerStale)(nil)
+	_ fi.Task           = (*LedgerFinish)(nil)
+	_ fi.DirectRenderer = (*LedgerFinish)(nil)
 )
 
-func (s *LedgerStale) Key() fi.TaskKey { return fi.TaskKey{Kind: LedgerStaleKind, Name: s.Name} }
+func (s *LedgerFinish) Key() fi.TaskKey { return fi.TaskKey{Kind: LedgerFinishKind, Name: s.Name} }
 
-func (s *LedgerStale) Dependencies() []fi.TaskKey { return slices.Clone(s.Deps) }
+func (s *LedgerFinish) Dependencies() []fi.TaskKey { return slices.Clone(s.Deps) }
 
 // Plan lists the stale files kops wrote as deletions, each a field named after its folder, and
-// what it leaves alone.
-func (s *LedgerStale) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
+// what it leaves alone; a ledger to settle is a modification.
+func (s *LedgerFinish) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
 	stale, leftAlone, err := s.sort(c)
 	if err != nil {
 		return nil, err
@@ -58,11 +61,54 @@ func (s *LedgerStale) Plan(_ context.Context, c *fi.Context) (*fi.Change, error)
 		change.Action = fi.ActionDelete
 		change.Fields = append(change.Fields, fi.FieldChange{Name: path.Base(path.Dir(loc)), Old: loc})
 	}
+	if change.Action == fi.ActionNone {
+		_, stored, settled, err := s.settled(c)
+		if err != nil {
+			return nil, err
+		}
+		if stored != nil && string(stored) != string(settled) {
+			change.Action = fi.ActionModify
+			change.Fields = []fi.FieldChange{{Name: "Location", Old: s.Ledger, New: s.Ledger}, {Name: "Contents", Old: summarize(stored), New: summarize(settled)}}
+		}
+	}
 	return change, nil
 }
 
-// RenderDirect deletes the stale files, each checked again to hold bytes kops wrote.
-func (s *LedgerStale) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change) error {
+// RenderDirect deletes the stale files, each checked again to hold bytes kops wrote, then
+// settles the ledger.
+func (s *LedgerFinish) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change) error {
+	if err := s.deleteStale(c); err != nil {
+		return err
+	}
+	p, stored, settled, err := s.settled(c)
+	if err != nil || stored == nil || string(stored) == string(settled) {
+		return err
+	}
+	return p.WriteFile(settled)
+}
+
+// settled is the ledger's content once it records, for each file kops wrote, only the hash of
+// the bytes the file holds now.
+func (s *LedgerFinish) settled(c *fi.Context) (p vfs.Path, stored, settled []byte, err error) {
+	l, stored, err := readLedger(c, s.Ledger)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	next := ledger{Files: map[string][]string{}}
+	for loc := range l.Files {
+		if data, ok, err := current(c, loc); ok && err == nil && l.owns(loc, data) {
+			next.Files[loc] = []string{contentHash(data)}
+		}
+	}
+	if settled, err = next.encode(); err != nil {
+		return nil, nil, nil, err
+	}
+	p, err = inConfigBase(c, s.Ledger)
+	return p, stored, settled, err
+}
+
+// deleteStale deletes the stale files kops wrote.
+func (s *LedgerFinish) deleteStale(c *fi.Context) error {
 	stale, _, err := s.sort(c)
 	if err != nil {
 		return err
@@ -84,7 +130,7 @@ func (s *LedgerStale) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Chang
 
 // removeEmpty removes dir and its parents up to Under while they are empty; a folder holding
 // anything (another tool's files) stays, and so do its parents.
-func (s *LedgerStale) removeEmpty(c *fi.Context, dir string) {
+func (s *LedgerFinish) removeEmpty(c *fi.Context, dir string) {
 	for dir != "." && dir != strings.TrimSuffix(s.Under, "/") && strings.HasPrefix(dir+"/", s.Under) {
 		p, err := inConfigBase(c, dir)
 		if err != nil || p.RemoveDir() != nil {
@@ -95,7 +141,7 @@ func (s *LedgerStale) removeEmpty(c *fi.Context, dir string) {
 }
 
 // sort finds the stale files kops wrote and the files it must leave alone.
-func (s *LedgerStale) sort(c *fi.Context) (stale, leftAlone []string, err error) {
+func (s *LedgerFinish) sort(c *fi.Context) (stale, leftAlone []string, err error) {
 	l, _, err := readLedger(c, s.Ledger)
 	if err != nil {
 		return nil, nil, err
