@@ -72,7 +72,7 @@ func TestRestConfigPrecedence(t *testing.T) {
 	}
 
 	_, err := restConfig(filepath.Join(dir, "missing"), nil)
-	assert.ErrorContains(t, err, "loading kubeconfig")
+	assert.ErrorContains(t, err, "reading kubeconfig: open "+filepath.Join(dir, "missing")+": no such file or directory")
 	_, err = restConfig("", map[string]string{"HOME": t.TempDir()})
 	assert.ErrorContains(t, err, "no kubeconfig (--kubeconfig, KUBECONFIG or ~/.kube/config) and not running in a cluster")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -192,10 +193,22 @@ func TestDeleteClusterWithSSHKeys(t *testing.T) {
 	assert.NoDirExists(t, c.storePath("unmodeled.example.com"))
 }
 
-// Input of create -f is bounded like every read of the state store: /dev/zero ends with an error.
+// Input of create -f is bounded like every read of the state store: /dev/zero is refused before a
+// byte is read, and a pipe that sends more than 16 MiB ends with an error.
 func TestCreateFileInputIsBounded(t *testing.T) {
 	c := newCLI(t)
 	r := c.run("create", "-f", "/dev/zero")
 	assert.Equal(t, 1, r.code)
-	assert.Contains(t, r.stderr, "reading /dev/zero: more than 16 MiB")
+	assert.Contains(t, r.stderr, "reading /dev/zero: /dev/zero: not a regular file (a device)")
+
+	pr, pw, err := os.Pipe()
+	require.NoError(t, err)
+	defer pr.Close()
+	go func() {
+		_, _ = pw.Write(make([]byte, 17<<20))
+		pw.Close()
+	}()
+	r = c.run("create", "-f", fmt.Sprintf("/proc/self/fd/%d", pr.Fd()))
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "more than the limit of 16 MiB")
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -117,23 +116,24 @@ func readFiles(f *Factory, files []string) (*fileSet, error) {
 	return set, nil
 }
 
+// readInput reads a file given to -f or --add ("-" is standard input) through the one bounded
+// read: a regular file, or a pipe such as `-f <(...)` (as kubectl takes), of at most
+// vfs.MaxFileSize; a FIFO without a writer reads as empty instead of blocking the open, and a
+// device is refused.
 func readInput(stdin io.Reader, name string) ([]byte, error) {
-	what, r := "standard input", stdin
 	if name != "-" {
-		// A pipe (kops create -f <(...)) is fine here, as for kubectl; only the size is bounded.
-		f, err := os.Open(name)
+		data, err := vfs.ReadLocalFile(name, true)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
-		defer f.Close()
-		what, r = name, f
+		return data, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(r, vfs.MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(stdin, vfs.MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", what, err)
+		return nil, fmt.Errorf("reading standard input: %w", err)
 	}
 	if len(data) > vfs.MaxFileSize {
-		return nil, fmt.Errorf("reading %s: more than %d MiB; kops documents are a few KiB", what, vfs.MaxFileSize>>20)
+		return nil, fmt.Errorf("reading standard input: more than %d MiB; kops documents are a few KiB", vfs.MaxFileSize>>20)
 	}
 	return data, nil
 }

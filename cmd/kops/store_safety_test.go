@@ -164,7 +164,7 @@ func TestEditConflictKeepsUsersFile(t *testing.T) {
 	assert.Contains(t, string(data), "maxSize: 5", "the other change is not overwritten")
 	assert.Contains(t, string(data), "t3.medium")
 
-	kept, _ := filepath.Glob(filepath.Join(tmp, "kops-edit-*-instancegroup-nodes.yaml"))
+	kept, _ := filepath.Glob(filepath.Join(tmp, "kops-edit-*", "instancegroup-nodes.yaml"))
 	require.Len(t, kept, 1)
 	keptData, err := os.ReadFile(kept[0])
 	require.NoError(t, err)
@@ -327,7 +327,7 @@ func TestGetRefusesSpecialFiles(t *testing.T) {
 		want  string
 	}{
 		{"FIFO", func(path string) error { return syscall.Mkfifo(path, 0o644) }, "not a regular file (a FIFO)"},
-		{"symlink to /dev/zero", func(path string) error { return os.Symlink("/dev/zero", path) }, "not a regular file (a device)"},
+		{"symlink to /dev/zero", func(path string) error { return os.Symlink("/dev/zero", path) }, "a symlink (or ..) on the way: it would leave its root folder"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -369,4 +369,37 @@ func TestCreateFileLocatesBadGroupNames(t *testing.T) {
 	assert.Contains(t, r.stderr, file+":6: document 1 (InstanceGroup \"Nodes_B\"): metadata.name: Invalid value: \"Nodes_B\"")
 	assert.Equal(t, 1, strings.Count(r.stderr, "metadata.name"), "reported once")
 	assert.Equal(t, before, snapshotDir(t, c.storePath()), "nothing stored")
+}
+
+// TestInputFilesNeverBlock: a FIFO without a writer given to -f or --add reads as empty instead of
+// blocking the open forever, /dev/zero is refused before a byte is read, and nothing is stored.
+func TestInputFilesNeverBlock(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"-f FIFO", []string{"create", "-f", fifo}, "no objects found in " + fifo},
+		{"-f /dev/zero", []string{"create", "-f", "/dev/zero"}, "not a regular file (a device)"},
+		{"--add FIFO", []string{"create", "cluster", "add.k8s.local", "--zones", "us-east-2a", "--add", fifo}, fifo},
+		{"--add /dev/zero", []string{"create", "cluster", "add.k8s.local", "--zones", "us-east-2a", "--add", "/dev/zero"}, "not a regular file (a device)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCLI(t)
+			c.env["KOPS_FEATURE_FLAGS"] = "ClusterAddons"
+			done := make(chan result, 1)
+			go func() { done <- c.run(tc.args...) }()
+			select {
+			case r := <-done:
+				assert.Equal(t, 1, r.code, r.stdout)
+				assert.Contains(t, r.stderr, tc.want)
+			case <-time.After(time.Minute): // a guard against a hang, not a speed check
+				t.Fatal("kops did not return")
+			}
+			assert.NoDirExists(t, c.storePath(), "nothing stored")
+		})
+	}
 }

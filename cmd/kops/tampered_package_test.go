@@ -46,6 +46,11 @@ func storeSnapshot(t *testing.T, c *cli) map[string]string {
 		if err != nil || d.IsDir() {
 			return err
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			files[path] = "symlink to " + target
+			return err
+		}
 		data, err := os.ReadFile(path)
 		files[path] = string(data)
 		return err

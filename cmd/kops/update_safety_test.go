@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,26 +15,76 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// TestUpdateWritesNoAddonsThroughSymlinks: `kops update cluster --yes` writes <cluster>/addons/;
-// a symlink placed there (the folder itself, or an addon's folder) must not carry its writes out of
-// the store.
-func TestUpdateWritesNoAddonsThroughSymlinks(t *testing.T) {
-	for _, link := range []string{"addons", filepath.Join("addons", "coredns.addons.k8s.io")} {
-		t.Run(link, func(t *testing.T) {
-			c := newCLI(t)
-			c.mustRun("create", "cluster", "sym.k8s.local", "--zones", "us-east-2a")
-			outside := t.TempDir()
-			require.NoError(t, os.MkdirAll(filepath.Dir(c.storePath("sym.k8s.local", link)), 0o755))
-			require.NoError(t, os.Symlink(outside, c.storePath("sym.k8s.local", link)))
-
-			r := c.run("update", "cluster", "sym.k8s.local", "--yes")
-			assert.Equal(t, 1, r.code)
-			assert.Contains(t, r.stderr, "is not a folder (a symlink is not written through)")
-			entries, err := os.ReadDir(outside)
-			require.NoError(t, err)
-			assert.Empty(t, entries, "nothing written outside the store")
-		})
+// TestNoCommandWritesThroughSymlinks derives its cases from what the commands write: every folder
+// of a cluster after `kops update cluster --yes` (addons/, each addon's folder, igconfig/, each
+// role's and group's folder, and the folders create writes) is in turn replaced by a symlink to a
+// copy outside the store, and every command that writes or deletes runs. Nothing outside the store
+// may change; an update that would write through the link fails before it writes anything; a
+// delete removes the link, never what it points to.
+func TestNoCommandWritesThroughSymlinks(t *testing.T) {
+	const name = "sym.k8s.local"
+	layout := newCLI(t)
+	layout.mustRun("create", "cluster", name, "--zones", "us-east-2a", "--yes")
+	// A change to write, so that update has something to do in every folder.
+	layout.editor(`s/kubernetesVersion: .*/kubernetesVersion: 1.34.0/`)
+	layout.mustRun("edit", "cluster", name)
+	var folders []string
+	require.NoError(t, filepath.WalkDir(layout.storePath(name), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			rel, _ := filepath.Rel(layout.storePath(), p)
+			folders = append(folders, rel)
+		}
+		return err
+	}))
+	for _, want := range []string{"addons", filepath.Join("addons", "coredns.addons.k8s.io"), "igconfig",
+		filepath.Join("igconfig", "node"), filepath.Join("igconfig", "node", "nodes"), "instancegroup"} {
+		require.Contains(t, folders, filepath.Join(name, want))
 	}
+	commands := [][]string{
+		{"update", "cluster", name, "--yes"},
+		{"update", "cluster", name, "--target", "terraform", "--out", "OUT", "--yes"},
+		{"delete", "cluster", name, "--yes"},
+		{"delete", "cluster", name, "--yes", "--force"},
+	}
+	for _, folder := range folders {
+		for _, args := range commands {
+			t.Run(folder+"/"+strings.Join(args[:2], " ")+strings.Join(args[3:], " "), func(t *testing.T) {
+				c := newCLI(t)
+				require.NoError(t, os.CopyFS(c.storePath(), os.DirFS(layout.storePath())))
+				outside := filepath.Join(t.TempDir(), "outside")
+				require.NoError(t, os.Rename(c.storePath(folder), outside))
+				require.NoError(t, os.Symlink(outside, c.storePath(folder)))
+				before := treeSnapshot(t, outside)
+				store := storeSnapshot(t, c)
+				args := slices.Clone(args)
+				if i := slices.Index(args, "OUT"); i >= 0 {
+					args[i] = filepath.Join(t.TempDir(), "out")
+				}
+
+				r := c.run(args...)
+				assert.Equal(t, before, treeSnapshot(t, outside), "nothing outside the store changed: %s", r.stderr)
+				if args[0] == "update" {
+					assert.Equal(t, 1, r.code, "an update that would write through a link is refused")
+					assert.Equal(t, store, storeSnapshot(t, c), "and writes nothing")
+				}
+			})
+		}
+	}
+}
+
+// treeSnapshot is every file below dir with its content.
+func treeSnapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		files[p] = string(data)
+		return err
+	}))
+	return files
 }
 
 // TestUpdateHoldsTheStoreLock: an update that writes waits for the store lock that creates, edits

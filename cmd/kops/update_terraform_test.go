@@ -51,16 +51,81 @@ func TestUpdateClusterTerraform(t *testing.T) {
 		assert.True(t, st.ModTime().Equal(old), "kubernetes.tf was not rewritten")
 	})
 
-	t.Run("a hand edit of kubernetes.tf is shown and put back", func(t *testing.T) {
-		require.NoError(t, os.WriteFile(mainFile, []byte(string(tf)+"\nresource \"aws_instance\" \"extra\" {\n}\n"), 0o644))
-		r := c.mustRun("update", "cluster", "tf.example.com", "--target", "terraform", "--out", out)
-		assert.Contains(t, r.stdout, "Will modify resources:\n  TerraformFile/kubernetes.tf\n")
-		assert.Contains(t, r.stdout, "--- resource aws_instance.extra (current)\n")
+	t.Run("a hand edit of kubernetes.tf is refused and kept; moved away, it is written again", func(t *testing.T) {
+		edited := string(tf) + "\nresource \"aws_instance\" \"extra\" {\n}\n"
+		require.NoError(t, os.WriteFile(mainFile, []byte(edited), 0o644))
+		for _, args := range [][]string{{}, {"--yes"}} {
+			r := c.run(append([]string{"update", "cluster", "tf.example.com", "--target", "terraform", "--out", out}, args...)...)
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stderr, "kops would overwrite files it did not write (or that changed since it wrote them): kubernetes.tf;")
+			again, err := os.ReadFile(mainFile)
+			require.NoError(t, err)
+			assert.Equal(t, edited, string(again), "the edit is kept")
+		}
+		require.NoError(t, os.Rename(mainFile, mainFile+".mine"))
 		c.mustRun("update", "cluster", "tf.example.com", "--target", "terraform", "--out", out, "--yes")
 		again, err := os.ReadFile(mainFile)
 		require.NoError(t, err)
 		assert.Equal(t, string(tf), string(again))
 	})
+}
+
+// TestUpdateClusterTerraformLeavesOthersFilesAlone: --out is a folder kops shares with its user.
+// Files kops did not write there survive every run and are named; a data file kops wrote and no
+// longer renders is deleted, unless someone changed it since.
+func TestUpdateClusterTerraformLeavesOthersFilesAlone(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
+	out := filepath.Join(t.TempDir(), "out")
+	theirs := map[string]string{
+		"README.txt":        "notes",
+		"terraform.tfstate": "{}",
+		"data/README.txt":   "what data/ is",
+		"data/key.pem":      "-----BEGIN PRIVATE KEY-----",
+	}
+	for name, content := range theirs {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(out, name), []byte(content), 0o600))
+	}
+	update := func(args ...string) result {
+		return c.mustRun(append([]string{"update", "cluster", "tf.example.com", "--target", "terraform", "--out", out}, args...)...)
+	}
+	for _, args := range [][]string{{}, {"--yes"}, {"--yes"}} {
+		r := update(args...)
+		assert.Contains(t, r.stdout, "Left alone (not written by kops, or changed since kops wrote them):\n  data/README.txt\n  data/key.pem\n")
+	}
+
+	// Two more groups, then their files leave the store by hand: their data files are stale.
+	group := c.mustRun("get", "ig", "nodes", "--name", "tf.example.com", "-o", "yaml").stdout
+	for _, name := range []string{"extra", "edited"} {
+		doc := strings.Replace(group, "name: nodes\n", "name: "+name+"\n", 1)
+		path := filepath.Join(t.TempDir(), name+".yaml")
+		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))
+		c.mustRun("create", "-f", path)
+	}
+	update("--yes")
+	extra := filepath.Join(out, "data", "aws_launch_template_extra.tf.example.com_user_data")
+	edited := filepath.Join(out, "data", "aws_launch_template_edited.tf.example.com_user_data")
+	require.FileExists(t, extra)
+	require.NoError(t, os.WriteFile(edited, []byte("changed by hand"), 0o644))
+	for _, name := range []string{"extra", "edited"} {
+		require.NoError(t, os.Remove(c.storePath("tf.example.com", "instancegroup", name)))
+	}
+
+	r := update()
+	assert.Contains(t, r.stdout, "  data/aws_launch_template_edited.tf.example.com_user_data\n", "named as left alone")
+	assert.Contains(t, r.stdout, "Old: data/aws_launch_template_extra.tf.example.com_user_data"[len("Old: "):])
+	r = update("--yes")
+	assert.Contains(t, r.stdout, "Deleted resources:\n")
+	assert.NoFileExists(t, extra, "a stale file kops wrote is deleted")
+	data, err := os.ReadFile(edited)
+	require.NoError(t, err)
+	assert.Equal(t, "changed by hand", string(data), "a stale file changed since is left alone")
+	for name, content := range theirs {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		require.NoError(t, err, name)
+		assert.Equal(t, content, string(data), name)
+	}
 }
 
 func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
@@ -76,6 +141,12 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 	linked := filepath.Join(t.TempDir(), "linked")
 	require.NoError(t, os.MkdirAll(linked, 0o755))
 	require.NoError(t, os.Symlink(elsewhere, filepath.Join(linked, "data")))
+	// --out reaching the state store through links.
+	links := t.TempDir()
+	linkToStore := filepath.Join(links, "store")
+	require.NoError(t, os.Symlink(c.storePath(), linkToStore))
+	linkToCluster := filepath.Join(links, "cluster")
+	require.NoError(t, os.Symlink(c.storePath("tf.example.com"), linkToCluster))
 	before := storeSnapshot(t, c)
 
 	cases := []struct {
@@ -85,10 +156,13 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 	}{
 		{"no --out", []string{"tf.example.com", "--target", "terraform", "--yes"}, "--target terraform needs --out DIR"},
 		{"--out names a file", []string{"tf.example.com", "--target", "terraform", "--out", notADir, "--yes"}, notADir},
-		{"--out/data is a symlink", []string{"tf.example.com", "--target", "terraform", "--out", linked, "--yes"}, "data is not a directory (a file or a symlink)"},
+		{"--out/data is a symlink", []string{"tf.example.com", "--target", "terraform", "--out", linked, "--yes"}, "/data: a symlink: kops does not write or delete through links"},
 		{"not AWS", []string{"gce.example.com", "--target", "terraform", "--out", fresh, "--yes"}, `renders AWS resources only; spec.cloudProvider is "gce"`},
 		{"--out inside the state store", []string{"tf.example.com", "--target", "terraform", "--out", c.storePath("tf.example.com", "tf"), "--yes"}, "is inside the state store"},
 		{"--out is the state store", []string{"tf.example.com", "--target", "terraform", "--out", c.storePath(), "--yes"}, "is inside the state store"},
+		{"--out is a link into the state store", []string{"tf.example.com", "--target", "terraform", "--out", linkToStore, "--yes"}, "is inside the state store"},
+		{"--out is below a link into the state store", []string{"tf.example.com", "--target", "terraform", "--out", filepath.Join(linkToCluster, "tf"), "--yes"}, "is inside the state store"},
+		{"--out is the store's real path, the store named through a link", []string{"tf.example.com", "--target", "terraform", "--state", linkToStore, "--out", c.storePath("tf.example.com", "tf"), "--yes"}, "is inside the state store"},
 		{"unknown cluster", []string{"none.example.com", "--target", "terraform", "--out", fresh, "--yes"}, "none.example.com"},
 	}
 	for _, tc := range cases {

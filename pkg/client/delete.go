@@ -34,9 +34,9 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 		return files.walkPath(p, []string{"ssh", "public", "admin"}, isSSHKeyID)
 	},
 	// igconfig/<role>/<group>/ holds each instance group's node configuration (kops's nodeup files,
-	// the node setup files of pkg/model/nodesetup).
+	// the node setup files of pkg/model/nodesetup), and igconfig/ the ledger of the latter.
 	"igconfig": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
-		return files.walk(p, func(string, bool) bool { return false }, func(role vfs.Path) error {
+		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == nodeFilesLedger }, func(role vfs.Path) error {
 			if !igConfigRoles[role.Base()] {
 				files.Unknown = append(files.Unknown, role)
 				return nil
@@ -57,6 +57,10 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 			})
 	},
 }
+
+// nodeFilesLedger is the ledger of the node files under igconfig/ (pkg/model/nodesetup's
+// LedgerLocation; the model is not imported by the store).
+const nodeFilesLedger = ".kops-ledger.json"
 
 // igConfigRoles are the folders of igconfig/: the instance group roles in lower case.
 var igConfigRoles = map[string]bool{"controlplane": true, "node": true, "apiserver": true, "bastion": true}
@@ -130,7 +134,7 @@ func (c *Clientset) ListClusterFiles(name string) (*ClusterFiles, error) {
 		return nil, err
 	}
 	if !isDir {
-		return nil, fmt.Errorf("%s is not a folder (a symlink is not followed); remove it by hand", dir)
+		return nil, fmt.Errorf("%s is not a folder of the store (a file or a link); remove it by hand", dir)
 	}
 	entries, err := dir.ReadDir()
 	if err != nil {

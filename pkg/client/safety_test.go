@@ -1,8 +1,11 @@
 package client_test
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"golang.org/x/crypto/ssh"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -256,7 +259,12 @@ func TestReadsRefuseSpecialFiles(t *testing.T) {
 		setup func(t *testing.T, path string)
 		want  error
 	}{
-		{"symlink to /dev/zero", func(t *testing.T, path string) { require.NoError(t, os.Symlink("/dev/zero", path)) }, vfs.ErrNotRegular},
+		{"symlink to /dev/zero", func(t *testing.T, path string) { require.NoError(t, os.Symlink("/dev/zero", path)) }, vfs.ErrOutsideBase},
+		{"symlink to a FIFO in the store", func(t *testing.T, path string) {
+			fifo := filepath.Join(filepath.Dir(path), "..", "..", "fifo")
+			require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+			require.NoError(t, os.Symlink("../../fifo", path))
+		}, vfs.ErrNotRegular},
 		{"FIFO", func(t *testing.T, path string) { require.NoError(t, syscall.Mkfifo(path, 0o644)) }, vfs.ErrNotRegular},
 		{"too large", func(t *testing.T, path string) {
 			require.NoError(t, os.WriteFile(path, nil, 0o644))
@@ -298,33 +306,80 @@ func TestTempFilesOfKilledWritesDoNotBlockDelete(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(dir, name))
 }
 
-// TestWritesDoNotFollowSymlinkedFolders: a folder of the cluster replaced by a symlink to a folder
-// outside the store is neither written nor deleted through.
+// TestWritesDoNotFollowSymlinkedFolders derives its cases from the store: every folder a created
+// cluster has (the cluster's own, instancegroup/, clusteraddons/, each of pki/ssh/public/admin/) is
+// in turn replaced by a symlink to a copy outside the store, and every write and delete of the
+// clientset is run. Nothing outside the store may change; a write that would pass through the
+// link fails with vfs.ErrSymlink; the delete removes the link, never what it points to.
 func TestWritesDoNotFollowSymlinkedFolders(t *testing.T) {
 	const name = "link.example.com"
-	for _, folder := range []string{"instancegroup", "clusteraddons"} {
-		t.Run(folder, func(t *testing.T) {
-			dir := t.TempDir()
-			store := filepath.Join(dir, "store")
-			base, err := vfs.ParsePath(store, nil)
-			require.NoError(t, err)
-			cs := client.New(base)
-			require.NoError(t, cs.CreateCluster(testNewCluster(name, true)))
-			outside := filepath.Join(dir, "outside")
-			require.NoError(t, os.Rename(filepath.Join(store, name, folder), outside))
-			require.NoError(t, os.Symlink(outside, filepath.Join(store, name, folder)))
-			before := snapshot(t, mustParse(t, outside))
+	pub, _, err := ed25519.GenerateKey(nil)
+	require.NoError(t, err)
+	sshKey, err := ssh.NewPublicKey(pub)
+	require.NoError(t, err)
+	newCluster := func() client.NewCluster {
+		n := testNewCluster(name, true)
+		n.SSHPublicKeys = []string{string(ssh.MarshalAuthorizedKey(sshKey))}
+		return n
+	}
+	// The folders of a created cluster, found by walking it.
+	layout := t.TempDir()
+	require.NoError(t, client.New(mustParse(t, layout)).CreateCluster(newCluster()))
+	var folders []string
+	require.NoError(t, filepath.WalkDir(filepath.Join(layout, name), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			rel, _ := filepath.Rel(layout, p)
+			folders = append(folders, rel)
+		}
+		return err
+	}))
+	require.Len(t, folders, 7, "the cluster, instancegroup, clusteraddons and the four of pki/ssh/public/admin: %v", folders)
 
-			err = cs.UpdateInstanceGroup(name, testInstanceGroup(name, "nodes-a", kops.RoleNode, 9))
-			assert.ErrorContains(t, err, "is not a folder (a symlink is not written through)")
-			c, _, err := cs.GetCluster(name)
-			require.NoError(t, err)
-			assert.ErrorContains(t, cs.UpdateCluster(c), "a symlink is not written through")
-			err = cs.DeleteCluster(name, client.DeleteOptions{})
-			assert.ErrorIs(t, err, client.ErrUnknownFiles, "a symlink where a folder should be is unknown")
-			require.NoError(t, cs.DeleteCluster(name, client.DeleteOptions{Unknown: true}))
-			assert.Equal(t, before, snapshot(t, mustParse(t, outside)), "nothing outside the store changed")
-		})
+	writes := []struct {
+		name string
+		run  func(cs *client.Clientset) error
+	}{
+		{"UpdateInstanceGroup", func(cs *client.Clientset) error {
+			return cs.UpdateInstanceGroup(name, testInstanceGroup(name, "nodes-a", kops.RoleNode, 9))
+		}},
+		{"CreateInstanceGroup", func(cs *client.Clientset) error {
+			return cs.CreateInstanceGroup(name, testInstanceGroup(name, "nodes-c", kops.RoleNode, 9))
+		}},
+		{"UpdateCluster", func(cs *client.Clientset) error { return cs.UpdateCluster(testCluster(name)) }},
+		{"AddSSHPublicKey", func(cs *client.Clientset) error {
+			return cs.AddSSHPublicKey(name, string(ssh.MarshalAuthorizedKey(sshKey)))
+		}},
+		{"DeleteCluster", func(cs *client.Clientset) error { return cs.DeleteCluster(name, client.DeleteOptions{}) }},
+		{"DeleteCluster --force", func(cs *client.Clientset) error {
+			return cs.DeleteCluster(name, client.DeleteOptions{Unknown: true})
+		}},
+		{"CreateCluster after a delete", func(cs *client.Clientset) error {
+			if err := cs.DeleteCluster(name, client.DeleteOptions{Unknown: true}); err != nil {
+				return err
+			}
+			return cs.CreateCluster(newCluster())
+		}},
+	}
+	for _, folder := range folders {
+		for _, w := range writes {
+			t.Run(folder+"/"+w.name, func(t *testing.T) {
+				dir := t.TempDir()
+				store := filepath.Join(dir, "store")
+				cs := client.New(mustParse(t, store))
+				require.NoError(t, cs.CreateCluster(newCluster()))
+				outside := filepath.Join(dir, "outside")
+				require.NoError(t, os.Rename(filepath.Join(store, folder), outside))
+				require.NoError(t, os.Symlink(outside, filepath.Join(store, folder)))
+				before := snapshot(t, mustParse(t, outside))
+
+				err := w.run(cs)
+				assert.Equal(t, before, snapshot(t, mustParse(t, outside)), "nothing outside the store changed")
+				if err != nil {
+					assert.True(t, errors.Is(err, vfs.ErrSymlink) || errors.Is(err, vfs.ErrOutsideBase) || errors.Is(err, client.ErrUnknownFiles) ||
+						strings.Contains(err.Error(), "is not a folder of the store"), "%v", err)
+				}
+			})
+		}
 	}
 }
 

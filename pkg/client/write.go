@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -92,12 +93,13 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	if exists {
 		return fmt.Errorf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it, or 'kops delete cluster %s --yes' first", name, c.base, name, name)
 	}
-	if err := c.checkRealFolders(name); err != nil {
-		return err
-	}
 	// Files left by a create that crashed before writing the config belong to no cluster; they must
 	// not become part of this one (an SSH key left there would let its owner into the new cluster).
 	if err := c.removeStrayFiles(name, writes); err != nil {
+		return err
+	}
+	made, err := missingFolders(c.base, order)
+	if err != nil {
 		return err
 	}
 	for i, p := range order {
@@ -105,10 +107,34 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 			for _, done := range order[:i] {
 				_ = done.Remove()
 			}
+			for _, dir := range made {
+				_ = dir.RemoveDir() // only while empty: a folder someone filled meanwhile stays
+			}
 			return fmt.Errorf("storing cluster %q: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// missingFolders lists the folders below base that writing files would make, deepest first, so
+// that a create that fails midway (a full disk) can remove them again.
+func missingFolders(base vfs.Path, files []vfs.Path) ([]vfs.Path, error) {
+	seen := map[string]bool{}
+	var missing []vfs.Path
+	for _, f := range files {
+		for dir := f.Dir(); dir.String() != base.String() && !seen[dir.String()]; dir = dir.Dir() {
+			seen[dir.String()] = true
+			exists, err := dir.Exists()
+			if err != nil {
+				return nil, err
+			}
+			if !exists {
+				missing = append(missing, dir)
+			}
+		}
+	}
+	slices.SortFunc(missing, func(a, b vfs.Path) int { return len(b.String()) - len(a.String()) })
+	return missing, nil
 }
 
 // removeStrayFiles removes, from the folders a create writes files in, every file this create does
@@ -184,33 +210,7 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 	if !exists {
 		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
 	}
-	if err := c.checkRealFolders(cluster); err != nil {
-		return err
-	}
 	return p.WriteFile(data)
-}
-
-// checkRealFolders refuses to write into a cluster whose folder, or a folder of it that kops writes
-// in (and the folders more), is a symlink (or a file): a write must not land outside the store
-// through a link someone placed in it. Reads follow such links; writes and deletes do not.
-func (c *Clientset) checkRealFolders(cluster string, more ...vfs.Path) error {
-	dir := c.clusterDir(cluster)
-	for _, p := range append([]vfs.Path{
-		dir, dir.Join("instancegroup"), dir.Join("clusteraddons"),
-		dir.Join("pki"), dir.Join("pki", "ssh"), dir.Join("pki", "ssh", "public"), dir.Join("pki", "ssh", "public", "admin"),
-	}, more...) {
-		isDir, err := p.IsDir()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if !isDir {
-			return fmt.Errorf("%s is not a folder (a symlink is not written through); fix the state store by hand", p)
-		}
-	}
-	return nil
 }
 
 // CreateInstanceGroup adds an instance group to an existing cluster, under the store lock; it

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // ErrCancelled says the user left the document as it was: nothing is to be stored.
@@ -45,10 +47,14 @@ func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]b
 	if strings.TrimSpace(e.Command) == "" {
 		return nil, errors.New("no editor command: set KOPS_EDITOR or EDITOR")
 	}
-	dir, err := os.MkdirTemp(e.TempDir, "kops-edit-")
+	dir, err := os.MkdirTemp(e.TempDir, "kops-edit-") // 0700: the text is the user's alone
 	if err != nil {
 		return nil, err
 	}
+	// The editor may replace the file with anything (a FIFO, a link to /dev/zero or to a file of
+	// someone else's): it is read back through the file layer, rooted at the temp folder, as a
+	// bounded regular file.
+	file := vfs.LocalRoot(dir).Join(filepath.Base(name))
 	path := filepath.Join(dir, filepath.Base(name))
 	keep := false
 	defer func() {
@@ -60,15 +66,15 @@ func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]b
 	content := append([]byte(header), original...)
 	var lastFailed []byte
 	for {
-		if err := os.WriteFile(path, content, 0o600); err != nil {
+		if err := file.WriteFile(content); err != nil {
 			return nil, err
 		}
 		if err := e.launch(path); err != nil {
 			return nil, err
 		}
-		saved, err := os.ReadFile(path)
+		saved, err := file.ReadFile()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading what the editor saved: %w", err)
 		}
 		edited := stripLeadingComments(saved)
 		switch {
@@ -124,20 +130,16 @@ func shellQuote(s string) string {
 }
 
 // Keep saves text the user edited but that could not be stored, so that no edit is lost, and
-// returns the file's path.
+// returns the file's path: in a new private temp folder, written through the file layer.
 func (e Editor) Keep(name string, text []byte) (string, error) {
-	f, err := os.CreateTemp(e.TempDir, "kops-edit-*-"+filepath.Base(name))
+	dir, err := os.MkdirTemp(e.TempDir, "kops-edit-")
 	if err != nil {
 		return "", err
 	}
-	if _, err := f.Write(text); err != nil {
-		f.Close()
+	if err := vfs.LocalRoot(dir).Join(filepath.Base(name)).WriteFile(text); err != nil {
 		return "", err
 	}
-	if err := f.Close(); err != nil {
-		return "", err
-	}
-	return f.Name(), nil
+	return filepath.Join(dir, filepath.Base(name)), nil
 }
 
 func (e Editor) launch(path string) error {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -155,9 +157,53 @@ func TestKeep(t *testing.T) {
 	dir := t.TempDir()
 	path, err := Editor{TempDir: dir}.Keep("instancegroup-nodes.yaml", []byte("mine\n"))
 	require.NoError(t, err)
-	assert.Equal(t, dir, filepath.Dir(path))
-	assert.True(t, strings.HasSuffix(path, "-instancegroup-nodes.yaml"), path)
+	assert.Equal(t, dir, filepath.Dir(filepath.Dir(path)))
+	assert.Equal(t, "instancegroup-nodes.yaml", filepath.Base(path))
+	info, err := os.Stat(filepath.Dir(path))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "a folder of the user's alone")
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "mine\n", string(data))
+}
+
+// TestEditorReplacingTheFile: whatever the editor leaves in the file's place is read back as a
+// bounded regular file inside the edit's temp folder, or refused at once with a clear error:
+// never a hang on a FIFO, an endless read of /dev/zero, or a read of a file elsewhere.
+func TestEditorReplacingTheFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh, mkfifo")
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	require.NoError(t, os.WriteFile(secret, []byte("x: stolen\n"), 0o600))
+	cases := []struct {
+		name   string
+		script string
+		want   string
+	}{
+		{"a FIFO", `rm "$1" && mkfifo "$1"`, "not a regular file (a FIFO)"},
+		{"a link to /dev/zero", `ln -sf /dev/zero "$1"`, "it would leave its root folder"},
+		{"a link to a file elsewhere", `ln -sf ` + secret + ` "$1"`, "it would leave its root folder"},
+		{"a folder", `rm "$1" && mkdir "$1"`, "not a regular file (a directory)"},
+		{"a file too large", `truncate -s 17M "$1"`, "more than the limit of 16 MiB"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			editor := filepath.Join(t.TempDir(), "editor.sh")
+			require.NoError(t, os.WriteFile(editor, []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755))
+			done := make(chan error, 1)
+			go func() {
+				_, err := Editor{Command: editor, TempDir: t.TempDir()}.Run("cluster.yaml", []byte("x: good\n"), func([]byte) error { return nil })
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "reading what the editor saved")
+				assert.Contains(t, err.Error(), tc.want)
+			case <-time.After(time.Minute): // a guard against a hang, not a speed check
+				t.Fatal("the edit hung")
+			}
+		})
+	}
 }

@@ -4,13 +4,19 @@
 package kubeconfig
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // Client-side limits for a command line tool (channels apply, kops validate cluster). client-go's
@@ -30,15 +36,17 @@ const (
 
 // RESTConfig finds the cluster: the explicit kubeconfig file, else KUBECONFIG (a list of files),
 // else ~/.kube/config, else the in-cluster service account. env is the process environment, read
-// once by the caller.
+// once by the caller. Every kubeconfig file is read through the one bounded read
+// (vfs.ReadLocalFile), so a FIFO or /dev/zero given as a kubeconfig fails at once.
 func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: explicit}
+	var files []string
 	switch {
 	case explicit != "":
+		files = []string{explicit}
 	case env["KUBECONFIG"] != "":
-		rules.Precedence = filepath.SplitList(env["KUBECONFIG"])
+		files = filepath.SplitList(env["KUBECONFIG"])
 	case env["HOME"] != "" && fileExists(filepath.Join(env["HOME"], ".kube", "config")):
-		rules.Precedence = []string{filepath.Join(env["HOME"], ".kube", "config")}
+		files = []string{filepath.Join(env["HOME"], ".kube", "config")}
 	default:
 		config, err := rest.InClusterConfig()
 		if err != nil {
@@ -46,11 +54,76 @@ func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
 		}
 		return config, nil
 	}
-	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	merged, err := load(files, explicit != "")
 	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig: %w", err)
+		return nil, err
+	}
+	config, err := clientcmd.NewDefaultClientConfig(*merged, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig %s: %w", strings.Join(files, string(filepath.ListSeparator)), err)
 	}
 	return config, nil
+}
+
+// load reads and merges kubeconfig files as kubectl does: the first file to name a cluster, user or
+// context wins, and so does the first current-context; relative paths in a file are relative to
+// it; files of a KUBECONFIG list that do not exist are skipped, an explicit one is required.
+func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
+	merged := clientcmdapi.NewConfig()
+	found := 0
+	for _, name := range files {
+		if name == "" {
+			continue
+		}
+		data, err := vfs.ReadLocalFile(name, true)
+		if errors.Is(err, fs.ErrNotExist) && !explicit {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading kubeconfig: %w", err)
+		}
+		found++
+		config, err := clientcmd.Load(data)
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig %s: %w", name, err)
+		}
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range config.Clusters {
+			c.LocationOfOrigin = abs
+		}
+		for _, a := range config.AuthInfos {
+			a.LocationOfOrigin = abs
+		}
+		for _, c := range config.Contexts {
+			c.LocationOfOrigin = abs
+		}
+		if err := clientcmd.ResolveLocalPaths(config); err != nil {
+			return nil, fmt.Errorf("kubeconfig %s: %w", name, err)
+		}
+		addMissing(merged.Clusters, config.Clusters)
+		addMissing(merged.AuthInfos, config.AuthInfos)
+		addMissing(merged.Contexts, config.Contexts)
+		addMissing(merged.Extensions, config.Extensions)
+		if merged.CurrentContext == "" {
+			merged.CurrentContext = config.CurrentContext
+		}
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("no kubeconfig: none of KUBECONFIG's files exists (%s)", strings.Join(files, string(filepath.ListSeparator)))
+	}
+	return merged, nil
+}
+
+// addMissing copies the entries of from that into does not have yet.
+func addMissing[V any](into, from map[string]V) {
+	for k, v := range from {
+		if _, ok := into[k]; !ok {
+			into[k] = v
+		}
+	}
 }
 
 // ForCLI returns a copy of config with the tool's rate limits and a request timeout (the default

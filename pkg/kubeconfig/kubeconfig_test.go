@@ -1,7 +1,11 @@
 package kubeconfig
 
 import (
+	"fmt"
 	"os"
+	"runtime"
+	"strings"
+	"syscall"
 	"path/filepath"
 	"testing"
 	"time"
@@ -61,9 +65,98 @@ func TestRESTConfig(t *testing.T) {
 	}
 
 	_, err := RESTConfig(filepath.Join(dir, "missing"), nil)
-	require.ErrorContains(t, err, "loading kubeconfig")
+	require.ErrorContains(t, err, "reading kubeconfig: open "+filepath.Join(dir, "missing")+": no such file or directory")
+	_, err = RESTConfig("", map[string]string{"KUBECONFIG": filepath.Join(dir, "a") + ":" + filepath.Join(dir, "b")})
+	require.ErrorContains(t, err, "no kubeconfig: none of KUBECONFIG's files exists")
 	_, err = RESTConfig("", map[string]string{"HOME": filepath.Join(dir, "nohome")})
 	require.ErrorContains(t, err, "no kubeconfig (--kubeconfig, KUBECONFIG or ~/.kube/config)")
+}
+
+// TestRESTConfigMergesAsKubectl: of a KUBECONFIG list the first file to name a cluster, user or
+// context wins, and so does its current-context; missing files are skipped; relative paths are
+// relative to the file that holds them.
+func TestRESTConfigMergesAsKubectl(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first")
+	writeKubeconfig(t, first, "https://first:6443")
+	second := filepath.Join(dir, "sub", "second")
+	require.NoError(t, os.MkdirAll(filepath.Dir(second), 0o755))
+	require.NoError(t, os.WriteFile(second, []byte(`apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://second:6443"}
+- name: other
+  cluster: {server: "https://other:6443", certificate-authority: ca.crt}
+users:
+- name: u
+  user: {token: second}
+contexts:
+- name: ctx-y
+  context: {cluster: other, user: u}
+current-context: ctx-y
+`), 0o600))
+	missing := filepath.Join(dir, "missing")
+	list := strings.Join([]string{missing, first, second}, string(filepath.ListSeparator))
+
+	c, err := RESTConfig("", map[string]string{"KUBECONFIG": list})
+	require.NoError(t, err)
+	assert.Equal(t, "https://first:6443", c.Host, "the first file's current-context and cluster")
+	assert.Equal(t, "t", c.BearerToken)
+
+	merged, err := load([]string{missing, first, second}, false)
+	require.NoError(t, err)
+	assert.Equal(t, "https://first:6443", merged.Clusters["c"].Server)
+	assert.Equal(t, filepath.Join(dir, "sub", "ca.crt"), merged.Clusters["other"].CertificateAuthority, "relative to its file")
+	assert.Contains(t, merged.Contexts, "ctx-y")
+}
+
+// TestRESTConfigRefusesSpecialFiles: a kubeconfig that is a device or a FIFO without a writer
+// fails at once (it once grew memory without bound, or blocked on open); a pipe with a writer
+// (--kubeconfig <(...)) is read.
+func TestRESTConfigRefusesSpecialFiles(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("devices, FIFOs and /proc/self/fd")
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	for name, path := range map[string]string{"/dev/zero": "/dev/zero", "a FIFO without a writer": fifo} {
+		t.Run(name, func(t *testing.T) {
+			for _, env := range []map[string]string{nil, {"KUBECONFIG": path}} {
+				explicit := path
+				if env != nil {
+					explicit = ""
+				}
+				done := make(chan error, 1)
+				go func() {
+					_, err := RESTConfig(explicit, env)
+					done <- err
+				}()
+				select {
+				case err := <-done:
+					assert.Error(t, err)
+				case <-time.After(time.Minute): // a guard against a hang, not a speed check
+					t.Fatal("RESTConfig hung")
+				}
+			}
+		})
+	}
+	t.Run("a pipe with a writer", func(t *testing.T) {
+		src := filepath.Join(t.TempDir(), "config")
+		writeKubeconfig(t, src, "https://piped:6443")
+		data, err := os.ReadFile(src)
+		require.NoError(t, err)
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		defer r.Close()
+		go func() {
+			_, _ = w.Write(data)
+			w.Close()
+		}()
+		c, err := RESTConfig(fmt.Sprintf("/proc/self/fd/%d", r.Fd()), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "https://piped:6443", c.Host)
+	})
 }
 
 func TestForCLI(t *testing.T) {

@@ -1,7 +1,9 @@
 package nodesetup
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -26,10 +28,17 @@ type Builder struct {
 
 var _ model.Builder = (*Builder)(nil)
 
+// LedgerLocation records the node files kops wrote under igconfig/ (kops's own nodeup files lie
+// there too), so that the files of a group that is gone are deleted only while their bytes are
+// kops's.
+const LedgerLocation = "igconfig/" + fitasks.LedgerName
+
 // Build adds a ManagedFile for the script, the unit and kubelet's drop-in of every group that runs
-// kubelet.
+// kubelet, recorded in igconfig/'s ledger before they are written; the recorded files of groups
+// that are gone (or no longer run node setup) are deleted after.
 func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 	var files *NodeFiles
+	written := map[string][]byte{}
 	for _, ig := range b.Context.InstanceGroups {
 		if !HasNodeSetup(ig) {
 			continue
@@ -45,13 +54,26 @@ func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 			name     string
 			contents []byte
 		}{{ScriptFile, files.Script}, {UnitFile, files.Unit}, {KubeletDropInFile, files.KubeletDropIn}} {
-			loc := path.Join(dir, f.name)
-			if err := c.AddTask(&fitasks.ManagedFile{Name: loc, Location: loc, Contents: f.contents}); err != nil {
-				return err
-			}
+			written[path.Join(dir, f.name)] = f.contents
 		}
 	}
-	return nil
+	ledger := &fitasks.LedgerUpdate{Name: LedgerLocation, Location: LedgerLocation, Files: written}
+	if err := c.AddTask(ledger); err != nil {
+		return err
+	}
+	var deps []fi.TaskKey
+	for _, loc := range slices.Sorted(maps.Keys(written)) {
+		f := &fitasks.ManagedFile{Name: loc, Location: loc, Contents: written[loc], Deps: []fi.TaskKey{ledger.Key()}}
+		if err := c.AddTask(f); err != nil {
+			return err
+		}
+		deps = append(deps, f.Key())
+	}
+	return c.AddTask(&fitasks.LedgerFinish{
+		Name: "igconfig/ (groups that are gone)", Ledger: LedgerLocation, Under: "igconfig/",
+		Keep: slices.Sorted(maps.Keys(written)), RemoveEmptyFolders: true,
+		Deps: append(deps, ledger.Key()),
+	})
 }
 
 // IGConfigDir is where kops keeps an instance group's node configuration, relative to the

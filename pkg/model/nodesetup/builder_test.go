@@ -29,11 +29,27 @@ func TestBuilder(t *testing.T) {
 	files, err := Files(c)
 	require.NoError(t, err)
 	got := map[string][]byte{}
+	var ledger *fitasks.LedgerUpdate
+	var stale *fitasks.LedgerFinish
 	for _, task := range mc.Tasks() {
-		f, ok := task.(*fitasks.ManagedFile)
-		require.True(t, ok, "%T", task)
-		got[f.Location] = f.Contents
+		switch task := task.(type) {
+		case *fitasks.ManagedFile:
+			got[task.Location] = task.Contents
+			assert.Equal(t, []fi.TaskKey{{Kind: fitasks.LedgerKind, Name: LedgerLocation}}, task.Deps, "recorded before it is written")
+		case *fitasks.LedgerUpdate:
+			ledger = task
+		case *fitasks.LedgerFinish:
+			stale = task
+		default:
+			t.Fatalf("unexpected task %T", task)
+		}
 	}
+	require.NotNil(t, ledger)
+	require.NotNil(t, stale)
+	assert.Equal(t, got, ledger.Files, "the ledger records every node file")
+	assert.False(t, ledger.RefuseForeign, "node files are kops's by their names")
+	assert.ElementsMatch(t, stale.Keep, keys(got), "nothing written is stale")
+	assert.Equal(t, "igconfig/", stale.Under)
 	want := map[string][]byte{}
 	for _, dir := range []string{"igconfig/controlplane/master-a", "igconfig/controlplane/cp-b", "igconfig/node/nodes", "igconfig/apiserver/api"} {
 		want[dir+"/kops-pod-metadata-access.sh"] = files.Script
@@ -41,6 +57,14 @@ func TestBuilder(t *testing.T) {
 		want[dir+"/kubelet-10-kops-pod-metadata-access.conf"] = files.KubeletDropIn
 	}
 	assert.Equal(t, want, got, "every group but bastions, under kops's igconfig/<role>/<group>/")
+}
+
+func keys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func TestBuilderError(t *testing.T) {

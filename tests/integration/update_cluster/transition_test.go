@@ -46,7 +46,8 @@ func TestOperatorFlagTransitions(t *testing.T) {
 		files      []string
 	}{
 		{name: "built in", flags: off, addons: builtIn, files: builtInFiles, wantReport: []string{
-			"Will create resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
+			"Will create resources:\n  Ledger/igconfig/.kops-ledger.json\n",
+			"\n  ManagedFile/addons/bootstrap-channel.yaml\n",
 			"  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
 		}},
 		{name: "operator on", flags: on, addons: operator, takeOver: []string{"coredns.addons.k8s.io"}, files: operatorFiles, wantReport: []string{

@@ -38,6 +38,9 @@ type Change struct {
 	// Diff is a unified diff of the content (empty when not applicable);
 	// reports print it below the fields.
 	Diff string
+	// LeftAlone names what the task found in its way but did not write or delete because kops did
+	// not write it (or it changed since): reports list it apart, whatever the Action.
+	LeftAlone []string
 }
 
 // FieldChange is one displayed attribute of a Change.

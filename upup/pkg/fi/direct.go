@@ -32,6 +32,7 @@ func (t *DirectTarget) Render(ctx context.Context, c *Context, task Task, change
 		return noRenderer(task, t, "fi.DirectRenderer")
 	}
 	if change.Action == ActionNone {
+		t.log.record(task.Key(), change) // what it left alone, if anything
 		return nil
 	}
 	if err := r.RenderDirect(ctx, c, change); err != nil {
@@ -46,6 +47,9 @@ func (t *DirectTarget) Changes() []TaskChange { return t.log.changes() }
 
 // WriteReport prints what was applied, in the dry-run layout.
 func (t *DirectTarget) WriteReport(w io.Writer) error {
+	if err := writeLeftAlone(w, t.log.untouched()); err != nil {
+		return err
+	}
 	return writeReport(w, t.log.changes(), reportWording{
 		create: "Created resources",
 		modify: "Modified resources",

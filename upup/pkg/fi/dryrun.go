@@ -32,6 +32,9 @@ func (t *DryRunTarget) HasChanges() bool { return len(t.log.changes()) > 0 }
 // with the reminder that --yes applies them, or "No changes need to be
 // applied".
 func (t *DryRunTarget) WriteReport(w io.Writer) error {
+	if err := writeLeftAlone(w, t.log.untouched()); err != nil {
+		return err
+	}
 	return writeReport(w, t.log.changes(), reportWording{
 		create:  "Will create resources",
 		modify:  "Will modify resources",

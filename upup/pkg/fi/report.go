@@ -18,18 +18,46 @@ type TaskChange struct {
 // by the targets so that what a dry run promises and what an apply reports
 // are printed the same way.
 type changeLog struct {
-	mu      sync.Mutex
-	entries []TaskChange
+	mu        sync.Mutex
+	entries   []TaskChange
+	leftAlone []string
 }
 
-// record keeps a change worth reporting; ActionNone is not.
+// record keeps a change worth reporting (ActionNone is not) and what the task left alone.
 func (l *changeLog) record(key TaskKey, change *Change) {
-	if change.Action == ActionNone {
-		return
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.entries = append(l.entries, TaskChange{Key: key, Change: change})
+	l.leftAlone = append(l.leftAlone, change.LeftAlone...)
+	if change.Action != ActionNone {
+		l.entries = append(l.entries, TaskChange{Key: key, Change: change})
+	}
+}
+
+// untouched is what tasks left alone, sorted.
+func (l *changeLog) untouched() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := slices.Clone(l.leftAlone)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// leftAloneHeading introduces the files tasks did not touch because kops did not write them.
+const leftAloneHeading = "Left alone (not written by kops, or changed since kops wrote them)"
+
+// writeLeftAlone prints what tasks left alone, if anything.
+func writeLeftAlone(w io.Writer, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", leftAloneHeading)
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %s\n", n)
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // changes returns the recorded changes ordered by key, because the order

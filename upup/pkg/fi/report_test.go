@@ -2,6 +2,7 @@ package fi
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -126,4 +127,23 @@ func TestTargetWithoutRenderer(t *testing.T) {
 	assert.Equal(t, key("Plain", "task"), noRenderer.Task)
 	assert.Equal(t, "direct", noRenderer.Target)
 	assert.Contains(t, err.Error(), `task Plain/task (*fi.funcTask) cannot be rendered by target "direct": it does not implement fi.DirectRenderer`)
+}
+
+// TestReportNamesWhatWasLeftAlone: files a task did not touch because kops did not write them are
+// listed in both reports, apart from the changes, and are not a change themselves.
+func TestReportNamesWhatWasLeftAlone(t *testing.T) {
+	change := &Change{Action: ActionNone, LeftAlone: []string{"data/key.pem", "data/README.txt"}}
+	task := &directTask{funcTask: funcTask{key: key("K", "n"), plan: func(context.Context) (*Change, error) { return change, nil }}}
+	for _, target := range []interface {
+		Target
+		WriteReport(w io.Writer) error
+		Changes() []TaskChange
+	}{&DryRunTarget{}, &DirectTarget{}} {
+		_, err := Run(context.Background(), buildGraph(t, task), &Context{}, target, RunOptions{})
+		require.NoError(t, err)
+		assert.Empty(t, target.Changes())
+		var b strings.Builder
+		require.NoError(t, target.WriteReport(&b))
+		assert.Equal(t, "Left alone (not written by kops, or changed since kops wrote them):\n  data/README.txt\n  data/key.pem\n\nNo changes need to be applied\n", b.String())
+	}
 }

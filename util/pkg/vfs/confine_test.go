@@ -2,8 +2,10 @@ package vfs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -77,7 +79,7 @@ func TestReadFileOnlyReadsBoundedRegularFiles(t *testing.T) {
 		{"FIFO", func(t *testing.T, path string) { require.NoError(t, mkfifo(path)) }, ErrNotRegular, "a FIFO"},
 		{"symlink to a FIFO", func(t *testing.T, path string) {
 			require.NoError(t, mkfifo(path+".fifo"))
-			require.NoError(t, os.Symlink(path+".fifo", path))
+			require.NoError(t, os.Symlink(filepath.Base(path)+".fifo", path))
 		}, ErrNotRegular, "a FIFO"},
 		{"directory", func(t *testing.T, path string) { require.NoError(t, os.Mkdir(path, 0o755)) }, ErrNotRegular, "a directory"},
 		{"larger than the limit", func(t *testing.T, path string) {
@@ -87,36 +89,82 @@ func TestReadFileOnlyReadsBoundedRegularFiles(t *testing.T) {
 			require.NoError(t, f.Close())
 		}, ErrTooLarge, "16777217 bytes, more than the limit of 16 MiB"},
 	}
+	// Every read goes through one of these: a file below a root, a root the user named itself
+	// (a channel file, --kubeconfig), or a file the user named (ReadLocalFile).
+	readers := map[string]func(path string) ([]byte, error){
+		"below a root":   func(path string) ([]byte, error) { return pathOf(path).ReadFile() },
+		"a named root":   func(path string) ([]byte, error) { return localPath(path).ReadFile() },
+		"ReadLocalFile":  func(path string) ([]byte, error) { return ReadLocalFile(path, false) },
+		"ReadLocalFile+": func(path string) ([]byte, error) { return ReadLocalFile(path, true) },
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "nodes")
-			tt.setup(t, path)
-			done := make(chan error, 1)
-			go func() {
-				_, err := fsPath{path: path}.ReadFile()
-				done <- err
-			}()
-			err := <-done // a FIFO opened for blocking read would hang here
-			require.Error(t, err)
-			assert.ErrorIs(t, err, tt.want)
-			assert.Contains(t, err.Error(), tt.msg)
-			assert.Contains(t, err.Error(), path, "the error names the file")
-		})
+		for reader, readFile := range readers {
+			t.Run(tt.name+"/"+reader, func(t *testing.T) {
+				dir := t.TempDir()
+				path := filepath.Join(dir, "nodes")
+				tt.setup(t, path)
+				done := make(chan error, 1)
+				go func() {
+					_, err := readFile(path)
+					done <- err
+				}()
+				err := <-done // a FIFO opened for blocking read would hang here
+				if reader == "ReadLocalFile+" && strings.Contains(tt.name, "FIFO") {
+					assert.NoError(t, err, "a FIFO without a writer reads as empty when pipes are allowed")
+					return
+				}
+				require.Error(t, err)
+				switch {
+				case reader == "below a root" && tt.name == "symlink to /dev/zero":
+					assert.ErrorIs(t, err, ErrOutsideBase, "an absolute link leaves the root")
+				default:
+					assert.ErrorIs(t, err, tt.want)
+					assert.Contains(t, err.Error(), tt.msg)
+				}
+				assert.Contains(t, err.Error(), path, "the error names the file")
+			})
+		}
 	}
 	t.Run("exactly the limit is read", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "big")
 		require.NoError(t, os.WriteFile(path, make([]byte, MaxFileSize), 0o644))
-		data, err := fsPath{path: path}.ReadFile()
+		data, err := pathOf(path).ReadFile()
 		require.NoError(t, err)
 		assert.Len(t, data, MaxFileSize)
 	})
-	t.Run("symlink to a regular file is read", func(t *testing.T) {
+	t.Run("symlink to a regular file inside the root is read", func(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "real"), []byte("x"), 0o644))
 		require.NoError(t, os.Symlink("real", filepath.Join(dir, "link")))
-		assert.Equal(t, "x", read(t, fsPath{path: filepath.Join(dir, "link")}))
+		assert.Equal(t, "x", read(t, pathOf(filepath.Join(dir, "link"))))
 	})
+}
+
+// TestReadLocalFileReadsPipes: `kops create -f <(...)` names a pipe (/dev/fd/N) that has a writer;
+// it is read, up to the same bound as a file, when the caller allows pipes.
+func TestReadLocalFileReadsPipes(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/fd")
+	}
+	pipe := func(t *testing.T, data []byte) string {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		t.Cleanup(func() { r.Close() })
+		go func() {
+			_, _ = w.Write(data)
+			w.Close()
+		}()
+		return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+	}
+	data, err := ReadLocalFile(pipe(t, []byte("kind: Cluster\n")), true)
+	require.NoError(t, err)
+	assert.Equal(t, "kind: Cluster\n", string(data))
+
+	_, err = ReadLocalFile(pipe(t, []byte("x")), false)
+	assert.ErrorIs(t, err, ErrNotRegular, "a pipe where only files are read")
+
+	_, err = ReadLocalFile(pipe(t, make([]byte, MaxFileSize+1)), true)
+	assert.ErrorIs(t, err, ErrTooLarge)
 }
 
 func TestMemFSReadFileLimit(t *testing.T) {
@@ -149,7 +197,7 @@ func TestRemoveDir(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "d")
 		require.NoError(t, os.Mkdir(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ".config"+tempInfix+"123"), nil, 0o644))
-		require.NoError(t, fsPath{path: dir}.RemoveDir())
+		require.NoError(t, pathOf(dir).RemoveDir())
 		_, err := os.Stat(dir)
 		assert.True(t, errors.Is(err, os.ErrNotExist))
 	})

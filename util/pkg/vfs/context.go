@@ -1,12 +1,23 @@
 package vfs
 
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
 // Context resolves the path strings kops reads (--state, spec.configBase, spec.channel): file://
 // URLs and local directories always, memfs:// URLs inside the in-memory store it was made with. It
 // is kops's VFSContext idea: the clientset owns one, and production code asks it to parse paths
 // instead of threading an in-memory store through every signature. A nil *Context resolves file
 // paths only.
+//
+// A Context also knows its state store's root (WithRoot): a local path below it, such as a
+// cluster's spec.configBase, resolves inside that root, so every write there is confined to the
+// store as the store's own paths are (no folder on the way, the cluster's included, may be a link).
 type Context struct {
-	mem *MemFS
+	mem   *MemFS
+	roots []fsPath
 }
 
 // NewContext is a Context whose memfs:// URLs resolve inside mem; mem nil refuses them, as a
@@ -14,12 +25,25 @@ type Context struct {
 func NewContext(mem *MemFS) *Context { return &Context{mem: mem} }
 
 // ContextOf is the Context that resolves paths next to p: one holding p's in-memory store when p
-// is a memfs:// path, so that a store's configBase and channel resolve where the store is.
+// is a memfs:// path, so that a store's configBase and channel resolve where the store is, and
+// with p as a root when it is local.
 func ContextOf(p Path) *Context {
 	if m, ok := p.(memPath); ok {
 		return &Context{mem: m.fs}
 	}
-	return &Context{}
+	return (&Context{}).WithRoot(p)
+}
+
+// WithRoot is a copy of c that resolves local paths below root (a store's base) inside root.
+func (c *Context) WithRoot(root Path) *Context {
+	out := &Context{}
+	if c != nil {
+		out.mem, out.roots = c.mem, slices.Clone(c.roots)
+	}
+	if p, ok := root.(fsPath); ok {
+		out.roots = append(out.roots, fsPath{root: p.path()})
+	}
+	return out
 }
 
 // ParsePath turns a path string into a Path (see the package function ParsePath for the forms).
@@ -28,7 +52,32 @@ func (c *Context) ParsePath(s string) (Path, error) {
 	if c != nil {
 		mem = c.mem
 	}
-	return ParsePath(s, mem)
+	p, err := ParsePath(s, mem)
+	if err != nil || c == nil {
+		return p, err
+	}
+	if local, ok := p.(fsPath); ok {
+		return c.within(local), nil
+	}
+	return p, nil
+}
+
+// within re-roots p at the deepest known root that holds it.
+func (c *Context) within(p fsPath) fsPath {
+	best := p
+	for _, r := range c.roots {
+		rel, err := filepath.Rel(r.root, p.root)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		if rel == "." {
+			rel = ""
+		}
+		if best == p || len(r.root) > len(best.root) {
+			best = fsPath{root: r.root, rel: filepath.ToSlash(rel)}
+		}
+	}
+	return best
 }
 
 // HasMemFS says whether memfs:// URLs resolve (tests).

@@ -13,7 +13,7 @@ func TestContextResolvesMemFSOnlyWhenItHasOne(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, p.WriteFile([]byte("x")))
 
-	for name, c := range map[string]*Context{"nil": nil, "no store": NewContext(nil), "of a file path": ContextOf(fsPath{path: "/tmp"})} {
+	for name, c := range map[string]*Context{"nil": nil, "no store": NewContext(nil), "of a file path": ContextOf(pathOf("/tmp"))} {
 		_, err := c.ParsePath("memfs://s/a")
 		assert.ErrorContains(t, err, "memfs:// is only available", name)
 		assert.False(t, c.HasMemFS(), name)

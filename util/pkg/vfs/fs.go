@@ -2,12 +2,17 @@ package vfs
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -24,8 +29,20 @@ const LockSuffix = ".vfs-lock"
 
 const separatorIsBackslash = os.PathSeparator == '\\'
 
-// fsPath is a Path on the local filesystem; path is absolute and clean.
-type fsPath struct{ path string }
+// fsPath is a Path on the local filesystem: rel ("/"-separated, clean, "" for the root itself)
+// below root (absolute and clean), the folder every operation is confined to (see root.go).
+type fsPath struct {
+	root string
+	rel  string
+}
+
+// localPath is the Path of a local directory named by the user: the root of its own tree.
+func localPath(dir string) fsPath { return fsPath{root: filepath.Clean(dir)} }
+
+// LocalRoot is the local folder dir (an absolute path) as the root of its own tree: every path
+// joined to it stays inside it (see root.go). For folders kops makes itself, such as an edit's
+// temp folder; paths the user names go through ParsePath.
+func LocalRoot(dir string) Path { return localPath(dir) }
 
 // Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
 func (p fsPath) Join(elems ...string) Path {
@@ -36,116 +53,240 @@ func (p fsPath) Join(elems ...string) Path {
 	if err != nil {
 		return refused(p.String(), elems, err)
 	}
-	return fsPath{path: filepath.Join(p.path, filepath.FromSlash(rel))}
+	return fsPath{root: p.root, rel: path.Join(p.rel, rel)}
 }
 
-func (p fsPath) Dir() Path { return fsPath{path: filepath.Dir(p.path)} }
+// Dir is the parent folder. Above the root it is the root's parent, as a root of its own: going
+// up is explicit, never the result of a name.
+func (p fsPath) Dir() Path {
+	if p.rel == "" {
+		return localPath(filepath.Dir(p.root))
+	}
+	dir, _ := split(p.rel)
+	return fsPath{root: p.root, rel: dir}
+}
 
-func (p fsPath) Base() string { return filepath.Base(p.path) }
+func (p fsPath) Base() string {
+	if p.rel == "" {
+		return filepath.Base(p.root)
+	}
+	_, name := split(p.rel)
+	return name
+}
+
+func (p fsPath) path() string { return filepath.Join(p.root, filepath.FromSlash(p.rel)) }
 
 // String is a file:// URL, the form kops writes into configBase.
-func (p fsPath) String() string { return "file://" + filepath.ToSlash(p.path) }
+func (p fsPath) String() string { return "file://" + filepath.ToSlash(p.path()) }
 
-// ReadFile reads a regular file of at most MaxFileSize bytes. The file is opened without
-// blocking, so a FIFO is refused instead of hanging the reader, and checked on the open
-// descriptor, so what is checked is what is read.
+// ReadFile reads a regular file of at most MaxFileSize bytes, following symlinks only inside the
+// root. The root itself, a file the user named, is read as ReadLocalFile reads it.
 func (p fsPath) ReadFile() ([]byte, error) {
-	f, err := os.OpenFile(p.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if p.rel == "" {
+		return readLocal(p.root, p.String(), false)
+	}
+	l, err := p.open(false)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	f, err := l.root.OpenFile(p.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, l.fail("open", p.rel, err)
+	}
+	defer f.Close()
+	return readRegular(f, p.String(), false)
+}
+
+// WriteFile replaces the file atomically (see writeAtomic), creating its folders; no folder on the
+// way may be a symlink. A symlink at the file's own place is replaced, never written through.
+func (p fsPath) WriteFile(data []byte) error {
+	if p.rel == "" {
+		return fmt.Errorf("writing %s: a root folder is not a file", p)
+	}
+	l, err := p.open(true)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	dir, name := split(p.rel)
+	d, err := l.folder(dir, true)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	defer d.Close()
+	if err := writeAtomic(d, name, bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return nil
+}
+
+// CheckWritable walks p's folders as WriteFile would, making none.
+func (p fsPath) CheckWritable() error {
+	if p.rel == "" {
+		return fmt.Errorf("writing %s: a root folder is not a file", p)
+	}
+	l, err := p.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	dir, _ := split(p.rel)
+	d, err := l.folder(dir, false)
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrSymlink) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return d.Close()
+}
+
+// Remove deletes a file (a symlink itself, not its target) or an empty folder.
+func (p fsPath) Remove() error {
+	return p.inFolder("remove", func(d *os.Root, name string) error { return d.Remove(name) })
+}
+
+// RemoveAll deletes the path and everything below it, following no symlink; missing is not an error.
+func (p fsPath) RemoveAll() error {
+	err := p.inFolder("removeall", func(d *os.Root, name string) error { return d.RemoveAll(name) })
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// inFolder runs op on the last part of p in its folder, opened as writes open it.
+func (p fsPath) inFolder(what string, op func(d *os.Root, name string) error) error {
+	if p.rel == "" {
+		return &fs.PathError{Op: what, Path: p.String(), Err: errors.New("a root folder is not removed through its own path")}
+	}
+	l, err := p.open(false)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	dir, name := split(p.rel)
+	d, err := l.folder(dir, false)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := op(d, name); err != nil {
+		return l.fail(what, p.rel, err)
+	}
+	return nil
+}
+
+// RemoveDir removes a folder that holds nothing but leftover temp files, removing those too.
+func (p fsPath) RemoveDir() error {
+	return p.inFolder("removedir", func(parent *os.Root, name string) error {
+		l := &local{p: p, root: parent}
+		d, err := l.folder(name, false)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		names, err := entries(d)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if !isTempName(n.Name()) {
+				return syscall.ENOTEMPTY
+			}
+		}
+		for _, n := range names {
+			if err := d.Remove(n.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+		return parent.Remove(name)
+	})
+}
+
+// entries lists a folder opened as a root, sorted by name.
+func entries(d *os.Root) ([]fs.DirEntry, error) {
+	f, err := d.Open(".")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, describeMode(info.Mode()))
-	}
-	if info.Size() > MaxFileSize {
-		return nil, tooLarge(p.String(), info.Size())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", p, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, tooLarge(p.String(), int64(len(data))) // it grew while being read
-	}
-	return data, nil
+	list, err := f.ReadDir(-1)
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return list, err
 }
 
-func describeMode(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
-}
-
-func (p fsPath) WriteFile(data []byte) error {
-	return writeFileAtomic(p.path, bytes.NewReader(data))
-}
-
-func (p fsPath) Remove() error    { return os.Remove(p.path) }
-func (p fsPath) RemoveAll() error { return os.RemoveAll(p.path) }
-
-// RemoveDir removes a directory that holds nothing but leftover temp files, removing those too.
-func (p fsPath) RemoveDir() error {
-	entries, err := os.ReadDir(p.path)
-	if err != nil {
-		return err
-	}
-	var temps []string
-	for _, e := range entries {
-		if !isTempName(e.Name()) {
-			return &os.PathError{Op: "removedir", Path: p.path, Err: syscall.ENOTEMPTY}
-		}
-		temps = append(temps, filepath.Join(p.path, e.Name()))
-	}
-	for _, t := range temps {
-		if err := os.Remove(t); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-	}
-	return os.Remove(p.path)
-}
-
+// ReadDir lists the folder (following symlinks inside the root), hiding temp and lock files.
 func (p fsPath) ReadDir() ([]Path, error) {
-	entries, err := os.ReadDir(p.path) // sorted by name
+	l, err := p.open(false)
 	if err != nil {
 		return nil, err
 	}
-	children := make([]Path, 0, len(entries))
-	for _, e := range entries {
+	defer l.Close()
+	d := l.root
+	if p.rel != "" {
+		if d, err = l.root.OpenRoot(p.rel); err != nil {
+			return nil, l.fail("readdir", p.rel, err)
+		}
+		defer d.Close()
+	}
+	list, err := entries(d)
+	if err != nil {
+		return nil, l.fail("readdir", p.rel, err)
+	}
+	children := make([]Path, 0, len(list))
+	for _, e := range list {
 		if isTempName(e.Name()) || isLockName(e.Name()) {
 			continue
 		}
-		children = append(children, fsPath{path: filepath.Join(p.path, e.Name())})
+		children = append(children, fsPath{root: p.root, rel: path.Join(p.rel, e.Name())})
 	}
 	return children, nil
 }
 
+// Exists says whether the path exists, following symlinks inside the root.
 func (p fsPath) Exists() (bool, error) {
-	_, err := os.Stat(p.path)
-	if os.IsNotExist(err) {
+	_, err := p.stat(false)
+	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
+// IsDir says whether the path is a folder, not following a final symlink.
 func (p fsPath) IsDir() (bool, error) {
-	info, err := os.Lstat(p.path)
+	info, err := p.stat(true)
 	if err != nil {
 		return false, err
 	}
 	return info.IsDir(), nil
+}
+
+func (p fsPath) stat(lstat bool) (fs.FileInfo, error) {
+	if p.rel == "" {
+		if lstat {
+			return os.Lstat(p.root)
+		}
+		return os.Stat(p.root)
+	}
+	l, err := p.open(false)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	stat := l.root.Stat
+	if lstat {
+		stat = l.root.Lstat
+	}
+	info, err := stat(p.rel)
+	if err != nil {
+		return nil, l.fail("stat", p.rel, err)
+	}
+	return info, nil
 }
 
 func isTempName(name string) bool {
@@ -156,50 +297,59 @@ func isLockName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, LockSuffix)
 }
 
-// writeFileAtomic replaces name with the content of r so that readers (and a
-// crash at any point) see either the old file or the complete new one: the
-// data goes to a temp file in the same directory, is fsynced, and is then
-// renamed over name. Until the rename, any failure removes the temp file and
-// leaves name untouched. The result has mode 0644; created directories 0755.
-// Temp files that a killed writer left in the directory are swept first.
-func writeFileAtomic(name string, r io.Reader) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	sweepStaleTemps(dir, time.Now())
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+tempInfix+"*")
+// writeAtomic replaces name in the folder d so that readers (and a crash at any point) see either
+// the old file or the complete new one: the data goes to a temp file in the same folder, is
+// fsynced, and is then renamed over name. Until the rename, any failure removes the temp file and
+// leaves name untouched. The result has mode 0644. Temp files that a killed writer left in the
+// folder are swept first.
+func writeAtomic(d *os.Root, name string, r io.Reader) error {
+	sweepStaleTemps(d, time.Now())
+	tmp, tmpName, err := createTemp(d, name)
 	if err != nil {
 		return err
 	}
-	if err := fillAndRename(tmp, name, r); err != nil {
+	if err := fillAndRename(d, tmp, tmpName, name, r); err != nil {
 		tmp.Close() // may already be closed; the first error is the one to report
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
+		_ = d.Remove(tmpName)
+		return err
 	}
-	// The new content is in place; syncing the directory makes the rename
-	// itself durable.
-	return syncDir(dir)
+	// The new content is in place; syncing the folder makes the rename itself durable.
+	return syncFolder(d)
+}
+
+// createTemp creates a new temp file for name in d, never one that exists.
+func createTemp(d *os.Root, name string) (*os.File, string, error) {
+	for range 10 {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		tmpName := "." + name + tempInfix + hex.EncodeToString(b[:])
+		f, err := d.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, tmpName, err
+	}
+	return nil, "", fmt.Errorf("no free temp file name for %s", name)
 }
 
 // sweepStaleTemps removes temp files older than staleTempAge. It is best effort: a temp file
 // that cannot be removed is hidden by ReadDir anyway and does not fail the write.
-func sweepStaleTemps(dir string, now time.Time) {
-	entries, err := os.ReadDir(dir)
+func sweepStaleTemps(d *os.Root, now time.Time) {
+	list, err := entries(d)
 	if err != nil {
 		return
 	}
-	for _, e := range entries {
+	for _, e := range list {
 		if !isTempName(e.Name()) || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleTempAge {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = d.Remove(e.Name())
 		}
 	}
 }
 
-func fillAndRename(tmp *os.File, name string, r io.Reader) error {
+func fillAndRename(d *os.Root, tmp *os.File, tmpName, name string, r io.Reader) error {
 	if _, err := io.Copy(tmp, r); err != nil {
 		return err
 	}
@@ -214,17 +364,17 @@ func fillAndRename(tmp *os.File, name string, r io.Reader) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), name)
+	return d.Rename(tmpName, name)
 }
 
-func syncDir(dir string) error {
+func syncFolder(d *os.Root) error {
 	if runtime.GOOS == "windows" {
 		return nil // directories cannot be opened for sync on Windows
 	}
-	d, err := os.Open(dir)
+	f, err := d.Open(".")
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	return d.Sync()
+	defer f.Close()
+	return f.Sync()
 }

@@ -29,6 +29,11 @@ func (r *failingReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// pathOf is the local Path of name: the last part of name below its folder as the root.
+func pathOf(name string) fsPath {
+	return fsPath{root: filepath.Dir(name), rel: filepath.Base(name)}
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -77,7 +82,10 @@ func TestWriteFileAtomicFailureKeepsOldContent(t *testing.T) {
 			target := filepath.Join(dir, "config")
 			tt.setup(t, target)
 
-			err := writeFileAtomic(target, tt.r)
+			d, err := os.OpenRoot(dir)
+			require.NoError(t, err)
+			defer d.Close()
+			err = writeAtomic(d, "config", tt.r)
 			require.Error(t, err)
 			if tt.want != nil {
 				assert.ErrorIs(t, err, tt.want)
@@ -98,14 +106,14 @@ func TestWriteFileAtomicModes(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(target), 0o755))
 	require.NoError(t, os.WriteFile(target, []byte("old"), 0o600))
 
-	require.NoError(t, fsPath{path: target}.WriteFile([]byte("new")))
+	require.NoError(t, pathOf(target).WriteFile([]byte("new")))
 
 	info, err := os.Stat(target)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm())
 	assert.Equal(t, []string{"config"}, dirNames(t, filepath.Dir(target)), "no temp file left")
 
-	require.NoError(t, fsPath{path: filepath.Join(dir, "new", "config")}.WriteFile(nil))
+	require.NoError(t, pathOf(filepath.Join(dir, "new", "config")).WriteFile(nil))
 	info, err = os.Stat(filepath.Join(dir, "new"))
 	require.NoError(t, err)
 	assert.True(t, info.IsDir())
@@ -121,7 +129,7 @@ func TestReadDirHidesTempFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 
-	children, err := fsPath{path: dir}.ReadDir()
+	children, err := pathOf(dir).ReadDir()
 	require.NoError(t, err)
 	assert.Equal(t, []string{".other", "config"}, names(children))
 }

@@ -10,7 +10,7 @@ import (
 
 // ErrOutsideBase is returned, wrapped, by every operation on a path that Join refused because it
 // would not lie strictly below the path it was joined to.
-var ErrOutsideBase = errors.New("the joined path would leave its base")
+var ErrOutsideBase = errors.New("it would leave its root folder")
 
 // joinRel turns Join's elements into a clean relative path, "/"-separated, that lies strictly
 // below the base: never the base itself, never above it, never absolute. Checking the result
@@ -45,6 +45,7 @@ func (p badPath) String() string            { return p.name }
 func (p badPath) fail(op string) error      { return &fs.PathError{Op: op, Path: p.name, Err: p.err} }
 func (p badPath) ReadFile() ([]byte, error) { return nil, p.fail("read") }
 func (p badPath) WriteFile([]byte) error    { return p.fail("write") }
+func (p badPath) CheckWritable() error      { return p.fail("write") }
 func (p badPath) Remove() error             { return p.fail("remove") }
 func (p badPath) RemoveAll() error          { return p.fail("removeall") }
 func (p badPath) RemoveDir() error          { return p.fail("removedir") }

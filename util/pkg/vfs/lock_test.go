@@ -48,7 +48,7 @@ func TestLockIsExclusive(t *testing.T) {
 // block the next one.
 func TestLockReleasedWhenHolderIsKilled(t *testing.T) {
 	if os.Getenv("VFS_TEST_HOLD_LOCK") != "" {
-		unlock, err := fsPath{path: os.Getenv("VFS_TEST_HOLD_LOCK")}.Lock()
+		unlock, err := pathOf(os.Getenv("VFS_TEST_HOLD_LOCK")).Lock()
 		if err != nil {
 			os.Exit(2)
 		}
@@ -70,7 +70,7 @@ func TestLockReleasedWhenHolderIsKilled(t *testing.T) {
 	require.NoError(t, cmd.Process.Kill())
 	_ = cmd.Wait()
 
-	unlock, err := fsPath{path: lockFile}.Lock()
+	unlock, err := pathOf(lockFile).Lock()
 	require.NoError(t, err)
 	unlock()
 }
@@ -87,7 +87,7 @@ func TestWriteSweepsStaleTempFiles(t *testing.T) {
 	require.NoError(t, os.Chtimes(stale, old, old))
 	require.NoError(t, os.Chtimes(other, old, old))
 
-	require.NoError(t, fsPath{path: filepath.Join(dir, "config")}.WriteFile([]byte("new")))
+	require.NoError(t, pathOf(filepath.Join(dir, "config")).WriteFile([]byte("new")))
 
 	assert.NoFileExists(t, stale, "a stale temp file is swept by the next write")
 	assert.FileExists(t, fresh, "a temp file a live writer may own is kept")

@@ -5,20 +5,30 @@ package vfs
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
-// Lock takes an exclusive advisory lock (flock(2)) on the file at p, creating it if needed, and
-// waits for it. The kernel releases the lock when its holder exits, so a killed command never
-// leaves a store locked.
+// Lock takes an exclusive advisory lock (flock(2)) on the file at p, creating it (and its
+// folders, as writes do) if needed, and waits for it. The kernel releases the lock when its
+// holder exits, so a killed command never leaves a store locked.
 func (p fsPath) Lock() (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
+	if p.rel == "" {
+		return nil, fmt.Errorf("locking %s: a root folder is not a lock file", p)
+	}
+	l, err := p.open(true)
+	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p.path, os.O_RDWR|os.O_CREATE, 0o644)
+	defer l.Close()
+	dir, name := split(p.rel)
+	d, err := l.folder(dir, true)
 	if err != nil {
 		return nil, fmt.Errorf("opening lock file: %w", err)
+	}
+	defer d.Close()
+	f, err := d.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening lock file: %w", l.fail("open", p.rel, err))
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)

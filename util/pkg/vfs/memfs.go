@@ -162,6 +162,20 @@ func (p memPath) WriteFile(data []byte) error {
 	return nil
 }
 
+// CheckWritable fails where WriteFile would: a file on the way, or a folder at the file's place.
+func (p memPath) CheckWritable() error {
+	p.fs.mu.Lock()
+	defer p.fs.mu.Unlock()
+	n, err := p.lookup()
+	switch {
+	case err == nil && n.isDir():
+		return p.err("write", syscall.EISDIR)
+	case err != nil && err != fs.ErrNotExist:
+		return p.err("write", err)
+	}
+	return nil
+}
+
 func mkdir(in map[string]*memNode, name string) *memNode {
 	if in[name] == nil {
 		in[name] = &memNode{children: map[string]*memNode{}}

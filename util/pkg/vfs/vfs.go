@@ -31,6 +31,10 @@ type Path interface {
 	// WriteFile replaces the file's content, creating parent directories. A
 	// failed write leaves any previous content in place.
 	WriteFile(data []byte) error
+	// CheckWritable says why WriteFile (or Remove) would be refused by what lies on the way (a
+	// folder that is a symlink, or a file), without writing anything; folders not made yet are
+	// fine. Planners call it so that a refusal comes before the first write of a run.
+	CheckWritable() error
 	// Remove deletes a file or an empty directory.
 	Remove() error
 	// RemoveDir deletes a directory that holds nothing but temp files left by killed writes.
@@ -66,14 +70,18 @@ func ParsePath(s string, mem *MemFS) (Path, error) {
 		if err != nil {
 			return nil, fmt.Errorf("state store %q: %w", s, err)
 		}
-		return fsPath{path: abs}, nil
+		return localPath(abs), nil
 	}
 	switch strings.ToLower(scheme) {
 	case "file":
 		if !strings.HasPrefix(rest, "/") {
 			return nil, fmt.Errorf("state store %q: file URLs need an absolute path, e.g. file:///srv/kops-state", s)
 		}
-		return fsPath{path: filepath.Clean(filepath.FromSlash(rest))}, nil
+		// A file URL is a path: a query or fragment would silently become part of a folder name.
+		if strings.ContainsAny(rest, "?#") {
+			return nil, fmt.Errorf("state store %q: a file URL takes no query (?) or fragment (#); name a local folder, e.g. file:///srv/kops-state", s)
+		}
+		return localPath(filepath.FromSlash(rest)), nil
 	case "memfs":
 		name, rel, _ := strings.Cut(rest, "/")
 		if name == "" {

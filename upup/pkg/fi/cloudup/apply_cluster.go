@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -39,8 +38,12 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 		if out, err = o.Clientset.Paths().ParsePath(o.OutDir); err != nil {
 			return nil, fmt.Errorf("--out: %w", err)
 		}
-		if store := o.Clientset.Base().String(); out.String() == store || strings.HasPrefix(out.String(), strings.TrimSuffix(store, "/")+"/") {
-			return nil, fmt.Errorf("--out %s is inside the state store %s: choose a directory of its own (terraform files are not cluster state)", out, store)
+		inStore, err := vfs.Within(out, o.Clientset.Base())
+		if err != nil {
+			return nil, fmt.Errorf("--out: %w", err)
+		}
+		if inStore {
+			return nil, fmt.Errorf("--out %s is inside the state store %s (links resolved): choose a directory of its own (terraform files are not cluster state)", out, o.Clientset.Base())
 		}
 	default:
 		return nil, fmt.Errorf("unsupported target %q: use %s, %s or %s", o.Target, TargetDryRun, TargetDirect, TargetTerraform)
@@ -76,12 +79,17 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 		return result, applyTerraform(ctx, o, modelContext.Cluster, graph, fiContext, out, result)
 	}
 
+	// Every task is planned before anything is written: a refusal (a folder that is a link, a
+	// file kops did not write) stops the run with the state store as it was.
 	target := &storeTarget{inner: &fi.DryRunTarget{}}
-	if o.Target == TargetDirect {
-		target.inner = &fi.DirectTarget{}
-	}
 	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{}); err != nil {
 		return result, err
+	}
+	if o.Target == TargetDirect && len(target.inner.Changes()) > 0 {
+		target = &storeTarget{inner: &fi.DirectTarget{}}
+		if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{}); err != nil {
+			return result, err
+		}
 	}
 	result.Changed = len(target.inner.Changes()) > 0
 	cloud := target.cloudChanges()

@@ -20,9 +20,6 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 	if err != nil {
 		return err
 	}
-	if err := terraform.CheckOutDir(out); err != nil {
-		return err
-	}
 	preview := &fi.DryRunTarget{}
 	tf := terraform.NewTarget(terraform.Options{ClusterName: o.ClusterName, Region: region, StateStore: preview})
 	if _, err := fi.Run(ctx, graph, fiContext, tf, fi.RunOptions{}); err != nil {
@@ -38,6 +35,12 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 	}
 	outContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: out}
 
+	// The preview of out plans every file (and refuses files kops did not write) before a byte is
+	// written.
+	storeChanges := len(preview.Changes()) > 0
+	if _, err := fi.Run(ctx, outGraph, outContext, preview, fi.RunOptions{}); err != nil {
+		return err
+	}
 	var report reporter = preview
 	if o.Yes {
 		direct := &fi.DirectTarget{}
@@ -46,14 +49,12 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 		}
 		// The cloud tasks are in kubernetes.tf now; storeTarget keeps them from the direct target.
 		// The preview saw every state-store change under the same lock: none, nothing to run.
-		if len(preview.Changes()) > 0 {
+		if storeChanges {
 			if _, err := fi.Run(ctx, graph, fiContext, &storeTarget{inner: direct}, fi.RunOptions{}); err != nil {
 				return err
 			}
 		}
 		report = direct
-	} else if _, err := fi.Run(ctx, outGraph, outContext, preview, fi.RunOptions{}); err != nil {
-		return err
 	}
 	result.Changed = len(report.Changes()) > 0
 	if o.Out == nil {

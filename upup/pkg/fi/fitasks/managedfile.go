@@ -57,6 +57,9 @@ func (f *ManagedFile) Plan(_ context.Context, c *fi.Context) (*fi.Change, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := p.CheckWritable(); err != nil {
+		return nil, err
+	}
 	current, err := p.ReadFile()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -83,7 +83,7 @@ func TestManagedFilePlan(t *testing.T) {
 			name:     "unreadable location is an error",
 			existing: map[string]string{"addons": "a file, not a directory"},
 			file:     ManagedFile{Name: "f", Location: "addons/a.yaml"},
-			wantErr:  "reading memfs://t/cluster/addons/a.yaml",
+			wantErr:  "write memfs://t/cluster/addons/a.yaml: not a directory",
 		},
 		{name: "absolute location", file: ManagedFile{Name: "f", Location: "/etc/passwd"}, wantErr: "must be a clean relative path"},
 		{name: "escaping location", file: ManagedFile{Name: "f", Location: "../other/config"}, wantErr: "must be a clean relative path"},

@@ -92,6 +92,9 @@ func (s *StaleFiles) stale(c *fi.Context) ([]staleFile, error) {
 		}
 		for _, f := range files {
 			if loc := dir + "/" + f.Base(); !keep[loc] {
+				if err := f.CheckWritable(); err != nil {
+					return nil, err
+				}
 				out = append(out, staleFile{dir: dir, location: loc})
 			}
 		}

@@ -2,9 +2,6 @@ package terraform
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 
@@ -14,34 +11,41 @@ import (
 
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/fitasks"
-	"k8s.io/kops/util/pkg/vfs"
 )
 
 // OutputFileKind is the TaskKey kind of the files written below --out, so reports tell them
 // apart from the state store's ManagedFiles.
 const OutputFileKind = "TerraformFile"
 
-// OutputTasks returns the tasks that bring the --out directory to files (from Files): one per
-// file, and one that deletes data files no longer rendered. Run them with fi.Run against a
-// fi.Context whose ConfigBase is the --out directory, with a dry-run target to preview and a
-// direct one to write: writes are atomic and a file whose bytes are unchanged is not rewritten.
+// OutputTasks returns the tasks that bring the --out directory to files (from Files): a ledger of
+// the files kops wrote there (fitasks.LedgerUpdate, written first), one task per file, and one
+// that deletes data files no longer rendered. Run them with fi.Run against a fi.Context whose
+// ConfigBase is the --out directory, with a dry-run target to preview and a direct one to write:
+// writes are atomic and a file whose bytes are unchanged is not rewritten. The folder is shared
+// with the user (terraform's own state, their files): kops overwrites or deletes only files whose
+// bytes it wrote, refuses to overwrite anything else, and names other data/ files as left alone.
 func OutputTasks(files map[string][]byte) []fi.Task {
-	var tasks []fi.Task
+	ledger := &fitasks.LedgerUpdate{Name: LedgerFile, Location: LedgerFile, Files: files, RefuseForeign: true}
+	tasks := []fi.Task{ledger}
 	var deps []fi.TaskKey
 	for _, path := range sortedPaths(files) {
-		f := &outputFile{ManagedFile: fitasks.ManagedFile{Name: path, Location: path, Contents: files[path]}}
+		f := &outputFile{ManagedFile: fitasks.ManagedFile{Name: path, Location: path, Contents: files[path], Deps: []fi.TaskKey{ledger.Key()}}}
 		tasks = append(tasks, f)
 		deps = append(deps, f.Key())
 	}
-	stale := &staleData{StaleFiles: fitasks.StaleFiles{
-		Name:        DataDir,
-		Directories: []string{DataDir},
-		Keep:        sortedPaths(files),
+	stale := &staleData{LedgerFinish: fitasks.LedgerFinish{
+		Name:   DataDir,
+		Ledger: LedgerFile,
+		Keep:   sortedPaths(files),
+		Report: []string{DataDir},
 		// kubernetes.tf stops reading a file before the file goes.
 		Deps: deps,
 	}}
 	return append(tasks, stale)
 }
+
+// LedgerFile records, in --out, the files kops wrote there with their hashes.
+const LedgerFile = fitasks.LedgerName
 
 // outputFile is a ManagedFile below --out. kubernetes.tf's diff is shown per resource, so a
 // change names the launch template it touches even when the lines are far from its header.
@@ -65,7 +69,7 @@ func (f *outputFile) Plan(ctx context.Context, c *fi.Context) (*fi.Change, error
 }
 
 // staleData deletes data files that nothing renders any more.
-type staleData struct{ fitasks.StaleFiles }
+type staleData struct{ fitasks.LedgerFinish }
 
 func (s *staleData) Key() fi.TaskKey {
 	return fi.TaskKey{Kind: OutputFileKind, Name: DataDir + "/ (no longer rendered)"}
@@ -125,22 +129,4 @@ func topLevelBlocks(src []byte) (map[string]string, bool) {
 		blocks[name] = text
 	}
 	return blocks, true
-}
-
-// CheckOutDir requires --out and its data/ to be real directories or absent, before anything is
-// written: a data/ that is a symlink would have kops write, and delete stale files, wherever it
-// points.
-func CheckOutDir(out vfs.Path) error {
-	for _, p := range []vfs.Path{out, out.Join(DataDir)} {
-		isDir, err := p.IsDir()
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil
-		case err != nil:
-			return fmt.Errorf("--out: %w", err)
-		case !isDir:
-			return fmt.Errorf("--out: %s is not a directory (a file or a symlink): kops writes terraform files only into a directory of its own", p)
-		}
-	}
-	return nil
 }

@@ -161,7 +161,8 @@ func TestOutputTasks(t *testing.T) {
 	run(t, v1, &preview)
 	writes, _ := mem.Stats()
 	assert.Zero(t, writes, "a preview writes nothing")
-	assert.Len(t, preview.Changes(), 3)
+	require.Len(t, preview.Changes(), 4)
+	assert.Equal(t, fi.TaskKey{Kind: fitasks.LedgerKind, Name: LedgerFile}, preview.Changes()[0].Key, "the ledger of what kops wrote, first")
 
 	run(t, v1, &fi.DirectTarget{})
 	for path, data := range v1 {
@@ -185,7 +186,9 @@ func TestOutputTasks(t *testing.T) {
 		var diff fi.DryRunTarget
 		run(t, v2, &diff)
 		changes := diff.Changes()
-		require.Len(t, changes, 2)
+		require.Len(t, changes, 3)
+		assert.Equal(t, fi.TaskKey{Kind: fitasks.LedgerKind, Name: LedgerFile}, changes[0].Key)
+		changes = changes[1:]
 		assert.Equal(t, fi.TaskKey{Kind: OutputFileKind, Name: "data/ (no longer rendered)"}, changes[0].Key)
 		assert.Equal(t, fi.ActionDelete, changes[0].Change.Action)
 		assert.Equal(t, "data/aws_launch_template_nodes-1-a-example-com_user_data", changes[0].Change.Fields[0].Old)

@@ -1,0 +1,206 @@
+package fitasks
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+
+	"k8s.io/kops/upup/pkg/fi"
+)
+
+// LedgerKind is the TaskKey kind of LedgerUpdate tasks.
+const LedgerKind = "Ledger"
+
+// LedgerName is the usual file name of a ledger, in the folder whose files it records.
+const LedgerName = ".kops-ledger.json"
+
+// A ledger records the files kops wrote in a folder it shares with others (a terraform --out
+// folder, the state store's igconfig/, where kops's own nodeup files lie too), each with the
+// SHA-256 of every content kops wrote there and that may still be on disk. A file is kops's to
+// overwrite or delete only while its bytes are bytes kops wrote; anything else is someone
+// else's and is left alone. The ledger is written before the files it records (LedgerUpdate), so
+// a run killed midway leaves every file it wrote owned by the ledger.
+type ledger struct {
+	// Files maps a location (relative to the fi.Context's ConfigBase) to the hashes of the
+	// contents kops wrote there, "sha256:<hex>", sorted.
+	Files map[string][]string `json:"files"`
+}
+
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// owns says whether data, found at location, is content kops wrote there.
+func (l ledger) owns(location string, data []byte) bool {
+	return slices.Contains(l.Files[location], contentHash(data))
+}
+
+func (l ledger) encode() ([]byte, error) {
+	data, err := json.MarshalIndent(l, "", "  ") // map keys sorted: deterministic
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// readLedger reads the ledger at location; a missing one is empty.
+func readLedger(c *fi.Context, location string) (ledger, []byte, error) {
+	p, err := inConfigBase(c, location)
+	if err != nil {
+		return ledger{}, nil, err
+	}
+	data, err := p.ReadFile()
+	if errors.Is(err, fs.ErrNotExist) {
+		return ledger{Files: map[string][]string{}}, nil, nil
+	}
+	if err != nil {
+		return ledger{}, nil, fmt.Errorf("reading the ledger of the files kops wrote: %w", err)
+	}
+	var l ledger
+	if err := json.Unmarshal(data, &l); err != nil {
+		return ledger{}, nil, fmt.Errorf("%s is not a ledger kops can read (%v): kops cannot tell which files there it wrote; "+
+			"move the folder's files away, or delete the ledger if none of them is yours", p, err)
+	}
+	if l.Files == nil {
+		l.Files = map[string][]string{}
+	}
+	return l, data, nil
+}
+
+// current reads a recorded or rendered file: ok is false when there is none; a file that cannot
+// be read as a regular file (a link out of the folder, a FIFO) is returned as an error.
+func current(c *fi.Context, location string) (data []byte, ok bool, err error) {
+	p, err := inConfigBase(c, location)
+	if err != nil {
+		return nil, false, err
+	}
+	data, err = p.ReadFile()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return data, err == nil, err
+}
+
+// checkWritable says why a write to location would be refused (a folder on the way that is a link).
+func checkWritable(c *fi.Context, location string) error {
+	p, err := inConfigBase(c, location)
+	if err != nil {
+		return err
+	}
+	return p.CheckWritable()
+}
+
+// LedgerUpdate writes the ledger before the files it records are written: every file this run
+// writes (Files) gets its new hash, and every recorded file still holding bytes kops wrote keeps
+// the hash of those bytes; entries of files that are gone or were changed by someone else are
+// dropped. Tasks that write the files depend on it.
+type LedgerUpdate struct {
+	Name string
+	// Location is the ledger's, relative to ConfigBase.
+	Location string
+	// Files are the files this run writes (location relative to ConfigBase: contents).
+	Files map[string][]byte
+	// RefuseForeign fails the run when a file to be written holds bytes kops did not write (a
+	// terraform folder's kubernetes.tf of someone else); otherwise such a file is kops's by its name
+	// (the state store's own files) and is overwritten.
+	RefuseForeign bool
+}
+
+var (
+	_ fi.Task           = (*LedgerUpdate)(nil)
+	_ fi.DirectRenderer = (*LedgerUpdate)(nil)
+)
+
+func (l *LedgerUpdate) Key() fi.TaskKey { return fi.TaskKey{Kind: LedgerKind, Name: l.Name} }
+
+func (l *LedgerUpdate) Dependencies() []fi.TaskKey { return nil }
+
+// Plan computes the ledger to write, refusing (RefuseForeign) files in the way that kops did not write.
+func (l *LedgerUpdate) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
+	old, stored, err := readLedger(c, l.Location)
+	if err != nil {
+		return nil, err
+	}
+	data, err := l.next(c, old)
+	if err != nil {
+		return nil, err
+	}
+	fields := []fi.FieldChange{{Name: "Location", New: l.Location}, {Name: "Contents", Old: summarize(stored), New: summarize(data)}}
+	switch {
+	case stored == nil:
+		return &fi.Change{Action: fi.ActionCreate, Fields: fields}, nil
+	case string(stored) == string(data):
+		return &fi.Change{Action: fi.ActionNone}, nil
+	}
+	return &fi.Change{Action: fi.ActionModify, Fields: fields}, nil
+}
+
+// RenderDirect writes the ledger, computed again from the folder as it is now.
+func (l *LedgerUpdate) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change) error {
+	old, _, err := readLedger(c, l.Location)
+	if err != nil {
+		return err
+	}
+	data, err := l.next(c, old)
+	if err != nil {
+		return err
+	}
+	p, err := inConfigBase(c, l.Location)
+	if err != nil {
+		return err
+	}
+	return p.WriteFile(data)
+}
+
+// next is the ledger to write over old: the recorded files still holding bytes kops wrote keep
+// that hash, and each file to be written gets its new one.
+func (l *LedgerUpdate) next(c *fi.Context, old ledger) ([]byte, error) {
+	next := ledger{Files: map[string][]string{}}
+	for _, loc := range slices.Sorted(maps.Keys(old.Files)) {
+		if data, ok, err := current(c, loc); ok && err == nil && old.owns(loc, data) {
+			next.Files[loc] = []string{contentHash(data)}
+		}
+	}
+	var foreign []string
+	var unreadable error
+	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {
+		want := l.Files[loc]
+		if err := checkWritable(c, loc); err != nil {
+			return nil, err
+		}
+		data, ok, err := current(c, loc)
+		switch {
+		case err != nil && l.RefuseForeign:
+			foreign = append(foreign, loc)
+			unreadable = cmp.Or(unreadable, err)
+			continue
+		case ok && l.RefuseForeign && string(data) != string(want) && !old.owns(loc, data):
+			foreign = append(foreign, loc)
+			continue
+		}
+		hashes := append(next.Files[loc], contentHash(want))
+		slices.Sort(hashes)
+		next.Files[loc] = slices.Compact(hashes)
+	}
+	if len(foreign) > 0 {
+		err := fmt.Errorf("%s: kops would overwrite files it did not write (or that changed since it wrote them): %s; "+
+			"kops overwrites only its own files: move them away, or choose another folder", c.ConfigBase, strings.Join(foreign, ", "))
+		if unreadable != nil {
+			err = fmt.Errorf("%w (the first that cannot be read: %w)", err, unreadable)
+		}
+		return nil, err
+	}
+	if err := checkWritable(c, l.Location); err != nil {
+		return nil, err
+	}
+	return next.encode()
+}

@@ -1,0 +1,70 @@
+package vfs
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ReadLocalFile reads a file the user named on the command line or in the environment (a
+// kubeconfig, `kops create -f FILE`, `--add FILE`): following symlinks, it must be a regular file
+// of at most MaxFileSize bytes, or, with allowPipe, a pipe (`-f <(...)`), read up to the same
+// bound. The open never blocks: a FIFO without a writer reads as empty instead of hanging, and a
+// device (/dev/zero) is refused before a byte is read.
+func ReadLocalFile(name string, allowPipe bool) ([]byte, error) {
+	return readLocal(name, name, allowPipe)
+}
+
+func readLocal(name, display string, allowPipe bool) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readRegular(f, display, allowPipe)
+}
+
+// readRegular reads an open file of at most MaxFileSize bytes, checked on the descriptor, so what
+// is checked is what is read. Anything but a regular file (or a pipe, with allowPipe) fails with
+// ErrNotRegular, naming what it is.
+func readRegular(f *os.File, name string, allowPipe bool) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	mode := info.Mode()
+	pipe := mode&fs.ModeNamedPipe != 0
+	switch {
+	case pipe && allowPipe:
+	case !mode.IsRegular():
+		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotRegular, describeMode(mode))
+	case info.Size() > MaxFileSize:
+		return nil, tooLarge(name, info.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(name, int64(len(data))) // it grew while being read, or a pipe
+	}
+	return data, nil
+}
+
+func describeMode(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeSymlink != 0:
+		return "a symlink"
+	}
+	return "mode " + m.String()
+}

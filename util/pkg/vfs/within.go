@@ -1,0 +1,55 @@
+package vfs
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// Within says whether p is base or lies below it once every symlink on the way to either is
+// resolved (a folder not made yet resolves through its nearest existing parent), so a path that
+// reaches base through a link, or that base reaches through one, is within it too. Paths of
+// different kinds (memfs:// and local) never are.
+func Within(p, base Path) (bool, error) {
+	lp, ok1 := p.(fsPath)
+	lb, ok2 := base.(fsPath)
+	if !ok1 || !ok2 {
+		s, b := p.String(), strings.TrimSuffix(base.String(), "/")
+		return s == b || strings.HasPrefix(s, b+"/"), nil
+	}
+	rp, err := resolve(lp.path())
+	if err != nil {
+		return false, err
+	}
+	rb, err := resolve(lb.path())
+	if err != nil {
+		return false, err
+	}
+	rel, err := filepath.Rel(rb, rp)
+	if err != nil {
+		return false, nil
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))), nil
+}
+
+// resolve is name with every symlink resolved, through its nearest existing parent when it does
+// not exist yet.
+func resolve(name string) (string, error) {
+	missing := ""
+	for {
+		real, err := filepath.EvalSymlinks(name)
+		if err == nil {
+			return filepath.Join(real, missing), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(name)
+		if parent == name {
+			return filepath.Join(name, missing), nil
+		}
+		missing = filepath.Join(filepath.Base(name), missing)
+		name = parent
+	}
+}
