@@ -78,10 +78,23 @@ func TestRestConfigPrecedence(t *testing.T) {
 }
 
 func TestRunReportsErrors(t *testing.T) {
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"apply", "channel", "s3://bucket/c/addons/bootstrap-channel.yaml", "--kubeconfig", writeKubeconfig(t, t.TempDir(), "a")}, nil, &out, &errOut)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut.String(), `uses scheme "s3", which is not supported by this build`)
+	cases := []struct {
+		name, location, want string
+	}{
+		{"unsupported scheme", "s3://bucket/c/addons/bootstrap-channel.yaml", `uses scheme "s3", which is not supported by this build`},
+		// channels has no --state: the message for an empty location is its own.
+		{"empty location", "", "Error: no channel given: LOCATION is empty; give the bootstrap channel's file:// URL or path, " +
+			"e.g. channels apply channel file:///srv/kops-state/my.example.com/addons/bootstrap-channel.yaml\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), []string{"apply", "channel", tc.location, "--kubeconfig", writeKubeconfig(t, t.TempDir(), "a")}, nil, &out, &errOut)
+			assert.Equal(t, 1, code)
+			assert.Contains(t, errOut.String(), tc.want)
+			assert.NotContains(t, errOut.String(), "--state")
+		})
+	}
 }
 
 // channelDir writes a bootstrap channel with one addon per name (a ConfigMap each) and returns its

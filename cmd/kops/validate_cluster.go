@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -17,11 +16,12 @@ import (
 )
 
 type validateClusterOptions struct {
-	wait       time.Duration
-	interval   time.Duration
-	timeout    time.Duration
-	kubeconfig string
-	output     string
+	wait           time.Duration
+	interval       time.Duration
+	timeout        time.Duration
+	requestTimeout time.Duration
+	kubeconfig     string
+	output         string
 }
 
 // NewCmdValidate is `kops validate cluster`.
@@ -35,14 +35,16 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 			"and manifest hash; with built-in CoreDNS, Deployment coredns available and Service kube-dns at\n" +
 			"spec.kubeDNS.serverIP; with the CoreDNS operator, its Deployment available and the CoreDNS object\n" +
 			"healthy; with kube2iam (podMetadataAccess mode Forward), its DaemonSet ready on every node. Exits\n" +
-			"non-zero with what is missing; --wait retries until healthy or the time is up.",
+			"non-zero with what is missing. One validation takes at most --timeout: a server that cannot be\n" +
+			"reached or does not answer in time is one error naming it. --wait validates again every --interval\n" +
+			"until healthy or the wait is over; no validation outlives the wait.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(o.output, outputTable, outputYAML, outputJSON); err != nil {
 				return err
 			}
-			if o.wait < 0 || o.interval <= 0 || o.timeout <= 0 {
-				return errors.New("--wait must not be negative, --interval and --request-timeout must be positive")
+			if o.wait < 0 || o.interval <= 0 || o.timeout <= 0 || o.requestTimeout <= 0 {
+				return errors.New("--wait must not be negative; --interval, --timeout and --request-timeout must be positive")
 			}
 			name, err := f.Cluster(args)
 			if err != nil {
@@ -54,7 +56,8 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 	fl := cluster.Flags()
 	fl.DurationVar(&o.wait, "wait", 0, "Keep validating until the cluster is healthy or this much time has passed (e.g. 5m)")
 	fl.DurationVar(&o.interval, "interval", 10*time.Second, "Time between attempts with --wait")
-	fl.DurationVar(&o.timeout, "request-timeout", kubeconfig.DefaultRequestTimeout, "Time limit of each request to the cluster")
+	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "Time limit of one validation, all its requests together (with --wait: of each attempt, and no attempt outlives the wait)")
+	fl.DurationVar(&o.requestTimeout, "request-timeout", kubeconfig.DefaultRequestTimeout, "Time limit of each request to the cluster (--timeout bounds them all together)")
 	fl.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
 	fl.StringVarP(&o.output, "output", "o", outputTable, "Output format: table, yaml or json")
 	return parentCommand("validate", "Validate clusters", cluster)
@@ -78,13 +81,14 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 	if err != nil {
 		return err
 	}
-	config = kubeconfig.ForCLI(config, o.timeout)
-	dyn, err := dynamic.NewForConfig(config)
+	v, err := validation.NewValidator(kubeconfig.ForCLI(config, o.requestTimeout))
 	if err != nil {
-		return fmt.Errorf("creating a client for %s: %w", config.Host, err)
+		return err
 	}
-	v := &validation.Validator{Dynamic: dyn}
-	result := v.Wait(cmd.Context(), expected, o.wait, o.interval, f.ErrOut)
+	result, err := v.Wait(cmd.Context(), expected, validation.WaitOptions{Timeout: o.timeout, Wait: o.wait, Interval: o.interval, Progress: f.ErrOut})
+	if err != nil {
+		return withTimeLimitFlag(err, o)
+	}
 	if err := printValidation(f, o.output, result); err != nil {
 		return err
 	}
@@ -99,6 +103,22 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 		fmt.Fprintf(f.Out, "\nYour cluster %s is ready\n", name)
 	}
 	return nil
+}
+
+// withTimeLimitFlag names the flag whose time limit cut the validation short.
+func withTimeLimitFlag(err error, o *validateClusterOptions) error {
+	var limit *validation.TimeLimitError
+	if !errors.As(err, &limit) {
+		return err
+	}
+	switch limit.Limit {
+	case validation.LimitWait:
+		return fmt.Errorf("%w\n(--wait=%s was over; each validation may also take at most --timeout=%s)", err, o.wait, o.timeout)
+	case validation.LimitRequest:
+		return fmt.Errorf("%w\n(each request may take at most --request-timeout=%s)", err, o.requestTimeout)
+	default:
+		return fmt.Errorf("%w\n(one validation may take at most --timeout=%s)", err, o.timeout)
+	}
 }
 
 func printValidation(f *Factory, format string, r *validation.Result) error {

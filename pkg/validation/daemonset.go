@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"context"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -12,10 +11,10 @@ var daemonSetResource = appsv1.SchemeGroupVersion.WithResource("daemonsets")
 // checkDaemonSet requires the DaemonSet's controller to have seen its latest spec, and its current
 // pod to be ready on every node it is scheduled to. A node without it is a node whose pods' metadata
 // requests go nowhere.
-func (v *Validator) checkDaemonSet(ctx context.Context, namespace, name string) Check {
+func (a *attempt) checkDaemonSet(namespace, name string) Check {
 	c := Check{Kind: "DaemonSet", Name: namespace + "/" + name}
 	d := &appsv1.DaemonSet{}
-	if fetchFailed(v.get(ctx, daemonSetResource, namespace, name, d), &c) {
+	if fetchFailed(a.get(daemonSetResource, namespace, name, d), &c) {
 		return c
 	}
 	st := d.Status

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
@@ -61,9 +63,15 @@ var coreDNSResource = schema.GroupVersionResource{Group: corednsoperator.CRDGrou
 
 // Validator reads the cluster; it never writes. It reads through the dynamic client alone and
 // converts the few built-in objects it checks: client-go's typed clientset would link every API
-// group into kops and double the start-up time of every kops command.
+// group into kops and double the start-up time of every kops command. NewValidator makes one.
 type Validator struct {
 	Dynamic dynamic.Interface
+	// Discovery asks for the discovery document that opens every validation.
+	Discovery rest.Interface
+	// Server is the API server's URL, named in errors.
+	Server string
+	// RequestTimeout is the client's time limit of one request, named in errors.
+	RequestTimeout time.Duration
 }
 
 var (
@@ -72,9 +80,36 @@ var (
 	deploymentResource = appsv1.SchemeGroupVersion.WithResource("deployments")
 )
 
-// get reads one object (namespace "" for a cluster-scoped one) into its typed form.
-func (v *Validator) get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, into interface{}) error {
-	u, err := v.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+// attempt is one validation in progress. The checks read through it; the first read that gets no
+// usable answer (see answered) is kept in lost, and every read after it fails the same way
+// without a request, so that a server lost half way costs one deadline, not one per check.
+type attempt struct {
+	v    *Validator
+	ctx  context.Context
+	lost error
+}
+
+// read reads one object (namespace "" for a cluster-scoped one). Its error is an answer of the
+// server (not found, forbidden), or lost.
+func (a *attempt) read(gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
+	if a.lost != nil {
+		return nil, a.lost
+	}
+	u, err := a.v.Dynamic.Resource(gvr).Namespace(namespace).Get(a.ctx, name, metav1.GetOptions{})
+	if err != nil && !answered(err) {
+		what := gvr.Resource + "/" + name
+		if namespace != "" {
+			what = gvr.Resource + " " + namespace + "/" + name
+		}
+		a.lost = a.v.unreachable(a.ctx, "get "+what, err)
+		return nil, a.lost
+	}
+	return u, err
+}
+
+// get reads one object into its typed form.
+func (a *attempt) get(gvr schema.GroupVersionResource, namespace, name string, into interface{}) error {
+	u, err := a.read(gvr, namespace, name)
 	if err != nil {
 		return err
 	}
@@ -84,58 +119,65 @@ func (v *Validator) get(ctx context.Context, gvr schema.GroupVersionResource, na
 	return nil
 }
 
-// Validate checks the cluster once against what is expected. A request that fails (other than
-// "not found") fails its check with the reason, so that --wait keeps trying through a server
-// that is not up yet.
-func (v *Validator) Validate(ctx context.Context, e *Expected) *Result {
+// Validate checks the cluster once against what is expected, within ctx's deadline. A check the
+// server answers with an error (other than "not found") fails with the reason. A server that
+// cannot be reached, refuses the credentials, or stops answering part way is one
+// *UnreachableError for the whole validation, and no result.
+func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) {
+	if err := v.probe(ctx); err != nil {
+		return nil, err
+	}
+	a := &attempt{v: v, ctx: ctx}
 	r := &Result{Cluster: e.Cluster, Channel: e.Channel, DNS: e.DNS, Checks: []Check{}}
-	r.Checks = append(r.Checks, v.checkAddons(ctx, e.Addons)...)
+	r.Checks = append(r.Checks, a.checkAddons(e.Addons)...)
 	switch e.DNS {
 	case DNSBuiltIn:
 		r.Checks = append(r.Checks,
-			v.checkDeployment(ctx, "kube-system", corednsoperator.CoreDNSDeployment),
-			v.checkService(ctx, corednsoperator.WatchNamespace, corednsoperator.CoreDNSService, e.DNSServerIP))
+			a.checkDeployment("kube-system", corednsoperator.CoreDNSDeployment),
+			a.checkService(corednsoperator.WatchNamespace, corednsoperator.CoreDNSService, e.DNSServerIP))
 	case DNSOperator:
 		r.Checks = append(r.Checks,
-			v.checkDeployment(ctx, corednsoperator.Namespace, corednsoperator.DeploymentName),
-			v.checkCoreDNS(ctx, corednsoperator.WatchNamespace, corednsoperator.CoreDNSResource))
+			a.checkDeployment(corednsoperator.Namespace, corednsoperator.DeploymentName),
+			a.checkCoreDNS(corednsoperator.WatchNamespace, corednsoperator.CoreDNSResource))
 	}
 	if e.Kube2IAM {
-		r.Checks = append(r.Checks, v.checkDaemonSet(ctx, kube2iam.Namespace, kube2iam.Name))
+		r.Checks = append(r.Checks, a.checkDaemonSet(kube2iam.Namespace, kube2iam.Name))
 	}
-	return r
+	if a.lost != nil {
+		return nil, a.lost
+	}
+	return r, nil
 }
 
 // checkAddons compares each addon's record on its namespace with the channel's id and hash.
-func (v *Validator) checkAddons(ctx context.Context, want []Addon) []Check {
+func (a *attempt) checkAddons(want []Addon) []Check {
 	namespaces := map[string]*corev1.Namespace{}
 	nsErrors := map[string]error{}
 	var checks []Check
-	for _, a := range want {
-		c := Check{Kind: "Addon", Name: a.Name}
-		ns, seen := namespaces[a.Namespace]
-		if !seen && nsErrors[a.Namespace] == nil {
-			var err error
+	for _, addon := range want {
+		c := Check{Kind: "Addon", Name: addon.Name}
+		ns, seen := namespaces[addon.Namespace]
+		if !seen && nsErrors[addon.Namespace] == nil {
 			ns = &corev1.Namespace{}
-			err = v.get(ctx, namespaceResource, "", a.Namespace, ns)
+			err := a.get(namespaceResource, "", addon.Namespace, ns)
 			switch {
 			case apierrors.IsNotFound(err):
 				ns = nil
 			case err != nil:
-				nsErrors[a.Namespace] = err
+				nsErrors[addon.Namespace] = err
 			}
-			namespaces[a.Namespace] = ns
+			namespaces[addon.Namespace] = ns
 		}
-		annotation := apply.AnnotationPrefix + a.Name
+		annotation := apply.AnnotationPrefix + addon.Name
 		switch {
-		case nsErrors[a.Namespace] != nil:
-			c.Message = fmt.Sprintf("reading namespace %s: %v", a.Namespace, nsErrors[a.Namespace])
+		case nsErrors[addon.Namespace] != nil:
+			c.Message = fmt.Sprintf("reading namespace %s: %v", addon.Namespace, nsErrors[addon.Namespace])
 		case ns == nil:
-			c.Message = fmt.Sprintf("not applied: namespace %s does not exist", a.Namespace)
+			c.Message = fmt.Sprintf("not applied: namespace %s does not exist", addon.Namespace)
 		case ns.Annotations[annotation] == "":
-			c.Message = fmt.Sprintf("not applied: no record %s on namespace %s", annotation, a.Namespace)
+			c.Message = fmt.Sprintf("not applied: no record %s on namespace %s", annotation, addon.Namespace)
 		default:
-			c.OK, c.Message = compareRecord(ns.Annotations[annotation], a)
+			c.OK, c.Message = compareRecord(ns.Annotations[annotation], addon)
 		}
 		checks = append(checks, c)
 	}
@@ -167,10 +209,10 @@ func short(hash string) string {
 
 // checkDeployment requires the Deployment's controller to have seen its latest spec and to report
 // it Available.
-func (v *Validator) checkDeployment(ctx context.Context, namespace, name string) Check {
+func (a *attempt) checkDeployment(namespace, name string) Check {
 	c := Check{Kind: "Deployment", Name: namespace + "/" + name}
 	d := &appsv1.Deployment{}
-	if fetchFailed(v.get(ctx, deploymentResource, namespace, name, d), &c) {
+	if fetchFailed(a.get(deploymentResource, namespace, name, d), &c) {
 		return c
 	}
 	if d.Status.ObservedGeneration < d.Generation {
@@ -201,10 +243,10 @@ func replicas(d *appsv1.Deployment) int32 {
 }
 
 // checkService requires the Service to exist at the cluster's DNS address.
-func (v *Validator) checkService(ctx context.Context, namespace, name, clusterIP string) Check {
+func (a *attempt) checkService(namespace, name, clusterIP string) Check {
 	c := Check{Kind: "Service", Name: namespace + "/" + name}
 	s := &corev1.Service{}
-	err := v.get(ctx, serviceResource, namespace, name, s)
+	err := a.get(serviceResource, namespace, name, s)
 	switch {
 	case apierrors.IsNotFound(err):
 		c.Message = "missing"
@@ -241,9 +283,9 @@ func orNone(s string) string {
 
 // checkCoreDNS requires the operator to report the CoreDNS object healthy, as the cluster-addons
 // operators do in status.healthy (with status.errors when not).
-func (v *Validator) checkCoreDNS(ctx context.Context, namespace, name string) Check {
+func (a *attempt) checkCoreDNS(namespace, name string) Check {
 	c := Check{Kind: "CoreDNS", Name: namespace + "/" + name}
-	u, err := v.Dynamic.Resource(coreDNSResource).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	u, err := a.read(coreDNSResource, namespace, name)
 	if fetchFailed(err, &c) {
 		return c
 	}

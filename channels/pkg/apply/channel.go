@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,6 +41,11 @@ func (a *Addon) Namespace() string {
 // Every problem is reported at once (*InvalidChannelError); a channel with any problem is not
 // applied at all.
 func ReadChannel(location string, paths *vfs.Context) (*Channel, error) {
+	// Said here, not by the path parser, whose message for an empty path is about kops's --state.
+	if location == "" {
+		return nil, errors.New("no channel given: LOCATION is empty; give the bootstrap channel's file:// URL or path, " +
+			"e.g. channels apply channel file:///srv/kops-state/my.example.com/addons/bootstrap-channel.yaml")
+	}
 	p, err := paths.ParsePath(location)
 	if err != nil {
 		return nil, err

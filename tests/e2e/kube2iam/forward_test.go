@@ -13,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -252,10 +251,12 @@ func TestValidateKube2IAM(t *testing.T) {
 	expected, err := validation.ReadExpected(cluster, vfs.NewContext(s.Mem))
 	require.NoError(t, err)
 	require.True(t, expected.Kube2IAM)
-	dyn, err := dynamic.NewForConfig(env.Config)
+	validator, err := validation.NewValidator(env.Config)
 	require.NoError(t, err)
 	check := func() validation.Check {
-		for _, c := range (&validation.Validator{Dynamic: dyn}).Validate(ctx, expected).Checks {
+		result, err := validator.Validate(ctx, expected)
+		require.NoError(t, err)
+		for _, c := range result.Checks {
 			if c.Kind == "DaemonSet" {
 				return c
 			}

@@ -3,6 +3,7 @@ package validate
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -183,12 +184,33 @@ func TestValidateBuiltIn(t *testing.T) {
 		assert.Contains(t, r.Stderr, "no bootstrap channel at "+c.state+"/fresh.k8s.local/addons/bootstrap-channel.yaml: write it with 'kops update cluster --name fresh.k8s.local --yes'")
 	})
 
+	// What keeps kops from the API server is one error naming the server and the cause, the real
+	// server's refusals included; no table of checks that all failed the same way.
 	t.Run("unreachable server", func(t *testing.T) {
-		bad := filepath.Join(t.TempDir(), "kubeconfig")
-		require.NoError(t, writeFile(bad, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\ncontexts:\n- name: c\n  context: {cluster: c}\ncurrent-context: c\n"))
-		r := validate("--kubeconfig", bad)
-		assert.Equal(t, 1, r.Code)
-		assert.Contains(t, r.Stderr, "connection refused")
+		authority := base64.StdEncoding.EncodeToString(env.Config.CAData)
+		cases := []struct {
+			name, server, user, want string
+		}{
+			{"nothing listens", "https://127.0.0.1:1", "{}", "GET /api: dial tcp 127.0.0.1:1: connect: connection refused"},
+			{"credentials the server does not know", env.Config.Host, "{token: not-a-token}",
+				"GET /api: the server refused the kubeconfig's credentials (401 Unauthorized)"},
+			{"no credentials", env.Config.Host, "{}",
+				`GET /api: the kubeconfig's user may not read the API (403 Forbidden): forbidden: User "system:anonymous" cannot get path "/api"`},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				bad := filepath.Join(t.TempDir(), "kubeconfig")
+				require.NoError(t, writeFile(bad, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \""+tc.server+
+					"\", certificate-authority-data: "+authority+"}\nusers:\n- name: u\n  user: "+tc.user+
+					"\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n"))
+				r := validate("--kubeconfig", bad)
+				assert.Equal(t, 1, r.Code)
+				assert.Empty(t, r.Stdout)
+				assert.True(t, strings.HasPrefix(r.Stderr, "Error: cannot validate against the API server "+tc.server+": "), r.Stderr)
+				assert.Contains(t, r.Stderr, tc.want)
+				assert.Equal(t, 1, strings.Count(r.Stderr, tc.server), r.Stderr)
+			})
+		}
 	})
 }
 

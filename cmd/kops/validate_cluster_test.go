@@ -1,0 +1,127 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// listenerURL is the URL of a real listener on 127.0.0.1 that accepts connections and never
+// answers; with closed, the listener is closed at once and nothing listens there.
+func listenerURL(t *testing.T, closed bool) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + l.Addr().String()
+	if closed {
+		require.NoError(t, l.Close())
+		return url
+	}
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, never read nor answered
+		}
+	}()
+	t.Cleanup(func() {
+		_ = l.Close()
+		close(accepted)
+		for c := range accepted {
+			_ = c.Close()
+		}
+	})
+	return url
+}
+
+// serverURL serves handler on a real listener on 127.0.0.1.
+func serverURL(t *testing.T, handler http.HandlerFunc) string {
+	s := httptest.NewServer(handler)
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+func kubeconfigFor(t *testing.T, server string) string {
+	p := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, os.WriteFile(p, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \""+server+
+		"\"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n"), 0o600))
+	return p
+}
+
+// TestValidateUnreachableServer: whatever keeps kops from talking to the API server, validate
+// says so once, naming the server and the cause, and lists no checks; a server that does not
+// answer ends the validation at --timeout, which the error names.
+func TestValidateUnreachableServer(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "v.k8s.local", "--zones", "us-east-2a", "--yes")
+
+	cases := []struct {
+		name   string
+		server func(t *testing.T) string
+		cause  string
+		// timeout is short where the deadline is the point, else long enough for a loaded machine.
+		timeout string
+	}{
+		{"nothing listens", func(t *testing.T) string { return listenerURL(t, true) }, "GET /api: dial tcp ", "1m"},
+		{"accepts and never answers", func(t *testing.T) string { return listenerURL(t, false) },
+			"GET /api: no answer within the time limit of one validation (300ms): context deadline exceeded\n(one validation may take at most --timeout=300ms)", "300ms"},
+		{"endless body", func(t *testing.T) string {
+			return serverURL(t, func(w http.ResponseWriter, r *http.Request) {
+				chunk := []byte(strings.Repeat("x", 64<<10))
+				for r.Context().Err() == nil {
+					if _, err := w.Write(chunk); err != nil {
+						return
+					}
+				}
+			})
+		}, "GET /api: the answer exceeds 16 MiB", "1m"},
+		{"403", func(t *testing.T) string {
+			return serverURL(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusForbidden)
+				_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","message":"forbidden: User \"u\" cannot get path \"/api\"","reason":"Forbidden","code":403}`))
+			})
+		}, `GET /api: the kubeconfig's user may not read the API (403 Forbidden): forbidden: User "u" cannot get path "/api"`, "1m"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			server := tc.server(t)
+			r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--timeout", tc.timeout)
+			assert.Equal(t, 1, r.code)
+			assert.Empty(t, r.stdout, "no table of checks that all failed the same way")
+			assert.True(t, strings.HasPrefix(r.stderr, "Error: cannot validate against the API server "+server+": "), r.stderr)
+			assert.Equal(t, 1, strings.Count(r.stderr, server), "the server is named once:\n%s", r.stderr)
+			assert.Equal(t, 1, strings.Count(r.stderr, "Error:"), r.stderr)
+			assert.Contains(t, r.stderr, tc.cause)
+		})
+	}
+
+	t.Run("with --wait, the wait's end bounds the last attempt", func(t *testing.T) {
+		server := listenerURL(t, false)
+		r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--wait", "300ms", "--timeout", "1h")
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stderr, "GET /api: the wait for a healthy cluster (300ms) ran out: context deadline exceeded\n(--wait=300ms was over; each validation may also take at most --timeout=1h0m0s)")
+	})
+
+	t.Run("--request-timeout shorter than --timeout", func(t *testing.T) {
+		server := listenerURL(t, false)
+		r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--request-timeout", "300ms", "--timeout", "1h")
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stderr, "GET /api: no answer within the time limit of one request (300ms): context deadline exceeded\n(each request may take at most --request-timeout=300ms)")
+	})
+
+	for _, flag := range []string{"--timeout", "--request-timeout"} {
+		r := c.run("validate", "cluster", "v.k8s.local", flag, "0s")
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stderr, "--wait must not be negative; --interval, --timeout and --request-timeout must be positive")
+	}
+}

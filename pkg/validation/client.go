@@ -1,0 +1,129 @@
+package validation
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+)
+
+// MaxResponseBytes bounds one answer of the API server. Validation reads single objects (a
+// namespace, a Deployment, a Service, a DaemonSet, a CoreDNS object) and one discovery document;
+// the API server stores no object above 1.5 MiB. client-go reads a whole answer into memory before
+// decoding it, so without this bound a server sending an endless body would grow kops's memory
+// for as long as the deadline allows.
+const MaxResponseBytes = 16 << 20
+
+// NewValidator makes a Validator for the cluster of config, whose every answer is bounded by
+// MaxResponseBytes. The caller sizes config (rate limits, per-request timeout); the deadline of
+// a validation is the context given to Validate.
+func NewValidator(config *rest.Config) (*Validator, error) {
+	config = rest.CopyConfig(config)
+	config.Wrap(func(next http.RoundTripper) http.RoundTripper {
+		return &boundedBodies{next: next, limit: MaxResponseBytes}
+	})
+	// One HTTP client (one connection, one TLS handshake) for discovery and the checks.
+	httpClient, err := rest.HTTPClientFor(config)
+	if err != nil {
+		return nil, fmt.Errorf("creating a client for %s: %w", config.Host, err)
+	}
+	dyn, err := dynamic.NewForConfigAndClient(config, httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("creating a client for %s: %w", config.Host, err)
+	}
+	discoveryConfig := rest.CopyConfig(config)
+	discoveryConfig.GroupVersion = &schema.GroupVersion{}
+	// The scheme knows Status alone: what the server says when it refuses a request.
+	statusScheme := runtime.NewScheme()
+	metav1.AddToGroupVersion(statusScheme, schema.GroupVersion{Version: "v1"})
+	discoveryConfig.NegotiatedSerializer = serializer.NewCodecFactory(statusScheme).WithoutConversion()
+	discovery, err := rest.UnversionedRESTClientForConfigAndClient(discoveryConfig, httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("creating a client for %s: %w", config.Host, err)
+	}
+	return &Validator{Dynamic: dyn, Discovery: discovery, Server: config.Host, RequestTimeout: config.Timeout}, nil
+}
+
+// discoveryPath is the first request of every validation: small, served by every Kubernetes API
+// server, and, unlike /version, denied to a user the server does not know (Kubernetes grants
+// /version to anonymous users, discovery only to authenticated ones), so a kubeconfig without
+// valid credentials fails here once instead of once per check.
+const discoveryPath = "/api"
+
+// probe asks for the core API's discovery document: whether a Kubernetes API server answers at
+// all, and accepts the kubeconfig's credentials.
+func (v *Validator) probe(ctx context.Context) error {
+	result := v.Discovery.Get().AbsPath(discoveryPath).Do(ctx)
+	data, err := result.Raw()
+	if err != nil {
+		// Error() carries the message of the Status the server refused the request with.
+		return v.unreachable(ctx, "GET "+discoveryPath, result.Error())
+	}
+	versions := &metav1.APIVersions{}
+	if err := json.Unmarshal(data, versions); err != nil || versions.Kind != "APIVersions" {
+		return &UnreachableError{Server: v.Server, Request: "GET " + discoveryPath,
+			Err: fmt.Errorf("the answer is not a Kubernetes API server's discovery document (%s)", excerpt(data))}
+	}
+	return nil
+}
+
+// excerpt shows the start of an unexpected answer.
+func excerpt(data []byte) string {
+	const n = 80
+	if len(data) > n {
+		return fmt.Sprintf("%q...", data[:n])
+	}
+	return fmt.Sprintf("%q", data)
+}
+
+// boundedBodies reads each answer in full, up to limit bytes, before client-go sees it: an answer
+// over the limit fails its request with ErrResponseTooLarge. Reading here, rather than handing
+// client-go a reader that fails part way, keeps the failure a request error (client-go logs body
+// read errors to stderr on its own). Validation makes no streaming requests (no watch), so nothing
+// waits on a body that is read here first. A deadline on the request's context cuts the reading.
+type boundedBodies struct {
+	next  http.RoundTripper
+	limit int64
+}
+
+// ErrResponseTooLarge fails a request whose answer exceeds MaxResponseBytes.
+type ErrResponseTooLarge struct{ Limit int64 }
+
+func (e *ErrResponseTooLarge) Error() string {
+	return fmt.Sprintf("the answer exceeds %d MiB, far more than any object validation reads", e.Limit>>20)
+}
+
+func (t *boundedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	defer resp.Body.Close()
+	if resp.ContentLength > t.limit {
+		return nil, &ErrResponseTooLarge{Limit: t.limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, t.limit+1))
+	switch {
+	case err != nil && req.Context().Err() != nil:
+		return nil, fmt.Errorf("reading the answer: %w", context.Cause(req.Context()))
+	case err != nil:
+		return nil, fmt.Errorf("reading the answer: %w", err)
+	case int64(len(data)) > t.limit:
+		return nil, &ErrResponseTooLarge{Limit: t.limit}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	return resp, nil
+}
+
+// WrappedRoundTripper lets client-go see through this transport.
+func (t *boundedBodies) WrappedRoundTripper() http.RoundTripper { return t.next }
