@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops/validation"
 	"k8s.io/kops/pkg/client"
@@ -87,12 +89,14 @@ func runCreateCluster(f *Factory, o *createClusterOptions) error {
 	if err != nil {
 		return err
 	}
+	// The same checks as every other way into the store; the flag a refused field came from is named.
 	checked := cloudup.Check(cluster, groups, clientset.Base().String(), true)
+	checked.ClusterErrors = withFlags(checked.ClusterErrors)
 	if err := checked.Err(cluster.Name, nil, nil); err != nil {
 		return err
 	}
 	if errs := f.checkChannel(cluster); errs != nil {
-		return cloudup.FieldErrors(fmt.Sprintf("cluster %q is not valid:", cluster.Name), errs)
+		return cloudup.FieldErrors(fmt.Sprintf("cluster %q is not valid:", cluster.Name), withFlags(errs))
 	}
 
 	if o.DryRun {
@@ -116,6 +120,41 @@ Suggestions:
 Finally configure the cluster with: kops update cluster --name %s --yes
 `, clientset.Base(), name, name, name)
 	return nil
+}
+
+// flagOf names the flag of create cluster that a field of the new cluster is made from, or "".
+func flagOf(path string) string {
+	subnetField := func(name string) bool {
+		return strings.HasPrefix(path, "spec.subnets[") && strings.HasSuffix(path, "]."+name)
+	}
+	switch {
+	case path == "spec.kubernetesVersion":
+		return "--kubernetes-version"
+	case path == "spec.networkCIDR", subnetField("cidr"):
+		return "--network-cidr"
+	case subnetField("zone"), subnetField("region"):
+		return "--zones"
+	case path == "spec.cloudProvider":
+		return "--cloud"
+	case path == "spec.channel":
+		return "--channel"
+	}
+	return ""
+}
+
+// withFlags adds to each error the flag its field was made from, so that the user sees what to
+// change on the command line.
+func withFlags(errs field.ErrorList) field.ErrorList {
+	out := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		if flag := flagOf(e.Field); flag != "" {
+			named := *e
+			named.Detail = strings.TrimPrefix(named.Detail+" (from "+flag+")", " ")
+			e = &named
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // readAddonFiles reads --add files, which may hold only other objects, and checks their names

@@ -15,6 +15,11 @@ var ErrInvalidName = errors.New("invalid name")
 // ValidateClusterName checks a cluster name wherever it comes from (an argument, --name,
 // KOPS_CLUSTER_NAME, a document): a lowercase DNS-1123 subdomain of at most 253 characters, so it
 // is one path element of the store and never "", ".", ".." or anything with a "/".
+//
+// It is the store's rule, not the whole of what a cluster name must be: the DNS limit of 63
+// characters per label is validation's (validation.DNSNameProblems), applied to every cluster that
+// enters the store or is updated. A cluster stored under a longer label (by kops, whose rule is this
+// one, or by an older build) can still be read, refused with its field path, and deleted.
 func ValidateClusterName(name string) error { return validateName("cluster", name) }
 
 // ValidateInstanceGroupName checks an instance group's name by the same rule.

@@ -27,7 +27,7 @@ var wantUnmodeled = map[string][]string{
 	"config": {
 		"spec.api", "spec.dnsZone", "spec.etcdClusters", "spec.iam", "spec.kubeDNS.nodeLocalDNS",
 		"spec.kubeProxy", "spec.kubelet", "spec.kubernetesApiAccess", "spec.networking.cilium.enableNodePort", "spec.sshAccess",
-		"spec.subnets[0].id", "spec.topology",
+		"spec.topology",
 	},
 	"instancegroup/control-plane-us-east-2a": {"spec.nodeLabels"},
 	"instancegroup/nodes-us-east-2a":         {"spec.cloudLabels", "spec.nodeLabels", "spec.rootVolumeSize", "spec.rootVolumeType"},

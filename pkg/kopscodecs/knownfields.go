@@ -44,7 +44,7 @@ var knownKopsFields = map[reflect.Type][]string{
 		"cacheMaxConcurrent", "cacheMaxSize", "cpaImage", "nodeLocalDNS", "replicas",
 	},
 	reflect.TypeOf(kops.ClusterSubnetSpec{}): {
-		"additionalRoutes", "egress", "id", "ipv6CIDR", "publicIP",
+		"additionalRoutes", "egress", "ipv6CIDR", "publicIP",
 	},
 	reflect.TypeOf(kops.AssetsSpec{}): {
 		"fileRepository",

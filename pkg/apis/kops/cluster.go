@@ -64,6 +64,9 @@ const (
 // ClusterSubnetSpec is one subnet of the cluster's network.
 type ClusterSubnetSpec struct {
 	Name string `json:"name,omitempty"`
+	// ID names an existing subnet the cluster shares (subnet-0abc... on AWS). Its zone may then be
+	// left out: kops looks it up from the cloud.
+	ID string `json:"id,omitempty"`
 	// Zone places the subnet in one availability zone (AWS, OpenStack, ...).
 	Zone string `json:"zone,omitempty"`
 	// Region names the region of a regional subnet: GCE subnets are regional and have no zone.

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -74,7 +73,7 @@ func validateClusterName(name string, path *field.Path) field.ErrorList {
 		return field.ErrorList{field.Required(path, "e.g. mycluster.example.com, or mycluster.k8s.local for a cluster without DNS")}
 	}
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(name) {
+	for _, msg := range DNSNameProblems(name) {
 		errs = append(errs, field.Invalid(path, name, msg))
 	}
 	if !strings.Contains(name, ".") {

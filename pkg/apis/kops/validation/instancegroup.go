@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -169,11 +168,12 @@ func child(root *field.Path, name string) *field.Path {
 	return root.Child(name)
 }
 
-// dnsSubdomainProblems returns IsDNS1123Subdomain's complaints about a name, none for an empty one:
-// that is reported as required instead.
+// dnsSubdomainProblems returns DNSNameProblems's complaints about a group name, none for an empty
+// one: that is reported as required instead. A group's name is a DNS name like its cluster's: it
+// names the group's machines and cloud resources (<group>.<cluster>).
 func dnsSubdomainProblems(name string) []string {
 	if name == "" {
 		return nil
 	}
-	return validation.IsDNS1123Subdomain(name)
+	return DNSNameProblems(name)
 }

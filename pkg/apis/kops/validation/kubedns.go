@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -47,7 +46,7 @@ func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 			path.Child("serverIP"), specPath.Child("serviceClusterIPRange"))...)
 	}
 	if d.Domain != "" {
-		for _, msg := range validation.IsDNS1123Subdomain(d.Domain) {
+		for _, msg := range DNSNameProblems(d.Domain) {
 			errs = append(errs, field.Invalid(path.Child("domain"), d.Domain, msg))
 		}
 	}
@@ -89,8 +88,26 @@ func validateServerIP(ip, serviceClusterIPRange string, path, rangePath *field.P
 	case !service.Contains(addr):
 		return field.ErrorList{field.Invalid(path, ip,
 			fmt.Sprintf("must lie inside %s %q", rangePath, serviceClusterIPRange))}
+	// The API server never allocates a range's network address, nor an IPv4 range's broadcast
+	// address: a kube-dns Service asking for either is refused long after kops stored the spec.
+	case addr == service.Masked().Addr():
+		return field.ErrorList{field.Invalid(path, ip,
+			fmt.Sprintf("is the network address of %s %q, which no Service can have", rangePath, serviceClusterIPRange))}
+	case addr.Is4() && addr == lastAddr(service):
+		return field.ErrorList{field.Invalid(path, ip,
+			fmt.Sprintf("is the broadcast address of %s %q, which no Service can have", rangePath, serviceClusterIPRange))}
 	}
 	return nil
+}
+
+// lastAddr is the highest address of p.
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
 }
 
 // validateStubDomains checks each forwarded domain and its servers (IP or IP:port). Keys are
@@ -105,7 +122,7 @@ func validateStubDomains(stubs map[string][]string, path *field.Path) field.Erro
 	for _, domain := range domains {
 		p := path.Key(domain)
 		// DNS names are case-insensitive and may be written fully qualified with a final dot.
-		for _, msg := range validation.IsDNS1123Subdomain(strings.ToLower(strings.TrimSuffix(domain, "."))) {
+		for _, msg := range DNSNameProblems(strings.ToLower(strings.TrimSuffix(domain, "."))) {
 			errs = append(errs, field.Invalid(p, domain, msg))
 		}
 		for i, server := range stubs[domain] {

@@ -40,6 +40,14 @@ func TestValidateKubeDNSErrors(t *testing.T) {
 			c.Spec.ServiceClusterIPRange = "bogus"
 			c.Spec.KubeDNS = &kops.KubeDNSConfig{ServerIP: "10.0.0.10"}
 		}, []want{{invalid, "spec.serviceClusterIPRange", "must be a CIDR"}}},
+		{"serverIP the service range's network address", dns(kops.KubeDNSConfig{ServerIP: "100.64.0.0"}),
+			[]want{{invalid, p + "serverIP", `is the network address of spec.serviceClusterIPRange "100.64.0.0/13"`}}},
+		{"serverIP the service range's broadcast address", dns(kops.KubeDNSConfig{ServerIP: "100.71.255.255"}),
+			[]want{{invalid, p + "serverIP", `is the broadcast address of spec.serviceClusterIPRange "100.64.0.0/13"`}}},
+		{"serverIP an IPv6 service range's network address", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.KubeDNS = &kops.KubeDNSConfig{ServerIP: "fd00:5e4f:ce::"}
+		}, []want{{invalid, p + "serverIP", `is the network address of spec.serviceClusterIPRange "fd00:5e4f:ce::/108"`}}},
 		{"service range too small for the default serverIP", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "100.64.0.0/29" },
 			[]want{{invalid, p + "serverIP", "must lie inside"}}},
 		{"domain not a DNS subdomain", dns(kops.KubeDNSConfig{Domain: "cluster_local"}),
@@ -106,6 +114,23 @@ func TestValidateKubeDNSAcceptsOperatorModes(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			c := completed(t, func(c *kops.Cluster) { c.Spec.KubeDNS = &kops.KubeDNSConfig{OperatorMode: mode} })
 			assertErrors(t, ValidateCluster(c))
+		})
+	}
+}
+
+// The addresses next to the ones no Service can have are fine, and IPv6 has no broadcast address.
+func TestValidateKubeDNSServerIPEdges(t *testing.T) {
+	for _, tc := range []struct{ nonMasq, serverIP string }{
+		{"100.64.0.0/10", "100.64.0.1"},
+		{"100.64.0.0/10", "100.71.255.254"},
+		{"::/0", "fd00:5e4f:ce::1"},
+		{"::/0", "fd00:5e4f:ce::f:ffff"},
+	} {
+		t.Run(tc.serverIP, func(t *testing.T) {
+			assertErrors(t, ValidateCluster(completed(t, func(c *kops.Cluster) {
+				c.Spec.NonMasqueradeCIDR = tc.nonMasq
+				c.Spec.KubeDNS = &kops.KubeDNSConfig{ServerIP: tc.serverIP}
+			})))
 		})
 	}
 }

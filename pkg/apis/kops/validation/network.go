@@ -53,6 +53,18 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		errs = append(errs, field.Forbidden(nonMasqPath, fmt.Sprintf(
 			"an IPv6 cluster must have a nonMasqueradeCIDR of %q, not %q", ipv6Everything, spec.NonMasqueradeCIDR)))
 	}
+	// The machines of an IPv4 cluster need IPv4 addresses. An IPv6 cluster (nonMasqueradeCIDR ::/0)
+	// keeps an IPv4 network in kops too, its IPv6 ranges coming per subnet (ipv6CIDR), so only IPv4
+	// clusters hold the network to a family.
+	ipv4Cluster := nonMasqOK && nonMasq.Addr().Is4()
+	if networkOK {
+		if msg := wholeSpace(network, "172.20.0.0/16"); msg != "" {
+			errs = append(errs, field.Invalid(networkPath, spec.NetworkCIDR, msg))
+		}
+		if ipv4Cluster && !network.Addr().Is4() {
+			errs = append(errs, field.Invalid(networkPath, spec.NetworkCIDR, ipv4Only(nonMasqPath, spec.NonMasqueradeCIDR)))
+		}
+	}
 	// A CNI that gives pods addresses from the network itself (AWS VPC CNI, Cilium with ENI IPAM)
 	// shares its range by design; any other would route pod traffic to machines.
 	if networkOK && nonMasqOK && network.Addr().Is4() && nonMasq.Addr().Is4() && network.Overlaps(nonMasq) &&
@@ -74,43 +86,60 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 			errs = append(errs, field.Required(p, ""))
 			continue
 		}
-		if extra, ok := optionalCIDR(cidr, p, &errs); ok && networkOK {
+		extra, ok := optionalCIDR(cidr, p, &errs)
+		if !ok {
+			continue
+		}
+		if msg := wholeSpace(extra, "10.1.0.0/16"); msg != "" {
+			errs = append(errs, field.Invalid(p, cidr, msg))
+		}
+		switch {
+		case networkOK && extra.Addr().Is4() != network.Addr().Is4():
+			errs = append(errs, field.Invalid(p, cidr, fmt.Sprintf("must be the same IP family as %s %q", networkPath, spec.NetworkCIDR)))
+		case !networkOK && ipv4Cluster && !extra.Addr().Is4():
+			errs = append(errs, field.Invalid(p, cidr, ipv4Only(nonMasqPath, spec.NonMasqueradeCIDR)))
+		case networkOK:
 			networks = append(networks, extra)
 		}
 	}
-	errs = append(errs, validateSubnets(spec.Subnets, networks, networkPath, specPath.Child("subnets"))...)
+	// A subnet lies inside the network, of its family; without a network it is still held to the
+	// cluster's.
+	notIPv4 := ""
+	if len(networks) == 0 && ipv4Cluster {
+		notIPv4 = ipv4Only(nonMasqPath, spec.NonMasqueradeCIDR)
+	}
+	errs = append(errs, validateSubnets(spec.Subnets, networks, notIPv4, networkPath, specPath.Child("subnets"))...)
 	return append(errs, validateSubnetPlacement(spec, specPath.Child("subnets"))...)
 }
 
 // ipv6Everything is the nonMasqueradeCIDR of every IPv6 cluster, as kops requires.
 var ipv6Everything = netip.MustParsePrefix("::/0")
 
-// validateSubnetPlacement checks how each subnet is placed on its cloud: AWS subnets live in one
-// availability zone; GCE subnets are regional, so they name a region and never a zone. Other clouds
-// (OpenStack, Azure, ...) accept either, as kops does.
-func validateSubnetPlacement(spec *kops.ClusterSpec, path *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	for i, s := range spec.Subnets {
-		p := path.Index(i)
-		switch spec.CloudProvider {
-		case "aws":
-			if s.Zone == "" {
-				errs = append(errs, field.Required(p.Child("zone"), "an AWS subnet lies in one availability zone, e.g. us-east-2a"))
-			}
-		case "gce":
-			if s.Zone != "" {
-				errs = append(errs, field.Invalid(p.Child("zone"), s.Zone,
-					"must not be set: GCE subnets are regional; set region instead"))
-			}
-		}
+// wholeSpace refuses a machine range of prefix length 0: ::/0 or 0.0.0.0/0 is every address, never
+// a cloud network or subnet (as a nonMasqueradeCIDR, ::/0 is how kops marks an IPv6 cluster).
+// example is a sensible value for the field.
+func wholeSpace(p netip.Prefix, example string) string {
+	if p.Bits() != 0 {
+		return ""
 	}
-	return errs
+	family := "IPv4"
+	if p.Addr().Is6() {
+		family = "IPv6"
+	}
+	return fmt.Sprintf("is the whole %s address space, which no network of machines can be: give a range of the cluster's own network (its VPC), e.g. %s", family, example)
+}
+
+// ipv4Only explains why a machine range of an IPv4 cluster must be IPv4.
+func ipv4Only(nonMasqPath *field.Path, nonMasq string) string {
+	return fmt.Sprintf("must be an IPv4 CIDR: the cluster is IPv4 (%s %q), so its machines need IPv4 addresses; "+
+		"an IPv6 cluster has %s %q", nonMasqPath, nonMasq, nonMasqPath, ipv6Everything)
 }
 
 // validateSubnets checks each subnet and that their CIDRs lie inside one of networks (networkCIDR
 // then additionalNetworkCIDRs; no check when networkCIDR is unset or malformed) without overlapping
-// each other.
-func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, networkPath, path *field.Path) field.ErrorList {
+// each other. A subnet CIDR that is not IPv4 is refused with notIPv4 unless that is empty.
+func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, notIPv4 string,
+	networkPath, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	names := map[string]bool{}
 	type placed struct {
@@ -141,6 +170,12 @@ func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, 
 		prefix, ok := optionalCIDR(s.CIDR, cidrPath, &errs)
 		if !ok {
 			continue
+		}
+		if msg := wholeSpace(prefix, "172.20.32.0/19"); msg != "" {
+			errs = append(errs, field.Invalid(cidrPath, s.CIDR, msg))
+		}
+		if notIPv4 != "" && !prefix.Addr().Is4() {
+			errs = append(errs, field.Invalid(cidrPath, s.CIDR, notIPv4))
 		}
 		if len(networks) > 0 && !slices.ContainsFunc(networks, func(n netip.Prefix) bool { return contains(n, prefix) }) {
 			where := fmt.Sprintf("%s %q", networkPath, networks[0])

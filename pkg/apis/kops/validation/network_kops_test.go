@@ -83,6 +83,59 @@ func TestNetworkRulesMatchKops(t *testing.T) {
 			[]want{{invalid, "spec.networkCIDR", "amazonvpc"}}},
 		{"IPv6 nonMasqueradeCIDR other than ::/0", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "fd00::/48" },
 			[]want{{forbidden, "spec.nonMasqueradeCIDR", `must have a nonMasqueradeCIDR of "::/0"`}}},
+
+		// (iv) IP families: an IPv4 cluster's machine ranges are IPv4; an IPv6 cluster's network may
+		// be either, as long as its ranges agree with each other
+		{"IPv6 cluster on an IPv6 network", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.NetworkCIDR = "fd00:10::/48"
+			c.Spec.AdditionalNetworkCIDRs = []string{"fd00:11::/48"}
+			c.Spec.Subnets[0].CIDR = "fd00:11::/64"
+		}, nil},
+		{"networkCIDR ::/0 in an IPv4 cluster", func(c *kops.Cluster) {
+			c.Spec.NetworkCIDR = "::/0"
+			c.Spec.Subnets[0].CIDR = "2000::/3"
+		}, []want{
+			{invalid, "spec.networkCIDR", "is the whole IPv6 address space"},
+			{invalid, "spec.networkCIDR", `must be an IPv4 CIDR: the cluster is IPv4 (spec.nonMasqueradeCIDR "100.64.0.0/10")`},
+		}},
+		{"networkCIDR ::/0 in an IPv6 cluster", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.NetworkCIDR = "::/0"
+			c.Spec.Subnets[0].CIDR = ""
+		}, []want{{invalid, "spec.networkCIDR", "is the whole IPv6 address space"}}},
+		{"networkCIDR 0.0.0.0/0 with the VPC CNI", func(c *kops.Cluster) {
+			c.Spec.Networking = &kops.NetworkingSpec{AmazonVPC: &kops.AmazonVPCNetworkingSpec{}}
+			c.Spec.NetworkCIDR = "0.0.0.0/0"
+		}, []want{{invalid, "spec.networkCIDR", "is the whole IPv4 address space"}}},
+		{"an IPv6 networkCIDR in an IPv4 cluster", func(c *kops.Cluster) {
+			c.Spec.NetworkCIDR = "fd00:10::/48"
+			c.Spec.Subnets[0].CIDR = "fd00:10::/64"
+		}, []want{{invalid, "spec.networkCIDR", "must be an IPv4 CIDR"}}},
+		{"additional network CIDR of the other family", func(c *kops.Cluster) { c.Spec.AdditionalNetworkCIDRs = []string{"fd00:10::/48"} },
+			[]want{{invalid, "spec.additionalNetworkCIDRs[0]", `must be the same IP family as spec.networkCIDR "172.20.0.0/16"`}}},
+		{"additional network CIDR ::/0", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.NetworkCIDR = ""
+			c.Spec.AdditionalNetworkCIDRs = []string{"::/0"}
+		}, []want{{invalid, "spec.additionalNetworkCIDRs[0]", "is the whole IPv6 address space"}}},
+		{"no networkCIDR: an IPv6 additional range in an IPv4 cluster", func(c *kops.Cluster) {
+			c.Spec.NetworkCIDR = ""
+			c.Spec.AdditionalNetworkCIDRs = []string{"fd00:10::/48"}
+		}, []want{{invalid, "spec.additionalNetworkCIDRs[0]", "must be an IPv4 CIDR"}}},
+		{"no networkCIDR: an IPv6 subnet in an IPv4 cluster", func(c *kops.Cluster) {
+			c.Spec.NetworkCIDR = ""
+			c.Spec.Subnets[0].CIDR = "fd00:10::/64"
+		}, []want{{invalid, "spec.subnets[0].cidr", "must be an IPv4 CIDR"}}},
+		{"no networkCIDR: an IPv6 subnet in an IPv6 cluster", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.NetworkCIDR = ""
+			c.Spec.Subnets[0].CIDR = "fd00:10::/64"
+		}, nil},
+		{"no networkCIDR: a subnet of every address", func(c *kops.Cluster) {
+			c.Spec.NetworkCIDR = ""
+			c.Spec.Subnets[0].CIDR = "0.0.0.0/0"
+		}, []want{{invalid, "spec.subnets[0].cidr", "is the whole IPv4 address space"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -34,7 +33,7 @@ func ValidateSSHCredential(c *kops.SSHCredential) field.ErrorList {
 // a DNS subdomain, so it can never climb out of the store (../x) or into a subdirectory.
 func ValidateClusterReference(name string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(name) {
+	for _, msg := range DNSNameProblems(name) {
 		errs = append(errs, field.Invalid(path, name, msg))
 	}
 	return errs

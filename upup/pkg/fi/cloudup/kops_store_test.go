@@ -1,7 +1,9 @@
 package cloudup
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,13 +17,24 @@ import (
 )
 
 // TestKopsWrittenStoreBuilds: a cluster as kops 1.28 stored it (no podMetadataAccess; IMDSv2
-// required, hop limit 3 on the control plane and 1 on the nodes) is valid, defaults to Block, and its
-// launch templates keep kops's metadata options.
+// required, hop limit 3 on the control plane and 1 on the nodes) runs Kubernetes 1.28, which this
+// build does not support (nor does current kops: "kubernetes upgrade is required"), so update
+// refuses it naming spec.kubernetesVersion. Once its version is raised, as `kops edit cluster`
+// would, it is valid, defaults to Block, and its launch templates keep kops's metadata options.
 func TestKopsWrittenStoreBuilds(t *testing.T) {
-	abs, err := filepath.Abs("../../../../pkg/client/testdata/kops-1.28-state")
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("../../../../pkg/client/testdata/kops-1.28-state")))
+	base, err := vfs.ParsePath("file://"+dir, nil)
 	require.NoError(t, err)
-	base, err := vfs.ParsePath("file://"+abs, nil)
+	_, _, err = LoadModelContext(client.New(base), "prod.example.com", featureflag.Set{})
+	require.ErrorContains(t, err, `spec.kubernetesVersion: Invalid value: "1.28.7": is not supported: this build supports Kubernetes 1.30 to 1.36`)
+
+	config := filepath.Join(dir, "prod.example.com", "config")
+	data, err := os.ReadFile(config)
 	require.NoError(t, err)
+	upgraded := strings.Replace(string(data), "kubernetesVersion: 1.28.7\n", "kubernetesVersion: 1.30.14\n", 1)
+	require.NotEqual(t, string(data), upgraded)
+	require.NoError(t, os.WriteFile(config, []byte(upgraded), 0o644))
 	ctx, _, err := LoadModelContext(client.New(base), "prod.example.com", featureflag.Set{})
 	require.NoError(t, err)
 	assert.Equal(t, kops.PodMetadataAccessBlock, ctx.Cluster.Spec.PodMetadataMode())

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/blang/semver/v4"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -23,13 +22,6 @@ const (
 	// DefaultHopLimit keeps instance-metadata responses from travelling past the node itself, so
 	// pods behind a bridge or overlay cannot read the node's cloud credentials.
 	DefaultHopLimit = 1
-)
-
-// The Kubernetes versions `kops create cluster` accepts: the range the embedded channels carry
-// addon packages for. A version outside it would be stored and fail only at update.
-var (
-	minKubernetesVersion = semver.MustParse("1.30.0")
-	maxKubernetesVersion = semver.MustParse("1.36.999") // every 1.36 patch release
 )
 
 // machineDefaults are the machine types used when none is given, per cloud.
@@ -64,14 +56,17 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 	if !slices.Contains(validation.SupportedCloudProviders, cloud) {
 		return nil, nil, fmt.Errorf("unsupported --cloud %q: use one of %s", cloud, strings.Join(validation.SupportedCloudProviders, ", "))
 	}
-	region, err := checkRegion(cloud, o.Zones)
-	if err != nil {
-		return nil, nil, err
+	// Zones and the version are checked with the rest of the cluster by Check, as for every other
+	// way in, where each zone is a subnet's. Only GCE's one regional subnet needs the zones' region
+	// to be made at all.
+	var region string
+	if cloud == "gce" {
+		var err error
+		if region, err = checkRegion(cloud, o.Zones); err != nil {
+			return nil, nil, err
+		}
 	}
 	kubernetesVersion := orDefault(o.KubernetesVersion, DefaultKubernetesVersion)
-	if err := checkKubernetesVersion(kubernetesVersion); err != nil {
-		return nil, nil, err
-	}
 	sizes, known := machineDefaults[cloud]
 	if !known && (o.NodeSize == "" || o.ControlPlaneSize == "") {
 		return nil, nil, fmt.Errorf("no default machine types for cloud %q: specify --node-size and --control-plane-size", cloud)
@@ -132,20 +127,6 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 	}
 	groups = append(groups, newGroup(o, cloud, "nodes", kops.RoleNode, orDefault(o.NodeSize, sizes.node), nodeCount, o.Zones, subnetOf))
 	return c, groups, nil
-}
-
-// checkKubernetesVersion refuses a version that does not parse or that no embedded channel has
-// addon packages for.
-func checkKubernetesVersion(version string) error {
-	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
-	if err != nil {
-		return fmt.Errorf("--kubernetes-version %q is not a version such as %s: %w", version, DefaultKubernetesVersion, err)
-	}
-	if v.LT(minKubernetesVersion) || v.GT(maxKubernetesVersion) {
-		return fmt.Errorf("--kubernetes-version %s is not supported: this build supports Kubernetes %d.%d to %d.%d",
-			version, minKubernetesVersion.Major, minKubernetesVersion.Minor, maxKubernetesVersion.Major, maxKubernetesVersion.Minor)
-	}
-	return nil
 }
 
 func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRole, machineType string, size int32,

@@ -85,27 +85,36 @@ func TestNewClusterRejects(t *testing.T) {
 			o.CloudProvider, o.NodeSize, o.ControlPlaneSize = "vmware", "big", "big"
 		}), `unsupported --cloud "vmware": use one of aws, gce, azure`},
 		{"cloud in capitals", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.CloudProvider = "AWS" }), `unsupported --cloud "AWS"`},
-		{"AWS zones in two regions", opts("us-east-2a", "us-west-2b", "us-east-2c"),
-			"--zones span regions us-east-2 (us-east-2a,us-east-2c) and us-west-2 (us-west-2b): a cluster lies in one region"},
-		{"not an AWS zone", opts("us-east-2"), `--zones: "us-east-2" is not an AWS availability zone (e.g. us-east-2a)`},
 		{"GCE zones in two regions", with(opts("us-central1-a", "europe-west4-b"), func(o *NewClusterOptions) { o.CloudProvider = "gce" }),
 			"--zones span regions us-central1 (us-central1-a) and europe-west4 (europe-west4-b)"},
 		{"an AWS zone on GCE", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.CloudProvider = "gce" }),
 			`--zones: "us-east-2a" is not a GCE zone (e.g. us-central1-a)`},
-		{"absurd Kubernetes version", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "99.0.0" }),
-			"--kubernetes-version 99.0.0 is not supported: this build supports Kubernetes 1.30 to 1.36"},
-		{"ancient Kubernetes version", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "v1.2.3" }),
-			"--kubernetes-version v1.2.3 is not supported"},
-		{"next minor not yet supported", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "1.37.0" }),
-			"is not supported"},
-		{"Kubernetes version not a version", with(opts("us-east-2a"), func(o *NewClusterOptions) { o.KubernetesVersion = "latest" }),
-			`--kubernetes-version "latest" is not a version such as`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := NewCluster(tc.opts)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// AWS zones become the subnets' zones, which Check holds to the cloud's rules with their field paths.
+func TestNewClusterZonesChecked(t *testing.T) {
+	cases := []struct {
+		zones []string
+		want  string
+	}{
+		{[]string{"us-east-2a", "us-west-2b", "us-east-2c"},
+			`spec.subnets[1].zone: Invalid value: "us-west-2b": region us-west-2 differs from region us-east-2 of spec.subnets[0].zone "us-east-2a": a cluster lies in one region`},
+		{[]string{"us-east-2"}, `spec.subnets[0].zone: Invalid value: "us-east-2": is not an AWS availability zone (e.g. us-east-2a)`},
+		{[]string{"mars-1a"}, `spec.subnets[0].zone: Invalid value: "mars-1a": is not an AWS availability zone`},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.zones, ","), func(t *testing.T) {
+			c, groups, err := NewCluster(NewClusterOptions{Name: "a.example.com", Zones: tc.zones})
+			require.NoError(t, err)
+			assert.ErrorContains(t, Check(c, groups, "memfs://test", true).Err(c.Name, nil, nil), tc.want)
 		})
 	}
 }
@@ -123,7 +132,7 @@ func TestNewClusterAccepts(t *testing.T) {
 		t.Run(strings.Join(o.Zones, ","), func(t *testing.T) {
 			c, groups, err := NewCluster(o)
 			require.NoError(t, err)
-			assert.Empty(t, validation.ValidateClusterAndInstanceGroups(kops.CompleteCluster(c, "memfs://test"), groups))
+			assert.NoError(t, Check(c, groups, "memfs://test", true).Err(c.Name, nil, nil))
 		})
 	}
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/blang/semver/v4"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -31,12 +32,17 @@ func (c Checked) Empty() bool {
 	return n == 0
 }
 
-// Check completes a cluster against its state store and validates it with its groups. With
-// requireRoles, the groups must include a control plane and nodes, as a cluster to be built must;
-// a cluster being created may get its groups later.
+// Check completes a cluster against its state store and validates it with its groups: kops's rules
+// (validation.ValidateCluster) and what this build can render (the Kubernetes versions). Every way
+// a cluster enters the store (create cluster, create -f, edit) and update cluster's load of it
+// call Check, so they refuse the same clusters with the same field paths. With requireRoles, the
+// groups must include a control plane and nodes, as a cluster to be built must; a cluster being
+// created may get its groups later.
 func Check(c *kops.Cluster, groups []*kops.InstanceGroup, stateStore string, requireRoles bool) Checked {
 	completed := kops.CompleteCluster(c, stateStore)
 	out := Checked{Cluster: completed, ClusterErrors: validation.ValidateCluster(completed)}
+	out.ClusterErrors = append(out.ClusterErrors,
+		checkKubernetesVersion(completed.Spec.KubernetesVersion, field.NewPath("spec", "kubernetesVersion"))...)
 	names := map[string]bool{}
 	var controlPlane, nodes bool
 	for _, g := range groups {
@@ -56,6 +62,27 @@ func Check(c *kops.Cluster, groups []*kops.InstanceGroup, stateStore string, req
 		out.Errors = append(out.Errors, field.Required(field.NewPath("instanceGroups"), "at least one instance group with role Node; add one with 'kops create -f'"))
 	}
 	return out
+}
+
+// The Kubernetes minors this build supports: from the oldest the embedded channels carry addon
+// packages for to the newest it was tested with. Any patch or pre-release of them is accepted.
+var (
+	minKubernetesMinor = semver.Version{Major: 1, Minor: 30}
+	maxKubernetesMinor = semver.Version{Major: 1, Minor: 36}
+)
+
+// checkKubernetesVersion refuses a version outside the supported minors. A version that does not
+// parse is left to validation, which says what a version looks like.
+func checkKubernetesVersion(version string, path *field.Path) field.ErrorList {
+	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
+	if err != nil {
+		return nil
+	}
+	if minor := (semver.Version{Major: v.Major, Minor: v.Minor}); minor.GE(minKubernetesMinor) && minor.LE(maxKubernetesMinor) {
+		return nil
+	}
+	return field.ErrorList{field.Invalid(path, version, fmt.Sprintf("is not supported: this build supports Kubernetes %d.%d to %d.%d",
+		minKubernetesMinor.Major, minKubernetesMinor.Minor, maxKubernetesMinor.Major, maxKubernetesMinor.Minor))}
 }
 
 // Err reports the problems, each located in the document it came from where there was one

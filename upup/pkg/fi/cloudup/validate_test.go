@@ -48,7 +48,7 @@ func checkFile(t *testing.T, name string, data []byte) string {
 func TestKopsShapedSpecsValidate(t *testing.T) {
 	files, err := filepath.Glob("testdata/kops-specs/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 4)
+	require.Len(t, files, 5)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			data, err := os.ReadFile(f)
@@ -74,6 +74,12 @@ func TestKopsShapedSpecsRefused(t *testing.T) {
 			`cilium-eni-ipv6.yaml:12: document 1 (Cluster "eni.example.com"): spec.networkCIDR: Invalid value: "172.20.0.0/16": must not overlap`},
 		{"cilium-eni-ipv6.yaml", "  nonMasqueradeCIDR: ::/0\n", "  nonMasqueradeCIDR: fd00::/56\n",
 			`cilium-eni-ipv6.yaml:34: document 2 (Cluster "v6.example.com"): spec.nonMasqueradeCIDR: Forbidden: an IPv6 cluster must have a nonMasqueradeCIDR of "::/0"`},
+		{"aws-shared-subnets.yaml", "  - id: subnet-0123456789abcdef1\n    name:", "  - name:",
+			`aws-shared-subnets.yaml:27: document 1 (Cluster "shared.example.com"): spec.subnets[1].zone: Required value`},
+		{"aws-shared-subnets.yaml", "    zone: us-west-2-lax-1a\n", "    zone: us-east-1-bos-1a\n",
+			`aws-shared-subnets.yaml:33: document 1 (Cluster "shared.example.com"): spec.subnets[2].zone: Invalid value: "us-east-1-bos-1a": region us-east-1 differs from region us-west-2 of spec.subnets[0].zone "us-west-2a": a cluster lies in one region`},
+		{"aws-shared-subnets.yaml", "  kubernetesVersion: v1.35.0\n", "  kubernetesVersion: v1.29.15\n",
+			`aws-shared-subnets.yaml:14: document 1 (Cluster "shared.example.com"): spec.kubernetesVersion: Invalid value: "v1.29.15": is not supported: this build supports Kubernetes 1.30 to 1.36`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file+" "+strings.TrimSpace(tc.new), func(t *testing.T) {
@@ -84,4 +90,32 @@ func TestKopsShapedSpecsRefused(t *testing.T) {
 			assert.Contains(t, checkFile(t, tc.file, []byte(changed)), tc.want)
 		})
 	}
+}
+
+// Check holds every way in to the Kubernetes minors this build supports, whatever patch or
+// pre-release, with or without a leading v; a version that does not parse is validation's to report.
+func TestCheckKubernetesVersion(t *testing.T) {
+	cluster := func(version string) *kops.Cluster {
+		c, _, err := NewCluster(NewClusterOptions{Name: "v.example.com", Zones: []string{"us-east-2a"}, KubernetesVersion: version})
+		require.NoError(t, err)
+		return c
+	}
+	for _, v := range []string{"1.30.0", "v1.30.0-rc.1", "1.34.2", "v1.35.0", "v1.35.0-beta.0+build.1", "1.36.99"} {
+		t.Run(v, func(t *testing.T) {
+			assert.Empty(t, Check(cluster(v), nil, "memfs://test", false).ClusterErrors)
+		})
+	}
+	for _, v := range []string{"1.20.0", "1.29.15", "v1.2.3", "1.37.0", "1.37.0-alpha.1", "99.0.0", "0.30.0"} {
+		t.Run(v, func(t *testing.T) {
+			errs := Check(cluster(v), nil, "memfs://test", false).ClusterErrors
+			require.Len(t, errs, 1, "%v", errs)
+			assert.Equal(t, "spec.kubernetesVersion", errs[0].Field)
+			assert.Equal(t, `spec.kubernetesVersion: Invalid value: "`+v+`": is not supported: this build supports Kubernetes 1.30 to 1.36`, errs[0].Error())
+		})
+	}
+	t.Run("not a version", func(t *testing.T) {
+		errs := Check(cluster("latest"), nil, "memfs://test", false).ClusterErrors
+		require.Len(t, errs, 1, "one error, not one per check")
+		assert.Contains(t, errs[0].Error(), `spec.kubernetesVersion: Invalid value: "latest": must be a semantic version`)
+	})
 }

@@ -1,0 +1,33 @@
+package validation
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// DNSNameProblems says what keeps name from being a DNS name: a lowercase RFC 1123 subdomain of
+// at most 253 characters whose every dot-separated label has at most 63 characters. apimachinery's
+// IsDNS1123Subdomain checks only the whole length, so a 64-character label passes it; but a
+// cluster name, a DNS domain or a stub domain is looked up in DNS, where such a label cannot exist.
+// Kubernetes object names keep IsDNS1123Subdomain: the API server accepts long labels there.
+func DNSNameProblems(name string) []string {
+	problems := validation.IsDNS1123Subdomain(name)
+	for i, label := range strings.Split(name, ".") {
+		if len(label) > validation.DNS1123LabelMaxLength {
+			problems = append(problems, fmt.Sprintf("label %d (%q) has %d characters: a DNS label has at most %d",
+				i+1, shortLabel(label), len(label), validation.DNS1123LabelMaxLength))
+		}
+	}
+	return problems
+}
+
+// shortLabel keeps a message about an overlong label readable.
+func shortLabel(label string) string {
+	const keep = 16
+	if len(label) <= keep {
+		return label
+	}
+	return label[:keep] + "..."
+}

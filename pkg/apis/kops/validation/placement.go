@@ -1,0 +1,102 @@
+package validation
+
+import (
+	"fmt"
+	"regexp"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+var (
+	// awsZoneRE is an AWS availability zone: its region (us-east-2, us-gov-west-1, eusc-de-east-1)
+	// then a letter, or a Local Zone of that region (us-west-2-lax-1a). A region's words hold no
+	// digit, so the region a zone names is never ambiguous.
+	awsZoneRE = regexp.MustCompile(`^([a-z]{2,}(?:-[a-z]+)+-\d+)(?:-[a-z]+-\d+)?[a-z]$`)
+	// gceZoneRE is a GCE zone: its region (us-central1) then a dash and the zone's own name (a, b).
+	gceZoneRE = regexp.MustCompile(`^([a-z]+-[a-z]+\d+)-[a-z][a-z0-9]*$`)
+	// gceRegionRE is a GCE region, the place of a GCE subnet.
+	gceRegionRE = regexp.MustCompile(`^[a-z]+-[a-z]+\d+$`)
+)
+
+// ZoneRegion returns the region of zone on the clouds whose zone names carry their region (AWS and
+// GCE), or a problem (for field.Invalid or a flag's message) when zone is not a zone of that cloud.
+// On the other clouds it returns neither: their zones (OpenStack's nova) name no region.
+func ZoneRegion(cloud, zone string) (region, problem string) {
+	var re *regexp.Regexp
+	switch cloud {
+	case "aws":
+		re, problem = awsZoneRE, "is not an AWS availability zone (e.g. us-east-2a)"
+	case "gce":
+		re, problem = gceZoneRE, "is not a GCE zone (e.g. us-central1-a)"
+	default:
+		return "", ""
+	}
+	m := re.FindStringSubmatch(zone)
+	if m == nil {
+		return "", problem
+	}
+	return m[1], ""
+}
+
+// placedIn is the region one subnet lies in and the field that says so.
+type placedIn struct {
+	region string
+	path   *field.Path
+	value  string
+}
+
+// validateSubnetPlacement checks where each subnet lies, per cloud, as kops does: an AWS subnet lies
+// in one availability zone (a shared subnet, named by id, may leave its zone to the cloud); GCE
+// subnets are regional, so they name a region and never a zone; other clouds (OpenStack, Azure, ...)
+// accept either. On the clouds where kops takes the cluster's one region from its subnets (the zones'
+// region on AWS, the subnets' region on GCE, Azure and DigitalOcean) they must agree.
+func validateSubnetPlacement(spec *kops.ClusterSpec, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	var placed []placedIn
+	for i, s := range spec.Subnets {
+		p := path.Index(i)
+		switch spec.CloudProvider {
+		case "aws":
+			if s.Zone == "" {
+				if s.ID == "" {
+					errs = append(errs, field.Required(p.Child("zone"),
+						"an AWS subnet lies in one availability zone, e.g. us-east-2a (a shared subnet with an id may leave it out)"))
+				}
+				continue
+			}
+			region, problem := ZoneRegion("aws", s.Zone)
+			if problem != "" {
+				errs = append(errs, field.Invalid(p.Child("zone"), s.Zone, problem))
+				continue
+			}
+			placed = append(placed, placedIn{region, p.Child("zone"), s.Zone})
+		case "gce":
+			if s.Zone != "" {
+				errs = append(errs, field.Invalid(p.Child("zone"), s.Zone,
+					"must not be set: GCE subnets are regional; set region instead"))
+			}
+			switch {
+			case s.Region == "":
+				errs = append(errs, field.Required(p.Child("region"), "GCE subnets are regional, e.g. us-central1"))
+			case !gceRegionRE.MatchString(s.Region):
+				errs = append(errs, field.Invalid(p.Child("region"), s.Region, "is not a GCE region (e.g. us-central1)"))
+			default:
+				placed = append(placed, placedIn{s.Region, p.Child("region"), s.Region})
+			}
+		case "azure", "digitalocean":
+			if s.Region != "" {
+				placed = append(placed, placedIn{s.Region, p.Child("region"), s.Region})
+			}
+		}
+	}
+	for _, other := range placed {
+		if first := placed[0]; other.region != first.region {
+			errs = append(errs, field.Invalid(other.path, other.value, fmt.Sprintf(
+				"region %s differs from region %s of %s %q: a cluster lies in one region",
+				other.region, first.region, first.path, first.value)))
+		}
+	}
+	return errs
+}
