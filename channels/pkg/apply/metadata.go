@@ -30,17 +30,23 @@ type kindRules map[schema.GroupKind]kindRule
 var (
 	namespacedSubdomain = kindRule{namespaced: true, name: apivalidation.NameIsDNSSubdomain}
 	clusterSubdomain    = kindRule{namespaced: false, name: apivalidation.NameIsDNSSubdomain}
-	// RBAC names are only path segments (system:coredns is a valid ClusterRole name).
+	// The API server checks every object's name as a path segment after its kind's own rule; for
+	// some kinds that is the only rule.
 	namespacedSegment = kindRule{namespaced: true, name: path.ValidatePathSegmentName}
 	clusterSegment    = kindRule{namespaced: false, name: path.ValidatePathSegmentName}
 )
 
-// builtinKinds are the kinds of the Kubernetes API whose scope and name rule are fixed, with the
-// rule each one's validation uses (tests/e2e/channels checks this table against a real API server).
-// A kind missing here is still checked, more loosely (see checkMetadata).
+// builtinKinds are kinds of the Kubernetes API with their scope and the name rule each one's
+// validation applies (k8s.io/kubernetes pkg/apis/<group>/validation, as of 1.35). Where a rule
+// could be stricter than some API server's, the looser one is taken: refusing a channel a cluster
+// would accept is worse than leaving a rare name to the server. A kind missing here is still
+// checked, more loosely (see checkMetadata).
 var builtinKinds = kindRules{
-	{Kind: "Namespace"}:             {namespaced: false, name: apivalidation.ValidateNamespaceName},
-	{Kind: "Service"}:               {namespaced: true, name: apivalidation.NameIsDNS1035Label},
+	{Kind: "Namespace"}: {namespaced: false, name: apivalidation.ValidateNamespaceName},
+	// A Service name is a DNS-1035 label (starting with a letter), or a DNS-1123 label with the
+	// API server's feature gate RelaxedServiceNameValidation: the looser rule is the one every
+	// server applies.
+	{Kind: "Service"}:               {namespaced: true, name: apivalidation.NameIsDNSLabel},
 	{Kind: "ConfigMap"}:             namespacedSubdomain,
 	{Kind: "Secret"}:                namespacedSubdomain,
 	{Kind: "ServiceAccount"}:        namespacedSubdomain,
@@ -55,7 +61,7 @@ var builtinKinds = kindRules{
 
 	{Group: "apps", Kind: "Deployment"}:         namespacedSubdomain,
 	{Group: "apps", Kind: "DaemonSet"}:          namespacedSubdomain,
-	{Group: "apps", Kind: "StatefulSet"}:        namespacedSubdomain,
+	{Group: "apps", Kind: "StatefulSet"}:        {namespaced: true, name: apivalidation.NameIsDNSLabel},
 	{Group: "apps", Kind: "ReplicaSet"}:         namespacedSubdomain,
 	{Group: "apps", Kind: "ControllerRevision"}: namespacedSubdomain,
 
@@ -64,7 +70,8 @@ var builtinKinds = kindRules{
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:        clusterSegment,
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: clusterSegment,
 
-	{Group: "policy", Kind: "PodDisruptionBudget"}:                                    namespacedSubdomain,
+	// The validation of a PodDisruptionBudget leaves its name to the check every kind gets.
+	{Group: "policy", Kind: "PodDisruptionBudget"}:                                    namespacedSegment,
 	{Group: "coordination.k8s.io", Kind: "Lease"}:                                     namespacedSubdomain,
 	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}:                               namespacedSubdomain,
 	{Group: "networking.k8s.io", Kind: "Ingress"}:                                     namespacedSubdomain,
