@@ -84,11 +84,25 @@ func (m *manifest) fail(document, line int, err error) {
 	m.problems = append(m.problems, documentProblem{document: document, Problem: api.Problem{Line: line, Err: fmt.Errorf("document %d: %w", document, err)}})
 }
 
-// checkMetadata adds what the API server would refuse in the objects' metadata (see checkMetadata).
+// checkMetadata adds what the API server would refuse in the objects' metadata (see checkMetadata),
+// and in that of the object of an enforcement probe, which is sent as a dry-run create.
 func (m *manifest) checkMetadata(rules kindRules) {
 	for _, o := range m.objects {
-		for _, fe := range checkMetadata(o.Unstructured, rules) {
+		errs := checkMetadata(o.Unstructured, rules)
+		if value, ok := o.GetAnnotations()[api.EnforcementProbeAnnotation]; ok {
+			if probe, err := api.ParseEnforcementProbe(value); err == nil { // else decodeManifest reported it
+				prefix := fmt.Sprintf("metadata.annotations[%s].object.", api.EnforcementProbeAnnotation)
+				for _, fe := range checkMetadata(&unstructured.Unstructured{Object: probe.Object}, rules) {
+					fe.Field = prefix + fe.Field
+					errs = append(errs, fe)
+				}
+			}
+		}
+		for _, fe := range errs {
 			line, ok := o.lines[fe.Field]
+			if !ok && strings.HasPrefix(fe.Field, "metadata.annotations[") {
+				line, ok = o.lines["metadata.annotations"]
+			}
 			if !ok {
 				line, ok = o.lines["metadata"]
 			}

@@ -70,6 +70,11 @@ func TestDecodeManifestChecksProbes(t *testing.T) {
 		"no user":       {probe("ValidatingAdmissionPolicyBinding", `{"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"p"}}}`), "user is required; object.metadata.namespace is required"},
 		"unknown field": {probe("ValidatingAdmissionPolicyBinding", `{"user":"u","groups":["x"]}`), `unknown field "groups"`},
 		"not JSON":      {probe("ValidatingAdmissionPolicyBinding", `yes`), "document 1: annotation channels.kops.k8s.io/enforcement-probe"},
+		// The probe object is sent too (a dry-run create): its metadata is checked like the others'.
+		"probe object named ../x": {probe("ValidatingAdmissionPolicyBinding", `{"user":"u","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"../x","namespace":"Bad NS"}}}`),
+			`m.yaml:5: document 1 (ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io scope): metadata.annotations[channels.kops.k8s.io/enforcement-probe].object.metadata.name: Invalid value: "../x"`},
+		"probe object of a cluster-scoped kind": {probe("ValidatingAdmissionPolicyBinding", `{"user":"u","object":{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"p","namespace":"x"}}}`),
+			"metadata.annotations[channels.kops.k8s.io/enforcement-probe].object.metadata.namespace: Forbidden: Namespace is cluster-scoped"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
