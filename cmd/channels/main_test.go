@@ -246,3 +246,86 @@ func TestDuplicateObjectSendsNothing(t *testing.T) {
 	assert.Contains(t, out, filepath.Join(dir, "a", "v1.yaml")+":9: document 2: ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io scope is also document 1")
 	assert.Zero(t, requests.Load())
 }
+
+// A channel file of two documents, and manifests with names or namespaces the API server would
+// refuse, are refused before the cluster is contacted: the server sees no request at all. Before,
+// the second document was ignored, and the bad objects failed at the server after the addons
+// before them had been applied.
+func TestUnreadableChannelSendsNothing(t *testing.T) {
+	cases := []struct {
+		name string
+		// change rewrites the channel folder made by channelDir(t, "a", "b").
+		change func(t *testing.T, dir string)
+		want   func(t *testing.T, dir string) []string
+	}{
+		{
+			name: "a second document in the channel",
+			change: func(t *testing.T, dir string) {
+				file := filepath.Join(dir, "bootstrap-channel.yaml")
+				data, err := os.ReadFile(file)
+				require.NoError(t, err)
+				second := "---\nkind: Addons\nmetadata:\n  name: other\nspec:\n  addons: []\n"
+				require.NoError(t, os.WriteFile(file, append(data, second...), 0o644))
+			},
+			want: func(t *testing.T, dir string) []string {
+				// The second document's first line follows the --- line.
+				data, err := os.ReadFile(filepath.Join(dir, "bootstrap-channel.yaml"))
+				require.NoError(t, err)
+				second := strings.Count(string(data[:strings.Index(string(data), "---\n")]), "\n") + 2
+				return []string{fmt.Sprintf("%s:%d: document 2 of 2: a channel file is exactly one YAML document", filepath.Join(dir, "bootstrap-channel.yaml"), second)}
+			},
+		},
+		{
+			name: "an empty channel",
+			change: func(t *testing.T, dir string) {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "bootstrap-channel.yaml"), []byte("---\n# nothing yet\n"), 0o644))
+			},
+			want: func(t *testing.T, dir string) []string {
+				return []string{filepath.Join(dir, "bootstrap-channel.yaml") + ": the file holds no YAML document"}
+			},
+		},
+		{
+			name: "bad object names and namespaces",
+			change: func(t *testing.T, dir string) {
+				replaceManifest(t, dir, "b", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../x\n  namespace: Bad NS\n")
+			},
+			want: func(t *testing.T, dir string) []string {
+				manifest := filepath.Join(dir, "b", "v1.yaml")
+				return []string{
+					"spec.addons[1] (b): file://" + manifest + `:4: document 1 (ConfigMap Bad NS/../x): metadata.name: Invalid value: "../x"`,
+					manifest + `:5: document 1 (ConfigMap Bad NS/../x): metadata.namespace: Invalid value: "Bad NS"`,
+				}
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			location := channelDir(t, "a", "b")
+			dir := filepath.Dir(strings.TrimPrefix(location, "file://"))
+			tc.change(t, dir)
+			kubeconfig, requests := tlsServer(t, noRecords)
+			// The short timeout only matters when requests are sent, which is the failure.
+			code, out := runBounded(t, "apply", "channel", location, "--yes", "--kubeconfig", kubeconfig, "--request-timeout", "300ms")
+			assert.Equal(t, 1, code)
+			assert.Contains(t, out, "is invalid; nothing was applied")
+			for _, w := range tc.want(t, dir) {
+				assert.Contains(t, out, w)
+			}
+			assert.Zero(t, requests.Load(), "the server sees no request")
+		})
+	}
+}
+
+// replaceManifest gives addon name of a channelDir folder a new manifest, and the channel its hash.
+func replaceManifest(t *testing.T, dir, name, manifest string) {
+	file := filepath.Join(dir, name, "v1.yaml")
+	old, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, []byte(manifest), 0o644))
+	channelFile := filepath.Join(dir, "bootstrap-channel.yaml")
+	channel, err := os.ReadFile(channelFile)
+	require.NoError(t, err)
+	require.Contains(t, string(channel), api.ManifestHash(old))
+	channel = bytes.ReplaceAll(channel, []byte(api.ManifestHash(old)), []byte(api.ManifestHash([]byte(manifest))))
+	require.NoError(t, os.WriteFile(channelFile, channel, 0o644))
+}

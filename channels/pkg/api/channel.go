@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 )
 
 // KindChannel is the kind of a package channel, the list of addon packages (operators and the
@@ -48,12 +47,25 @@ type PackageSpec struct {
 	Image string `json:"image,omitempty"`
 }
 
-// ParseChannel reads a package channel, rejecting unknown fields, and validates it. All problems
-// are reported at once, each with its field path (spec.packages[2].kubernetesVersion).
+// ParseChannel reads a package channel, which is exactly one YAML document, rejecting unknown
+// fields, and validates it. All problems are reported at once, each with its field path
+// (spec.packages[2].kubernetesVersion).
 func ParseChannel(data []byte) (*Channel, error) {
-	js, err := yaml.YAMLToJSON(data)
+	root, problems := oneDocument(data)
+	if len(problems) > 0 {
+		msgs := make([]string, 0, len(problems))
+		for _, p := range problems {
+			if p.Line > 0 {
+				msgs = append(msgs, fmt.Sprintf("line %d: %v", p.Line, p.Err))
+			} else {
+				msgs = append(msgs, p.Err.Error())
+			}
+		}
+		return nil, fmt.Errorf("parsing channel: %s", strings.Join(msgs, "; "))
+	}
+	js, err := nodeToJSON(root)
 	if err != nil {
-		return nil, fmt.Errorf("parsing channel: %w", err)
+		return nil, fmt.Errorf("parsing channel: line %d: %w", root.Line, err)
 	}
 	c := &Channel{}
 	// sigs.k8s.io/json names the path of an unknown field; encoding/json does not.

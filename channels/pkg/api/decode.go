@@ -1,8 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
@@ -37,28 +40,21 @@ func (e *FileError) Error() string {
 	return strings.Join(out, "\n")
 }
 
-// decodeStrict reads one YAML document into target (a pointer to a struct with json tags). Every
-// key that target does not have and every value of the wrong shape is reported with its line and
-// field path; nothing is guessed. It returns the line of every field path written in the file.
+// decodeStrict reads the one YAML document of data (see oneDocument) into target (a pointer to a
+// struct with json tags). Every key that target does not have and every value of the wrong shape
+// is reported with its line and field path; nothing is guessed. It returns the line of every field
+// path written in the file.
 func decodeStrict(data []byte, target interface{}) (yamlshape.Lines, []Problem) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, []Problem{{Err: err}} // yaml.v3's message carries the line
+	root, problems := oneDocument(data)
+	if len(problems) > 0 {
+		return nil, problems
 	}
-	if len(doc.Content) == 0 {
-		return nil, []Problem{{Err: fmt.Errorf("the file is empty")}}
-	}
-	root := doc.Content[0]
 	c := &shapeChecker{lines: yamlshape.Lines{}}
 	c.check(root, reflect.TypeOf(target).Elem(), nil)
 	if len(c.problems) > 0 {
 		return c.lines, c.problems
 	}
-	var tree interface{}
-	if err := root.Decode(&tree); err != nil {
-		return c.lines, []Problem{{Line: root.Line, Err: err}}
-	}
-	js, err := json.Marshal(tree)
+	js, err := nodeToJSON(root)
 	if err == nil {
 		err = json.Unmarshal(js, target)
 	}
@@ -66,6 +62,60 @@ func decodeStrict(data []byte, target interface{}) (yamlshape.Lines, []Problem) 
 		return c.lines, []Problem{{Line: root.Line, Err: err}}
 	}
 	return c.lines, nil
+}
+
+// oneDocument returns the root of the only document of a YAML stream, or the problems that make
+// the stream anything else. A channel file is exactly one document: a reader that takes the first
+// (kops's, sigs.k8s.io/yaml's) would silently ignore the rest, hashes and all, and an empty first
+// document would read as a channel without addons, which retires every addon.
+//
+// What counts as a document is what kubectl counts: a document whose content is empty or null (a
+// leading or trailing `---`, comments only, `~`) is skipped, so it neither counts nor is numbered.
+// An explicit end marker `...` ends a document; content after it without a new `---` is a syntax
+// error, where kubectl would drop it.
+func oneDocument(data []byte) (*yaml.Node, []Problem) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var roots []*yaml.Node
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			// A syntax error stops the stream; yaml.v3's message carries the line.
+			if len(roots) > 0 {
+				err = fmt.Errorf("document %d: %w", len(roots)+1, err)
+			}
+			return nil, []Problem{{Err: err}}
+		}
+		if len(doc.Content) == 0 || (doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Tag == "!!null") {
+			continue
+		}
+		roots = append(roots, doc.Content[0])
+	}
+	switch {
+	case len(roots) == 0:
+		return nil, []Problem{{Err: errors.New("the file holds no YAML document (it is empty, or only comments and ---)")}}
+	case len(roots) > 1:
+		problems := make([]Problem, 0, len(roots)-1)
+		for i, extra := range roots[1:] {
+			problems = append(problems, Problem{Line: extra.Line, Err: fmt.Errorf(
+				"document %d of %d: a channel file is exactly one YAML document; a reader taking the first would ignore this one", i+2, len(roots))})
+		}
+		return nil, problems
+	}
+	return roots[0], nil
+}
+
+// nodeToJSON renders a YAML tree as JSON, which refuses what JSON cannot hold (keys that are not
+// strings).
+func nodeToJSON(root *yaml.Node) ([]byte, error) {
+	var tree interface{}
+	if err := root.Decode(&tree); err != nil {
+		return nil, err
+	}
+	return json.Marshal(tree)
 }
 
 // shapeChecker compares a YAML tree with the Go type it is meant for.

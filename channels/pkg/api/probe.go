@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -41,6 +42,10 @@ func ParseEnforcementProbe(value string) (*EnforcementProbe, error) {
 	p := &EnforcementProbe{}
 	if err := dec.Decode(p); err != nil {
 		return nil, fmt.Errorf("annotation %s: %w", EnforcementProbeAnnotation, err)
+	}
+	// Decode reads one JSON value and stops: whatever follows it would be silently ignored.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("annotation %s: the value must be one JSON object, with nothing after it", EnforcementProbeAnnotation)
 	}
 	var problems []string
 	if p.User == "" {

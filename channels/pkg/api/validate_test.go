@@ -68,7 +68,7 @@ func TestParseAddonsFileValidates(t *testing.T) {
 		},
 		"spec is not an object": {data: "kind: Addons\nspec: [1]\n", want: []string{"src:2: spec: must be an object, not a list"}},
 		"syntax error":          {data: "kind: Addons\nspec:\n  addons: [\n", want: []string{"src: yaml: line"}},
-		"empty file":            {data: "", want: []string{"src: the file is empty"}},
+		"empty file":            {data: "", want: []string{"src: the file holds no YAML document"}},
 		"field given twice":     {data: channelOf(ok("a") + "    name: b\n"), want: []string{`src:9: spec.addons[0]: field "name" is given twice`}},
 		// The fields kops's `kops update cluster` writes into a bootstrap channel.
 		"written by kops": {data: "kind: Addons\nmetadata:\n  creationTimestamp: null\n  name: bootstrap\nspec:\n  addons:\n" +

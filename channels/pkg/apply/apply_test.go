@@ -152,7 +152,7 @@ func TestReadChannel(t *testing.T) {
 func TestReadChannelReportsEveryProblem(t *testing.T) {
 	hash := func(s string) string { return api.ManifestHash([]byte(s)) }
 	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n"
-	// Document 2 lacks a name; its first line is line 6 of the file.
+	// Document 2 lacks a name; its metadata is on line 10 of the file.
 	noName := good + "---\n# a comment\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: kube-system\n"
 	badSyntax := good + "---\nkind: [\n"
 	channel := `kind: Addons
@@ -189,7 +189,7 @@ spec:
 	assert.Contains(t, msg, "channel "+location+" is invalid; nothing was applied")
 	assert.Contains(t, msg, "spec.addons[1] (tampered): manifest tampered.yaml has hash")
 	assert.Contains(t, msg, "spec.addons[2] (missing): manifest missing.yaml")
-	assert.Contains(t, msg, "memfs://store/c/addons/noname.yaml:8: document 2: apiVersion, kind and metadata.name are required")
+	assert.Contains(t, msg, "memfs://store/c/addons/noname.yaml:10: document 2 (ConfigMap kube-system/): metadata.name: Required value")
 	assert.Contains(t, msg, "memfs://store/c/addons/syntax.yaml: document 2: yaml: line 7")
 	assert.NotContains(t, msg, "(good)")
 }

@@ -37,7 +37,8 @@ func (a *Addon) Namespace() string {
 
 // ReadChannel reads a bootstrap channel (file://, a plain path, or memfs:// when paths has a store) and every
 // manifest it names, relative to the channel file, and checks all of it before anything is applied:
-// the channel's fields, that every manifest exists, matches its recorded hash and holds objects.
+// the channel's fields, that every manifest exists, matches its recorded hash and holds objects,
+// and that every object's metadata is what the API server will accept (checkMetadata).
 // Every problem is reported at once (*InvalidChannelError); a channel with any problem is not
 // applied at all.
 func ReadChannel(location string, paths *vfs.Context) (*Channel, error) {
@@ -65,6 +66,16 @@ func ReadChannel(location string, paths *vfs.Context) (*Channel, error) {
 	}
 	ch := &Channel{Location: p.String()}
 	invalid := &InvalidChannelError{Location: p.String()}
+	// First every manifest is read and decoded; then every object is checked against what the API
+	// server will require of it, which for custom kinds depends on the CRDs of the whole channel.
+	type read struct {
+		where string
+		addon *Addon
+		m     *manifest
+		err   error
+	}
+	var all []read
+	var objects []*unstructured.Unstructured
 	for _, list := range []struct {
 		path  string
 		specs []api.AddonSpec
@@ -72,12 +83,25 @@ func ReadChannel(location string, paths *vfs.Context) (*Channel, error) {
 	}{{"spec.addons", addons.Spec.Addons, &ch.Addons}, {"spec.takeOver", addons.Spec.TakeOver, &ch.TakeOver}} {
 		for i, spec := range list.specs {
 			a := &Addon{Spec: spec}
-			a.Objects, err = readManifest(base.Join(spec.Manifest), spec)
-			if err != nil {
-				invalid.Problems = append(invalid.Problems, fmt.Errorf("%s[%d] (%s): %w", list.path, i, spec.Name, err))
-			}
 			*list.into = append(*list.into, a)
+			m, err := readManifest(base.Join(spec.Manifest), spec)
+			if m != nil {
+				objects = append(objects, m.unstructured()...)
+			}
+			all = append(all, read{where: fmt.Sprintf("%s[%d] (%s)", list.path, i, spec.Name), addon: a, m: m, err: err})
 		}
+	}
+	rules := withCRDs(objects)
+	for _, r := range all {
+		if r.err == nil {
+			r.m.checkMetadata(rules)
+			r.err = r.m.err()
+		}
+		if r.err != nil {
+			invalid.Problems = append(invalid.Problems, fmt.Errorf("%s: %w", r.where, r.err))
+			continue
+		}
+		r.addon.Objects = r.m.unstructured()
 	}
 	if len(invalid.Problems) > 0 {
 		return nil, invalid
@@ -99,7 +123,8 @@ func (e *InvalidChannelError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-func readManifest(file vfs.Path, spec api.AddonSpec) ([]*unstructured.Unstructured, error) {
+// readManifest reads and decodes an addon's manifest once its bytes match the recorded hash.
+func readManifest(file vfs.Path, spec api.AddonSpec) (*manifest, error) {
 	data, err := file.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", spec.Manifest, err)
@@ -107,7 +132,7 @@ func readManifest(file vfs.Path, spec api.AddonSpec) ([]*unstructured.Unstructur
 	if got := api.ManifestHash(data); got != spec.ManifestHash {
 		return nil, fmt.Errorf("manifest %s has hash %s, the channel records %s: the manifest changed after the channel was written", spec.Manifest, got, spec.ManifestHash)
 	}
-	return decodeManifest(file.String(), data)
+	return decodeManifest(file.String(), data), nil
 }
 
 // providedKinds are the custom kinds an addon's CRDs define.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -13,12 +14,33 @@ import (
 	"k8s.io/kops/channels/pkg/api"
 )
 
+// manifest is one addon's manifest, decoded: every object that could be read, and every problem
+// found in it so far, each with the document (counted from 1) and line where it lies.
+type manifest struct {
+	source   string
+	objects  []*manifestObject
+	problems []documentProblem
+}
+
+// manifestObject is one object of a manifest and where it was written.
+type manifestObject struct {
+	*unstructured.Unstructured
+	document int
+	// lines holds the line of the document's first node ("") and of each key under metadata
+	// ("metadata", "metadata.name", ...), so a problem names the line of its field.
+	lines map[string]int
+}
+
+type documentProblem struct {
+	document int
+	api.Problem
+}
+
 // decodeManifest reads every non-empty document of a YAML stream into an object. Problems name the
-// document (counted from 1) and its line in the file, so the user can open the file there.
-func decodeManifest(source string, data []byte) ([]*unstructured.Unstructured, error) {
+// document and its line in the file, so the user can open the file there.
+func decodeManifest(source string, data []byte) *manifest {
+	m := &manifest{source: source}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	var objs []*unstructured.Unstructured
-	fileErr := &api.FileError{Source: source}
 	seen := map[manifestKey]int{}
 	for index := 1; ; index++ {
 		var doc yaml.Node
@@ -28,37 +50,110 @@ func decodeManifest(source string, data []byte) ([]*unstructured.Unstructured, e
 		}
 		if err != nil {
 			// A syntax error stops the stream; yaml.v3's message carries the line.
-			fileErr.Problems = append(fileErr.Problems, api.Problem{Err: fmt.Errorf("document %d: %w", index, err)})
+			m.fail(index, 0, err)
 			break
 		}
 		if len(doc.Content) == 0 || (doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Tag == "!!null") {
 			index-- // an empty document (comments, a stray ---) is not counted
 			continue
 		}
-		obj, err := decodeObject(doc.Content[0])
+		root := doc.Content[0]
+		obj, err := decodeObject(root)
 		if err != nil {
-			fileErr.Problems = append(fileErr.Problems, api.Problem{Line: doc.Content[0].Line, Err: fmt.Errorf("document %d: %w", index, err)})
+			m.fail(index, root.Line, err)
 			continue
 		}
 		// Server-side apply of the same object twice keeps the later one: a second policy binding
 		// of the same name could quietly turn the first one's Deny into Audit.
 		key := manifestKeyOf(obj)
-		if first, ok := seen[key]; ok {
-			fileErr.Problems = append(fileErr.Problems, api.Problem{Line: doc.Content[0].Line,
-				Err: fmt.Errorf("document %d: %s is also document %d; an object may appear only once in a manifest", index, key, first)})
+		if first, ok := seen[key]; ok && key.name != "" {
+			m.fail(index, root.Line, fmt.Errorf("%s is also document %d; an object may appear only once in a manifest", key, first))
 			continue
 		}
 		seen[key] = index
 		if err := checkProbe(obj); err != nil {
-			fileErr.Problems = append(fileErr.Problems, api.Problem{Line: doc.Content[0].Line, Err: fmt.Errorf("document %d: %w", index, err)})
+			m.fail(index, root.Line, err)
 			continue
 		}
-		objs = append(objs, obj)
+		m.objects = append(m.objects, &manifestObject{Unstructured: obj, document: index, lines: metadataLines(root)})
 	}
-	if len(fileErr.Problems) > 0 {
-		return nil, fileErr
+	return m
+}
+
+func (m *manifest) fail(document, line int, err error) {
+	m.problems = append(m.problems, documentProblem{document: document, Problem: api.Problem{Line: line, Err: fmt.Errorf("document %d: %w", document, err)}})
+}
+
+// checkMetadata adds what the API server would refuse in the objects' metadata (see checkMetadata),
+// and in that of the object of an enforcement probe, which is sent as a dry-run create.
+func (m *manifest) checkMetadata(rules kindRules) {
+	for _, o := range m.objects {
+		errs := checkMetadata(o.Unstructured, rules)
+		if value, ok := o.GetAnnotations()[api.EnforcementProbeAnnotation]; ok {
+			if probe, err := api.ParseEnforcementProbe(value); err == nil { // else decodeManifest reported it
+				prefix := fmt.Sprintf("metadata.annotations[%s].object.", api.EnforcementProbeAnnotation)
+				for _, fe := range checkMetadata(&unstructured.Unstructured{Object: probe.Object}, rules) {
+					fe.Field = prefix + fe.Field
+					errs = append(errs, fe)
+				}
+			}
+		}
+		for _, fe := range errs {
+			line, ok := o.lines[fe.Field]
+			if !ok && strings.HasPrefix(fe.Field, "metadata.annotations[") {
+				line, ok = o.lines["metadata.annotations"]
+			}
+			if !ok {
+				line, ok = o.lines["metadata"]
+			}
+			if !ok {
+				line = o.lines[""]
+			}
+			m.problems = append(m.problems, documentProblem{document: o.document, Problem: api.Problem{Line: line,
+				Err: fmt.Errorf("document %d (%s): %w", o.document, manifestKeyOf(o.Unstructured), fe)}})
+		}
 	}
-	return objs, nil
+}
+
+// err is every problem of the manifest in the order of its documents and lines, or nil.
+func (m *manifest) err() error {
+	if len(m.problems) == 0 {
+		return nil
+	}
+	sort.SliceStable(m.problems, func(i, j int) bool {
+		a, b := m.problems[i], m.problems[j]
+		return a.document < b.document || (a.document == b.document && a.Line < b.Line)
+	})
+	fe := &api.FileError{Source: m.source}
+	for _, p := range m.problems {
+		fe.Problems = append(fe.Problems, p.Problem)
+	}
+	return fe
+}
+
+// unstructured are the manifest's objects, in order.
+func (m *manifest) unstructured() []*unstructured.Unstructured {
+	out := make([]*unstructured.Unstructured, 0, len(m.objects))
+	for _, o := range m.objects {
+		out = append(out, o.Unstructured)
+	}
+	return out
+}
+
+// metadataLines finds the lines of a document and of the keys under its metadata.
+func metadataLines(root *yaml.Node) map[string]int {
+	lines := map[string]int{"": root.Line}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "metadata" {
+			continue
+		}
+		lines["metadata"] = root.Content[i].Line
+		meta := root.Content[i+1]
+		for j := 0; meta.Kind == yaml.MappingNode && j+1 < len(meta.Content); j += 2 {
+			lines["metadata."+meta.Content[j].Value] = meta.Content[j].Line
+		}
+	}
+	return lines
 }
 
 func decodeObject(n *yaml.Node) (*unstructured.Unstructured, error) {
@@ -79,8 +174,9 @@ func decodeObject(n *yaml.Node) (*unstructured.Unstructured, error) {
 	if err := u.UnmarshalJSON(js); err != nil {
 		return nil, err
 	}
-	if u.GetAPIVersion() == "" || u.GetKind() == "" || u.GetName() == "" {
-		return nil, errors.New("apiVersion, kind and metadata.name are required")
+	// metadata.name is checked with the rest of the metadata (checkMetadata).
+	if u.GetAPIVersion() == "" || u.GetKind() == "" {
+		return nil, errors.New("apiVersion and kind are required")
 	}
 	return u, nil
 }

@@ -5,7 +5,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
+
+// readManifestData decodes and checks one manifest as ReadChannel does, with the CRDs it carries.
+func readManifestData(source string, data []byte) ([]*unstructured.Unstructured, error) {
+	m := decodeManifest(source, data)
+	m.checkMetadata(withCRDs(m.unstructured()))
+	if err := m.err(); err != nil {
+		return nil, err
+	}
+	return m.unstructured(), nil
+}
 
 // A manifest holding one object twice is refused with the file and both documents: server-side
 // apply would keep the later one, so a second binding of the same name with Audit would silently
@@ -29,7 +40,7 @@ func TestDecodeManifestRefusesDuplicates(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			objs, err := decodeManifest("file:///c/m.yaml", []byte(tc.manifest))
+			objs, err := readManifestData("file:///c/m.yaml", []byte(tc.manifest))
 			if tc.want == nil {
 				require.NoError(t, err)
 				assert.Len(t, objs, 2)
@@ -59,10 +70,15 @@ func TestDecodeManifestChecksProbes(t *testing.T) {
 		"no user":       {probe("ValidatingAdmissionPolicyBinding", `{"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"p"}}}`), "user is required; object.metadata.namespace is required"},
 		"unknown field": {probe("ValidatingAdmissionPolicyBinding", `{"user":"u","groups":["x"]}`), `unknown field "groups"`},
 		"not JSON":      {probe("ValidatingAdmissionPolicyBinding", `yes`), "document 1: annotation channels.kops.k8s.io/enforcement-probe"},
+		// The probe object is sent too (a dry-run create): its metadata is checked like the others'.
+		"probe object named ../x": {probe("ValidatingAdmissionPolicyBinding", `{"user":"u","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"../x","namespace":"Bad NS"}}}`),
+			`m.yaml:5: document 1 (ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io scope): metadata.annotations[channels.kops.k8s.io/enforcement-probe].object.metadata.name: Invalid value: "../x"`},
+		"probe object of a cluster-scoped kind": {probe("ValidatingAdmissionPolicyBinding", `{"user":"u","object":{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"p","namespace":"x"}}}`),
+			"metadata.annotations[channels.kops.k8s.io/enforcement-probe].object.metadata.namespace: Forbidden: Namespace is cluster-scoped"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := decodeManifest("m.yaml", []byte(tc.manifest))
+			_, err := readManifestData("m.yaml", []byte(tc.manifest))
 			if tc.want == "" {
 				assert.NoError(t, err)
 				return

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
@@ -151,6 +152,14 @@ func runCase(t *testing.T, dir string) {
 			})
 			assert.NoError(t, err, path)
 		}
+	})
+
+	// What channels checks before applying anything (one document, hashes, every object's
+	// metadata against its kind's rules) holds for every channel kops writes.
+	t.Run("channels reads the channel", func(t *testing.T) {
+		location := s.clientset.Base().Join(s.name, "addons", "bootstrap-channel.yaml").String()
+		_, err := apply.ReadChannel(location, vfs.NewContext(s.mem))
+		assert.NoError(t, err)
 	})
 
 	t.Run("second update changes nothing", func(t *testing.T) {

@@ -1,0 +1,37 @@
+package api
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The probe annotation is one JSON object: anything after it (a second object, a stray brace) is
+// refused rather than ignored.
+func TestParseEnforcementProbeIsOneValue(t *testing.T) {
+	good := `{"user":"system:serviceaccount:ns:sa","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"p","namespace":"ns"}}}`
+	cases := map[string]struct {
+		value string
+		want  string
+	}{
+		"one object":                  {good, ""},
+		"surrounded by blanks":        {" \n" + good + "\n\t ", ""},
+		"a second object":             {good + `{"user":"someone-else"}`, "one JSON object, with nothing after it"},
+		"a second object on its line": {good + "\n" + good, "one JSON object, with nothing after it"},
+		"a stray brace":               {good + "}", "one JSON object, with nothing after it"},
+		"text after it":               {good + " trailing", "one JSON object, with nothing after it"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, err := ParseEnforcementProbe(tc.value)
+			if tc.want == "" {
+				require.NoError(t, err)
+				assert.Equal(t, "system:serviceaccount:ns:sa", p.User)
+				return
+			}
+			assert.ErrorContains(t, err, tc.want)
+			assert.Nil(t, p)
+		})
+	}
+}
