@@ -114,7 +114,60 @@ func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 	if found == 0 {
 		return nil, fmt.Errorf("no kubeconfig: none of KUBECONFIG's files exists (%s)", strings.Join(files, string(filepath.ListSeparator)))
 	}
+	if err := inlineFiles(merged); err != nil {
+		return nil, err
+	}
 	return merged, nil
+}
+
+// inlineFiles reads the files the current context names (certificate authority, client
+// certificate and key, token file) through the same bounded read, and puts their contents in their
+// place: client-go would read them whole, and /dev/zero as a token file would grow without bound.
+// Other contexts are left as they are, as kubectl leaves them unread. A command's run is short, so
+// a token file's later rotation does not matter here.
+func inlineFiles(config *clientcmdapi.Config) error {
+	current := config.Contexts[config.CurrentContext]
+	if current == nil {
+		return nil // client-go reports the missing context
+	}
+	read := func(what, name string) ([]byte, error) {
+		data, err := vfs.ReadLocalFile(name, false)
+		if err != nil {
+			return nil, fmt.Errorf("reading the %s: %w", what, err)
+		}
+		return data, nil
+	}
+	if c := config.Clusters[current.Cluster]; c != nil && c.CertificateAuthority != "" {
+		data, err := read("certificate-authority", c.CertificateAuthority)
+		if err != nil {
+			return err
+		}
+		c.CertificateAuthorityData, c.CertificateAuthority = data, ""
+	}
+	if a := config.AuthInfos[current.AuthInfo]; a != nil {
+		for _, f := range []struct {
+			what string
+			name *string
+			data *[]byte
+		}{{"client-certificate", &a.ClientCertificate, &a.ClientCertificateData}, {"client-key", &a.ClientKey, &a.ClientKeyData}} {
+			if *f.name == "" {
+				continue
+			}
+			data, err := read(f.what, *f.name)
+			if err != nil {
+				return err
+			}
+			*f.data, *f.name = data, ""
+		}
+		if a.TokenFile != "" {
+			data, err := read("tokenFile", a.TokenFile)
+			if err != nil {
+				return err
+			}
+			a.Token, a.TokenFile = strings.TrimSpace(string(data)), ""
+		}
+	}
+	return nil
 }
 
 // addMissing copies the entries of from that into does not have yet.

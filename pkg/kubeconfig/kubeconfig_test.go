@@ -3,10 +3,10 @@ package kubeconfig
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -105,10 +105,16 @@ current-context: ctx-y
 	assert.Equal(t, "t", c.BearerToken)
 
 	merged, err := load([]string{missing, first, second}, false)
-	require.NoError(t, err)
+	require.NoError(t, err, "a missing file of a context not in use is not read, as with kubectl")
 	assert.Equal(t, "https://first:6443", merged.Clusters["c"].Server)
-	assert.Equal(t, filepath.Join(dir, "sub", "ca.crt"), merged.Clusters["other"].CertificateAuthority, "relative to its file")
 	assert.Contains(t, merged.Contexts, "ctx-y")
+
+	_, err = load([]string{second}, false)
+	assert.ErrorContains(t, err, "reading the certificate-authority: open "+filepath.Join(dir, "sub", "ca.crt"), "relative to its file")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "ca.crt"), []byte("PEM"), 0o600))
+	merged, err = load([]string{second}, false)
+	require.NoError(t, err)
+	assert.Equal(t, "PEM", string(merged.Clusters["other"].CertificateAuthorityData), "read through the bounded read, in place")
 }
 
 // TestRESTConfigRefusesSpecialFiles: a kubeconfig that is a device or a FIFO without a writer
@@ -156,6 +162,53 @@ func TestRESTConfigRefusesSpecialFiles(t *testing.T) {
 		c, err := RESTConfig(fmt.Sprintf("/proc/self/fd/%d", r.Fd()), nil)
 		require.NoError(t, err)
 		assert.Equal(t, "https://piped:6443", c.Host)
+	})
+}
+
+// TestRESTConfigBoundsTheFilesAKubeconfigNames: a token file, certificate or key that is a device
+// is refused at once instead of being read by client-go without end.
+func TestRESTConfigBoundsTheFilesAKubeconfigNames(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/dev/zero")
+	}
+	for _, field := range []string{"tokenFile", "client-certificate", "client-key"} {
+		t.Run(field, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config")
+			require.NoError(t, os.WriteFile(path, []byte(`apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://h:6443", certificate-authority: /dev/zero}
+users:
+- name: u
+  user: {`+field+`: /dev/zero}
+contexts:
+- name: x
+  context: {cluster: c, user: u}
+current-context: x
+`), 0o600))
+			_, err := RESTConfig(path, nil)
+			assert.ErrorContains(t, err, "not a regular file (a device)")
+		})
+	}
+	t.Run("a token file is read in place", func(t *testing.T) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "token"), []byte("secret\n"), 0o600))
+		path := filepath.Join(dir, "config")
+		require.NoError(t, os.WriteFile(path, []byte(`apiVersion: v1
+kind: Config
+clusters:
+- {name: c, cluster: {server: "https://h:6443"}}
+users:
+- {name: u, user: {tokenFile: token}}
+contexts:
+- {name: x, context: {cluster: c, user: u}}
+current-context: x
+`), 0o600))
+		c, err := RESTConfig(path, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "secret", c.BearerToken)
+		assert.Empty(t, c.BearerTokenFile)
 	})
 }
 
