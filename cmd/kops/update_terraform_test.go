@@ -204,3 +204,30 @@ func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 	assert.Contains(t, r.stderr, "cloud resources were not applied (kops update cluster d.example.com --target terraform --out DIR --yes writes them)")
 	assert.FileExists(t, c.storePath("d.example.com", "addons", "bootstrap-channel.yaml"), "the state store part was applied")
 }
+
+// TestUpdateClusterTerraformFollowsNoLinkInOut: a file kops writes in --out that is a symlink to a
+// file elsewhere (kubernetes.tf, a data file, the ledger) is refused, and what it points to is
+// unchanged: kops neither writes through it nor takes its bytes as its own.
+func TestUpdateClusterTerraformFollowsNoLinkInOut(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
+	for _, name := range []string{"kubernetes.tf", "data/aws_launch_template_nodes.tf.example.com_user_data", ".kops-ledger.json"} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			c.mustRun("update", "cluster", "tf.example.com", "--target", "terraform", "--out", out, "--yes")
+			victim := filepath.Join(t.TempDir(), "victim")
+			require.NoError(t, os.WriteFile(victim, []byte("theirs"), 0o600))
+			require.NoError(t, os.Remove(filepath.Join(out, name)))
+			require.NoError(t, os.Symlink(victim, filepath.Join(out, name)))
+			c.editor(`s/kubernetesVersion: .*/kubernetesVersion: 1.34.0/`)
+			c.run("edit", "cluster", "tf.example.com")
+
+			r := c.run("update", "cluster", "tf.example.com", "--target", "terraform", "--out", out, "--yes")
+			assert.Equal(t, 1, r.code, r.stdout)
+			assert.Contains(t, r.stderr, "it would leave its root folder")
+			data, err := os.ReadFile(victim)
+			require.NoError(t, err)
+			assert.Equal(t, "theirs", string(data))
+		})
+	}
+}
