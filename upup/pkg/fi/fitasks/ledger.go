@@ -52,6 +52,18 @@ func (l ledger) encode() ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
+// settled is l with, for each recorded file that still holds bytes kops wrote, the one hash of
+// those bytes; entries of files that are gone, unreadable or changed by someone else are dropped.
+func (l ledger) settled(c *fi.Context) ledger {
+	out := ledger{Files: map[string][]string{}}
+	for loc := range l.Files {
+		if data, ok, err := current(c, loc); ok && err == nil && l.owns(loc, data) {
+			out.Files[loc] = []string{contentHash(data)}
+		}
+	}
+	return out
+}
+
 // readLedger reads the ledger at location; a missing one is empty.
 func readLedger(c *fi.Context, location string) (ledger, []byte, error) {
 	p, err := inConfigBase(c, location)
@@ -164,12 +176,7 @@ func (l *LedgerUpdate) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Chan
 // next is the ledger to write over old: the recorded files still holding bytes kops wrote keep
 // that hash, and each file to be written gets its new one.
 func (l *LedgerUpdate) next(c *fi.Context, old ledger) ([]byte, error) {
-	next := ledger{Files: map[string][]string{}}
-	for _, loc := range slices.Sorted(maps.Keys(old.Files)) {
-		if data, ok, err := current(c, loc); ok && err == nil && old.owns(loc, data) {
-			next.Files[loc] = []string{contentHash(data)}
-		}
-	}
+	next := old.settled(c)
 	var foreign []string
 	var unreadable error
 	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {

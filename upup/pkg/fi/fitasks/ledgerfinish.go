@@ -94,12 +94,7 @@ func (s *LedgerFinish) settled(c *fi.Context) (p vfs.Path, stored, settled []byt
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	next := ledger{Files: map[string][]string{}}
-	for loc := range l.Files {
-		if data, ok, err := current(c, loc); ok && err == nil && l.owns(loc, data) {
-			next.Files[loc] = []string{contentHash(data)}
-		}
-	}
+	next := l.settled(c)
 	if settled, err = next.encode(); err != nil {
 		return nil, nil, nil, err
 	}
