@@ -211,7 +211,7 @@ func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 func TestUpdateClusterTerraformFollowsNoLinkInOut(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
-	for _, name := range []string{"kubernetes.tf", "data/aws_launch_template_nodes.tf.example.com_user_data", ".kops-ledger.json"} {
+	for _, name := range []string{"kubernetes.tf", "data/aws_launch_template_nodes.tf.example.com_user_data", ".kops-ledger.sha256"} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			c.mustRun("update", "cluster", "tf.example.com", "--target", "terraform", "--out", out, "--yes")

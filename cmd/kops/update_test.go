@@ -16,7 +16,7 @@ import (
 func TestUpdateCluster(t *testing.T) {
 	c := newCLI(t)
 	r := c.mustRun("create", "cluster", "addons.k8s.local", "--zones", "us-east-2a", "--yes")
-	assert.Contains(t, r.stdout, "Created resources:\n  Ledger/igconfig/.kops-ledger.json\n")
+	assert.Contains(t, r.stdout, "Created resources:\n  Ledger/igconfig/.kops-ledger.sha256\n")
 	assert.Contains(t, r.stdout, "\n  ManagedFile/addons/bootstrap-channel.yaml\n")
 	channelPath := c.storePath("addons.k8s.local", "addons", "bootstrap-channel.yaml")
 	manifestPath := c.storePath("addons.k8s.local", "addons", "coredns.addons.k8s.io", "k8s-1.12.yaml")

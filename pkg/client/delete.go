@@ -60,7 +60,7 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 
 // nodeFilesLedger is the ledger of the node files under igconfig/ (pkg/model/nodesetup's
 // LedgerLocation; the model is not imported by the store).
-const nodeFilesLedger = ".kops-ledger.json"
+const nodeFilesLedger = ".kops-ledger.sha256"
 
 // igConfigRoles are the folders of igconfig/: the instance group roles in lower case.
 var igConfigRoles = map[string]bool{"controlplane": true, "node": true, "apiserver": true, "bastion": true}

@@ -46,7 +46,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 		files      []string
 	}{
 		{name: "built in", flags: off, addons: builtIn, files: builtInFiles, wantReport: []string{
-			"Will create resources:\n  Ledger/igconfig/.kops-ledger.json\n",
+			"Will create resources:\n  Ledger/igconfig/.kops-ledger.sha256\n",
 			"\n  ManagedFile/addons/bootstrap-channel.yaml\n",
 			"  ManagedFile/addons/coredns.addons.k8s.io/k8s-1.12.yaml\n",
 		}},

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,7 +19,7 @@ import (
 const LedgerKind = "Ledger"
 
 // LedgerName is the usual file name of a ledger, in the folder whose files it records.
-const LedgerName = ".kops-ledger.json"
+const LedgerName = ".kops-ledger.sha256"
 
 // A ledger records the files kops wrote in a folder it shares with others (a terraform --out
 // folder, the state store's igconfig/, where kops's own nodeup files lie too), each with the
@@ -28,15 +27,19 @@ const LedgerName = ".kops-ledger.json"
 // overwrite or delete only while its bytes are bytes kops wrote; anything else is someone
 // else's and is left alone. The ledger is written before the files it records (LedgerUpdate), so
 // a run killed midway leaves every file it wrote owned by the ledger.
+//
+// On disk it is sha256sum's format, one "<hex>  <location>" line per content, sorted, so that
+// `sha256sum -c` run where the locations start (the --out folder, the cluster's configBase)
+// checks it.
 type ledger struct {
-	// Files maps a location (relative to the fi.Context's ConfigBase) to the hashes of the
-	// contents kops wrote there, "sha256:<hex>", sorted.
-	Files map[string][]string `json:"files"`
+	// Files maps a location (relative to the fi.Context's ConfigBase) to the hex SHA-256 of the
+	// contents kops wrote there, sorted.
+	Files map[string][]string
 }
 
 func contentHash(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return hex.EncodeToString(sum[:])
 }
 
 // owns says whether data, found at location, is content kops wrote there.
@@ -44,12 +47,34 @@ func (l ledger) owns(location string, data []byte) bool {
 	return slices.Contains(l.Files[location], contentHash(data))
 }
 
-func (l ledger) encode() ([]byte, error) {
-	data, err := json.MarshalIndent(l, "", "  ") // map keys sorted: deterministic
-	if err != nil {
-		return nil, err
+func (l ledger) encode() []byte {
+	var b strings.Builder
+	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {
+		for _, h := range l.Files[loc] {
+			b.WriteString(h + "  " + loc + "\n")
+		}
 	}
-	return append(data, '\n'), nil
+	return []byte(b.String())
+}
+
+// parseLedger reads sha256sum's format; any other line is an error naming it.
+func parseLedger(data []byte) (ledger, error) {
+	l := ledger{Files: map[string][]string{}}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if line == "" && len(data) == 0 {
+			break
+		}
+		h, loc, ok := strings.Cut(line, "  ")
+		if _, err := hex.DecodeString(h); !ok || err != nil || len(h) != 2*sha256.Size || loc == "" {
+			return ledger{}, fmt.Errorf("line %d is not \"<sha256 in hex>  <file>\"", i+1)
+		}
+		l.Files[loc] = append(l.Files[loc], h)
+	}
+	for loc, hashes := range l.Files {
+		slices.Sort(hashes)
+		l.Files[loc] = slices.Compact(hashes)
+	}
+	return l, nil
 }
 
 // settled is l with, for each recorded file that still holds bytes kops wrote, the one hash of
@@ -77,13 +102,10 @@ func readLedger(c *fi.Context, location string) (ledger, []byte, error) {
 	if err != nil {
 		return ledger{}, nil, fmt.Errorf("reading the ledger of the files kops wrote: %w", err)
 	}
-	var l ledger
-	if err := json.Unmarshal(data, &l); err != nil {
+	l, err := parseLedger(data)
+	if err != nil {
 		return ledger{}, nil, fmt.Errorf("%s is not a ledger kops can read (%v): kops cannot tell which files there it wrote; "+
 			"move the folder's files away, or delete the ledger if none of them is yours", p, err)
-	}
-	if l.Files == nil {
-		l.Files = map[string][]string{}
 	}
 	return l, data, nil
 }
@@ -181,18 +203,21 @@ func (l *LedgerUpdate) next(c *fi.Context, old ledger) ([]byte, error) {
 	var unreadable error
 	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {
 		want := l.Files[loc]
-		if err := checkWritable(c, loc); err != nil {
-			return nil, err
-		}
-		data, ok, err := current(c, loc)
-		switch {
-		case err != nil && l.RefuseForeign:
-			foreign = append(foreign, loc)
-			unreadable = cmp.Or(unreadable, err)
-			continue
-		case ok && l.RefuseForeign && string(data) != string(want) && !old.owns(loc, data):
-			foreign = append(foreign, loc)
-			continue
+		// Files kops owns by name are not read here: their own tasks check and overwrite them.
+		if l.RefuseForeign {
+			if err := checkWritable(c, loc); err != nil {
+				return nil, err
+			}
+			data, ok, err := current(c, loc)
+			switch {
+			case err != nil:
+				foreign = append(foreign, loc)
+				unreadable = cmp.Or(unreadable, err)
+				continue
+			case ok && string(data) != string(want) && !old.owns(loc, data):
+				foreign = append(foreign, loc)
+				continue
+			}
 		}
 		hashes := append(next.Files[loc], contentHash(want))
 		slices.Sort(hashes)
@@ -209,5 +234,5 @@ func (l *LedgerUpdate) next(c *fi.Context, old ledger) ([]byte, error) {
 	if err := checkWritable(c, l.Location); err != nil {
 		return nil, err
 	}
-	return next.encode()
+	return next.encode(), nil
 }

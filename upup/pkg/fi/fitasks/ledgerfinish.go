@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"k8s.io/kops/upup/pkg/fi"
-	"k8s.io/kops/util/pkg/vfs"
 )
 
 // LedgerFinishKind is the TaskKey kind of LedgerFinish tasks.
@@ -52,24 +51,18 @@ func (s *LedgerFinish) Dependencies() []fi.TaskKey { return slices.Clone(s.Deps)
 // Plan lists the stale files kops wrote as deletions, each a field named after its folder, and
 // what it leaves alone; a ledger to settle is a modification.
 func (s *LedgerFinish) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
-	stale, leftAlone, err := s.sort(c)
+	f, err := s.plan(c)
 	if err != nil {
 		return nil, err
 	}
-	change := &fi.Change{Action: fi.ActionNone, LeftAlone: leftAlone}
-	for _, loc := range stale {
+	change := &fi.Change{Action: fi.ActionNone, LeftAlone: f.leftAlone}
+	for _, loc := range f.stale {
 		change.Action = fi.ActionDelete
 		change.Fields = append(change.Fields, fi.FieldChange{Name: path.Base(path.Dir(loc)), Old: loc})
 	}
-	if change.Action == fi.ActionNone {
-		_, stored, settled, err := s.settled(c)
-		if err != nil {
-			return nil, err
-		}
-		if stored != nil && string(stored) != string(settled) {
-			change.Action = fi.ActionModify
-			change.Fields = []fi.FieldChange{{Name: "Location", Old: s.Ledger, New: s.Ledger}, {Name: "Contents", Old: summarize(stored), New: summarize(settled)}}
-		}
+	if change.Action == fi.ActionNone && f.unsettled() {
+		change.Action = fi.ActionModify
+		change.Fields = []fi.FieldChange{{Name: "Location", Old: s.Ledger, New: s.Ledger}, {Name: "Contents", Old: summarize(f.stored), New: summarize(f.settled)}}
 	}
 	return change, nil
 }
@@ -77,38 +70,11 @@ func (s *LedgerFinish) Plan(_ context.Context, c *fi.Context) (*fi.Change, error
 // RenderDirect deletes the stale files, each checked again to hold bytes kops wrote, then
 // settles the ledger.
 func (s *LedgerFinish) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change) error {
-	if err := s.deleteStale(c); err != nil {
-		return err
-	}
-	p, stored, settled, err := s.settled(c)
-	if err != nil || stored == nil || string(stored) == string(settled) {
-		return err
-	}
-	return p.WriteFile(settled)
-}
-
-// settled is the ledger's content once it records, for each file kops wrote, only the hash of
-// the bytes the file holds now.
-func (s *LedgerFinish) settled(c *fi.Context) (p vfs.Path, stored, settled []byte, err error) {
-	l, stored, err := readLedger(c, s.Ledger)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	next := l.settled(c)
-	if settled, err = next.encode(); err != nil {
-		return nil, nil, nil, err
-	}
-	p, err = inConfigBase(c, s.Ledger)
-	return p, stored, settled, err
-}
-
-// deleteStale deletes the stale files kops wrote.
-func (s *LedgerFinish) deleteStale(c *fi.Context) error {
-	stale, _, err := s.sort(c)
+	f, err := s.plan(c)
 	if err != nil {
 		return err
 	}
-	for _, loc := range stale {
+	for _, loc := range f.stale {
 		p, err := inConfigBase(c, loc)
 		if err != nil {
 			return err
@@ -120,7 +86,14 @@ func (s *LedgerFinish) deleteStale(c *fi.Context) error {
 			s.removeEmpty(c, path.Dir(loc))
 		}
 	}
-	return nil
+	if !f.unsettled() {
+		return nil
+	}
+	p, err := inConfigBase(c, s.Ledger)
+	if err != nil {
+		return err
+	}
+	return p.WriteFile(f.settled)
 }
 
 // removeEmpty removes dir and its parents up to Under while they are empty; a folder holding
@@ -135,49 +108,63 @@ func (s *LedgerFinish) removeEmpty(c *fi.Context, dir string) {
 	}
 }
 
-// sort finds the stale files kops wrote and the files it must leave alone.
-func (s *LedgerFinish) sort(c *fi.Context) (stale, leftAlone []string, err error) {
-	l, _, err := readLedger(c, s.Ledger)
+// finish is what LedgerFinish found: the stale files kops wrote, what it leaves alone, and the
+// ledger as stored and as it is to be once the stale files are gone.
+type finish struct {
+	stale, leftAlone []string
+	stored, settled  []byte
+}
+
+func (f finish) unsettled() bool { return f.stored != nil && string(f.stored) != string(f.settled) }
+
+// plan reads the ledger and every file it records once, and sorts them.
+func (s *LedgerFinish) plan(c *fi.Context) (finish, error) {
+	l, stored, err := readLedger(c, s.Ledger)
 	if err != nil {
-		return nil, nil, err
+		return finish{}, err
 	}
 	keep := map[string]bool{s.Ledger: true}
 	for _, k := range s.Keep {
 		keep[k] = true
 	}
+	f := finish{stored: stored}
+	settled := ledger{Files: map[string][]string{}}
 	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {
-		if keep[loc] || !strings.HasPrefix(loc, s.Under) {
-			continue
-		}
 		data, ok, err := current(c, loc)
+		owned := ok && err == nil && l.owns(loc, data)
 		switch {
-		case err == nil && !ok:
-		case err == nil && l.owns(loc, data):
-			if err := checkWritable(c, loc); err != nil {
-				return nil, nil, err
+		case err == nil && !ok: // gone: dropped
+		case keep[loc] || !strings.HasPrefix(loc, s.Under):
+			if owned {
+				settled.Files[loc] = []string{contentHash(data)}
 			}
-			stale = append(stale, loc)
+		case owned:
+			if err := checkWritable(c, loc); err != nil {
+				return finish{}, err
+			}
+			f.stale = append(f.stale, loc)
 		default:
-			leftAlone = append(leftAlone, loc)
+			f.leftAlone = append(f.leftAlone, loc)
 		}
 	}
+	f.settled = settled.encode()
 	for _, dir := range s.Report {
 		p, err := inConfigBase(c, dir)
 		if err != nil {
-			return nil, nil, err
+			return finish{}, err
 		}
 		files, err := p.ReadDir()
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("listing %s: %w", p, err)
+			return finish{}, fmt.Errorf("listing %s: %w", p, err)
 		}
-		for _, f := range files {
-			if loc := dir + "/" + f.Base(); !keep[loc] && l.Files[loc] == nil {
-				leftAlone = append(leftAlone, loc)
+		for _, file := range files {
+			if loc := dir + "/" + file.Base(); !keep[loc] && l.Files[loc] == nil {
+				f.leftAlone = append(f.leftAlone, loc)
 			}
 		}
 	}
-	return stale, leftAlone, nil
+	return f, nil
 }
