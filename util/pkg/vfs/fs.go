@@ -49,7 +49,7 @@ func (p fsPath) Join(elems ...string) Path {
 	if len(elems) == 0 {
 		return p
 	}
-	rel, err := joinRel(p.String(), elems)
+	rel, err := joinRel(p.String, elems)
 	if err != nil {
 		return refused(p.String(), elems, err)
 	}

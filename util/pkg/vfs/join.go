@@ -14,19 +14,20 @@ var ErrOutsideBase = errors.New("it would leave its root folder")
 
 // joinRel turns Join's elements into a clean relative path, "/"-separated, that lies strictly
 // below the base: never the base itself, never above it, never absolute. Checking the result
-// rather than the elements makes "a/../../x" as impossible as "../x".
-func joinRel(base string, elems []string) (string, error) {
+// rather than the elements makes "a/../../x" as impossible as "../x". The error names the base
+// through base(), called only on a refusal: Join is on every path's way.
+func joinRel(base func() string, elems []string) (string, error) {
 	joined := strings.Join(elems, "/")
 	rel := path.Clean(joined)
 	switch {
 	case strings.HasPrefix(joined, "/"):
-		return "", fmt.Errorf("joining %q to %s: an absolute path: %w", joined, base, ErrOutsideBase)
+		return "", fmt.Errorf("joining %q to %s: an absolute path: %w", joined, base(), ErrOutsideBase)
 	case strings.ContainsRune(joined, '\\') && separatorIsBackslash:
-		return "", fmt.Errorf("joining %q to %s: a backslash: %w", joined, base, ErrOutsideBase)
+		return "", fmt.Errorf("joining %q to %s: a backslash: %w", joined, base(), ErrOutsideBase)
 	case rel == ".":
-		return "", fmt.Errorf("joining %q to %s: names the base itself: %w", joined, base, ErrOutsideBase)
+		return "", fmt.Errorf("joining %q to %s: names the base itself: %w", joined, base(), ErrOutsideBase)
 	case rel == ".." || strings.HasPrefix(rel, "../"):
-		return "", fmt.Errorf("joining %q to %s: %w", joined, base, ErrOutsideBase)
+		return "", fmt.Errorf("joining %q to %s: %w", joined, base(), ErrOutsideBase)
 	}
 	return rel, nil
 }

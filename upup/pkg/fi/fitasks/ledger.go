@@ -42,9 +42,9 @@ func contentHash(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// owns says whether data, found at location, is content kops wrote there.
-func (l ledger) owns(location string, data []byte) bool {
-	return slices.Contains(l.Files[location], contentHash(data))
+// owns says whether content of hash, found at location, is content kops wrote there.
+func (l ledger) owns(location, hash string) bool {
+	return slices.Contains(l.Files[location], hash)
 }
 
 func (l ledger) encode() []byte {
@@ -82,8 +82,10 @@ func parseLedger(data []byte) (ledger, error) {
 func (l ledger) settled(c *fi.Context) ledger {
 	out := ledger{Files: map[string][]string{}}
 	for loc := range l.Files {
-		if data, ok, err := current(c, loc); ok && err == nil && l.owns(loc, data) {
-			out.Files[loc] = []string{contentHash(data)}
+		if data, ok, err := current(c, loc); ok && err == nil {
+			if h := contentHash(data); l.owns(loc, h) {
+				out.Files[loc] = []string{h}
+			}
 		}
 	}
 	return out
@@ -214,7 +216,7 @@ func (l *LedgerUpdate) next(c *fi.Context, old ledger) ([]byte, error) {
 				foreign = append(foreign, loc)
 				unreadable = cmp.Or(unreadable, err)
 				continue
-			case ok && string(data) != string(want) && !old.owns(loc, data):
+			case ok && string(data) != string(want) && !old.owns(loc, contentHash(data)):
 				foreign = append(foreign, loc)
 				continue
 			}

@@ -131,12 +131,16 @@ func (s *LedgerFinish) plan(c *fi.Context) (finish, error) {
 	settled := ledger{Files: map[string][]string{}}
 	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {
 		data, ok, err := current(c, loc)
-		owned := ok && err == nil && l.owns(loc, data)
+		var hash string
+		if ok && err == nil {
+			hash = contentHash(data)
+		}
+		owned := hash != "" && l.owns(loc, hash)
 		switch {
 		case err == nil && !ok: // gone: dropped
 		case keep[loc] || !strings.HasPrefix(loc, s.Under):
 			if owned {
-				settled.Files[loc] = []string{contentHash(data)}
+				settled.Files[loc] = []string{hash}
 			}
 		case owned:
 			if err := checkWritable(c, loc); err != nil {
