@@ -19,6 +19,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -108,12 +109,27 @@ func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 			return nil, fmt.Errorf("document %d: no typed struct for %s %s", i+1, tm.APIVersion, tm.Kind)
 		}
 		obj := newTyped()
-		if err := yaml.UnmarshalStrict(doc, obj); err != nil {
+		if err := unmarshalStrict(doc, obj); err != nil {
 			return nil, fmt.Errorf("document %d (%s): %w", i+1, tm.Kind, err)
 		}
 		objs = append(objs, &Object{TypeMeta: tm, Typed: obj, Raw: doc})
 	}
 	return objs, nil
+}
+
+// unmarshalStrict decodes a YAML document into obj as the API server reads it: field names match
+// case-sensitively (sigs.k8s.io/yaml's UnmarshalStrict goes through encoding/json, which took
+// `Spec:` for spec, a field the server drops), and an unknown or duplicate field is an error.
+func unmarshalStrict(doc []byte, obj interface{}) error {
+	js, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		return err
+	}
+	strict, err := sigsjson.UnmarshalStrict(js, obj, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
+	if err != nil {
+		return err
+	}
+	return errors.Join(strict...)
 }
 
 func stripComments(doc []byte) []byte {
