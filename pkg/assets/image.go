@@ -109,6 +109,12 @@ func parseLocation(loc string) (string, error) {
 	if !registryRE.MatchString(parts[0]) {
 		return "", fmt.Errorf("%q does not start with a registry host", loc)
 	}
+	// Remapped images start with the location, and runtimes read a first component without a dot
+	// or a port as a Docker Hub namespace: images remapped to "mirror" would be pulled from
+	// docker.io/mirror/..., someone else's repositories.
+	if !strings.ContainsAny(parts[0], registryHintChars) && parts[0] != "localhost" {
+		return "", fmt.Errorf("%q: %q would be read as a Docker Hub namespace, not a registry host; give its domain name or port (%s.example.com, %s:5000)", loc, parts[0], parts[0], parts[0])
+	}
 	for _, p := range parts[1:] {
 		if !componentRE.MatchString(p) {
 			return "", fmt.Errorf("%q: invalid repository component %q (lowercase letters, digits and . _ - only)", loc, p)

@@ -22,7 +22,10 @@ import (
 //   - containerProxy is a pull-through cache in front of several registries. The original
 //     registry host is kept as the first path component, because the proxy needs it to know which
 //     upstream to fetch from: proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4 and
-//     proxy.example.com/docker.io/library/busybox.
+//     proxy.example.com/docker.io/library/busybox. The host is lower-cased; an image from a
+//     registry with a port or an IPv6 address cannot be named so and is refused.
+//   - Either location must start with a host runtimes read as a registry (a dot, a port, or
+//     localhost): they read "mirror/coredns/coredns" as Docker Hub's namespace mirror.
 //   - Tags and digests are preserved exactly; no tag is ever added or dropped.
 //   - An image already under the configured location is returned unchanged, so remapping is
 //     idempotent and repeated completion of a cluster converges.
@@ -76,6 +79,12 @@ func (r *Remapper) RemapImage(image string) (string, error) {
 		if strings.HasPrefix(image, r.containerProxy+"/") {
 			return image, nil
 		}
-		return r.containerProxy + "/" + ref.registry + "/" + ref.repository + ref.suffix(), nil
+		// The upstream host becomes a path component, which must be lower case (host names are
+		// not case-sensitive) and cannot hold a port or an IPv6 address.
+		upstream := strings.ToLower(ref.registry)
+		if !componentRE.MatchString(upstream) {
+			return "", fmt.Errorf("image reference %q: its registry %q cannot be named in a path below containerProxy %s; give the image from a registry without a port, or use containerRegistry", image, ref.registry, r.containerProxy)
+		}
+		return r.containerProxy + "/" + upstream + "/" + ref.repository + ref.suffix(), nil
 	}
 }

@@ -36,6 +36,7 @@ func TestRemapImage(t *testing.T) {
 		{"proxy of docker hub short name", proxy, "busybox", "proxy.example.com:5000/docker.io/library/busybox"},
 		{"proxy keeps digest", proxy, "ghcr.io/org/img@" + sha, "proxy.example.com:5000/ghcr.io/org/img@" + sha},
 		{"proxy is idempotent", proxy, "proxy.example.com:5000/registry.k8s.io/pause:3.10", "proxy.example.com:5000/registry.k8s.io/pause:3.10"},
+		{"proxy lower-cases the upstream host", proxy, "Registry.K8s.io/pause:3.10", "proxy.example.com:5000/registry.k8s.io/pause:3.10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +78,19 @@ func TestRemapImageRejectsInvalid(t *testing.T) {
 	}
 }
 
+// Below a proxy the upstream registry is a path component, which cannot hold a port: remapping
+// to proxy.example.com/localhost:5000/app gave a reference no runtime can pull.
+func TestRemapImageBelowProxyRefusesUnnameableRegistries(t *testing.T) {
+	r, err := NewRemapper(&kops.AssetsSpec{ContainerProxy: "proxy.example.com"})
+	require.NoError(t, err)
+	for _, image := range []string{"localhost:5000/team/app:1", "[::1]:5000/app@" + sha} {
+		t.Run(image, func(t *testing.T) {
+			_, err := r.RemapImage(image)
+			assert.ErrorContains(t, err, "cannot be named in a path below containerProxy proxy.example.com")
+		})
+	}
+}
+
 func TestNewRemapperRejectsInvalid(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -86,6 +100,9 @@ func TestNewRemapperRejectsInvalid(t *testing.T) {
 		{"both set", &kops.AssetsSpec{ContainerRegistry: "a.example.com", ContainerProxy: "b.example.com"}, "mutually exclusive"},
 		{"scheme", &kops.AssetsSpec{ContainerRegistry: "https://a.example.com"}, "spec.assets.containerRegistry"},
 		{"bad path", &kops.AssetsSpec{ContainerProxy: "proxy.example.com/Upper"}, "spec.assets.containerProxy"},
+		// Images remapped under "mirror" would be pulled from Docker Hub's namespace mirror.
+		{"host without a dot or port", &kops.AssetsSpec{ContainerRegistry: "mirror/team"}, `spec.assets.containerRegistry: "mirror/team": "mirror" would be read as a Docker Hub namespace`},
+		{"upper-case host without a dot or port", &kops.AssetsSpec{ContainerProxy: "A"}, `spec.assets.containerProxy: "A": "A" would be read as a Docker Hub namespace`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

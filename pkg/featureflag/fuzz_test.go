@@ -2,6 +2,8 @@ package featureflag
 
 import (
 	"testing"
+
+	"k8s.io/kops/util/pkg/allocbound"
 )
 
 func FuzzParse(f *testing.F) {
@@ -16,7 +18,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, value string) {
-		set, msgs := Parse(value) // must not panic
+		var set Set
+		var msgs []Message
+		allocbound.Check(t, len(value), func() { set, msgs = Parse(value) })
 		for _, st := range set.Describe() {
 			if st.Value != set.Enabled(st.Name) {
 				t.Errorf("Describe and Enabled disagree on %s", st.Name)

@@ -71,6 +71,10 @@ func Decode(source string, data []byte, allowOthers bool) ([]*Object, []Warning,
 		if len(root.Content) == 0 || isNull(root.Content[0]) {
 			continue
 		}
+		if err := checkAliases(root.Content[0]); err != nil {
+			problems.add(doc, root.Content[0].Line, err)
+			continue
+		}
 		obj, w := decodeDocument(root.Content[0], doc, allowOthers, problems)
 		warnings = append(warnings, w...)
 		if obj != nil {
@@ -169,13 +173,22 @@ func decodeAddon(n *yaml.Node, doc docRef, problems *DecodeError) *Object {
 		return nil
 	}
 	lines := map[string]int{}
-	recordLines(n, nil, lines)
+	recordLines(n, nil, lines, maxLineDepth)
 	return &Object{Addon: u, doc: doc, lines: lines}
 }
 
-// recordLines notes the line of every map key and list item below n, so that problems found in
-// an object of no modeled type (metadata.name of a ConfigMap) can still name their line.
-func recordLines(n *yaml.Node, at *field.Path, lines map[string]int) {
+// maxLineDepth is how deep recordLines notes lines. A problem deeper down is reported at the line
+// of its nearest noted ancestor; noting every path of a deeply nested value would cost the square of
+// its depth (each path string repeats its parent's), gigabytes for a 20 KB `[[[[...]]]]`.
+const maxLineDepth = 32
+
+// recordLines notes the line of every map key and list item below n, depth levels down, so that
+// problems found in an object of no modeled type (metadata.name of a ConfigMap) can still name
+// their line.
+func recordLines(n *yaml.Node, at *field.Path, lines map[string]int, depth int) {
+	if depth == 0 {
+		return
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -185,7 +198,7 @@ func recordLines(n *yaml.Node, at *field.Path, lines map[string]int) {
 				child = at.Child(key)
 			}
 			lines[child.String()] = n.Content[i].Line
-			recordLines(n.Content[i+1], child, lines)
+			recordLines(n.Content[i+1], child, lines, depth-1)
 		}
 	case yaml.SequenceNode:
 		for i, item := range n.Content {
@@ -194,7 +207,7 @@ func recordLines(n *yaml.Node, at *field.Path, lines map[string]int) {
 			}
 			child := at.Index(i)
 			lines[child.String()] = item.Line
-			recordLines(item, child, lines)
+			recordLines(item, child, lines, depth-1)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -94,8 +95,13 @@ func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 	}
 	objs := make([]*Object, 0, len(docs))
 	for i, doc := range docs {
+		// Each document is turned into JSON once: its kind is read from that, and so is the object.
+		js, err := yaml.YAMLToJSONStrict(doc)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		}
 		var tm metav1.TypeMeta
-		if err := yaml.Unmarshal(doc, &tm); err != nil {
+		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &tm); err != nil {
 			return nil, fmt.Errorf("document %d: %w", i+1, err)
 		}
 		newTyped, ok := typed[tm.APIVersion+"/"+tm.Kind]
@@ -108,12 +114,23 @@ func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 			return nil, fmt.Errorf("document %d: no typed struct for %s %s", i+1, tm.APIVersion, tm.Kind)
 		}
 		obj := newTyped()
-		if err := yaml.UnmarshalStrict(doc, obj); err != nil {
+		if err := unmarshalStrict(js, obj); err != nil {
 			return nil, fmt.Errorf("document %d (%s): %w", i+1, tm.Kind, err)
 		}
 		objs = append(objs, &Object{TypeMeta: tm, Typed: obj, Raw: doc})
 	}
 	return objs, nil
+}
+
+// unmarshalStrict decodes a document, as JSON, into obj as the API server reads it: field names
+// match case-sensitively (sigs.k8s.io/yaml's UnmarshalStrict goes through encoding/json, which took
+// `Spec:` for spec, a field the server drops), and an unknown or duplicate field is an error.
+func unmarshalStrict(js []byte, obj interface{}) error {
+	strict, err := sigsjson.UnmarshalStrict(js, obj, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
+	if err != nil {
+		return err
+	}
+	return errors.Join(strict...)
 }
 
 func stripComments(doc []byte) []byte {

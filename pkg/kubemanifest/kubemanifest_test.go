@@ -23,6 +23,10 @@ func TestDecodeStrictRejects(t *testing.T) {
 		"misplaced field": "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  clusterIP: 1.2.3.4\n",
 		"unknown kind":    "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: a\n",
 		"wrong type":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: [1]\n",
+		// The API server matches field names case-sensitively and would drop these.
+		"field in another case":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nData: {k: v}\n",
+		"nested field in another case": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec:\n  templAte: {}\n",
+		"field twice":                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {}\ndata: {}\n",
 	}
 	for name, input := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/kubemanifest"
@@ -79,14 +80,14 @@ func checkManifest(data []byte) error {
 		return errors.New("the manifest holds no objects")
 	}
 	for i, doc := range docs {
-		var head struct {
-			APIVersion string `json:"apiVersion"`
-			Kind       string `json:"kind"`
-		}
-		if err := yaml.Unmarshal(doc, &head); err != nil {
+		// Read as kops reads the package when it builds the addon: an object whose field names
+		// are case-sensitive and whose apiVersion and kind are strings (a struct took ApiVersion
+		// for apiVersion, and the number in `kind: 1` for a name).
+		obj := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
 			return fmt.Errorf("document %d: %w", i+1, err)
 		}
-		if head.APIVersion == "" || head.Kind == "" {
+		if obj.GetAPIVersion() == "" || obj.GetKind() == "" {
 			return fmt.Errorf("document %d: apiVersion and kind are required", i+1)
 		}
 	}

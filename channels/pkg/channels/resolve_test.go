@@ -63,6 +63,9 @@ func TestVerify(t *testing.T) {
 		"second document": {"apiVersion: v1\nkind: Namespace\n---\nkind: Service\n", "document 2: apiVersion and kind are required"},
 		"empty":           {"# nothing\n", "the manifest holds no objects"},
 		"not YAML":        {"apiVersion: v1\nkind: [\n", "packages/op/1.0.0/manifest.yaml: document 1"},
+		// kops reads the objects case-sensitively, and a kind must be a string.
+		"field name in another case": {"ApiVersion: v1\nkind: Namespace\n", "document 1: apiVersion and kind are required"},
+		"kind not a string":          {"apiVersion: v1\nkind: 1\n", "document 1: apiVersion and kind are required"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

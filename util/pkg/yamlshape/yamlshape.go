@@ -6,11 +6,26 @@ package yamlshape
 import (
 	"reflect"
 	"strings"
+	"sync"
 )
 
+// fieldsOf holds JSONFields' answer for each type asked about, filled on first use: the decoders
+// ask for the same few types on every document, and walking their fields again each time was a
+// sixth of decoding a small cluster.
+var fieldsOf sync.Map // reflect.Type -> map[string]reflect.Type
+
 // JSONFields maps each JSON field name of a struct type to its Go type, flattening inline and
-// embedded structs as encoding/json does.
+// embedded structs as encoding/json does. The map is shared between callers: read it, never change
+// it.
 func JSONFields(t reflect.Type) map[string]reflect.Type {
+	if fields, ok := fieldsOf.Load(t); ok {
+		return fields.(map[string]reflect.Type)
+	}
+	fields, _ := fieldsOf.LoadOrStore(t, jsonFields(t))
+	return fields.(map[string]reflect.Type)
+}
+
+func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -20,7 +35,7 @@ func JSONFields(t reflect.Type) map[string]reflect.Type {
 			continue
 		}
 		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) && f.Type.Kind() == reflect.Struct {
-			for k, v := range JSONFields(f.Type) {
+			for k, v := range jsonFields(f.Type) {
 				out[k] = v
 			}
 			continue

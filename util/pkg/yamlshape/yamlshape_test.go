@@ -49,3 +49,13 @@ func TestLinesOf(t *testing.T) {
 		})
 	}
 }
+
+var fieldsSink map[string]reflect.Type
+
+func TestJSONFieldsComputedOnce(t *testing.T) {
+	typ := reflect.TypeOf(outer{})
+	first := JSONFields(typ)
+	allocs := testing.AllocsPerRun(10, func() { fieldsSink = JSONFields(typ) })
+	assert.Zero(t, allocs, "the fields of a type are walked once, not per document")
+	assert.Equal(t, reflect.ValueOf(first).Pointer(), reflect.ValueOf(fieldsSink).Pointer())
+}

@@ -1,0 +1,119 @@
+package apply
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/util/pkg/allocbound"
+)
+
+// FuzzDecodeManifest: an addon's manifest comes with the channel. Decoding must not panic and must
+// work in proportion to the input; a refusal lists its problems; what is accepted has every
+// object's apiVersion, kind and name, no object twice, and written back as a YAML stream decodes to
+// the same objects.
+func FuzzDecodeManifest(f *testing.F) {
+	for _, s := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\ndata: {k: v}\n---\n# a comment\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 2}\n",
+		"apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: scope\n  annotations:\n    channels.kops.k8s.io/enforcement-probe: '{\"user\":\"u\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"p\",\"namespace\":\"n\"}}}'\nspec: {policyName: scope}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: &d {1: *d}\n",
+		"- a\n---\n{apiVersion: v1, kind: X, metadata: {name: 1.5}}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var err error
+		var objs []*unstructured.Unstructured
+		allocbound.Check(t, len(data), func() { objs, err = decodeManifest("m.yaml", data) })
+		if err != nil {
+			var fe *api.FileError
+			require.True(t, errors.As(err, &fe), "%T: %v", err, err)
+			require.NotEmpty(t, fe.Problems)
+			assert.Nil(t, objs)
+			return
+		}
+		var stream bytes.Buffer
+		seen := map[manifestKey]bool{}
+		for _, o := range objs {
+			assert.NotEmpty(t, o.GetAPIVersion())
+			assert.NotEmpty(t, o.GetKind())
+			assert.NotEmpty(t, o.GetName())
+			assert.False(t, seen[manifestKeyOf(o)], "%s twice", manifestKeyOf(o))
+			seen[manifestKeyOf(o)] = true
+			doc, err := yaml.Marshal(o.Object)
+			require.NoError(t, err)
+			stream.WriteString("---\n")
+			stream.Write(doc)
+		}
+		back, err := decodeManifest("again.yaml", stream.Bytes())
+		require.NoError(t, err, "re-decoding our own output:\n%s", stream.String())
+		require.Len(t, back, len(objs))
+		for i := range objs {
+			want, err := json.Marshal(objs[i].Object)
+			require.NoError(t, err)
+			got, err := json.Marshal(back[i].Object)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(got))
+		}
+	})
+}
+
+// FuzzParseChannelVersion: a record is an annotation on a namespace, which kops's channels, an
+// older channels or a person may have written. Reading it and its inventory must not panic and
+// must work in proportion to the input (a gzipped inventory is bounded by what it may unpack to);
+// a record that is read encodes to a value read back the same, and its objects come in a stable
+// order.
+func FuzzParseChannelVersion(f *testing.F) {
+	plain := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: 1, FieldManager: "kops-channels"}
+	require.NoError(f, plain.setInventory(refs(3)))
+	// setInventory gzips only inventories of more than 4 KiB: a small one is made here, so that the
+	// seed stays small (the fuzzer minimizes what it finds, at a cost of the input's length squared).
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, err := zw.Write([]byte(`{"ConfigMap":{"a":["x","y"]},"Deployment.apps":{"b":["z"]}}`))
+	require.NoError(f, err)
+	require.NoError(f, zw.Close())
+	gzipped := &ChannelVersion{FieldManager: "kops-channels", InventoryGzip: base64.StdEncoding.EncodeToString(gz.Bytes())}
+	for _, s := range []string{
+		plain.Encode(),
+		gzipped.Encode(),
+		`{"version":"1.4.0","channel":"s3://b/c/addons/bootstrap-channel.yaml","id":"k8s-1.12","manifestHash":"x","systemGeneration":1}`,
+		`{"inventory":{"Kind":{"":["a","a"]}},"inventoryGzip":"H4sI"}`,
+		`{"inventory":null}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		var v *ChannelVersion
+		var err error
+		allocbound.Check(t, len(value), func() { v, err = ParseChannelVersion(value) })
+		if err != nil {
+			return
+		}
+		var objs []ObjectRef
+		read := func() { objs, err = v.Objects() }
+		if v.InventoryGzip == "" {
+			allocbound.Check(t, len(value), read)
+		} else {
+			read()
+		}
+		if err == nil {
+			assert.True(t, sort.SliceIsSorted(objs, func(i, j int) bool { return objs[i].key() < objs[j].key() }), "objects out of order: %v", objs)
+		}
+		encoded := v.Encode()
+		back, err := ParseChannelVersion(encoded)
+		require.NoError(t, err, "re-reading our own output: %s", encoded)
+		assert.Equal(t, encoded, back.Encode())
+	})
+}

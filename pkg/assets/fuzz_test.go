@@ -1,0 +1,74 @@
+package assets
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/util/pkg/allocbound"
+)
+
+// FuzzRemapImage: image references come from channels, package manifests and the cluster spec,
+// locations from spec.assets. Parsing must not panic and must work in proportion to the input;
+// a reference written back from its parsed parts parses to the same parts; and an image remapped
+// to an accepted location is a valid reference under that location, with the same tag and digest,
+// that remaps to itself and is pulled from the location's registry. Below a proxy, an image whose
+// registry cannot be a path component (a port, an IPv6 address) is refused.
+func FuzzRemapImage(f *testing.F) {
+	for _, s := range []struct {
+		location string
+		proxy    bool
+		image    string
+	}{
+		{"registry.example.com/mirror", false, "registry.k8s.io/coredns/coredns:v1.12.4"},
+		{"proxy.example.com:5000/", true, "busybox"},
+		{"registry.example.com", false, "quay.io/cilium/cilium:v1.18.0@" + sha},
+		{"[::1]:5000", true, "index.docker.io/library/app__x-y.z:1_0"},
+		{"https://r.example.com", false, "Registry.k8s.io/Coredns:latest"},
+		{"mirror", false, "busybox"},
+	} {
+		f.Add(s.location, s.proxy, s.image)
+	}
+	f.Fuzz(func(t *testing.T, location string, proxy bool, image string) {
+		var ref imageRef
+		var err error
+		allocbound.Check(t, len(image), func() { ref, err = parseImage(image) })
+		if err != nil {
+			return
+		}
+		written := ref.registry + "/" + ref.repository + ref.suffix()
+		again, err := parseImage(written)
+		require.NoError(t, err, "parsing %q, written from %q", written, image)
+		assert.Equal(t, ref, again, "%q written as %q", image, written)
+
+		spec := &kops.AssetsSpec{ContainerRegistry: location}
+		if proxy {
+			spec = &kops.AssetsSpec{ContainerProxy: location}
+		}
+		var r *Remapper
+		allocbound.Check(t, len(location), func() { r, err = NewRemapper(spec) })
+		if err != nil || location == "" {
+			return
+		}
+		out, err := r.RemapImage(image)
+		if proxy && !componentRE.MatchString(strings.ToLower(ref.registry)) {
+			require.Error(t, err, "registry %q cannot be a path component below a proxy", ref.registry)
+			return
+		}
+		require.NoError(t, err)
+		prefix := strings.TrimSuffix(location, "/") + "/"
+		assert.True(t, strings.HasPrefix(out, prefix), "%q remapped to %q, outside %q", image, out, location)
+		remapped, err := parseImage(out)
+		require.NoError(t, err, "%q remapped to %q, which is not a valid reference", image, out)
+		host, _, _ := strings.Cut(location, "/")
+		assert.Equal(t, host, remapped.registry, "%q remapped to %q is pulled from another registry", image, out)
+		assert.Equal(t, ref.tag, remapped.tag)
+		assert.Equal(t, ref.digest, remapped.digest)
+		twice, err := r.RemapImage(out)
+		require.NoError(t, err)
+		assert.Equal(t, out, twice, "remapping must be idempotent")
+	})
+}

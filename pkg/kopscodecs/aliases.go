@@ -1,0 +1,67 @@
+package kopscodecs
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxAliasedNodes is how many values YAML aliases may add to one document when expanded. Every
+// later step (the type check, decoding, the line table) walks the expanded document, so without a
+// bound a few lines of nested anchors (a "billion laughs") cost minutes and gigabytes before
+// yaml.v3's own ratio check, which runs last, refuses them. A kops document that shares a toleration
+// list or a subnet through an anchor adds a few dozen values.
+const maxAliasedNodes = 1000
+
+// checkAliases refuses a document whose aliases expand to more than maxAliasedNodes values, or
+// that an alias contains (yaml.v3 parses `&a [*a]` into a cycle). It visits each node once.
+func checkAliases(root *yaml.Node) error {
+	a := aliasCounter{sizes: map[*yaml.Node]int{}}
+	if _, err := a.size(root); err != nil {
+		return err
+	}
+	if a.added > maxAliasedNodes {
+		return fmt.Errorf("YAML aliases expand the document by more than %d values; write the values out", maxAliasedNodes)
+	}
+	return nil
+}
+
+// aliasCounter sums what the aliases of a document add to it.
+type aliasCounter struct {
+	// sizes holds the expanded size of each node walked, or inProgress while its children are.
+	sizes map[*yaml.Node]int
+	// added is the number of values the aliases stand for, capped just above the limit so that
+	// sums cannot overflow.
+	added int
+}
+
+const inProgress = -1
+
+// size returns the number of values n stands for once every alias below it is expanded.
+func (a *aliasCounter) size(n *yaml.Node) (int, error) {
+	if size, seen := a.sizes[n]; seen {
+		return size, nil
+	}
+	a.sizes[n] = inProgress
+	size := 1
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		if a.sizes[n.Alias] == inProgress {
+			return 0, fmt.Errorf("line %d: YAML alias *%s is inside the value it refers to", n.Line, n.Value)
+		}
+		target, err := a.size(n.Alias)
+		if err != nil {
+			return 0, err
+		}
+		a.added = min(a.added+target, maxAliasedNodes+1)
+		size = target
+	}
+	for _, c := range n.Content {
+		s, err := a.size(c)
+		if err != nil {
+			return 0, err
+		}
+		size = min(size+s, maxAliasedNodes+1)
+	}
+	a.sizes[n] = size
+	return size, nil
+}

@@ -1,0 +1,43 @@
+// Package allocbound holds decoders of untrusted bytes to work in proportion to their input: a fuzz
+// target runs each input through Check, which fails when the decoder allocated more than a fixed
+// allowance plus so much per input byte. Allocation stands in for time (tests assert no wall-clock
+// limits): the super-linear cases found so far (YAML alias bombs, path strings that repeat their
+// parents') allocated gigabytes for a few kilobytes of input.
+package allocbound
+
+import (
+	"runtime/metrics"
+	"testing"
+)
+
+// Base and PerByte are the default allowance: every decoder of this project stays below a few
+// hundred KiB on a small document and below 500 bytes per input byte on large ones (a Cluster with
+// 10,000 unknown fields, a 9,000-deep nested list), so a blow-up stands far above it.
+const (
+	Base    = 8 << 20
+	PerByte = 1 << 10
+)
+
+const allocsMetric = "/gc/heap/allocs:bytes"
+
+// Bytes returns how many heap bytes were allocated while f ran. It reads the runtime's cumulative
+// counter, which every goroutine adds to and which the runtime updates a span at a time, so it is
+// exact to a few hundred KiB: enough to tell linear from quadratic.
+func Bytes(f func()) uint64 {
+	sample := []metrics.Sample{{Name: allocsMetric}}
+	metrics.Read(sample)
+	before := sample[0].Value.Uint64()
+	f()
+	metrics.Read(sample)
+	return sample[0].Value.Uint64() - before
+}
+
+// Check runs f, which decodes an input of inputLen bytes, and fails t when it allocated more than
+// Base + PerByte*inputLen bytes.
+func Check(t testing.TB, inputLen int, f func()) {
+	t.Helper()
+	limit := uint64(Base) + uint64(PerByte)*uint64(inputLen)
+	if got := Bytes(f); got > limit {
+		t.Errorf("decoding %d bytes allocated %d bytes, more than the %d allowed: work is not proportional to the input", inputLen, got, limit)
+	}
+}
