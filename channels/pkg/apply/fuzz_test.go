@@ -35,7 +35,13 @@ func FuzzDecodeManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var err error
 		var objs []*unstructured.Unstructured
-		allocbound.Check(t, len(data), func() { objs, err = decodeManifest("m.yaml", data) })
+		allocbound.Check(t, len(data), func() {
+			m := decodeManifest("m.yaml", data)
+			m.checkMetadata(withCRDs(m.unstructured()))
+			if err = m.err(); err == nil {
+				objs = m.unstructured()
+			}
+		})
 		if err != nil {
 			var fe *api.FileError
 			require.True(t, errors.As(err, &fe), "%T: %v", err, err)
@@ -56,8 +62,9 @@ func FuzzDecodeManifest(f *testing.F) {
 			stream.WriteString("---\n")
 			stream.Write(doc)
 		}
-		back, err := decodeManifest("again.yaml", stream.Bytes())
-		require.NoError(t, err, "re-decoding our own output:\n%s", stream.String())
+		again := decodeManifest("again.yaml", stream.Bytes())
+		require.NoError(t, again.err(), "re-decoding our own output:\n%s", stream.String())
+		back := again.unstructured()
 		require.Len(t, back, len(objs))
 		for i := range objs {
 			want, err := json.Marshal(objs[i].Object)
