@@ -59,24 +59,25 @@ func TestLeaseElectorRunStopsLeadingWhenItCannotRenew(t *testing.T) {
 	client := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
 	e := testElector("a", client)
 	e.renewDeadline = 50 * time.Millisecond
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		// Another replica takes the lease while a leads: a cannot renew and stops.
-		time.Sleep(30 * time.Millisecond)
-		u, err := client.Resource(leasesGVR).Namespace("ns").Get(context.Background(), "lease", metav1.GetOptions{})
-		if err == nil {
-			_ = unstructured.SetNestedField(u.Object, "thief", "spec", "holderIdentity")
-			_, _ = client.Resource(leasesGVR).Namespace("ns").Update(context.Background(), u, metav1.UpdateOptions{})
-		}
-	}()
 	var led bool
 	err, lost := e.run(context.Background(), func(ctx context.Context) error {
 		led = true
+		// Another replica takes the lease while a leads (it exists now: a holds it): a cannot
+		// renew and stops. Taking it here, not after a fixed sleep, keeps a loaded machine from
+		// stealing a lease that does not exist yet, which once left the test running forever.
+		// (assert, not require: this may run outside the test's goroutine)
+		u, err := client.Resource(leasesGVR).Namespace("ns").Get(context.Background(), "lease", metav1.GetOptions{})
+		if !assert.NoError(t, err) {
+			return err
+		}
+		assert.NoError(t, unstructured.SetNestedField(u.Object, "thief", "spec", "holderIdentity"))
+		_, err = client.Resource(leasesGVR).Namespace("ns").Update(context.Background(), u, metav1.UpdateOptions{})
+		if !assert.NoError(t, err) {
+			return err
+		}
 		<-ctx.Done()
 		return nil
 	})
-	<-ended
 	assert.NoError(t, err)
 	assert.True(t, led)
 	assert.True(t, lost, "a replica that cannot renew says it lost the lease")
