@@ -28,15 +28,16 @@ const (
 	ReasonInvalidSpec = "InvalidSpec"
 )
 
-// newEventRecorder records core/v1 events as component corednsoperator.EventReporter, the
-// source the admission policy allows, with host identity. Recording is asynchronous and ends
-// with ctx. Leader election records its events on the Lease with it too.
-func newEventRecorder(ctx context.Context, client dynamic.Interface, identity string) (record.EventRecorder, error) {
+// newEventRecorder records core/v1 events as corednsoperator.EventReporter, component and host
+// alike: the one source (and so reporting controller and instance) the admission policy allows,
+// since an event naming a host would speak for that node. Recording is asynchronous and ends with
+// ctx. Leader election records its events on the Lease with it too.
+func newEventRecorder(ctx context.Context, client dynamic.Interface) (record.EventRecorder, error) {
 	// Every object it records events on carries its kind (unstructured), so the scheme is empty.
 	scheme := runtime.NewScheme()
 	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
 	broadcaster.StartRecordingToSink(&eventSink{ctx: ctx, client: client})
-	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: corednsoperator.EventReporter, Host: identity}), nil
+	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: corednsoperator.EventReporter, Host: corednsoperator.EventReporter}), nil
 }
 
 // adoptedFrom names the field managers of an existing object the operator has never applied,

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
 )
 
 // managed is one object the operator writes, in the order it applies them: what the Deployment
@@ -34,14 +35,6 @@ var managedObjects = []managed{
 	{deploymentsGVR, "Deployment", corednsoperator.CoreDNSDeployment},
 }
 
-// Metadata the built-in rendering sets for kops's channels, which the operator leaves to channels:
-// the addon label says which kops addon applied an object, and the handover annotation is read
-// when the built-in addon is retired. Applying them would flip the label back after a handover.
-const (
-	addonNameLabel     = "addon.kops.k8s.io/name"
-	handoverAnnotation = "addon.kops.k8s.io/handover-to"
-)
-
 // desiredObjects renders spec and returns the managed objects, each as the operator applies it.
 // The rest of the built-in addon (its RBAC, kops pre-creates it; the autoscaler and the
 // PodDisruptionBudget) is outside the operator's scope and rights.
@@ -52,7 +45,7 @@ func desiredObjects(spec Spec, facts Facts) ([]*unstructured.Unstructured, error
 	}
 	// The same checks the policy's derivation makes, strict decoding included: a rendering the
 	// policy could not be derived from is not applied.
-	if _, err := corednsoperator.ScopeFromManifest(manifest); err != nil {
+	if err := corednsoperator.CheckRendering(manifest); err != nil {
 		return nil, err
 	}
 	docs, err := kubemanifest.Split(manifest)
@@ -75,11 +68,16 @@ func desiredObjects(spec Spec, facts Facts) ([]*unstructured.Unstructured, error
 		if u == nil {
 			return nil, fmt.Errorf("the rendered CoreDNS manifest has no %s %s/%s", m.kind, corednsoperator.WatchNamespace, m.name)
 		}
-		labels := u.GetLabels()
-		delete(labels, addonNameLabel)
+		// The metadata kops's channels sets (the addon label, the handover annotation) is left to
+		// channels: applying it would flip the label back after a handover.
+		labels, annotations := u.GetLabels(), u.GetAnnotations()
+		for _, k := range operator.ChannelsLabels {
+			delete(labels, k)
+		}
+		for _, k := range operator.ChannelsAnnotations {
+			delete(annotations, k)
+		}
 		u.SetLabels(labels)
-		annotations := u.GetAnnotations()
-		delete(annotations, handoverAnnotation)
 		u.SetAnnotations(annotations)
 		out = append(out, u)
 	}

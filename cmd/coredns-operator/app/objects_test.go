@@ -1,6 +1,7 @@
 package app
 
 import (
+	"k8s.io/kops/pkg/model/components/operator"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,8 +23,8 @@ func TestDesiredObjects(t *testing.T) {
 	var kinds []string
 	for _, o := range objects {
 		kinds = append(kinds, o.GetKind()+"/"+o.GetNamespace()+"/"+o.GetName())
-		assert.NotContains(t, o.GetLabels(), addonNameLabel, "%s: channels' label is left to channels", o.GetName())
-		assert.NotContains(t, o.GetAnnotations(), handoverAnnotation, o.GetName())
+		assert.NotContains(t, o.GetLabels(), operator.ChannelsLabels[0], "%s: channels' label is left to channels", o.GetName())
+		assert.NotContains(t, o.GetAnnotations(), operator.ChannelsAnnotations[0], o.GetName())
 	}
 	assert.Equal(t, []string{"ServiceAccount/kube-system/coredns", "ConfigMap/kube-system/coredns", "Service/kube-system/kube-dns", "Deployment/kube-system/coredns"}, kinds)
 

@@ -68,7 +68,7 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 			_ = srv.Shutdown(shutdown)
 		}()
 	}
-	events, err := newEventRecorder(ctx, client, opts.Identity)
+	events, err := newEventRecorder(ctx, client)
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,11 @@ func operatorPolicy(ctx *model.KopsModelContext, spec corednsoperator.CoreDNSSpe
 	if err != nil {
 		return nil, err
 	}
-	scope, err := corednsoperator.ScopeFromManifest(rendered)
+	marked, err := renderCoreDNS(ctx, coredns.Spec(corednsoperator.Marked(spec)))
+	if err != nil {
+		return nil, err
+	}
+	scope, err := corednsoperator.ScopeFromManifest(rendered, marked, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -104,32 +104,33 @@ func operatorPackageManifest(d *operator.Descriptor, p *channels.Package, remapp
 	return out.Bytes(), nil
 }
 
-// policyWithProbe is the admission policy and its binding, the binding annotated with the probe
-// channels runs before it applies what the policy confines.
+// policyWithProbe is the admission policies and their bindings, each binding annotated with the
+// probe channels runs before it applies what the policy confines.
 func policyWithProbe(d *operator.Descriptor, manifest []byte) ([]byte, error) {
-	probe, err := (&channelsapi.EnforcementProbe{User: d.Username(), Object: d.ProbeObject()}).Encode()
-	if err != nil {
-		return nil, err
-	}
+	probes := map[string]map[string]interface{}{d.PolicyName: d.ProbeObject(), d.ExactPolicyName(): d.ExactProbeObject()}
 	docs, err := kubemanifest.Split(manifest)
 	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	found := false
+	found := 0
 	for _, doc := range docs {
 		obj := &unstructured.Unstructured{}
 		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
 			return nil, err
 		}
-		if obj.GetKind() == "ValidatingAdmissionPolicyBinding" && obj.GetName() == d.PolicyName {
+		if object, ok := probes[obj.GetName()]; ok && obj.GetKind() == "ValidatingAdmissionPolicyBinding" {
+			probe, err := (&channelsapi.EnforcementProbe{User: d.Username(), Object: object}).Encode()
+			if err != nil {
+				return nil, err
+			}
 			annotations := obj.GetAnnotations()
 			if annotations == nil {
 				annotations = map[string]string{}
 			}
 			annotations[channelsapi.EnforcementProbeAnnotation] = probe
 			obj.SetAnnotations(annotations)
-			found = true
+			found++
 		}
 		data, err := yaml.Marshal(obj.Object)
 		if err != nil {
@@ -137,8 +138,8 @@ func policyWithProbe(d *operator.Descriptor, manifest []byte) ([]byte, error) {
 		}
 		writeDoc(&out, data)
 	}
-	if !found {
-		return nil, fmt.Errorf("the admission policy manifest has no ValidatingAdmissionPolicyBinding %s", d.PolicyName)
+	if found != len(probes) {
+		return nil, fmt.Errorf("the admission policy manifest lacks a ValidatingAdmissionPolicyBinding %s or %s", d.PolicyName, d.ExactPolicyName())
 	}
 	return out.Bytes(), nil
 }

@@ -104,11 +104,18 @@ func Render(spec Spec, facts Facts) ([]byte, error) {
 type templateData struct {
 	Spec  Spec
 	Facts Facts
+	// DNSIPFamily is the IP family of Spec.DNSIP, as Service kube-dns names it: IPv4 or IPv6.
+	DNSIPFamily string
 }
 
 func newTemplateData(spec Spec, facts Facts) (*templateData, error) {
-	if _, err := netip.ParseAddr(spec.DNSIP); err != nil {
+	ip, err := netip.ParseAddr(spec.DNSIP)
+	if err != nil {
 		return nil, fmt.Errorf("dnsIP %q is not an IP address", spec.DNSIP)
+	}
+	family := "IPv4"
+	if ip.Is6() && !ip.Is4In6() {
+		family = "IPv6"
 	}
 	switch {
 	case spec.Image == "":
@@ -128,5 +135,5 @@ func newTemplateData(spec Spec, facts Facts) (*templateData, error) {
 		}
 		*q.value = parsed.String()
 	}
-	return &templateData{Spec: spec, Facts: facts}, nil
+	return &templateData{Spec: spec, Facts: facts, DNSIPFamily: family}, nil
 }

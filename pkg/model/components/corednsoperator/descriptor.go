@@ -1,6 +1,8 @@
 package corednsoperator
 
 import (
+	"strings"
+
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"k8s.io/kops/pkg/model/components/operator"
@@ -61,9 +63,48 @@ func Descriptor() *operator.Descriptor {
 // Scope is what the operator may write, as kops renders it (see operator.Scope).
 type Scope = operator.Scope
 
-// ScopeFromManifest picks the managed objects out of the built-in addon's rendered manifest.
-func ScopeFromManifest(manifest []byte) (*Scope, error) {
-	return Descriptor().ScopeFromManifest(manifest)
+// ScopeFromManifest picks the managed objects out of the built-in addon's rendered manifest, with
+// the rendering of Marked(spec) saying where the CoreDNS object's fields flow (Params).
+func ScopeFromManifest(manifest, marked []byte, spec CoreDNSSpec) (*Scope, error) {
+	return Descriptor().ScopeFromManifest(manifest, marked, Params(spec))
+}
+
+// CheckRendering checks what the operator renders as the policy's derivation does (strict decoding,
+// every managed object there), without deriving a policy.
+func CheckRendering(manifest []byte) error {
+	_, err := Descriptor().ScopeFromManifest(manifest, manifest, nil)
+	return err
+}
+
+// Params are the CoreDNS object's fields the policy binds, with their values in spec and a marker
+// of each (Marked): the image, the Corefile and the Service's address flow into what the operator
+// writes; the version and domain are bound too, wherever they would flow.
+func Params(spec CoreDNSSpec) []operator.Param {
+	m := Marked(spec)
+	return []operator.Param{
+		{Field: "spec.image", Value: spec.Image, Marker: m.Image},
+		{Field: "spec.corefile", Value: spec.Corefile, Marker: m.Corefile},
+		{Field: "spec.dnsIP", Value: spec.DNSIP, Marker: m.DNSIP},
+		{Field: "spec.dnsDomain", Value: spec.DNSDomain, Marker: m.DNSDomain},
+		{Field: "spec.version", Value: spec.Version, Marker: m.Version},
+	}
+}
+
+// Marked is spec with every field replaced by a marker that the renderer accepts and that appears
+// nowhere else: the address is a documentation address of the same family, so that what depends on
+// the family renders alike.
+func Marked(spec CoreDNSSpec) CoreDNSSpec {
+	ip := "192.0.2.53"
+	if strings.Contains(spec.DNSIP, ":") {
+		ip = "2001:db8::53"
+	}
+	return CoreDNSSpec{
+		Version:   "0.0.0-policy-marker",
+		Image:     "policy-marker.invalid/coredns:marker",
+		DNSDomain: "policy-marker.invalid",
+		DNSIP:     ip,
+		Corefile:  "# policy marker: spec.corefile\n",
+	}
 }
 
 // Labels are set on every object kops generates for the operator.

@@ -2,21 +2,43 @@ package operator
 
 import "sort"
 
-// kindRules is how the admission policy confines the operator's writes of one kind: the API
-// resource it matches and the checks derived from the rendered object of that kind.
+// kindRules is how the admission policy compares the operator's writes of one kind with what kops
+// renders: the API resource, and what of such an object is not the operator's to write but others'
+// by design. Everything else is compared whole.
 type kindRules struct {
 	group, resource string
-	checks          func(*Scope) []check
+	// ignored are the top-level keys the API server keeps apart from what a client writes (status).
+	ignored map[string]bool
+	// free are, per top-level key, the keys below it that someone else owns (a Deployment's
+	// replicas, the autoscaler's); bounds holds them to what is safe.
+	free   map[string][]string
+	bounds func(d *Descriptor) (expression, message string)
+	// controllerAnnotations are the annotations a controller sets on the object (any value).
+	controllerAnnotations []string
 }
 
-// managedKinds are the kinds an operator may manage. A kind is added here together with the
-// checks that confine it; a descriptor naming any other kind is refused (Validate), so nothing an
-// operator writes goes unconfined.
+// managedKinds are the kinds an operator may manage. A descriptor naming another kind is refused
+// (Validate), so nothing an operator writes goes unconfined.
 var managedKinds = map[string]kindRules{
-	"Deployment":     {"apps", "deployments", (*Scope).deploymentChecks},
-	"Service":        {"", "services", (*Scope).serviceChecks},
-	"ServiceAccount": {"", "serviceaccounts", (*Scope).serviceAccountChecks},
-	"ConfigMap":      {"", "configmaps", (*Scope).configMapChecks},
+	"Deployment": {
+		group: "apps", resource: "deployments",
+		ignored: map[string]bool{"status": true},
+		free:    map[string][]string{"spec": {"replicas"}},
+		bounds: func(d *Descriptor) (string, string) {
+			max := celInt(d.MaxReplicas)
+			return `object.spec.?replicas.orValue(1) >= 1 && object.spec.?replicas.orValue(1) <= ` + max,
+				"may have 1 to " + max + " replicas (its autoscaler sets the count)"
+		},
+		controllerAnnotations: []string{"deployment.kubernetes.io/revision"},
+	},
+	"DaemonSet": {
+		group: "apps", resource: "daemonsets",
+		ignored:               map[string]bool{"status": true},
+		controllerAnnotations: []string{"deprecated.daemonset.template.generation"},
+	},
+	"Service":        {group: "", resource: "services", ignored: map[string]bool{"status": true}},
+	"ServiceAccount": {group: "", resource: "serviceaccounts"},
+	"ConfigMap":      {group: "", resource: "configmaps"},
 }
 
 func supportedKinds() []string {

@@ -34,7 +34,13 @@ func code(values []string) string {
 // with kops's defaults, and a test compares them with this output.
 func PolicyMarkdown(s *Scope) string {
 	var b strings.Builder
-	for _, c := range s.checks() {
+	scope, exact, vars := s.checks()
+	checks := append(scope, exact...)
+	for _, v := range vars {
+		b.WriteString("- variable `" + v.name + "`:\n\n")
+		b.WriteString("  ```cel\n  " + v.expression + "\n  ```\n\n")
+	}
+	for _, c := range checks {
 		group := c.group
 		if group == "" {
 			group = "core"

@@ -1,135 +1,214 @@
 package operator
 
 import (
+	"encoding/json"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"sigs.k8s.io/yaml"
+
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
 // Scope is what the operator may write: the managed objects as kops itself renders them for this
-// cluster. The admission policy is generated from it, so that what the operator may create is
-// what kops would deploy, field by security-relevant field, and the two cannot drift apart. A
-// field is nil when the descriptor manages no object of its kind.
+// cluster, each compared whole by the admission policy (see exact.go).
 type Scope struct {
-	Descriptor     *Descriptor
-	Deployment     *appsv1.Deployment
-	Service        *corev1.Service
-	ServiceAccount *corev1.ServiceAccount
-	ConfigMap      *corev1.ConfigMap
+	Descriptor *Descriptor
+	// Objects are the managed objects in the order of Descriptor.Managed.
+	Objects []*ScopeObject
+	// Params are the instructions' fields bound into the objects.
+	Params []Param
 }
 
-// ScopeFromManifest picks d's managed objects out of a rendered manifest, and checks that they
-// have what the policy relies on (a non-root user, a cluster IP, ...): a template change that
-// drops one is an error here rather than a policy that admits more.
-func (d *Descriptor) ScopeFromManifest(manifest []byte) (*Scope, error) {
-	objects, err := kubemanifest.DecodeStrict(manifest)
+// ScopeObject is one managed object as rendered, and its literal for the policy.
+type ScopeObject struct {
+	Managed
+	// Rendered is the object kops renders, kops's channels metadata included.
+	Rendered map[string]interface{}
+	// body maps each top-level key the object's kind compares (spec, data, ...) to its literal;
+	// labels and annotations are the rendered metadata without kops's channels metadata.
+	body map[string]string
+	// labels and annotations are the rendered metadata without kops's channels metadata, which
+	// optional allows with the values kops's rendering gives it.
+	labels, annotations map[string]string
+	optional            map[string]map[string][]string
+}
+
+// ScopeFromManifest picks d's managed objects out of a rendered manifest; see Scope. A manifest
+// rendered from the instructions with every param replaced by its marker says where the params
+// flow; without params (the operator's own check of what it renders) marked is manifest.
+func (d *Descriptor) ScopeFromManifest(manifest, marked []byte, params []Param) (*Scope, error) {
+	objects, err := d.managedObjects(manifest)
 	if err != nil {
-		return nil, fmt.Errorf("reading the %s manifest the policy is derived from: %w", d.Subject, err)
+		return nil, err
 	}
-	s := &Scope{Descriptor: d}
-	for _, o := range objects {
-		if o.Typed.GetNamespace() != d.WatchNamespace || !d.manages(o.Kind, o.Typed.GetName()) {
-			continue
-		}
-		switch typed := o.Typed.(type) {
-		case *appsv1.Deployment:
-			s.Deployment = typed
-		case *corev1.Service:
-			s.Service = typed
-		case *corev1.ServiceAccount:
-			s.ServiceAccount = typed
-		case *corev1.ConfigMap:
-			s.ConfigMap = typed
-		}
+	markedObjects, err := d.managedObjects(marked)
+	if err != nil {
+		return nil, fmt.Errorf("the rendering with the instructions' fields marked: %w", err)
 	}
-	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("the %s manifest the policy is derived from: %w", d.Subject, err)
+	s := &Scope{Descriptor: d, Params: params}
+	for i, m := range d.Managed {
+		o, err := newScopeObject(m, objects[i], markedObjects[i], params)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s/%s: %w", m.Kind, d.WatchNamespace, m.Name, err)
+		}
+		s.Objects = append(s.Objects, o)
 	}
 	return s, nil
 }
 
-func (d *Descriptor) manages(kind, name string) bool {
-	for _, m := range d.Managed {
-		if m.Kind == kind && m.Name == name {
-			return true
+// managedObjects decodes a rendered manifest strictly (every object must be its typed API object,
+// no unknown field) and returns d's managed objects as JSON maps, in the order of d.Managed.
+func (d *Descriptor) managedObjects(manifest []byte) ([]map[string]interface{}, error) {
+	objects, err := kubemanifest.DecodeStrict(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("reading the %s manifest the policy is derived from: %w", d.Subject, err)
+	}
+	out := make([]map[string]interface{}, len(d.Managed))
+	for _, o := range objects {
+		if o.Typed.GetNamespace() != d.WatchNamespace {
+			continue
+		}
+		for i, m := range d.Managed {
+			if m.Kind != o.Kind || m.Name != o.Typed.GetName() {
+				continue
+			}
+			if err := checkRendered(o.Typed); err != nil {
+				return nil, fmt.Errorf("the %s manifest the policy is derived from: %w", d.Subject, err)
+			}
+			// The document as written, not the typed struct marshalled again: that would add the
+			// empty status and null timestamps the server never stores.
+			data, err := yaml.YAMLToJSON(o.Raw)
+			if err != nil {
+				return nil, err
+			}
+			var obj map[string]interface{}
+			if err := json.Unmarshal(data, &obj); err != nil {
+				return nil, err
+			}
+			out[i] = obj
 		}
 	}
-	return false
+	for i, m := range d.Managed {
+		if out[i] == nil {
+			return nil, fmt.Errorf("the %s manifest the policy is derived from has no %s %s/%s", d.Subject, m.Kind, d.WatchNamespace, m.Name)
+		}
+	}
+	return out, nil
 }
 
-// Validate checks that every managed object is present and fit to derive a policy from.
-func (s *Scope) Validate() error {
-	d := s.Descriptor
-	for _, m := range d.Managed {
-		if !s.has(m.Kind) {
-			return fmt.Errorf("no %s %s/%s", m.Kind, d.WatchNamespace, m.Name)
+// checkRendered refuses what an exact match would still let through as kops renders it: a
+// Deployment whose pods could run as root or choose another account is a template bug, not a
+// policy's to admit.
+func checkRendered(obj interface{}) error {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		pod := o.Spec.Template.Spec
+		sc := pod.SecurityContext
+		switch {
+		case pod.ServiceAccountName == "":
+			return fmt.Errorf("Deployment %s: spec.template.spec.serviceAccountName must be set", o.Name)
+		case sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.RunAsUser == nil || *sc.RunAsUser == 0:
+			return fmt.Errorf("Deployment %s: spec.template.spec.securityContext must set runAsNonRoot and a non-zero runAsUser", o.Name)
 		}
-	}
-	if s.Deployment != nil {
-		if err := validateDeployment(s.Deployment); err != nil {
-			return err
-		}
-		if sa := s.ServiceAccount; sa != nil && s.Deployment.Spec.Template.Spec.ServiceAccountName != sa.Name {
-			return fmt.Errorf("Deployment %s: spec.template.spec.serviceAccountName is %q, want %q", s.Deployment.Name, s.Deployment.Spec.Template.Spec.ServiceAccountName, sa.Name)
-		}
-	}
-	if s.Service != nil {
-		if err := validateService(s.Service); err != nil {
-			return err
+	case *corev1.Service:
+		if o.Spec.ClusterIP == "" || o.Spec.ClusterIP == corev1.ClusterIPNone {
+			return fmt.Errorf("Service %s: spec.clusterIP must be an address, so the policy can fix it", o.Name)
 		}
 	}
 	return nil
 }
 
-func (s *Scope) has(kind string) bool {
-	switch kind {
-	case "Deployment":
-		return s.Deployment != nil
-	case "Service":
-		return s.Service != nil
-	case "ServiceAccount":
-		return s.ServiceAccount != nil
-	case "ConfigMap":
-		return s.ConfigMap != nil
+func newScopeObject(m Managed, rendered, marked map[string]interface{}, params []Param) (*ScopeObject, error) {
+	rules := managedKinds[m.Kind]
+	o := &ScopeObject{Managed: m, Rendered: rendered, body: map[string]string{}}
+	for _, k := range sortedKeys(rendered) {
+		switch k {
+		case "apiVersion", "kind", "metadata":
+			continue
+		}
+		if rules.ignored[k] {
+			return nil, fmt.Errorf("%s is the server's, and must not be rendered", k)
+		}
+		l, err := celLiteral(k, without(rendered[k], rules.free[k]), without(marked[k], rules.free[k]), params)
+		if err != nil {
+			return nil, err
+		}
+		o.body[k] = l
 	}
-	return false
-}
-
-func validateDeployment(d *appsv1.Deployment) error {
-	pod := d.Spec.Template.Spec
-	sc := pod.SecurityContext
-	switch {
-	case pod.ServiceAccountName == "":
-		return fmt.Errorf("Deployment %s: spec.template.spec.serviceAccountName must be set", d.Name)
-	case len(pod.InitContainers) > 0 || len(pod.EphemeralContainers) > 0:
-		return fmt.Errorf("Deployment %s: init or ephemeral containers are not supported", d.Name)
-	case sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.RunAsUser == nil || *sc.RunAsUser == 0 || sc.RunAsGroup == nil || *sc.RunAsGroup == 0:
-		return fmt.Errorf("Deployment %s: spec.template.spec.securityContext must set runAsNonRoot and a non-zero runAsUser and runAsGroup", d.Name)
-	case sc.SeccompProfile == nil || sc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault:
-		return fmt.Errorf("Deployment %s: spec.template.spec.securityContext.seccompProfile must be RuntimeDefault", d.Name)
-	case d.Spec.Selector == nil || len(d.Spec.Selector.MatchExpressions) > 0:
-		return fmt.Errorf("Deployment %s: spec.selector must be matchLabels only", d.Name)
-	}
-	for i, c := range pod.Containers {
-		if c.Image == "" {
-			return fmt.Errorf("Deployment %s: spec.template.spec.containers[%d].image is empty", d.Name, i)
+	meta, _ := rendered["metadata"].(map[string]interface{})
+	markedMeta, _ := marked["metadata"].(map[string]interface{})
+	for _, field := range []string{"labels", "annotations"} {
+		if fmt.Sprint(meta[field]) != fmt.Sprint(markedMeta[field]) {
+			return nil, fmt.Errorf("metadata.%s depends on the instructions", field)
 		}
 	}
-	return nil
+	labels, annotations := stringsOf(meta["labels"]), stringsOf(meta["annotations"])
+	o.optional = channelsMetadata(labels, annotations)
+	o.labels = withoutKeys(labels, ChannelsLabels)
+	o.annotations = withoutKeys(annotations, ChannelsAnnotations)
+	return o, nil
 }
 
-func validateService(s *corev1.Service) error {
-	svc := s.Spec
-	switch {
-	case svc.ClusterIP == corev1.ClusterIPNone:
-		return fmt.Errorf("Service %s: spec.clusterIP must be an address or unset", s.Name)
-	case svc.Type != "" && svc.Type != corev1.ServiceTypeClusterIP:
-		return fmt.Errorf("Service %s: spec.type must be ClusterIP", s.Name)
-	case len(svc.Selector) == 0 || len(svc.Ports) == 0:
-		return fmt.Errorf("Service %s: spec.selector and spec.ports must be set", s.Name)
+// without is v (a map) without the keys, or v itself.
+func without(v interface{}, keys []string) interface{} {
+	m, ok := v.(map[string]interface{})
+	if !ok || len(keys) == 0 {
+		return v
 	}
-	return nil
+	out := make(map[string]interface{}, len(m))
+	for k, e := range m {
+		out[k] = e
+	}
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
+}
+
+func stringsOf(v interface{}) map[string]string {
+	out := map[string]string{}
+	m, _ := v.(map[string]interface{})
+	for k, e := range m {
+		out[k], _ = e.(string)
+	}
+	return out
+}
+
+// The metadata kops's channels sets and reads on the objects of an addon: the label naming the addon
+// that applied an object, and the annotation naming the addon that takes it over when its own leaves
+// the channel. An operator leaves them to channels (it does not apply them), and channels moves an
+// object's label to the annotation's addon on a handover, so each may be on a managed object, with
+// the values kops renders: the label its rendered value or the handover target.
+var (
+	ChannelsLabels      = []string{"addon.kops.k8s.io/name"}
+	ChannelsAnnotations = []string{"addon.kops.k8s.io/handover-to"}
+)
+
+// channelsMetadata is what of the channels metadata may be on an object kops renders with labels
+// and annotations: {"labels": {key: values}, "annotations": {...}}.
+func channelsMetadata(labels, annotations map[string]string) map[string]map[string][]string {
+	out := map[string]map[string][]string{"labels": {}, "annotations": {}}
+	var targets []string
+	for _, k := range ChannelsAnnotations {
+		if v, ok := annotations[k]; ok {
+			out["annotations"][k] = []string{v}
+			targets = append(targets, v)
+		}
+	}
+	for _, k := range ChannelsLabels {
+		if v, ok := labels[k]; ok {
+			out["labels"][k] = append([]string{v}, targets...)
+		}
+	}
+	return out
+}
+
+func withoutKeys(m map[string]string, keys []string) map[string]string {
+	for _, k := range keys {
+		delete(m, k)
+	}
+	return m
 }

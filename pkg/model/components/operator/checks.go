@@ -1,0 +1,120 @@
+package operator
+
+import (
+	"sort"
+	"strings"
+)
+
+// check is one rule of the admission policy: for the operator's creates and updates of resource in
+// group (in namespace only, when set), expression must hold. Message says what was refused.
+type check struct {
+	group, resource string
+	namespace       string
+	expression      string
+	message         string
+}
+
+// variable is a literal the checks name (variables.<name>), written once in the policy.
+type variable struct{ name, expression string }
+
+// serverMetadata are the metadata fields the API server sets itself; a client's values there are
+// ignored or refused by the server, never stored as the client wrote them.
+var serverMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+	"deletionGracePeriodSeconds", "managedFields", "selfLink"}
+
+// checks are the rules of the scope policy (each kind's one name, the events) and of the exact
+// policy (each managed object compared whole with its literal, the variables).
+func (s *Scope) checks() (scope, exact []check, vars []variable) {
+	d := s.Descriptor
+	for _, o := range s.Objects {
+		rules := managedKinds[o.Kind]
+		scope = append(scope, check{rules.group, rules.resource, "", `object.metadata.name == ` + celString(o.Name),
+			"the " + d.Subject + " operator may only create or change " + o.Kind + " " + o.Name})
+		c, v := s.objectChecks(o)
+		exact = append(exact, c...)
+		vars = append(vars, v...)
+	}
+	return append(scope, s.eventChecks()...), exact, vars
+}
+
+func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
+	d := s.Descriptor
+	rules := managedKinds[o.Kind]
+	what := "the " + d.Subject + " operator may write " + o.Kind + " " + o.Name + " only as kops renders it: "
+	deny := func(expression, message string) check {
+		return check{rules.group, rules.resource, "", expression, what + message}
+	}
+	out := []check{
+		deny(`dyn(object.metadata).all(k, k in `+celStrings(append(serverMetadata, "name", "namespace", "labels", "annotations"))+`)`,
+			"no ownerReferences, finalizers or other metadata"),
+		deny(exactStringMap("object.metadata.?labels.orValue({})", o.labels, o.optional["labels"], nil),
+			"labels exactly "+celStringMap(o.labels)),
+		deny(exactStringMap("object.metadata.?annotations.orValue({})", o.annotations, o.optional["annotations"], rules.controllerAnnotations),
+			"annotations exactly "+celStringMap(o.annotations)),
+	}
+	keys := []string{"apiVersion", "kind", "metadata"}
+	for k := range rules.ignored {
+		keys = append(keys, k)
+	}
+	var vars []variable
+	for _, k := range sortedStringKeys(o.body) {
+		keys = append(keys, k)
+		name := strings.ToLower(o.Kind) + "_" + k
+		vars = append(vars, variable{name, o.body[k]})
+		out = append(out, deny(`has(object.`+k+`) && `+equalMap("object."+k, "variables."+name, rules.free[k]), k+" exactly as rendered"+paramsText(s.Params, o.body[k])))
+	}
+	sort.Strings(keys)
+	out = append(out, deny(`dyn(object).all(k, k in `+celStrings(keys)+`)`, "no field beyond "+strings.Join(keys, ", ")))
+	if rules.bounds != nil {
+		expression, message := rules.bounds(d)
+		out = append(out, check{rules.group, rules.resource, "", expression, "the " + d.Subject + " " + o.Kind + " " + message})
+	}
+	return out, vars
+}
+
+// exactStringMap holds when the string map obj has exactly want's entries, plus any of optional's
+// keys with one of its values, plus any of anyValue's keys.
+func exactStringMap(obj string, want map[string]string, optional map[string][]string, anyValue []string) string {
+	var alternatives []string
+	for _, k := range anyValue {
+		alternatives = append(alternatives, `k == `+celString(k))
+	}
+	for _, k := range sortedListKeys(optional) {
+		alternatives = append(alternatives, `(k == `+celString(k)+` && `+obj+`[k] in `+celStrings(optional[k])+`)`)
+	}
+	lit := celStringMap(want)
+	alternatives = append(alternatives, `(k in `+lit+` && `+obj+`[k] == `+lit+`[k])`)
+	return obj + `.all(k, ` + strings.Join(alternatives, " || ") + `) && ` + lit + `.all(k, k in ` + obj + `)`
+}
+
+// paramsText names the params a literal binds, for the check's message.
+func paramsText(params []Param, literal string) string {
+	var bound []string
+	for _, p := range params {
+		if strings.Contains(literal, p.expr()) {
+			bound = append(bound, p.Field)
+		}
+	}
+	if len(bound) == 0 {
+		return ""
+	}
+	return ", with " + strings.Join(bound, " and ") + " of its instructions"
+}
+
+func sortedStringKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func sortedListKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

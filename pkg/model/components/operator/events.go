@@ -1,0 +1,45 @@
+package operator
+
+import "strings"
+
+// eventChecks keep the operator from speaking for others in its watch namespace: an event it
+// records there is compared whole too. Only what an event is about is free (its reason, message,
+// type Normal or Warning, counts and times, and the uid and version of the object it names); what
+// it names is one of the objects the operator manages or its instructions, and who reports it is
+// the operator, fixed. Its own namespace holds nothing but its lease, so its leader-election events
+// there are left alone.
+func (s *Scope) eventChecks() []check {
+	d := s.Descriptor
+	refs := []string{celStrings([]string{d.CRD.APIVersion(), d.CRD.Kind, d.Instructions})}
+	for _, o := range s.Objects {
+		apiVersion, _ := o.Rendered["apiVersion"].(string)
+		refs = append(refs, celStrings([]string{apiVersion, o.Kind, o.Name}))
+	}
+	about := "[" + strings.Join(refs, ", ") + "]"
+	me := celString(d.EventReporter())
+	source := `{"component": ` + me + `, "host": ` + me + `}`
+	ref := func(obj string) string {
+		return allOf(`dyn(`+obj+`).all(k, k in ["apiVersion", "kind", "name", "namespace", "uid", "resourceVersion"])`,
+			`[`+obj+`.?apiVersion.orValue(""), `+obj+`.?kind.orValue(""), `+obj+`.?name.orValue("")] in `+about,
+			obj+`.?namespace.orValue("") == `+celString(d.WatchNamespace))
+	}
+	metadata := `dyn(object.metadata).all(k, k in ` + celStrings(append(serverMetadata, "name", "namespace")) + `)`
+	whose := "the " + d.Subject + " operator may only record events in " + d.WatchNamespace + " as " + d.EventReporter() +
+		" about the objects it manages, with nothing but a reason, a message, a type, counts and times of its own"
+	return []check{
+		{"", "events", d.WatchNamespace, allOf(metadata,
+			`dyn(object).all(k, k in ["apiVersion", "kind", "metadata", "involvedObject", "reason", "message", "type", "count", "firstTimestamp", "lastTimestamp", "eventTime", "source", "reportingComponent", "reportingInstance"])`,
+			ref("object.involvedObject"),
+			`object.?type.orValue("") in ["Normal", "Warning"]`,
+			`dyn(object.?source.orValue({})) == `+source,
+			`object.?reportingComponent.orValue("") == `+me,
+			`object.?reportingInstance.orValue("") == `+me), whose},
+		{"events.k8s.io", "events", d.WatchNamespace, allOf(metadata,
+			`dyn(object).all(k, k in ["apiVersion", "kind", "metadata", "regarding", "reason", "note", "type", "action", "eventTime", "series", "reportingController", "reportingInstance", "deprecatedSource", "deprecatedFirstTimestamp", "deprecatedLastTimestamp", "deprecatedCount"])`,
+			ref("object.regarding"),
+			`object.?type.orValue("") in ["Normal", "Warning"]`,
+			`dyn(object.?deprecatedSource.orValue(`+source+`)) == `+source,
+			`object.?reportingController.orValue("") == `+me,
+			`object.?reportingInstance.orValue("") == `+me), whose},
+	}
+}
