@@ -94,6 +94,26 @@ func TestGetFullShowsPodMetadataDefault(t *testing.T) {
 	assert.Contains(t, r.stdout, "  podMetadataAccess:\n    mode: Block\n")
 }
 
+// TestGetFullShowsNamespaceRestrictions: in mode Forward, --full shows kube2iam's namespace
+// restrictions on when the spec leaves them unset, and an explicit false is stored, shown and kept.
+func TestGetFullShowsNamespaceRestrictions(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "pm.k8s.local", "--zones", "us-east-2a")
+	c.editor(`s/^  cloudProvider: aws/  cloudProvider: aws\n  podMetadataAccess:\n    mode: Forward\n    forward:\n      baseRoleARN: arn:aws:iam::123456789012:role\/pods\/\n  networking:\n    calico: {}/`)
+	c.mustRun("edit", "cluster", "pm.k8s.local")
+	r := c.mustRun("get", "cluster", "pm.k8s.local", "-o", "yaml")
+	assert.NotContains(t, r.stdout, "namespaceRestrictions")
+	r = c.mustRun("get", "cluster", "pm.k8s.local", "-o", "yaml", "--full")
+	assert.Contains(t, r.stdout, "      namespaceRestrictions: true\n")
+
+	c.editor(`s/^      baseRoleARN: \(.*\)$/      baseRoleARN: \1\n      namespaceRestrictions: false/`)
+	c.mustRun("edit", "cluster", "pm.k8s.local")
+	for _, args := range [][]string{{"get", "cluster", "pm.k8s.local", "-o", "yaml"}, {"get", "cluster", "pm.k8s.local", "-o", "yaml", "--full"}} {
+		r = c.mustRun(args...)
+		assert.Contains(t, r.stdout, "      namespaceRestrictions: false\n", "%v", args)
+	}
+}
+
 // TestModeChangeShowsLaunchTemplateDiff: after switching Block to Allow, the terraform preview shows
 // the node template's hop limit going from 1 to 2, and nothing else about the templates.
 func TestModeChangeShowsLaunchTemplateDiff(t *testing.T) {

@@ -230,7 +230,7 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
-	pruned, err := a.prune(ctx, addon, prev)
+	pruned, err := a.prune(ctx, addon, prev, customIn(provider))
 	if err != nil {
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
@@ -256,7 +256,7 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 // costs a few round trips rather than one per object.
 func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[schema.GroupKind]string) error {
 	objs := append([]*unstructured.Unstructured(nil), addon.Objects...)
-	custom := func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok }
+	custom := customIn(provider)
 	sortObjects(objs, custom)
 	phase := phaseOf(custom)
 	for start := 0; start < len(objs); {

@@ -117,6 +117,62 @@ func TestSortObjects(t *testing.T) {
 	}, got)
 }
 
+// Deletion (retirement and prune) takes the apply phases in reverse: custom resources and workloads
+// first, then configuration, rights and identities, and the admission policy and its binding last,
+// so that nothing they confine outlives them. The inventory's own order (by group and kind) deleted
+// the policy before the Roles and the Deployment.
+func TestSortForDeletion(t *testing.T) {
+	inventoryOrder := func() []*unstructured.Unstructured {
+		return []*unstructured.Unstructured{
+			object("v1", "ConfigMap", "cm", nil),
+			object("v1", "Service", "s", nil),
+			object("v1", "ServiceAccount", "sa", nil),
+			object("addons.x-k8s.io/v1alpha1", "CoreDNS", "cr", nil),
+			object("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "vap", nil),
+			object("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", "vapb", nil),
+			object("apps/v1", "Deployment", "d", nil),
+			object("rbac.authorization.k8s.io/v1", "ClusterRole", "cr", nil),
+			object("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "crb", nil),
+			object("rbac.authorization.k8s.io/v1", "Role", "r", nil),
+			object("rbac.authorization.k8s.io/v1", "RoleBinding", "rb", nil),
+		}
+	}
+	custom := func(gk schema.GroupKind) bool { return gk.Group == "addons.x-k8s.io" }
+	kindsOf := func(objs []*unstructured.Unstructured) []string {
+		var out []string
+		for _, o := range objs {
+			out = append(out, o.GetKind()+"/"+o.GetName())
+		}
+		return out
+	}
+
+	deletion := inventoryOrder()
+	sortForDeletion(deletion, func(o *unstructured.Unstructured) *unstructured.Unstructured { return o }, custom)
+	assert.Equal(t, []string{
+		"CoreDNS/cr", "Service/s", "Deployment/d", "ConfigMap/cm",
+		"ClusterRoleBinding/crb", "RoleBinding/rb", "ClusterRole/cr", "Role/r",
+		"ServiceAccount/sa",
+		"ValidatingAdmissionPolicyBinding/vapb", "ValidatingAdmissionPolicy/vap",
+	}, kindsOf(deletion))
+
+	// The same phases as applying, reversed: derived from one ordering, not a second list.
+	applying := inventoryOrder()
+	sortObjects(applying, custom)
+	phase := phaseOf(custom)
+	var applyPhases, deletePhases []int
+	for i := range applying {
+		applyPhases = append(applyPhases, phase(applying[len(applying)-1-i]))
+		deletePhases = append(deletePhases, phase(deletion[i]))
+	}
+	assert.Equal(t, applyPhases, deletePhases)
+
+	// Items other than objects (retirement sorts what it retires) are ordered by their object.
+	type item struct{ obj *unstructured.Unstructured }
+	items := []item{{object("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "vap", nil)}, {object("rbac.authorization.k8s.io/v1", "Role", "r", nil)}}
+	sortForDeletion(items, func(i item) *unstructured.Unstructured { return i.obj }, custom)
+	assert.Equal(t, "Role", items[0].obj.GetKind())
+}
+
 func writeChannel(t *testing.T, mem *vfs.MemFS, channel string, files map[string]string) string {
 	base, err := vfs.ParsePath("memfs://store/c/addons", mem)
 	require.NoError(t, err)

@@ -19,6 +19,11 @@ func providers(addons []*Addon) map[schema.GroupKind]string {
 	return out
 }
 
+// customIn says whether a kind is a custom resource, by the channel's CRDs (providers).
+func customIn(provider map[schema.GroupKind]string) func(schema.GroupKind) bool {
+	return func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok }
+}
+
 // dependencies are the other addons whose CRDs define kinds this addon's objects use, sorted.
 func dependencies(a *Addon, provider map[schema.GroupKind]string) []string {
 	seen := map[string]bool{}

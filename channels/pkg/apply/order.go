@@ -52,3 +52,12 @@ func sortObjects(objs []*unstructured.Unstructured, custom func(schema.GroupKind
 	phase := phaseOf(custom)
 	sort.SliceStable(objs, func(i, j int) bool { return phase(objs[i]) < phase(objs[j]) })
 }
+
+// sortForDeletion orders what is to be deleted by the same phases, reversed: custom resources and
+// workloads first, then configuration, rights and identities, and the admission policies and
+// bindings that confine them last, so that no right or workload outlives the policy confining it,
+// even for a moment. obj says which object an item is; the given order is kept within a phase.
+func sortForDeletion[T any](items []T, obj func(T) *unstructured.Unstructured, custom func(schema.GroupKind) bool) {
+	phase := phaseOf(custom)
+	sort.SliceStable(items, func(i, j int) bool { return phase(obj(items[i])) > phase(obj(items[j])) })
+}

@@ -28,9 +28,12 @@ const AnnotationHandoverTo = "addon.kops.k8s.io/handover-to"
 // field manager applied. Nothing outside the inventory is even looked at: prune is confined to the
 // kinds and namespaces the addon applied to, so an object someone else made that carries the label
 // is safe. A previous record that is not ours (kops's channels, an older channels) prunes nothing.
-// Namespaces and CRDs are never pruned: deleting them would take everything in them along. It
-// returns the keys of the inventory's entries that are gone (deleted, or no longer the addon's).
-func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion) (map[string]bool, error) {
+// Namespaces and CRDs are never pruned: deleting them would take everything in them along. What is
+// found is deleted in the reverse of the apply phases (custom says which kinds are custom
+// resources, as for applying), whatever the order of the prune spec's kinds: a policy is never
+// deleted before the rights it confines. It returns the keys of the inventory's entries that are
+// gone (deleted, or no longer the addon's).
+func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion, custom func(schema.GroupKind) bool) (map[string]bool, error) {
 	gone := map[string]bool{}
 	if addon.Spec.Prune == nil || !prev.Ours(a.opts.FieldManager) {
 		return gone, nil
@@ -43,6 +46,7 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion)
 	for _, o := range addon.Objects {
 		wanted[refOf(o).key()] = true
 	}
+	var doomed []*unstructured.Unstructured
 	for _, k := range addon.Spec.Prune.Kinds {
 		gk := schema.GroupKind{Group: k.Group, Kind: k.Kind}
 		if gk == namespaceKind || gk == crdKind {
@@ -54,7 +58,7 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion)
 		}
 		candidates := map[string][]ObjectRef{} // by namespace
 		for _, r := range old {
-			if r.GroupKind() == gk && !wanted[r.key()] && inNamespaces(r.Namespace, k.Namespaces) {
+			if r.GroupKind() == gk && !wanted[r.key()] && !gone[r.key()] && inNamespaces(r.Namespace, k.Namespaces) {
 				candidates[r.Namespace] = append(candidates[r.Namespace], r)
 			}
 		}
@@ -71,12 +75,16 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion)
 				case !selector.Matches(labels.Set(o.GetLabels())) || !appliedBy(o, a.opts.FieldManager):
 					// not to be pruned, or not made by us: left alone and still listed
 				default:
-					if err := a.delete(ctx, *o, metav1.DeletePropagationBackground); err != nil {
-						return nil, fmt.Errorf("pruning %s %s: %w", gk.Kind, objectName(o), err)
-					}
+					doomed = append(doomed, o)
 					gone[r.key()] = true
 				}
 			}
+		}
+	}
+	sortForDeletion(doomed, func(o *unstructured.Unstructured) *unstructured.Unstructured { return o }, custom)
+	for _, o := range doomed {
+		if err := a.delete(ctx, *o, metav1.DeletePropagationBackground); err != nil {
+			return nil, fmt.Errorf("pruning %s %s: %w", o.GetKind(), objectName(o), err)
 		}
 	}
 	return gone, nil

@@ -136,6 +136,10 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 	if err != nil {
 		return done, err
 	}
+	// The inventory lists objects by group and kind, which would delete an admission policy before
+	// the Roles and the Deployment it confines: deletion follows the apply phases, reversed.
+	sortForDeletion(objs, func(ro retiredObject) *unstructured.Unstructured { return ro.obj },
+		func(gk schema.GroupKind) bool { return custom[gk] })
 	for _, ro := range objs {
 		o := ro.obj
 		if ro.to != "" {

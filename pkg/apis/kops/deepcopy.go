@@ -65,6 +65,7 @@ func (s ClusterSpec) deepCopy() ClusterSpec {
 		if p.Forward != nil {
 			forward := *p.Forward
 			forward.Port = clonePointer(p.Forward.Port)
+			forward.NamespaceRestrictions = clonePointer(p.Forward.NamespaceRestrictions)
 			access.Forward = &forward
 		}
 		out.PodMetadataAccess = &access

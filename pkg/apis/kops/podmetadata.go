@@ -37,8 +37,27 @@ type PodMetadataForwardSpec struct {
 	DefaultRole string `json:"defaultRole,omitempty"`
 	// BaseRoleARN is the ARN prefix of the roles pods may assume (arn:aws:iam::123456789012:role/).
 	BaseRoleARN string `json:"baseRoleARN,omitempty"`
-	// NamespaceRestrictions restricts the roles a pod may assume to those its namespace allows.
-	NamespaceRestrictions bool `json:"namespaceRestrictions,omitempty"`
+	// NamespaceRestrictions restricts the roles a pod may assume to those its namespace allows
+	// (kube2iam's --namespace-restrictions): a pod gets the role its iam.amazonaws.com/role
+	// annotation names only if its namespace's iam.amazonaws.com/allowed-roles annotation (a JSON
+	// list of role names or ARNs, glob patterns) matches it; forward.defaultRole stays open to every
+	// pod. Unset means on (DefaultNamespaceRestrictions); false turns it off, so that any pod may
+	// name any role under baseRoleARN. A pointer, so that an explicit false is kept.
+	NamespaceRestrictions *bool `json:"namespaceRestrictions,omitempty"`
+}
+
+// DefaultNamespaceRestrictions is kube2iam's --namespace-restrictions when
+// forward.namespaceRestrictions is unset: without it, whoever may create a pod in any namespace may
+// assume every role under baseRoleARN.
+const DefaultNamespaceRestrictions = true
+
+// NamespaceRestrictionsOn says whether kube2iam restricts roles by namespace: the field, or the
+// default when it is unset (or there is no forward block).
+func (f *PodMetadataForwardSpec) NamespaceRestrictionsOn() bool {
+	if f == nil || f.NamespaceRestrictions == nil {
+		return DefaultNamespaceRestrictions
+	}
+	return *f.NamespaceRestrictions
 }
 
 // PodMetadataProxyKube2IAM is the only credentials proxy this build deploys.

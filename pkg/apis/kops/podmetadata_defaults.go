@@ -27,7 +27,8 @@ func InstanceMetadataAddress(cloud string) (string, bool) {
 
 // completePodMetadataAccess blocks pods from instance metadata by default wherever the cloud has
 // it; a cloud without one gets no setting at all, since there is nothing to block. The proxy
-// defaults apply only to mode Forward, so that a forward block never appears for another mode.
+// defaults (kube2iam, port 8181, namespace restrictions on) apply only to mode Forward, so that a
+// forward block never appears for another mode.
 func completePodMetadataAccess(s *ClusterSpec) {
 	_, hasMetadata := InstanceMetadataAddress(s.CloudProvider)
 	p := s.PodMetadataAccess
@@ -53,6 +54,10 @@ func completePodMetadataAccess(s *ClusterSpec) {
 	if p.Forward.Port == nil {
 		port := DefaultPodMetadataForwardPort
 		p.Forward.Port = &port
+	}
+	if p.Forward.NamespaceRestrictions == nil {
+		on := DefaultNamespaceRestrictions
+		p.Forward.NamespaceRestrictions = &on
 	}
 }
 

@@ -23,11 +23,11 @@ func TestCompletePodMetadataAccess(t *testing.T) {
 		{"a set mode is kept", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessAllow}, &PodMetadataAccessSpec{Mode: PodMetadataAccessAllow}},
 		{"an empty mode is filled, hostInterface kept", "aws", &PodMetadataAccessSpec{HostInterface: "veth+"},
 			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, HostInterface: "veth+"}},
-		{"forward gets proxy and port", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessForward},
-			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(8181))}}},
+		{"forward gets proxy, port and namespace restrictions", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessForward},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(8181)), NamespaceRestrictions: ptrTo(true)}}},
 		{"forward keeps a set port", "aws",
 			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Port: &port, BaseRoleARN: "arn:aws:iam::123456789012:role/"}},
-			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(9000)), BaseRoleARN: "arn:aws:iam::123456789012:role/"}}},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(9000)), BaseRoleARN: "arn:aws:iam::123456789012:role/", NamespaceRestrictions: ptrTo(true)}}},
 		{"forward settings under another mode are left for validation", "aws",
 			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, Forward: &PodMetadataForwardSpec{}},
 			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, Forward: &PodMetadataForwardSpec{}}},
@@ -44,6 +44,36 @@ func TestCompletePodMetadataAccess(t *testing.T) {
 			assert.Equal(t, before, in, "the input is not modified")
 		})
 	}
+}
+
+// kube2iam's namespace restrictions are on in mode Forward unless the cluster says false: CompleteCluster,
+// which update cluster and get cluster --full go through, fills the field, and NamespaceRestrictionsOn,
+// which the model reads, agrees with it.
+func TestCompleteNamespaceRestrictions(t *testing.T) {
+	tests := []struct {
+		name string
+		set  *bool
+		want bool
+	}{
+		{"unset is on", nil, true},
+		{"true is on", ptrTo(true), true},
+		{"false is off", ptrTo(false), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := &Cluster{Spec: ClusterSpec{CloudProvider: "aws", PodMetadataAccess: &PodMetadataAccessSpec{
+				Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{NamespaceRestrictions: tc.set}}}}
+			out := CompleteCluster(in, "memfs://test")
+			forward := out.Spec.PodMetadataAccess.Forward
+			require.NotNil(t, forward.NamespaceRestrictions, "the completed spec shows the effective value")
+			assert.Equal(t, tc.want, *forward.NamespaceRestrictions)
+			assert.Equal(t, tc.want, forward.NamespaceRestrictionsOn())
+			assert.Equal(t, tc.want, in.Spec.PodMetadataAccess.Forward.NamespaceRestrictionsOn(), "the stored spec means the same")
+			assert.Equal(t, tc.set, in.Spec.PodMetadataAccess.Forward.NamespaceRestrictions, "the input is not modified")
+		})
+	}
+	var none *PodMetadataForwardSpec
+	assert.True(t, none.NamespaceRestrictionsOn(), "no forward block at all is the default too")
 }
 
 func TestInstanceMetadataFor(t *testing.T) {

@@ -1,7 +1,6 @@
 package addons
 
 import (
-	"io/fs"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,11 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	builtin "k8s.io/kops/channels"
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
@@ -41,11 +38,10 @@ spec:
         securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
 `
 
-const namespace = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n  labels: {pod-security.kubernetes.io/enforce: restricted}\n"
+const namespace = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-operator-system\n  labels: {pod-security.kubernetes.io/enforce: restricted, app.kubernetes.io/name: coredns-operator, app.kubernetes.io/managed-by: kops}\n"
 
 func operatorPackage(sa, image string) *channels.Package {
-	manifest := namespace + "---\n" +
-		strings.NewReplacer("%SA%", sa, "%IMAGE%", image).Replace(operatorDeployment)
+	manifest := strings.NewReplacer("%SA%", sa, "%IMAGE%", image).Replace(operatorDeployment)
 	return &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
 }
 
@@ -80,11 +76,13 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	assert.Equal(t, []string{
 		"Namespace/coredns-operator-system",
 		"ServiceAccount/coredns-operator-system/default", // locked: the namespace is kops's
+		"CustomResourceDefinition/corednses.addons.x-k8s.io",
+		"ServiceAccount/coredns-operator-system/coredns-operator",
 		"Role/kube-system/coredns-operator", "RoleBinding/kube-system/coredns-operator",
 		"Role/coredns-operator-system/coredns-operator", "RoleBinding/coredns-operator-system/coredns-operator",
 		"ValidatingAdmissionPolicy/coredns-operator-scope", "ValidatingAdmissionPolicyBinding/coredns-operator-scope",
 		"Deployment/coredns-operator-system/coredns-operator",
-	}, keys, "the rights and the policy come before the operator")
+	}, keys, "kops renders the Namespace, the CRD and the ServiceAccount the package does not hold; the rights and the policy come before the operator")
 	assert.Contains(t, string(got[1].Manifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
 	var resource corednsoperator.CoreDNS
 	require.NoError(t, yaml.UnmarshalStrict(got[2].Manifest, &resource), "exactly the fields the CRD declares")
@@ -153,7 +151,7 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 }
 
 // The CoreDNS object names the image as a field of its own, always: the channel's image, or the
-// upstream image of the channel's version, remapped. Each is one the embedded CRD accepts.
+// upstream image of the channel's version, remapped. Each is one kops's CRD accepts.
 func TestCoreDNSResourceImage(t *testing.T) {
 	pattern := crdImagePattern(t)
 	digest := "registry.k8s.io/coredns/coredns@sha256:" + strings.Repeat("ab", 32)
@@ -195,22 +193,11 @@ func TestCoreDNSResourceCorefileLimit(t *testing.T) {
 	assert.Contains(t, err.Error(), "spec.kubeDNS.externalCoreFile: 65537 bytes is too long: the CoreDNS operator accepts a Corefile of at most 65536 bytes (64 KiB)")
 }
 
-// crdImagePattern is spec.image's pattern in the embedded operator package's CRD.
+// crdImagePattern is spec.image's pattern in the CRD kops renders.
 func crdImagePattern(t *testing.T) *regexp.Regexp {
-	data, err := fs.ReadFile(builtin.FS(), "packages/"+corednsoperator.AddonName+"/0.2.0/manifest.yaml")
+	crd, err := corednsoperator.CustomResourceDefinition()
 	require.NoError(t, err)
-	docs, err := kubemanifest.Split(data)
-	require.NoError(t, err)
-	for _, doc := range docs {
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		require.NoError(t, yaml.Unmarshal(doc, crd))
-		if crd.Kind != "CustomResourceDefinition" {
-			continue
-		}
-		pattern := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["image"].Pattern
-		require.NotEmpty(t, pattern)
-		return regexp.MustCompile(pattern)
-	}
-	require.Fail(t, "no CRD in the operator package")
-	return nil
+	pattern := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["image"].Pattern
+	require.NotEmpty(t, pattern)
+	return regexp.MustCompile(pattern)
 }

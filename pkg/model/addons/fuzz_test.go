@@ -1,6 +1,7 @@
 package addons
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -20,7 +21,8 @@ import (
 // in spec.channel, and kops takes only the objects its allow-list admits. Reading and checking one
 // document as operatorPackageManifest does must not panic and must work in proportion to the
 // input; an object it admits is one of the package's objects, carries none of kops's control
-// marks and, read as the API server will read it, is a Deployment that cannot reach the node:
+// marks, is exactly kops's object if kops renders it (the Namespace, the CRD, the ServiceAccount)
+// and, read as the API server will read it, is otherwise a Deployment that cannot reach the node:
 // non-root, no privilege escalation, every capability dropped, no host namespaces or volumes,
 // running as the operator's service account.
 func FuzzOperatorPackageObject(f *testing.F) {
@@ -33,19 +35,37 @@ func FuzzOperatorPackageObject(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	d := corednsoperator.Descriptor()
-	allowed := operatorPackageObjects(d)
+	allowed, err := operatorPackageObjects(d)
+	require.NoError(f, err)
+	for _, o := range allowed {
+		if o.Rendered != nil { // kops's own objects, which a package may copy exactly
+			seed, err := yaml.Marshal(o.Rendered)
+			require.NoError(f, err)
+			f.Add(seed)
+		}
+	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		obj := &unstructured.Unstructured{}
 		admitted := false
+		var want packageObject
 		allocbound.Check(t, len(doc), func() {
 			if yaml.Unmarshal(doc, &obj.Object) != nil {
 				return
 			}
-			want, err := expectedPackageObject(allowed, obj)
+			var err error
+			want, err = expectedPackageObject(allowed, obj)
 			admitted = err == nil && checkNoControlMarks(obj) == nil && want.check(obj) == nil
 		})
 		if !admitted {
 			return
+		}
+		if want.Rendered != nil {
+			// A copy of an object kops renders is admitted only when it is that object.
+			wantJSON, err := json.Marshal(want.Rendered)
+			require.NoError(t, err)
+			gotJSON, err := json.Marshal(obj.Object)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(wantJSON), string(gotJSON))
 		}
 		for _, m := range []map[string]string{obj.GetLabels(), obj.GetAnnotations()} {
 			for k := range m {

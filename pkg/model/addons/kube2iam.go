@@ -18,7 +18,8 @@ type Kube2IAM struct{}
 func (Kube2IAM) Owns() []string { return []string{kube2iam.AddonName} }
 
 // Addons renders kube2iam from spec.podMetadataAccess.forward in mode Forward, and nothing
-// otherwise. Defaults are CompleteCluster's; an unset proxy or port still means kube2iam on 8181.
+// otherwise. Defaults are CompleteCluster's; an unset proxy or port still means kube2iam on 8181,
+// and unset namespaceRestrictions still means on.
 func (Kube2IAM) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	config, ok, err := kube2IAMConfig(ctx)
 	if err != nil || !ok {
@@ -59,7 +60,7 @@ func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) 
 		Port:                  kops.DefaultPodMetadataForwardPort,
 		BaseRoleARN:           forward.BaseRoleARN,
 		DefaultRole:           forward.DefaultRole,
-		NamespaceRestrictions: forward.NamespaceRestrictions,
+		NamespaceRestrictions: forward.NamespaceRestrictionsOn(),
 	}
 	if forward.Port != nil {
 		config.Port = *forward.Port

@@ -1,6 +1,8 @@
 package addons
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,7 +72,7 @@ func TestKube2IAMOnlyInForward(t *testing.T) {
 
 func TestKube2IAMSettings(t *testing.T) {
 	access := &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: &kops.PodMetadataForwardSpec{
-		Port: ptr.To[int32](8282), BaseRoleARN: "arn:aws:iam::123456789012:role/", DefaultRole: "pods", NamespaceRestrictions: true,
+		Port: ptr.To[int32](8282), BaseRoleARN: "arn:aws:iam::123456789012:role/", DefaultRole: "pods", NamespaceRestrictions: ptr.To(true),
 	}}
 	got, err := Kube2IAM{}.Addons(kube2IAMContext(t, access, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}))
 	require.NoError(t, err)
@@ -79,6 +81,39 @@ func TestKube2IAMSettings(t *testing.T) {
 	assert.Equal(t, "proxy.example.com/docker.io/jtblin/kube2iam:0.11.2", c.Image, "remapped like every image")
 	assert.Equal(t, []string{"--app-port=8282", "--base-role-arn=arn:aws:iam::123456789012:role/", "--default-role=pods",
 		"--host-ip=$(HOST_IP)", "--iptables=false", "--namespace-restrictions", "--node=$(NODE_NAME)"}, c.Args)
+}
+
+// --namespace-restrictions is passed unless the cluster says false, whether or not the spec was
+// completed first (CompleteCluster fills the field; the model reads an unset one the same way).
+func TestKube2IAMNamespaceRestrictions(t *testing.T) {
+	cases := []struct {
+		name string
+		set  *bool
+		want bool
+	}{
+		{"unset", nil, true},
+		{"true", ptr.To(true), true},
+		{"false", ptr.To(false), false},
+	}
+	for _, tc := range cases {
+		for _, completed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, completed %v", tc.name, completed), func(t *testing.T) {
+				access := &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: &kops.PodMetadataForwardSpec{
+					BaseRoleARN: "arn:aws:iam::123456789012:role/", NamespaceRestrictions: tc.set,
+				}}
+				ctx := kube2IAMContext(t, access, nil)
+				if completed {
+					ctx.Cluster.Spec.CloudProvider = "aws"
+					ctx.Cluster = kops.CompleteCluster(ctx.Cluster, "memfs://test")
+				}
+				got, err := Kube2IAM{}.Addons(ctx)
+				require.NoError(t, err)
+				require.Len(t, got, 1)
+				args := kube2IAMDaemonSet(t, got[0]).Spec.Template.Spec.Containers[0].Args
+				assert.Equal(t, tc.want, slices.Contains(args, "--namespace-restrictions"), "args %v", args)
+			})
+		}
+	}
 }
 
 // What the renderer cannot take is refused with the field of the cluster spec, every problem at once.

@@ -10,30 +10,35 @@ import (
 	"k8s.io/kops/pkg/model/components/operator"
 )
 
-// packageObject is one object kops takes from an operator package, with the allow-list its content
-// must pass; both come from the operator's descriptor. Everything that grants rights or admission
-// (Roles, bindings, admission policies, webhooks) kops generates itself; a package holding anything
-// else, even a harmless-looking Secret, is refused: a tampered package must not be able to widen the
-// operator's rights or switch its confinement off.
+// packageObject is one object kops takes from an operator package, or renders itself and lets a
+// package carry only as an exact copy; both come from the operator's descriptor. Everything that
+// grants rights or admission (Roles, bindings, admission policies, webhooks) kops generates itself;
+// a package holding anything else, even a harmless-looking Secret, is refused: a tampered package
+// must not be able to widen the operator's rights or switch its confinement off.
 type packageObject struct{ operator.PackageObject }
 
 func (p packageObject) key() string {
 	return p.APIVersion + " " + p.Kind + " " + p.Namespace + "/" + p.Name
 }
 
-// check runs the object's allow-list; every problem is reported with its field path.
+// check says how obj differs from kops's object, or what in it the allow-list refuses; every
+// problem is reported with its field path.
 func (p packageObject) check(obj *unstructured.Unstructured) error {
-	return p.Check(obj.Object)
+	return p.Problems(obj.Object)
 }
 
 // operatorPackageObjects are the objects d's operator package may hold, the Deployment last: the
-// one object it must hold.
-func operatorPackageObjects(d *operator.Descriptor) []packageObject {
+// one object it must hold, and the only one kops takes from it.
+func operatorPackageObjects(d *operator.Descriptor) ([]packageObject, error) {
+	objects, err := d.PackageObjects()
+	if err != nil {
+		return nil, err
+	}
 	var out []packageObject
-	for _, o := range d.PackageObjects() {
+	for _, o := range objects {
 		out = append(out, packageObject{o})
 	}
-	return out
+	return out, nil
 }
 
 func describeObject(obj *unstructured.Unstructured) string {

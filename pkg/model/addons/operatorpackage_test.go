@@ -53,8 +53,6 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 			[]string{"object apps/v1beta2 Deployment coredns-operator-system/coredns-operator is not allowed"}},
 		{"several at once", "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: b\n",
 			[]string{"object v1 Secret a/s is not allowed", "object v1 ConfigMap b/c is not allowed"}},
-		{"conversion webhook", replaceInDeployment("  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: Webhook\n"),
-			[]string{"CustomResourceDefinition corednses.addons.x-k8s.io: spec.conversion.strategy: \"Webhook\" is not allowed, only \"None\""}},
 		{"host access", replaceInDeployment("      serviceAccountName: coredns-operator\n", "      serviceAccountName: coredns-operator\n      hostNetwork: true\n      volumes: [{name: h, hostPath: {path: /}}]\n"),
 			[]string{"Deployment coredns-operator-system/coredns-operator: spec.template.spec.hostNetwork: not allowed; spec.template.spec.volumes: not allowed"}},
 		{"privileged", replaceInDeployment("          allowPrivilegeEscalation: false\n", "          allowPrivilegeEscalation: true\n          privileged: true\n"),

@@ -11,4 +11,7 @@ import (
 
 var env *framework.Env
 
-func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
+// The server logs the delete requests it serves, so that the order of pruning can be checked.
+func TestMain(m *testing.M) {
+	framework.MainWith(m, framework.Options{AuditDeletes: true}, func(e *framework.Env) { env = e })
+}

@@ -18,6 +18,10 @@
 // ServiceAccount admission plugin off (no controller-manager creates service
 // accounts, so pods need not name an existing one). No controllers run: a
 // Deployment gets no pods, a namespace being deleted stays Terminating.
+//
+// With Options.AuditDeletes (MainWith, NewWith) the server also writes an audit
+// log of the delete requests it serves, which Env.DeleteLog reads in the order
+// the server served them.
 package framework
 
 import (
@@ -68,8 +72,10 @@ type Env struct {
 	Clientset kubernetes.Interface
 
 	testEnv *envtest.Environment
-	stop    sync.Once
-	stopErr error
+	// auditDir holds the audit policy and log (Options.AuditDeletes); "" without.
+	auditDir, auditLog string
+	stop               sync.Once
+	stopErr            error
 }
 
 // Start starts a server for t and stops it when t ends. It fails t when the
@@ -92,14 +98,19 @@ func Start(t testing.TB) *Env {
 // stops the server; it exits the process. Call it from TestMain. When the
 // server cannot start the package fails with the reason.
 func Main(m *testing.M, setup func(*Env)) {
-	os.Exit(run(m, setup))
+	MainWith(m, Options{}, setup)
 }
 
-func run(m *testing.M, setup func(*Env)) int {
+// MainWith is Main with a server started with opts.
+func MainWith(m *testing.M, opts Options, setup func(*Env)) {
+	os.Exit(run(m, opts, setup))
+}
+
+func run(m *testing.M, opts Options, setup func(*Env)) int {
 	// New reads testing.Verbose, which needs the flags parsed (m.Run parses
 	// them again, harmlessly).
 	flag.Parse()
-	env, err := New()
+	env, err := NewWith(opts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "FAIL: %v\n", err)
 		return 1
@@ -129,7 +140,10 @@ func run(m *testing.M, setup func(*Env)) int {
 
 // New starts a server; the caller must Stop it. Start and Main are the usual
 // ways in.
-func New() (*Env, error) {
+func New() (*Env, error) { return NewWith(Options{}) }
+
+// NewWith is New with opts.
+func NewWith(opts Options) (*Env, error) {
 	quietLogs()
 	dir, err := binaryDir()
 	if err != nil {
@@ -156,15 +170,28 @@ func New() (*Env, error) {
 	// kops's service ranges, so that Service kube-dns can get the clusterIP kops gives it, in both
 	// families (the ipv6 golden case uses fd00:5e4f:ce::a).
 	apiServer.Configure().Set("service-cluster-ip-range", ServiceClusterIPRanges)
+	var auditDir, auditLog string
+	if opts.AuditDeletes {
+		if auditDir, err = os.MkdirTemp("", "e2e-audit-"); err != nil {
+			return nil, err
+		}
+		if auditLog, err = configureAudit(auditDir, func(k, v string) { apiServer.Configure().Set(k, v) }); err != nil {
+			_ = os.RemoveAll(auditDir)
+			return nil, err
+		}
+	}
 
 	start := time.Now()
 	cfg, err := testEnv.Start()
 	if err != nil {
 		// Start may have left etcd running when the API server failed.
 		_ = testEnv.Stop()
+		if auditDir != "" {
+			_ = os.RemoveAll(auditDir)
+		}
 		return nil, fmt.Errorf("starting the test API server from %s: %w", dir, err)
 	}
-	env := &Env{Config: cfg, testEnv: testEnv}
+	env := &Env{Config: cfg, testEnv: testEnv, auditDir: auditDir, auditLog: auditLog}
 	if err := env.connect(); err != nil {
 		_ = env.Stop()
 		return nil, err
@@ -196,7 +223,14 @@ func (e *Env) connect() error {
 // Stop stops the server and etcd and removes their data. It is safe to call
 // more than once.
 func (e *Env) Stop() error {
-	e.stop.Do(func() { e.stopErr = e.testEnv.Stop() })
+	e.stop.Do(func() {
+		e.stopErr = e.testEnv.Stop()
+		if e.auditDir != "" {
+			if err := os.RemoveAll(e.auditDir); err != nil && e.stopErr == nil {
+				e.stopErr = err
+			}
+		}
+	})
 	return e.stopErr
 }
 

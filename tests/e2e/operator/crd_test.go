@@ -8,12 +8,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -181,9 +184,71 @@ func TestCRDAcceptsWhatKopsRenders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			stored, err := dryRunCreate(t, dyn, obj, metav1.FieldValidationStrict)
 			require.NoError(t, err)
-			assert.Equal(t, obj.Object["spec"], stored.Object["spec"], "stored exactly as sent")
+			// Nothing pruned, defaulted or added beyond the metadata the server records of every
+			// object (a dry run sets no resourceVersion).
+			meta := stored.Object["metadata"].(map[string]interface{})
+			for _, field := range []string{"uid", "creationTimestamp", "generation", "managedFields"} {
+				_, found := meta[field]
+				require.True(t, found, "the server sets metadata.%s", field)
+				delete(meta, field)
+			}
+			assert.Equal(t, obj.Object, stored.Object, "stored exactly as sent")
 		})
 	}
+}
+
+// The CRD on the server is the one kops generates from its Go types, whatever the operator
+// package held: one version, served and stored, kops's names and nothing else (no short name, no
+// category), the generated schema as sent. Discovery agrees: the group serves one version, and
+// the resource answers to no other name.
+func TestCRDIsKops(t *testing.T) {
+	setup(t)
+	want, err := corednsoperator.CustomResourceDefinition()
+	require.NoError(t, err)
+	got := &apiextensionsv1.CustomResourceDefinition{}
+	require.NoError(t, env.Client.Get(framework.Context(t), client.ObjectKey{Name: corednsoperator.CRDName}, got))
+
+	assert.Equal(t, want.Spec.Group, got.Spec.Group)
+	assert.Equal(t, want.Spec.Names, got.Spec.Names)
+	assert.Equal(t, want.Spec.Names, got.Status.AcceptedNames, "the names the server serves")
+	assert.Empty(t, got.Spec.Names.ShortNames)
+	assert.Empty(t, got.Spec.Names.Categories)
+	assert.Equal(t, want.Spec.Scope, got.Spec.Scope)
+	assert.False(t, got.Spec.PreserveUnknownFields)
+	if got.Spec.Conversion != nil {
+		assert.Equal(t, apiextensionsv1.NoneConverter, got.Spec.Conversion.Strategy, "the server's default, no webhook")
+	}
+	require.Len(t, got.Spec.Versions, 1)
+	assert.Equal(t, want.Spec.Versions, got.Spec.Versions, "the generated version, schema and columns, as sent")
+	assert.Equal(t, []string{"v1alpha1"}, got.Status.StoredVersions)
+	for k, v := range want.Labels {
+		assert.Equal(t, v, got.Labels[k], "label %s", k)
+	}
+	assert.Equal(t, corednsoperator.AddonName, got.Labels["addon.kops.k8s.io/name"], "the operator's addon applied it")
+
+	group, err := env.Clientset.Discovery().ServerGroups()
+	require.NoError(t, err)
+	var versions []string
+	for _, g := range group.Groups {
+		if g.Name == corednsoperator.CRDGroup {
+			for _, v := range g.Versions {
+				versions = append(versions, v.Version)
+			}
+		}
+	}
+	assert.Equal(t, []string{"v1alpha1"}, versions, "the group serves one version")
+	resources, err := env.Clientset.Discovery().ServerResourcesForGroupVersion(corednsoperator.APIVersion)
+	require.NoError(t, err)
+	var found bool
+	for _, r := range resources.APIResources {
+		if r.Name == corednsoperator.CRDResource {
+			found = true
+			assert.Empty(t, r.ShortNames)
+			assert.Empty(t, r.Categories)
+			assert.Equal(t, "coredns", r.SingularName)
+		}
+	}
+	assert.True(t, found, "discovery lists %s", corednsoperator.CRDResource)
 }
 
 func set(field string, value interface{}) func(map[string]interface{}, *unstructured.Unstructured) {

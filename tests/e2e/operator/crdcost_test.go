@@ -1,7 +1,6 @@
 package operator
 
 import (
-	"io/fs"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,10 +13,8 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
-	"sigs.k8s.io/yaml"
 
-	builtin "k8s.io/kops/channels"
-	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
 // The server refuses a CRD whose rules are too expensive: each rule's estimated worst case must be
@@ -26,7 +23,7 @@ import (
 // maxLength dropped, say), well before the server would refuse the CRD. The server's own check is
 // setup's apply of the CRD.
 func TestCRDRuleCost(t *testing.T) {
-	crd := embeddedCRD(t)
+	crd := kopsCRD(t)
 	var internal apiextensions.JSONSchemaProps
 	require.NoError(t, apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil))
 	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
@@ -58,18 +55,8 @@ func TestCRDRuleCost(t *testing.T) {
 	assert.LessOrEqual(t, total, uint64(crdvalidation.StaticEstimatedCRDCostLimit/100))
 }
 
-func embeddedCRD(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
-	data, err := fs.ReadFile(builtin.FS(), "packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml")
-	require.NoError(t, err)
-	docs, err := kubemanifest.Split(data)
-	require.NoError(t, err)
-	for _, doc := range docs {
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		require.NoError(t, yaml.Unmarshal(doc, crd))
-		if crd.Kind == "CustomResourceDefinition" {
-			return crd
-		}
-	}
-	require.Fail(t, "no CRD in the operator package")
-	return nil
+func kopsCRD(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+	crd, err := corednsoperator.CustomResourceDefinition()
+	require.NoError(t, err, "the CRD kops generates")
+	return crd
 }

@@ -33,7 +33,10 @@ import (
 
 var env *framework.Env
 
-func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
+// The server logs the delete requests it serves, so that the order of retirement can be checked.
+func TestMain(m *testing.M) {
+	framework.MainWith(m, framework.Options{AuditDeletes: true}, func(e *framework.Env) { env = e })
+}
 
 // identity of the objects that must survive every switch.
 type identity struct {
@@ -111,9 +114,11 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 			require.NoError(t, dry.Err)
 			assert.Zero(t, dry.Requests.Mutating())
 
+			deletes := env.DeleteLog(t)
 			run := kopsenv.Apply(t, env, location, s.Mem, true)
 			require.NoError(t, run.Err, run.Output)
 			assert.Equal(t, step.outcomes, coreDNSOutcomes(t, run, apply.Unchanged), run.Output)
+			assertPolicyGoesLast(t, deletes.Deletions(t), step.outcomes[operatorAddon] == apply.Retired)
 
 			assert.Equal(t, first, current(t), "Deployment coredns and Service kube-dns keep their identity and cluster IP")
 			d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(framework.Context(t), "coredns", metav1.GetOptions{})

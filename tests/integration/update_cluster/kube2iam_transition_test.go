@@ -62,3 +62,37 @@ func TestKube2IAMModeTransitions(t *testing.T) {
 		})
 	}
 }
+
+// kube2iam restricts roles by namespace unless the cluster says false: update cluster renders
+// --namespace-restrictions for an unset field and for true, not for false, and the stored spec
+// keeps what the user wrote (an explicit false survives; unset stays unset).
+func TestKube2IAMNamespaceRestrictionsDefault(t *testing.T) {
+	const manifest = "addons/kube2iam.addons.k8s.io/k8s-1.12.yaml"
+	cases := []struct {
+		name string
+		set  *bool
+		want bool
+	}{
+		{"unset", nil, true},
+		{"true", ptrTo(true), true},
+		{"false", ptrTo(false), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newGoldenStore(t, "kube2iam")
+			cluster, _, err := s.clientset.GetCluster(s.name)
+			require.NoError(t, err)
+			require.Nil(t, cluster.Spec.PodMetadataAccess.Forward.NamespaceRestrictions, "the golden case leaves it unset")
+			cluster.Spec.PodMetadataAccess.Forward.NamespaceRestrictions = tc.set
+			require.NoError(t, s.clientset.UpdateCluster(cluster))
+
+			s.update(t, cloudup.TargetDirect)
+			assert.Equal(t, tc.want, strings.Contains(s.addonFiles(t)[manifest], `- "--namespace-restrictions"`))
+			stored, _, err := s.clientset.GetCluster(s.name)
+			require.NoError(t, err)
+			assert.Equal(t, tc.set, stored.Spec.PodMetadataAccess.Forward.NamespaceRestrictions, "the stored spec is what the user wrote")
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -41,7 +41,7 @@ func TestValidatePodMetadataAccess(t *testing.T) {
 		{"Block", access("Block"), nil},
 		{"Forward with every setting", then(access("Forward"), func(c *kops.Cluster) {
 			f := c.Spec.PodMetadataAccess.Forward
-			f.BaseRoleARN, f.DefaultRole, f.NamespaceRestrictions = baseARN+"pods/", "pods/default", true
+			f.BaseRoleARN, f.DefaultRole, f.NamespaceRestrictions = baseARN+"pods/", "pods/default", ptr(false)
 			f.Port = ptr[int32](8282)
 		}), nil},
 		{"Forward with a default role ARN under the base", then(access("Forward"), func(c *kops.Cluster) {

@@ -7,14 +7,15 @@ import (
 // APIVersion is the group/version of the CoreDNS kind.
 const APIVersion = CRDGroup + "/v1alpha1"
 
-// CoreDNS is the cluster-addons CoreDNS object: the operator's instructions. It mirrors the CRD's
-// schema (channels/packages/operator.coredns.addons.x-k8s.io/*/manifest.yaml), so that generated
-// objects can be decoded strictly against it. The CRD accepts nothing else: no channel, no patches.
+// CoreDNS is the cluster-addons CoreDNS object: the operator's instructions. The CRD's schema is
+// generated from this type (crd.go adds its validations), so the CRD accepts exactly these fields
+// and generated objects can be decoded strictly against it: no channel, no patches. A field without
+// omitempty is required by the CRD.
 type CoreDNS struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   CoreDNSSpec    `json:"spec,omitempty"`
+	Spec   CoreDNSSpec    `json:"spec"`
 	Status *CoreDNSStatus `json:"status,omitempty"`
 }
 

@@ -42,7 +42,7 @@ func Descriptor() *operator.Descriptor {
 		PolicyName:     PolicyName,
 		ProbeConfigMap: ProbeConfigMap,
 		WatchNamespace: WatchNamespace,
-		CRD:            operator.CRD{Group: CRDGroup, Version: "v1alpha1", Resource: CRDResource, Kind: "CoreDNS"},
+		CRD:            crd(),
 		Instructions:   CoreDNSResource,
 		Managed: []operator.Managed{
 			{Kind: "Deployment", Name: CoreDNSDeployment},

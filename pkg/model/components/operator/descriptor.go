@@ -5,7 +5,14 @@
 // means writing a Descriptor value, not another copy of the generators.
 package operator
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"k8s.io/kops/pkg/crdschema"
+)
 
 // Descriptor is one operator. Every name is required; Validate says which is missing.
 type Descriptor struct {
@@ -42,9 +49,16 @@ type Descriptor struct {
 	Pod PodAllowance
 }
 
-// CRD names the custom resource the operator reconciles.
+// CRD names the custom resource the operator reconciles and says how kops generates its
+// CustomResourceDefinition (CustomResourceDefinition).
 type CRD struct {
 	Group, Version, Resource, Kind string
+	// Type is the Go type of the custom resource: the CRD's schema is derived from it.
+	Type reflect.Type
+	// Fields adds what Type cannot say: descriptions and validations, by JSON path.
+	Fields crdschema.Fields
+	// Columns are the extra columns of kubectl get.
+	Columns []apiextensionsv1.CustomResourceColumnDefinition
 }
 
 // Name is the CustomResourceDefinition's name, <resource>.<group>.
@@ -123,6 +137,11 @@ func (d *Descriptor) Validate() error {
 		if v == "" {
 			problems = append(problems, field+": required")
 		}
+	}
+	if d.CRD.Type == nil {
+		problems = append(problems, "CRD.Type: required")
+	} else if _, err := crdschema.Schema(d.CRD.Type, d.CRD.Fields); err != nil {
+		problems = append(problems, "CRD: "+err.Error())
 	}
 	seen := map[string]bool{}
 	for i, m := range d.Managed {

@@ -1,27 +1,79 @@
 package operator
 
-// PackageObject is one object kops takes from an operator's channel package, and the allow-list
-// its content must pass. Everything that grants rights or admission (Roles, bindings, admission
-// policies, webhooks) kops generates itself, so a package holds nothing else.
+// PackageObject is one object an operator's channel package may hold. Everything that grants
+// rights or admission (Roles, bindings, admission policies, webhooks) kops generates itself, so a
+// package holds nothing else.
+//
+// The operator's Namespace, its CRD and its ServiceAccount are kops's: kops renders them itself
+// (Rendered), and a package may carry a copy only if it is exactly kops's object, field for field;
+// the copy is then dropped. That keeps packages written for earlier releases, which carried all
+// three, working while a tampered copy (a second CRD version preserving unknown fields, a short
+// name, an IAM role annotation on the ServiceAccount) is refused with every difference. The
+// Deployment is the package's: it names the operator's version, and passes an allow-list.
 type PackageObject struct {
 	APIVersion, Kind, Namespace, Name string
-	// Check returns every problem with the object, each with its field path.
-	Check func(obj map[string]interface{}) error
+	// Rendered is the object kops renders, as decoded YAML, without the labels every addon object
+	// gets (the addon's name); nil for the Deployment.
+	Rendered map[string]interface{}
+	// allowList returns every problem with the package's object, each with its field path; set
+	// when Rendered is nil.
+	allowList shape
 }
 
-// PackageObjects are the objects an operator package may hold, the Deployment last: the one it
-// must hold.
-func (d *Descriptor) PackageObjects() []PackageObject {
+// Problems says why obj, found in a package, is not acceptable as this object, or returns nil.
+func (p PackageObject) Problems(obj map[string]interface{}) error {
+	if p.Rendered != nil {
+		return differencesError(p.Kind, Differences(p.Rendered, obj))
+	}
+	return problemsError(p.allowList("", obj))
+}
+
+// PackageObjects are the objects an operator package may hold, in the order kops writes them: the
+// Namespace, the CRD and the ServiceAccount kops renders, then the Deployment, the one object a
+// package must hold.
+func (d *Descriptor) PackageObjects() ([]PackageObject, error) {
+	crd, err := d.customResourceDefinitionObject()
+	if err != nil {
+		return nil, err
+	}
 	return []PackageObject{
-		{"v1", "Namespace", "", d.Namespace, d.check(d.namespaceShape())},
-		{"apiextensions.k8s.io/v1", "CustomResourceDefinition", "", d.CRD.Name(), d.checkCRD},
-		{"v1", "ServiceAccount", d.Namespace, d.ServiceAccount, d.check(d.serviceAccountShape())},
-		{"apps/v1", "Deployment", d.Namespace, d.DeploymentName, d.check(d.deploymentShape())},
+		{APIVersion: "v1", Kind: "Namespace", Name: d.Namespace, Rendered: d.namespaceObject()},
+		{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: d.CRD.Name(), Rendered: crd},
+		{APIVersion: "v1", Kind: "ServiceAccount", Namespace: d.Namespace, Name: d.ServiceAccount, Rendered: d.serviceAccountObject()},
+		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: d.Namespace, Name: d.DeploymentName, allowList: d.deploymentShape()},
+	}, nil
+}
+
+// packageLabels are the labels of the objects kops renders for the operator package, before the
+// addon's own labels are added to every object of the addon.
+func (d *Descriptor) packageLabels() map[string]string {
+	return map[string]string{"app.kubernetes.io/name": d.DeploymentName, "app.kubernetes.io/managed-by": "kops"}
+}
+
+// namespaceObject is the operator's namespace. It enforces the restricted Pod Security Standard,
+// so no pod there, the operator's included, can reach the node.
+func (d *Descriptor) namespaceObject() map[string]interface{} {
+	labels := stringsObject(d.packageLabels())
+	labels["pod-security.kubernetes.io/enforce"] = "restricted"
+	return map[string]interface{}{
+		"apiVersion": "v1",
+		"kind":       "Namespace",
+		"metadata":   map[string]interface{}{"name": d.Namespace, "labels": labels},
 	}
 }
 
-func (d *Descriptor) check(s shape) func(map[string]interface{}) error {
-	return func(obj map[string]interface{}) error { return problemsError(s("", obj)) }
+// serviceAccountObject is the operator's ServiceAccount: nothing but its name and labels, and no
+// token for whatever else uses it (the operator's pod opts in). No annotation either: one such as
+// eks.amazonaws.com/role-arn would hand the operator a cloud role.
+func (d *Descriptor) serviceAccountObject() map[string]interface{} {
+	return map[string]interface{}{
+		"apiVersion": "v1",
+		"kind":       "ServiceAccount",
+		"metadata": map[string]interface{}{
+			"name": d.ServiceAccount, "namespace": d.Namespace, "labels": stringsObject(d.packageLabels()),
+		},
+		"automountServiceAccountToken": false,
+	}
 }
 
 // metadata allows a name, namespace, labels and annotations; kops's control marks among them are
@@ -32,49 +84,4 @@ func metadata(labels shape) shape {
 
 func (d *Descriptor) podLabels() map[string]string {
 	return map[string]string{"k8s-app": d.DeploymentName, "app.kubernetes.io/name": d.DeploymentName, "app.kubernetes.io/managed-by": "kops"}
-}
-
-// namespaceShape keeps the operator's namespace under the restricted Pod Security Standard: a
-// package may not relax it, which would let a pod there reach the node.
-func (d *Descriptor) namespaceShape() shape {
-	return fields(map[string]shape{
-		"apiVersion": anyString, "kind": anyString,
-		"metadata": fields(map[string]shape{"name": anyString, "labels": fields(map[string]shape{
-			"app.kubernetes.io/name":             oneOf(d.DeploymentName),
-			"app.kubernetes.io/managed-by":       oneOf("kops"),
-			"pod-security.kubernetes.io/enforce": oneOf("restricted"),
-		}, "pod-security.kubernetes.io/enforce")}, "name", "labels"),
-	}, "metadata")
-}
-
-func (d *Descriptor) serviceAccountShape() shape {
-	return fields(map[string]shape{
-		"apiVersion": anyString, "kind": anyString, "metadata": metadata(anyStringMap),
-		"automountServiceAccountToken": anyBool,
-	}, "metadata")
-}
-
-// checkCRD allows the CRD of the descriptor's kind only, and refuses a conversion webhook: the API
-// server would send every object of the kind to whatever address the package names. Its schema is
-// the package's to say: it narrows what the operator accepts, never what it may do.
-func (d *Descriptor) checkCRD(obj map[string]interface{}) error {
-	spec, _ := obj["spec"].(map[string]interface{})
-	names, _ := spec["names"].(map[string]interface{})
-	var problems []string
-	for _, f := range []struct {
-		path string
-		got  interface{}
-		want string
-	}{
-		{"spec.group", spec["group"], d.CRD.Group},
-		{"spec.names.plural", names["plural"], d.CRD.Resource},
-		{"spec.names.kind", names["kind"], d.CRD.Kind},
-		{"spec.scope", spec["scope"], "Namespaced"},
-	} {
-		problems = append(problems, oneOf(f.want)(f.path, f.got)...)
-	}
-	if conversion, ok := spec["conversion"]; ok {
-		problems = append(problems, fields(map[string]shape{"strategy": oneOf("None")})("spec.conversion", conversion)...)
-	}
-	return problemsError(problems)
 }

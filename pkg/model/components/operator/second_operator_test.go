@@ -1,6 +1,7 @@
 package operator_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -8,7 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"k8s.io/kops/pkg/crdschema"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/model/components/operator"
 )
@@ -30,7 +33,7 @@ func metricsServer() *operator.Descriptor {
 		PolicyName:     "metrics-server-operator-scope",
 		ProbeConfigMap: "metrics-server-operator-enforcement-probe",
 		WatchNamespace: watch,
-		CRD:            operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "metricsservers", Kind: "MetricsServer"},
+		CRD:            operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "metricsservers", Kind: "MetricsServer", Type: reflect.TypeOf(metricsServerResource{})},
 		Instructions:   "metrics-server",
 		Managed: []operator.Managed{
 			{Kind: "Deployment", Name: "metrics-server"},
@@ -50,6 +53,15 @@ func metricsServer() *operator.Descriptor {
 		},
 		Pod: operator.PodAllowance{PriorityClassName: "system-cluster-critical", NodeSelector: map[string]string{"kubernetes.io/os": "linux"}},
 	}
+}
+
+// metricsServerResource is the Go type of the second operator's instructions.
+type metricsServerResource struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              struct {
+		Image string `json:"image"`
+	} `json:"spec"`
 }
 
 // metricsServerManifest is what the addon's one renderer would give.
@@ -120,10 +132,22 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	// The docs table and the package allow-list.
 	md := d.RightsMarkdown()
 	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `metrics-server-operator-leader` | Renew its lease. |")
-	pkg := d.PackageObjects()
+	pkg, err := d.PackageObjects()
+	require.NoError(t, err)
 	require.Len(t, pkg, 4)
 	assert.Equal(t, "metricsservers.addons.x-k8s.io", pkg[1].Name)
 	assert.Equal(t, "metrics-server-operator", pkg[3].Name)
+
+	// Its CRD, generated from its Go type.
+	crd, err := d.CustomResourceDefinition()
+	require.NoError(t, err)
+	assert.Equal(t, "metricsservers.addons.x-k8s.io", crd.Name)
+	assert.Equal(t, "MetricsServerList", crd.Spec.Names.ListKind)
+	assert.Equal(t, "metricsserver", crd.Spec.Names.Singular)
+	require.Len(t, crd.Spec.Versions, 1)
+	schema := crd.Spec.Versions[0].Schema.OpenAPIV3Schema
+	assert.Equal(t, []string{"image"}, schema.Properties["spec"].Required)
+	assert.Nil(t, crd.Spec.Versions[0].Subresources, "no status field, no status subresource")
 }
 
 // The descriptor is itself checked: a right no admission rule would confine, a kind without
@@ -153,6 +177,10 @@ func TestDescriptorValidate(t *testing.T) {
 		}, []string{"Managed[3]: a second Service"}},
 		{"several at once", func(d *operator.Descriptor) { d.PolicyName, d.LeaseName, d.MaxReplicas = "", "", 0 },
 			[]string{"PolicyName: required", "LeaseName: required", "MaxReplicas: must be at least 1"}},
+		{"no CRD type", func(d *operator.Descriptor) { d.CRD.Type = nil }, []string{"CRD.Type: required"}},
+		{"a CRD rule for no field", func(d *operator.Descriptor) {
+			d.CRD.Fields = crdschema.Fields{"spec.imag": {Pattern: "^x$"}}
+		}, []string{"CRD: schema of operator_test.metricsServerResource: spec.imag: names no field of operator_test.metricsServerResource"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

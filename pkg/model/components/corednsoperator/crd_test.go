@@ -1,4 +1,4 @@
-package channels
+package corednsoperator
 
 import (
 	"regexp"
@@ -11,6 +11,61 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
+// The CRD kops renders is its own: one version, served and stored, with the status subresource
+// and kops's columns, and kops's names: no short name (a tampered package once claimed po) and no
+// category (all would list CoreDNS objects in kubectl get all).
+func TestCustomResourceDefinition(t *testing.T) {
+	crd, err := CustomResourceDefinition()
+	require.NoError(t, err)
+	assert.Equal(t, "apiextensions.k8s.io/v1", crd.APIVersion)
+	assert.Equal(t, "CustomResourceDefinition", crd.Kind)
+	assert.Equal(t, CRDName, crd.Name)
+	assert.Equal(t, map[string]string{"app.kubernetes.io/name": DeploymentName, "app.kubernetes.io/managed-by": "kops"}, crd.Labels)
+	assert.Empty(t, crd.Annotations)
+	assert.Equal(t, CRDGroup, crd.Spec.Group)
+	assert.Equal(t, apiextensionsv1.CustomResourceDefinitionNames{
+		Kind: "CoreDNS", ListKind: "CoreDNSList", Plural: CRDResource, Singular: "coredns",
+	}, crd.Spec.Names)
+	assert.Equal(t, apiextensionsv1.NamespaceScoped, crd.Spec.Scope)
+	assert.Nil(t, crd.Spec.Conversion, "no conversion webhook: there is one version")
+	assert.False(t, crd.Spec.PreserveUnknownFields)
+	require.Len(t, crd.Spec.Versions, 1)
+	v := crd.Spec.Versions[0]
+	assert.Equal(t, "v1alpha1", v.Name)
+	assert.Equal(t, APIVersion, CRDGroup+"/"+v.Name)
+	assert.True(t, v.Served)
+	assert.True(t, v.Storage)
+	assert.False(t, v.Deprecated)
+	assert.Empty(t, v.SelectableFields)
+	require.NotNil(t, v.Subresources)
+	assert.NotNil(t, v.Subresources.Status)
+	assert.Nil(t, v.Subresources.Scale)
+	assert.Equal(t, []apiextensionsv1.CustomResourceColumnDefinition{
+		{Name: "Version", Type: "string", JSONPath: ".spec.version"},
+		{Name: "Healthy", Type: "boolean", JSONPath: ".status.healthy"},
+		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+	}, v.AdditionalPrinterColumns)
+	require.NotNil(t, v.Schema)
+	require.NotNil(t, v.Schema.OpenAPIV3Schema)
+	root := v.Schema.OpenAPIV3Schema
+	assert.Equal(t, "object", root.Type)
+	checkCoreDNSSchema(t, root)
+
+	status := root.Properties["status"]
+	assert.Equal(t, "object", status.Type)
+	assert.Equal(t, "boolean", status.Properties["healthy"].Type)
+	assert.Equal(t, "string", status.Properties["phase"].Type)
+	assert.Equal(t, "array", status.Properties["errors"].Type)
+	require.NotNil(t, status.Properties["errors"].Items)
+	assert.Equal(t, "string", status.Properties["errors"].Items.Schema.Type)
+	conditions := status.Properties["conditions"]
+	require.NotNil(t, conditions.XListType)
+	assert.Equal(t, "map", *conditions.XListType)
+	assert.Equal(t, []string{"type"}, conditions.XListMapKeys)
+	assert.Equal(t, []string{"type", "status", "lastTransitionTime", "reason", "message"}, conditions.Items.Schema.Required)
+	assert.Equal(t, "date-time", conditions.Items.Schema.Properties["lastTransitionTime"].Format)
+}
+
 // checkCoreDNSSchema checks that the CoreDNS CRD says exactly what it accepts: typed and bounded
 // fields, nothing preserved that it does not declare, the fields kops no longer sets refused.
 // tests/e2e/operator sends the same values to a real API server; this catches a drift early.
@@ -18,12 +73,12 @@ func checkCoreDNSSchema(t *testing.T, root *apiextensionsv1.JSONSchemaProps) {
 	t.Helper()
 	walkSchema(t, "", root)
 	assert.Equal(t, []string{"spec"}, root.Required)
-	assert.Equal(t, []string{"self.metadata.name == 'coredns'"}, rules(root.XValidations))
+	assert.Equal(t, []string{"self.metadata.name == 'coredns'"}, ruleTexts(root.XValidations))
 
 	spec := root.Properties["spec"]
 	assert.Equal(t, "object", spec.Type)
 	assert.ElementsMatch(t, []string{"version", "image", "dnsDomain", "dnsIP", "corefile"}, spec.Required)
-	assert.Equal(t, []string{"channel", "corefile", "dnsDomain", "dnsIP", "image", "patches", "version"}, keys(spec.Properties))
+	assert.Equal(t, []string{"channel", "corefile", "dnsDomain", "dnsIP", "image", "patches", "version"}, sortedKeys(spec.Properties))
 	forbidden := map[string]string{}
 	for _, r := range spec.XValidations {
 		forbidden[r.FieldPath] = r.Rule
@@ -35,12 +90,12 @@ func checkCoreDNSSchema(t *testing.T, root *apiextensionsv1.JSONSchemaProps) {
 
 	dnsIP := spec.Properties["dnsIP"]
 	assert.Empty(t, dnsIP.Format, "a format such as ipv4 would reject IPv6 service IPs")
-	assert.Equal(t, []string{"isIP(self)"}, rules(dnsIP.XValidations))
+	assert.Equal(t, []string{"isIP(self)"}, ruleTexts(dnsIP.XValidations))
 	corefile := spec.Properties["corefile"]
 	require.NotNil(t, corefile.MaxLength)
 	assert.EqualValues(t, 65536, *corefile.MaxLength, "characters; the rule below counts bytes")
-	assert.Equal(t, []string{"bytes(self).size() <= 65536"}, rules(corefile.XValidations))
-	assert.Equal(t, []string{"!self.endsWith(':latest')"}, rules(spec.Properties["image"].XValidations))
+	assert.Equal(t, []string{"bytes(self).size() <= 65536"}, ruleTexts(corefile.XValidations))
+	assert.Equal(t, []string{"!self.endsWith(':latest')"}, ruleTexts(spec.Properties["image"].XValidations))
 
 	for name, values := range map[string]struct{ accepted, rejected []string }{
 		"version": {
@@ -109,7 +164,7 @@ func walkSchema(t *testing.T, path string, s *apiextensionsv1.JSONSchemaProps) {
 	}
 }
 
-func rules(vs apiextensionsv1.ValidationRules) []string {
+func ruleTexts(vs apiextensionsv1.ValidationRules) []string {
 	var out []string
 	for _, v := range vs {
 		out = append(out, v.Rule)
@@ -117,11 +172,8 @@ func rules(vs apiextensionsv1.ValidationRules) []string {
 	return out
 }
 
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
+func sortedKeys[V any](m map[string]V) []string {
+	out := keys(m)
 	sort.Strings(out)
 	return out
 }

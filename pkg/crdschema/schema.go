@@ -1,0 +1,262 @@
+// Package crdschema derives a CustomResourceDefinition's structural OpenAPI v3 schema from the Go
+// type of the custom resource: the types, properties and required fields come from the struct and
+// its json tags, and a table of Fields, keyed by JSON path, adds what a Go type cannot say
+// (descriptions, bounds, patterns, enums, CEL rules). The schema therefore accepts exactly the
+// fields the Go type has, and nothing the table says can widen it: a Field has no way to preserve
+// unknown fields, embed a resource or declare a property the type lacks, except Refused ones.
+package crdschema
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Fields is what the Go type cannot say, by JSON path: "" is the object itself, "spec.version" a
+// field, "status.conditions[]" the items of a list, "status.conditions[].type" a field of them.
+// Every path must name a field of the type: Schema refuses one that does not, so that a field
+// renamed in Go cannot silently lose its validation.
+type Fields map[string]Field
+
+// Field adds validation and documentation to one node of the schema.
+type Field struct {
+	Description string
+	// MaxLength bounds a string, MaxItems a list, Minimum a number.
+	MaxLength *int64
+	MaxItems  *int64
+	Minimum   *float64
+	// Pattern is a regular expression a string must match (the API server uses Go's regexp).
+	Pattern string
+	// Format is an OpenAPI string format, such as date-time.
+	Format string
+	// Enum lists the values a string may take.
+	Enum []string
+	// Rules are CEL validations (x-kubernetes-validations).
+	Rules []apiextensionsv1.ValidationRule
+	// MapKeys makes a list of objects a map keyed by these fields (x-kubernetes-list-type: map),
+	// so that server-side apply merges its items by key.
+	MapKeys []string
+	// Refused are properties declared only to be refused, whatever their value and whatever the
+	// client's field validation: an undeclared field is only pruned (with a warning) unless the
+	// client asks for strict validation, which would let an old client believe it was accepted.
+	Refused []Refused
+}
+
+// Refused is a property of an object that the object must not have.
+type Refused struct {
+	// Name is the property's JSON name.
+	Name string
+	// Type is the Go type of the values it used to take; the declared schema follows it.
+	Type reflect.Type
+	// Why completes the error message "cannot be set; <Why>".
+	Why string
+}
+
+// refusedDescription documents every Refused property.
+const refusedDescription = "Not accepted. Declared only so that an object setting it is refused with a clear error."
+
+// Schema is the structural schema of values of type t, with fields applied. Every problem is
+// reported, each with its path: an unsupported Go type, a field without a json tag, a Field path
+// that names no field of t, or a Field that does not fit its node (a pattern on a number).
+func Schema(t reflect.Type, fields Fields) (*apiextensionsv1.JSONSchemaProps, error) {
+	w := &walker{fields: fields, used: map[string]bool{}}
+	s := w.schema("", t)
+	for _, path := range sortedKeys(fields) {
+		if !w.used[path] {
+			w.problems = append(w.problems, fmt.Sprintf("%s: names no field of %s", describe(path), t))
+		}
+	}
+	if len(w.problems) > 0 {
+		return nil, fmt.Errorf("schema of %s: %s", t, strings.Join(w.problems, "; "))
+	}
+	return s, nil
+}
+
+type walker struct {
+	fields   Fields
+	used     map[string]bool
+	problems []string
+}
+
+var (
+	timeType       = reflect.TypeOf(metav1.Time{})
+	objectMetaType = reflect.TypeOf(metav1.ObjectMeta{})
+)
+
+func (w *walker) schema(path string, t reflect.Type) *apiextensionsv1.JSONSchemaProps {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s := &apiextensionsv1.JSONSchemaProps{}
+	switch {
+	case t == timeType:
+		s.Type, s.Format = "string", "date-time"
+	case t == objectMetaType:
+		// The API server validates metadata itself; a CRD may not describe it beyond its type.
+		s.Type = "object"
+	case t.Kind() == reflect.String:
+		s.Type = "string"
+	case t.Kind() == reflect.Bool:
+		s.Type = "boolean"
+	case t.Kind() == reflect.Int64:
+		s.Type, s.Format = "integer", "int64"
+	case t.Kind() == reflect.Int32:
+		s.Type, s.Format = "integer", "int32"
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
+		s.Type = "array"
+		s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: w.schema(path+"[]", t.Elem())}
+	case t.Kind() == reflect.Struct:
+		s.Type = "object"
+		w.properties(path, t, s)
+	default:
+		// Maps, interfaces, floats, byte slices, int: each would need a decision (bounds, a
+		// format, what an unknown key means) that no field needs yet.
+		w.problems = append(w.problems, fmt.Sprintf("%s: Go type %s is not supported", describe(path), t))
+	}
+	w.apply(path, s)
+	return s
+}
+
+// properties adds the exported, json-tagged fields of struct t to s; inline fields (TypeMeta)
+// are flattened, and a field without omitempty is required.
+func (w *walker) properties(path string, t reflect.Type, s *apiextensionsv1.JSONSchemaProps) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag, ok := f.Tag.Lookup("json")
+		if !ok {
+			w.problems = append(w.problems, fmt.Sprintf("%s: field %s has no json tag", describe(path), f.Name))
+			continue
+		}
+		name, options, _ := strings.Cut(tag, ",")
+		switch {
+		case name == "-":
+			continue
+		case name == "" && hasOption(options, "inline"):
+			w.properties(path, f.Type, s)
+			continue
+		case name == "":
+			w.problems = append(w.problems, fmt.Sprintf("%s: field %s has no json name", describe(path), f.Name))
+			continue
+		}
+		if s.Properties == nil {
+			s.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
+		}
+		s.Properties[name] = *w.schema(join(path, name), f.Type)
+		if !hasOption(options, "omitempty") && !hasOption(options, "omitzero") {
+			s.Required = append(s.Required, name)
+		}
+	}
+}
+
+// apply adds path's Field to s, refusing what does not fit the node.
+func (w *walker) apply(path string, s *apiextensionsv1.JSONSchemaProps) {
+	f, ok := w.fields[path]
+	if !ok {
+		return
+	}
+	w.used[path] = true
+	misfit := func(what, want string) {
+		w.problems = append(w.problems, fmt.Sprintf("%s: %s applies to %s, not %s", describe(path), what, want, s.Type))
+	}
+	s.Description = f.Description
+	if f.MaxLength != nil || f.Pattern != "" || f.Enum != nil || f.Format != "" {
+		if s.Type != "string" {
+			misfit("maxLength, pattern, enum and format", "a string")
+		}
+		s.MaxLength, s.Pattern = f.MaxLength, f.Pattern
+		if f.Format != "" {
+			s.Format = f.Format
+		}
+		for _, v := range f.Enum {
+			raw, err := json.Marshal(v)
+			if err != nil {
+				w.problems = append(w.problems, fmt.Sprintf("%s: enum value %q: %v", describe(path), v, err))
+				continue
+			}
+			s.Enum = append(s.Enum, apiextensionsv1.JSON{Raw: raw})
+		}
+	}
+	if f.Minimum != nil {
+		if s.Type != "integer" {
+			misfit("minimum", "an integer")
+		}
+		s.Minimum = f.Minimum
+	}
+	if f.MaxItems != nil || f.MapKeys != nil {
+		if s.Type != "array" {
+			misfit("maxItems and mapKeys", "a list")
+		}
+		s.MaxItems = f.MaxItems
+		if f.MapKeys != nil {
+			listType := "map"
+			s.XListType, s.XListMapKeys = &listType, f.MapKeys
+		}
+	}
+	s.XValidations = append(s.XValidations, f.Rules...)
+	if f.Refused != nil && s.Type != "object" {
+		misfit("refused properties", "an object")
+	}
+	for _, r := range f.Refused {
+		if _, taken := s.Properties[r.Name]; taken {
+			w.problems = append(w.problems, fmt.Sprintf("%s: %s is a field of the type; it cannot also be refused", describe(path), r.Name))
+			continue
+		}
+		if r.Type == nil || r.Why == "" {
+			w.problems = append(w.problems, fmt.Sprintf("%s: refused %s needs a Type and a Why", describe(path), r.Name))
+			continue
+		}
+		declared := w.schema(join(path, r.Name), r.Type)
+		declared.Description = refusedDescription
+		if s.Properties == nil {
+			s.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
+		}
+		s.Properties[r.Name] = *declared
+		reason := apiextensionsv1.FieldValueForbidden
+		s.XValidations = append(s.XValidations, apiextensionsv1.ValidationRule{
+			Rule:      "!has(self." + r.Name + ")",
+			Message:   "cannot be set; " + r.Why,
+			FieldPath: "." + r.Name,
+			Reason:    &reason,
+		})
+	}
+}
+
+func hasOption(options, want string) bool {
+	for _, o := range strings.Split(options, ",") {
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func describe(path string) string {
+	if path == "" {
+		return "(the object)"
+	}
+	return path
+}
+
+func sortedKeys(m Fields) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

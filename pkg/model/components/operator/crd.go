@@ -1,0 +1,102 @@
+package operator
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/crdschema"
+)
+
+// CustomResourceDefinition is the CRD of the operator's instructions, generated from the Go type
+// of the custom resource: one version, served and stored, its schema derived from CRD.Type and
+// CRD.Fields (package crdschema), the status subresource when the type has a status, and names
+// kops chooses (no short names, no categories: `kubectl get all` must not list it, `po` must stay
+// pods). kops renders it into the bootstrap channel itself; an operator package only names the
+// operator's version.
+func (d *Descriptor) CustomResourceDefinition() (*apiextensionsv1.CustomResourceDefinition, error) {
+	if d.CRD.Type == nil {
+		return nil, fmt.Errorf("operator descriptor %q: CRD.Type: required to generate the CRD", d.AddonName)
+	}
+	schema, err := crdschema.Schema(d.CRD.Type, d.CRD.Fields)
+	if err != nil {
+		return nil, fmt.Errorf("operator descriptor %q: %w", d.AddonName, err)
+	}
+	version := apiextensionsv1.CustomResourceDefinitionVersion{
+		Name:                     d.CRD.Version,
+		Served:                   true,
+		Storage:                  true,
+		Schema:                   &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: schema},
+		AdditionalPrinterColumns: append([]apiextensionsv1.CustomResourceColumnDefinition(nil), d.CRD.Columns...),
+	}
+	if _, ok := schema.Properties["status"]; ok {
+		version.Subresources = &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}}
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+		Group: d.CRD.Group,
+		Names: apiextensionsv1.CustomResourceDefinitionNames{
+			Kind:     d.CRD.Kind,
+			ListKind: d.CRD.Kind + "List",
+			Plural:   d.CRD.Resource,
+			Singular: strings.ToLower(d.CRD.Kind),
+		},
+		Scope:    apiextensionsv1.NamespaceScoped,
+		Versions: []apiextensionsv1.CustomResourceDefinitionVersion{version},
+	}}
+	crd.APIVersion, crd.Kind = "apiextensions.k8s.io/v1", "CustomResourceDefinition"
+	crd.Name, crd.Labels = d.CRD.Name(), d.packageLabels()
+	return crd, nil
+}
+
+// customResourceDefinitionObject is CustomResourceDefinition as the decoded YAML kops writes:
+// no status and no creationTimestamp, which typed objects carry empty and manifests never hold.
+func (d *Descriptor) customResourceDefinitionObject() (map[string]interface{}, error) {
+	crd, err := d.CustomResourceDefinition()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := toObject(crd.Spec)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]interface{}{
+		"apiVersion": crd.APIVersion,
+		"kind":       crd.Kind,
+		"metadata":   map[string]interface{}{"name": crd.Name, "labels": stringsObject(crd.Labels)},
+		"spec":       spec,
+	}, nil
+}
+
+// toObject is v as decoded JSON.
+func toObject(v interface{}) (map[string]interface{}, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]interface{}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func stringsObject(m map[string]string) map[string]interface{} {
+	out := make(map[string]interface{}, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// CustomResourceDefinitionManifest is the CRD as kops writes it into the operator's addon, before
+// the addon's labels are added: YAML with sorted keys, no status.
+func (d *Descriptor) CustomResourceDefinitionManifest() ([]byte, error) {
+	obj, err := d.customResourceDefinitionObject()
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(obj)
+}

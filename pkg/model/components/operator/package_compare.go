@@ -1,0 +1,163 @@
+package operator
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// maxDifferences bounds how many differences an error lists: a package that differs everywhere
+// needs the first few to be fixed, not a page.
+const maxDifferences = 20
+
+// Differences lists, with field paths, every way got differs from want: keys got has and want
+// lacks, keys it lacks, list items added or missing, values that differ. Both are decoded YAML or
+// JSON; numbers compare by value, whatever their Go type.
+func Differences(want, got interface{}) []string {
+	var out []string
+	diff("", normalize(want), normalize(got), &out)
+	return out
+}
+
+func differencesError(kind string, differences []string) error {
+	if len(differences) == 0 {
+		return nil
+	}
+	more := ""
+	if len(differences) > maxDifferences {
+		more = fmt.Sprintf("; and %d more", len(differences)-maxDifferences)
+		differences = differences[:maxDifferences]
+	}
+	return fmt.Errorf("differs from the %s kops renders (kops renders it itself: remove it from the package, or make it exactly kops's): %s%s",
+		kind, strings.Join(differences, "; "), more)
+}
+
+// normalize is v through JSON, so that int64 and float64 compare alike and typed values become
+// maps and lists; a value JSON cannot hold is kept as is and compares by reflect.DeepEqual.
+func normalize(v interface{}) interface{} {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out interface{}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return v
+	}
+	return out
+}
+
+func diff(path string, want, got interface{}, out *[]string) {
+	switch w := want.(type) {
+	case map[string]interface{}:
+		g, ok := got.(map[string]interface{})
+		if !ok {
+			*out = append(*out, fmt.Sprintf("%s: %s, kops's is an object", where(path), shown(got)))
+			return
+		}
+		keys := map[string]bool{}
+		for k := range w {
+			keys[k] = true
+		}
+		for k := range g {
+			keys[k] = true
+		}
+		for _, k := range sortedSet(keys) {
+			wv, inWant := w[k]
+			gv, inGot := g[k]
+			switch {
+			case !inWant:
+				added(key(path, k), gv, out)
+			case !inGot:
+				*out = append(*out, fmt.Sprintf("%s: missing (kops's is %s)", key(path, k), shown(wv)))
+			default:
+				diff(key(path, k), wv, gv, out)
+			}
+		}
+	case []interface{}:
+		g, ok := got.([]interface{})
+		if !ok {
+			*out = append(*out, fmt.Sprintf("%s: %s, kops's is a list", where(path), shown(got)))
+			return
+		}
+		for i := 0; i < len(w) || i < len(g); i++ {
+			item := fmt.Sprintf("%s[%d]", path, i)
+			switch {
+			case i >= len(w):
+				added(item, g[i], out)
+			case i >= len(g):
+				*out = append(*out, fmt.Sprintf("%s: missing (kops's is %s)", item, shown(w[i])))
+			default:
+				diff(item, w[i], g[i], out)
+			}
+		}
+	default:
+		if !reflect.DeepEqual(want, got) {
+			*out = append(*out, fmt.Sprintf("%s: %s, kops's is %s", where(path), shown(got), shown(want)))
+		}
+	}
+}
+
+// added reports every leaf of v, a value kops's object does not have, with its path: an added
+// schema version shows its x-kubernetes-preserve-unknown-fields, an added annotation its key.
+func added(path string, v interface{}, out *[]string) {
+	switch a := v.(type) {
+	case map[string]interface{}:
+		if len(a) > 0 {
+			for _, k := range sortedKeys(a) {
+				added(key(path, k), a[k], out)
+			}
+			return
+		}
+	case []interface{}:
+		if len(a) > 0 {
+			for i, e := range a {
+				added(fmt.Sprintf("%s[%d]", path, i), e, out)
+			}
+			return
+		}
+	}
+	*out = append(*out, fmt.Sprintf("%s: %s is not in kops's", where(path), shown(v)))
+}
+
+// plainKey is a key that reads unambiguously after a dot; others (labels such as
+// app.kubernetes.io/name) are shown in brackets.
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+func key(path, k string) string {
+	if !plainKey.MatchString(k) {
+		return path + "[" + k + "]"
+	}
+	return join(path, k)
+}
+
+func where(path string) string {
+	if path == "" {
+		return "(the object)"
+	}
+	return path
+}
+
+// shown is v as compact JSON, shortened: enough to recognise, not to flood a message.
+func shown(v interface{}) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	const max = 120
+	if s := string(data); len(s) > max {
+		return s[:max] + "..."
+	}
+	return string(data)
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
