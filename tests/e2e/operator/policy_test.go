@@ -146,18 +146,20 @@ func TestOperatorMayUpdateWhatKopsRenders(t *testing.T) {
 	_, err := operator.AppsV1().Deployments("kube-system").Update(ctx, d, metav1.UpdateOptions{})
 	assert.NoError(t, err, "update Deployment coredns")
 	_, err = operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
-		[]byte(`{"metadata":{"annotations":{"e2e/touched":"yes"}}}`), metav1.PatchOptions{})
-	assert.NoError(t, err, "patch Deployment coredns")
+		[]byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{DryRun: dryRun})
+	assert.NoError(t, err, "scale Deployment coredns within its bounds (the autoscaler's hole)")
 	svc, err := env.Clientset.CoreV1().Services("kube-system").Get(ctx, "kube-dns", metav1.GetOptions{})
 	require.NoError(t, err)
 	_, err = operator.CoreV1().Services("kube-system").Update(ctx, svc, metav1.UpdateOptions{})
 	assert.NoError(t, err, "update Service kube-dns")
-	_, err = operator.CoreV1().ConfigMaps("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
-		[]byte(`{"data":{"Corefile":".:53 {\n    errors\n}\n"}}`), metav1.PatchOptions{DryRun: dryRun})
-	assert.NoError(t, err, "patch the Corefile")
-	_, err = operator.CoreV1().ServiceAccounts("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
-		[]byte(`{"metadata":{"labels":{"e2e/touched":"yes"}}}`), metav1.PatchOptions{})
-	assert.NoError(t, err, "label ServiceAccount coredns")
+	cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	require.NoError(t, err)
+	_, err = operator.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{DryRun: dryRun})
+	assert.NoError(t, err, "update ConfigMap coredns")
+	sa, err := env.Clientset.CoreV1().ServiceAccounts("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+	require.NoError(t, err)
+	_, err = operator.CoreV1().ServiceAccounts("kube-system").Update(ctx, sa, metav1.UpdateOptions{DryRun: dryRun})
+	assert.NoError(t, err, "update ServiceAccount coredns")
 }
 
 // Each escape found on the real server against the first policy, one field at a time, as an
@@ -184,69 +186,69 @@ func TestOperatorDeploymentEscapesDenied(t *testing.T) {
 		name, message string
 		change        func(*corev1.PodSpec)
 	}{
-		{"privileged init container", "init or ephemeral", func(p *corev1.PodSpec) {
+		{"privileged init container", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.InitContainers = []corev1.Container{{Name: "init", Image: p.Containers[0].Image, SecurityContext: &corev1.SecurityContext{Privileged: ptr.To(true)}}}
 		}},
 		// The server itself refuses ephemeral containers in a pod template; the policy would too.
 		{"ephemeral container", "ephemeral containers not allowed", func(p *corev1.PodSpec) {
 			p.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debug", Image: p.Containers[0].Image}}}
 		}},
-		{"secret volume", "may only mount ConfigMap", secretVolume(corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "bootstrap-token-abc"}})},
-		{"projected volume", "may only mount ConfigMap", secretVolume(corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+		{"secret volume", "spec exactly as rendered", secretVolume(corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "bootstrap-token-abc"}})},
+		{"projected volume", "spec exactly as rendered", secretVolume(corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
 			{Secret: &corev1.SecretProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "bootstrap-token-abc"}}}}}})},
-		{"NFS volume", "may only mount ConfigMap", secretVolume(corev1.VolumeSource{NFS: &corev1.NFSVolumeSource{Server: "10.0.0.1", Path: "/"}})},
-		{"inline CSI volume", "may only mount ConfigMap", secretVolume(corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "secrets-store.csi.k8s.io"}})},
-		{"ephemeral volume", "may only mount ConfigMap", secretVolume(corev1.VolumeSource{Ephemeral: &corev1.EphemeralVolumeSource{VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{
+		{"NFS volume", "spec exactly as rendered", secretVolume(corev1.VolumeSource{NFS: &corev1.NFSVolumeSource{Server: "10.0.0.1", Path: "/"}})},
+		{"inline CSI volume", "spec exactly as rendered", secretVolume(corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "secrets-store.csi.k8s.io"}})},
+		{"ephemeral volume", "spec exactly as rendered", secretVolume(corev1.VolumeSource{Ephemeral: &corev1.EphemeralVolumeSource{VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{
 			Spec: corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
 				Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: *qty("1Gi")}}}}}})},
-		{"host path", "may only mount ConfigMap", secretVolume(corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: "/"}})},
-		{"envFrom a Secret", "envFrom, valueFrom", first(func(c *corev1.Container) {
+		{"host path", "spec exactly as rendered", secretVolume(corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: "/"}})},
+		{"envFrom a Secret", "spec exactly as rendered", first(func(c *corev1.Container) {
 			c.EnvFrom = []corev1.EnvFromSource{{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "bootstrap-token-abc"}}}}
 		})},
-		{"env valueFrom a Secret", "envFrom, valueFrom", first(func(c *corev1.Container) {
+		{"env valueFrom a Secret", "spec exactly as rendered", first(func(c *corev1.Container) {
 			c.Env = []corev1.EnvVar{{Name: "TOKEN", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
 				LocalObjectReference: corev1.LocalObjectReference{Name: "bootstrap-token-abc"}, Key: "token-secret"}}}}
 		})},
-		{"foreign image", "image kops pins", first(func(c *corev1.Container) { c.Image = "attacker.example/pwn:latest" })},
-		{"nodeName", "may not choose its nodes", func(p *corev1.PodSpec) { p.NodeName = "control-plane-1" }},
-		{"control-plane nodeSelector", "may not choose its nodes", func(p *corev1.PodSpec) {
+		{"foreign image", "spec exactly as rendered", first(func(c *corev1.Container) { c.Image = "attacker.example/pwn:latest" })},
+		{"nodeName", "spec exactly as rendered", func(p *corev1.PodSpec) { p.NodeName = "control-plane-1" }},
+		{"control-plane nodeSelector", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.NodeSelector = map[string]string{"kubernetes.io/os": "linux", "node-role.kubernetes.io/control-plane": ""}
 		}},
-		{"toleration of everything", "tolerations", func(p *corev1.PodSpec) {
+		{"toleration of everything", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.Tolerations = append(p.Tolerations, corev1.Toleration{Operator: corev1.TolerationOpExists})
 		}},
-		{"system-node-critical", "priority class", func(p *corev1.PodSpec) { p.PriorityClassName = "system-node-critical" }},
-		{"SYS_ADMIN", "capabilities", sc(func(s *corev1.SecurityContext) { s.Capabilities.Add = append(s.Capabilities.Add, "SYS_ADMIN") })},
-		{"NET_ADMIN", "capabilities", sc(func(s *corev1.SecurityContext) { s.Capabilities.Add = append(s.Capabilities.Add, "NET_ADMIN") })},
-		{"SYS_PTRACE", "capabilities", sc(func(s *corev1.SecurityContext) { s.Capabilities.Add = append(s.Capabilities.Add, "SYS_PTRACE") })},
-		{"allowPrivilegeEscalation", "allowPrivilegeEscalation: false", sc(func(s *corev1.SecurityContext) { s.AllowPrivilegeEscalation = ptr.To(true) })},
-		{"privileged", "privileged", sc(func(s *corev1.SecurityContext) { s.Privileged = ptr.To(true); s.AllowPrivilegeEscalation = nil })},
-		{"runAsUser 0", "another user", sc(func(s *corev1.SecurityContext) { s.RunAsUser = ptr.To(int64(0)); s.RunAsNonRoot = ptr.To(false) })},
-		{"pod runAsUser 0", "non-root user", func(p *corev1.PodSpec) {
+		{"system-node-critical", "spec exactly as rendered", func(p *corev1.PodSpec) { p.PriorityClassName = "system-node-critical" }},
+		{"SYS_ADMIN", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) { s.Capabilities.Add = append(s.Capabilities.Add, "SYS_ADMIN") })},
+		{"NET_ADMIN", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) { s.Capabilities.Add = append(s.Capabilities.Add, "NET_ADMIN") })},
+		{"SYS_PTRACE", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) { s.Capabilities.Add = append(s.Capabilities.Add, "SYS_PTRACE") })},
+		{"allowPrivilegeEscalation", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) { s.AllowPrivilegeEscalation = ptr.To(true) })},
+		{"privileged", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) { s.Privileged = ptr.To(true); s.AllowPrivilegeEscalation = nil })},
+		{"runAsUser 0", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) { s.RunAsUser = ptr.To(int64(0)); s.RunAsNonRoot = ptr.To(false) })},
+		{"pod runAsUser 0", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.SecurityContext.RunAsUser = ptr.To(int64(0))
 			p.SecurityContext.RunAsNonRoot = nil
 		}},
-		{"seccomp Unconfined", "never Unconfined", sc(func(s *corev1.SecurityContext) {
+		{"seccomp Unconfined", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) {
 			s.SeccompProfile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}
 		})},
-		{"AppArmor Unconfined", "never Unconfined", sc(func(s *corev1.SecurityContext) {
+		{"AppArmor Unconfined", "spec exactly as rendered", sc(func(s *corev1.SecurityContext) {
 			s.AppArmorProfile = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
 		})},
-		{"hostPort 53", "host ports", first(func(c *corev1.Container) { c.Ports[0].HostPort = 53 })},
-		{"root supplemental group", "in no root group", func(p *corev1.PodSpec) { p.SecurityContext.SupplementalGroups = []int64{0} }},
-		{"sysctls", "sysctls", func(p *corev1.PodSpec) {
+		{"hostPort 53", "spec exactly as rendered", first(func(c *corev1.Container) { c.Ports[0].HostPort = 53 })},
+		{"root supplemental group", "spec exactly as rendered", func(p *corev1.PodSpec) { p.SecurityContext.SupplementalGroups = []int64{0} }},
+		{"sysctls", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.ip_unprivileged_port_start", Value: "0"}}
 		}},
-		{"host network", "host's network", func(p *corev1.PodSpec) { p.HostNetwork = true }},
-		{"another service account", "service account coredns", func(p *corev1.PodSpec) { p.ServiceAccountName = "generic-garbage-collector" }},
-		{"node affinity to the control plane", "may not choose its nodes", func(p *corev1.PodSpec) {
+		{"host network", "spec exactly as rendered", func(p *corev1.PodSpec) { p.HostNetwork = true }},
+		{"another service account", "spec exactly as rendered", func(p *corev1.PodSpec) { p.ServiceAccountName = "generic-garbage-collector" }},
+		{"node affinity to the control plane", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
 				NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{
 					{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.NodeSelectorOpExists}}}}}}}
 		}},
-		{"runtime class", "may not choose its nodes", func(p *corev1.PodSpec) { p.RuntimeClassName = ptr.To("unconfined") }},
-		{"probe at the metadata service", "probes", first(func(c *corev1.Container) { c.LivenessProbe.HTTPGet.Host = "169.254.169.254" })},
-		{"image pull secret", "image pull secrets", func(p *corev1.PodSpec) {
+		{"runtime class", "spec exactly as rendered", func(p *corev1.PodSpec) { p.RuntimeClassName = ptr.To("unconfined") }},
+		{"probe at the metadata service", "spec exactly as rendered", first(func(c *corev1.Container) { c.LivenessProbe.HTTPGet.Host = "169.254.169.254" })},
+		{"image pull secret", "spec exactly as rendered", func(p *corev1.PodSpec) {
 			p.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "bootstrap-token-abc"}}
 		}},
 	}
@@ -270,12 +272,12 @@ func TestOperatorDeploymentEscapesDenied(t *testing.T) {
 	t.Run("500 replicas", func(t *testing.T) {
 		_, err := operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
 			[]byte(`{"spec":{"replicas":500}}`), metav1.PatchOptions{DryRun: dryRun})
-		assertDenied(t, err, "patch", "at most 50 replicas")
+		assertDenied(t, err, "patch", "1 to 50 replicas")
 	})
 	t.Run("pod label another Service selects", func(t *testing.T) {
 		_, err := operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
 			[]byte(`{"spec":{"template":{"metadata":{"labels":{"app":"metrics-server"}}}}}`), metav1.PatchOptions{DryRun: dryRun})
-		assertDenied(t, err, "patch", "may only label its pods")
+		assertDenied(t, err, "patch", "spec exactly as rendered")
 	})
 	t.Run("AppArmor annotation", func(t *testing.T) {
 		_, err := operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
@@ -347,12 +349,14 @@ func TestOperatorEventsConfined(t *testing.T) {
 	ctx := framework.Context(t)
 	operator, _ := asOperator(t)
 	now := metav1.NewTime(time.Now())
+	apiVersions := map[string]string{"Deployment": "apps/v1", "Pod": "v1"}
 	coreEvent := func(name, component, kind, objectName string) *corev1.Event {
 		return &corev1.Event{
 			ObjectMeta:     metav1.ObjectMeta{Name: name, Namespace: "kube-system"},
-			InvolvedObject: corev1.ObjectReference{Kind: kind, Name: objectName, Namespace: "kube-system", APIVersion: "v1"},
+			InvolvedObject: corev1.ObjectReference{Kind: kind, Name: objectName, Namespace: "kube-system", APIVersion: apiVersions[kind]},
 			Reason:         "Test", Message: "e2e", Type: corev1.EventTypeNormal,
-			Source: corev1.EventSource{Component: component}, FirstTimestamp: now, LastTimestamp: now, Count: 1,
+			Source: corev1.EventSource{Component: component, Host: component}, FirstTimestamp: now, LastTimestamp: now, Count: 1,
+			ReportingController: component, ReportingInstance: component,
 		}
 	}
 	events := operator.CoreV1().Events("kube-system")
@@ -379,7 +383,7 @@ func TestOperatorEventsConfined(t *testing.T) {
 	newEvent := func(name, controller string) *eventsv1.Event {
 		return &eventsv1.Event{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "kube-system"},
-			EventTime:  metav1.NewMicroTime(time.Now()), ReportingController: controller, ReportingInstance: controller + "-1",
+			EventTime:  metav1.NewMicroTime(time.Now()), ReportingController: controller, ReportingInstance: controller,
 			Action: "Reconcile", Reason: "Test", Note: "e2e", Type: corev1.EventTypeNormal,
 			Regarding: corev1.ObjectReference{Kind: "CoreDNS", Name: "coredns", Namespace: "kube-system", APIVersion: "addons.x-k8s.io/v1alpha1"},
 		}
@@ -420,19 +424,23 @@ func ensureRendered(t *testing.T) {
 		_, err = admin.CoreV1().Services("kube-system").Create(ctx, clean(rendered.service), metav1.CreateOptions{})
 		require.NoError(t, err)
 	}
-	for _, create := range []func() error{
-		func() error {
-			_, err := admin.CoreV1().ConfigMaps("kube-system").Create(ctx, clean(rendered.configMap), metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := admin.CoreV1().ServiceAccounts("kube-system").Create(ctx, clean(rendered.serviceAccount), metav1.CreateOptions{})
-			return err
-		},
-	} {
-		if err := create(); !apierrors.IsAlreadyExists(err) {
-			require.NoError(t, err)
-		}
+	if cm, err := admin.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{}); err == nil {
+		want := clean(rendered.configMap)
+		want.ResourceVersion = cm.ResourceVersion
+		_, err = admin.CoreV1().ConfigMaps("kube-system").Update(ctx, want, metav1.UpdateOptions{})
+		require.NoError(t, err)
+	} else {
+		_, err := admin.CoreV1().ConfigMaps("kube-system").Create(ctx, clean(rendered.configMap), metav1.CreateOptions{})
+		require.NoError(t, err)
+	}
+	if sa, err := admin.CoreV1().ServiceAccounts("kube-system").Get(ctx, "coredns", metav1.GetOptions{}); err == nil {
+		want := clean(rendered.serviceAccount)
+		want.ResourceVersion = sa.ResourceVersion
+		_, err = admin.CoreV1().ServiceAccounts("kube-system").Update(ctx, want, metav1.UpdateOptions{})
+		require.NoError(t, err)
+	} else {
+		_, err := admin.CoreV1().ServiceAccounts("kube-system").Create(ctx, clean(rendered.serviceAccount), metav1.CreateOptions{})
+		require.NoError(t, err)
 	}
 }
 

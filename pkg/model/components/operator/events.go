@@ -38,7 +38,10 @@ func (s *Scope) eventChecks() []check {
 			`dyn(object).all(k, k in ["apiVersion", "kind", "metadata", "regarding", "reason", "note", "type", "action", "eventTime", "series", "reportingController", "reportingInstance", "deprecatedSource", "deprecatedFirstTimestamp", "deprecatedLastTimestamp", "deprecatedCount"])`,
 			ref("object.regarding"),
 			`object.?type.orValue("") in ["Normal", "Warning"]`,
-			`dyn(object.?deprecatedSource.orValue(`+source+`)) == `+source,
+			// The API server shows an event without a source with an empty one.
+			`dyn(object.?deprecatedSource.orValue({})).all(k, k in ["component", "host"])`,
+			`object.?deprecatedSource.?component.orValue(`+me+`) == `+me,
+			`object.?deprecatedSource.?host.orValue(`+me+`) == `+me,
 			`object.?reportingController.orValue("") == `+me,
 			`object.?reportingInstance.orValue("") == `+me), whose},
 	}
