@@ -8,8 +8,6 @@
 package corefile
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,7 +47,7 @@ const byteOrderMark = '\uFEFF'
 // (CoreDNS would read each bad byte as U+FFFD) and a quote left open at the end.
 func Lex(src string) ([]Token, error) {
 	if !utf8.ValidString(src) {
-		return nil, errors.New("the Corefile is not UTF-8 text")
+		return nil, &SyntaxError{Line: invalidUTF8Line(src), Msg: "the Corefile is not UTF-8 text"}
 	}
 	src = strings.TrimPrefix(src, string(byteOrderMark))
 	var (
@@ -124,12 +122,26 @@ func Lex(src string) ([]Token, error) {
 		word.WriteRune(r)
 	}
 	if quoted {
-		return tokens, fmt.Errorf("line %d: the quoted word is not closed", cur.Line)
+		return tokens, &SyntaxError{Line: cur.Line, Msg: "the quoted word is not closed"}
 	}
 	if inWord {
 		emit()
 	}
 	return tokens, nil
+}
+
+// invalidUTF8Line is the line of src's first byte that is not UTF-8.
+func invalidUTF8Line(src string) int {
+	line := 1
+	for i, r := range src {
+		if r == utf8.RuneError && !strings.HasPrefix(src[i:], string(utf8.RuneError)) {
+			break
+		}
+		if r == '\n' {
+			line++
+		}
+	}
+	return line
 }
 
 // Format writes tokens back as a Corefile that Lex reads as the same tokens, each on its line.

@@ -50,7 +50,8 @@ func TestLex(t *testing.T) {
 
 func TestLexRefuses(t *testing.T) {
 	for src, want := range map[string]string{
-		"a \xff b":        "not UTF-8",
+		"a \xff b":        "line 1: the Corefile is not UTF-8 text",
+		"\ufffd\na\n\xff": "line 3: the Corefile is not UTF-8 text",
 		"a \"open":        "line 1: the quoted word is not closed",
 		"a\n\"open\\\"":   "line 2: the quoted word is not closed",
 		"a\n\"open\nmore": "line 2: the quoted word is not closed",

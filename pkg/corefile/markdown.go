@@ -18,7 +18,7 @@ func ReachMarkdown() string {
 	row("`import`", "anything else: a file name or glob", "refused", fileImportReason)
 	row("any word", "`{$NAME}`, `{%NAME%}`", "refused", strings.ReplaceAll(environReason, "{$NAME} and {%NAME%}", "them"))
 	row("any other plugin", "", "refused", unknownReason)
-	row("a plugin with rules below", "another layout", "refused", layoutReason)
+	row("a plugin with a rule on its options or arguments", "another layout", "refused", layoutReason)
 	for _, p := range plugins {
 		name := "`" + p.name + "`"
 		if p.refused != "" {

@@ -36,7 +36,8 @@ type Import struct {
 	Snippet      bool
 }
 
-// SyntaxError is a Corefile CoreDNS would refuse to load, or one beyond this package's bounds.
+// SyntaxError is a Corefile CoreDNS would refuse to load, or one this package refuses to read:
+// not UTF-8, a quote left open at the end, snippets that expand beyond the bound.
 type SyntaxError struct {
 	Line int
 	Msg  string

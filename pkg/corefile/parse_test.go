@@ -67,8 +67,13 @@ func coreDNSGrouping(blocks []caddyfile.ServerBlock) []grouped {
 // Lex refuses (not UTF-8, an open quote) its own way.
 func comparable(src string) bool {
 	tokens, err := Lex(src)
-	if err != nil || strings.Contains(src, "{$") || strings.Contains(src, "{%") {
+	if err != nil {
 		return false
+	}
+	for _, t := range tokens { // a word, not the text: "{\r$X}" is the word {$X}
+		if strings.Contains(t.Text, "{$") || strings.Contains(t.Text, "{%") {
+			return false
+		}
 	}
 	f, err := Parse(tokens)
 	var se *SyntaxError
@@ -153,6 +158,7 @@ func TestParseGroupsAsCoreDNS(t *testing.T) {
 func TestComparable(t *testing.T) {
 	assert.False(t, comparable(". {\n import conf.d/*\n}\n"))
 	assert.False(t, comparable(". {\n chaos {$HOME}\n}\n"))
+	assert.False(t, comparable(". {\n chaos {\r$HOME}\n}\n"))
 	assert.False(t, comparable(". {\n chaos \"open\n}\n"))
 	assert.True(t, comparable("(s) {\n log\n}\n. {\n import s\n}\n"))
 }

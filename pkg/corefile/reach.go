@@ -199,7 +199,7 @@ func forwarder(name string) plugin {
 			reason: "reads the certificate, key and CA files it names and presents the key upstream (`tls` alone, with the system's CAs, and `tls_servername` are allowed)"}},
 		args: &argRule{
 			allowedDoc: "TO an IP address or IP:port, plain or `tls://` (`tls://9.9.9.9%dns.quad9.net`), or `" + resolvConf + "`",
-			refusedDoc: "TO any other file, or `unix://`",
+			refusedDoc: "TO anything else: a file, a host name, `unix://`",
 			reason:     "an upstream that is not an IP address is a file CoreDNS reads as a resolv.conf, or a local socket",
 			bad: func(args []*Token) []*Token {
 				var bad []*Token

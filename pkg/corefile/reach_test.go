@@ -65,6 +65,7 @@ var refusedCases = []struct {
 	{"import of a glob", "import conf.d/*.server\n", []string{`1 import "conf.d/*.server"`}},
 	{"import of a snippet defined below it", block("import later") + "(later) {\n    log\n}\n", []string{`2 import "later"`}},
 	{"an environment variable", block("chaos {$KUBERNETES_SERVICE_HOST}"), []string{`2 word "{$KUBERNETES_SERVICE_HOST}"`}},
+	{"an environment variable joined by a carriage return", block("chaos {\r$KUBERNETES_SERVICE_HOST}"), []string{`2 word "{$KUBERNETES_SERVICE_HOST}"`}},
 	{"a Windows-style environment variable", block("forward . {%UPSTREAM%}"), []string{`2 word "{%UPSTREAM%}"`, `2 forward argument "{%UPSTREAM%}"`}},
 	{"a plugin outside the standard build", block("k8s_gateway example.com"), []string{"2 k8s_gateway"}},
 	{"a plugin name in capitals", block("Kubernetes cluster.local"), []string{"2 Kubernetes"}},
