@@ -154,7 +154,7 @@ var plugins = []plugin{
 		options: []option{
 			{name: "endpoint", reason: "connects to another API server, which then answers for the cluster's names (and, with `tls`, receives a client key)"},
 			{name: "kubeconfig", reason: "reads a kubeconfig file: its server may be anywhere and its `tokenFile` the pod's own token, which is then sent there"},
-			{name: "tls", reason: "reads the certificate, key and CA files it names and presents the key to the API server"},
+			{name: "tls", reason: "names certificate, key and CA files that, with `endpoint`, CoreDNS reads and presents to that API server; in-cluster it is ignored, so it has no use here"},
 		}},
 	{name: "loadbalance", allowed: "reorders the addresses of an answer (`round_robin`, `prefer`)",
 		options: []option{{name: "weighted", reason: "reads the weight file it names, again and again"}}},

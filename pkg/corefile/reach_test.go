@@ -119,7 +119,7 @@ var refusedCases = []struct {
 	{"an option where tls_servername leaves words", block("forward . tls://9.9.9.9 {", "    tls_servername dns.quad9.net tls /ca.crt", "}"), []string{`3 forward option "tls"`}},
 	{"an option in a quoted word", block("kubernetes cluster.local {", "    \"kubeconfig\" /k", "}"), []string{`3 kubernetes option "kubeconfig"`}},
 	{"a block without addresses is checked too", "{\n    file /etc/passwd\n}\n", []string{"2 file"}},
-	{"a snippet that is never imported is checked too", "(unused) {\n    chaos {$HOME}\n}\n", []string{`2 word "{$HOME}"`}},
+	{"an environment reference in a snippet never imported", "(unused) {\n    chaos {$HOME}\n}\n", []string{`2 word "{$HOME}"`}},
 	{"every problem at once, each once", "(s) {\n    file /a\n}\n" + block("import s", "import s", "pprof", "kubernetes cluster.local {", "    kubeconfig /k", "    endpoint https://x", "}", "forward . /etc/passwd 8.8.8.8"),
 		[]string{"2 file", "7 pprof", `9 kubernetes option "kubeconfig"`, `10 kubernetes option "endpoint"`, `12 forward argument "/etc/passwd"`}},
 }
