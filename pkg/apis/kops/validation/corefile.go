@@ -28,7 +28,8 @@ func validateCorefile(d *kops.KubeDNSConfig, path *field.Path, renderedFieldsVal
 	text, sources := coredns.CorefileSources(d)
 	problems, err := corefile.Check(text)
 
-	prefix := ""
+	// The line is the Corefile's, not the line of the document that holds it.
+	prefix := "in the Corefile, "
 	if !external {
 		prefix = "in the Corefile kops renders, "
 	}

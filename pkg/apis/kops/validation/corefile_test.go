@@ -33,25 +33,25 @@ func TestValidateCorefileRefuses(t *testing.T) {
 		want   []want
 	}{
 		{"the tester's kubeconfig", external(theTestersCorefile),
-			[]want{{forbidden, ext, `line 4: plugin "kubernetes", option "kubeconfig": reads a kubeconfig file: its server may be anywhere and its ` + "`tokenFile`" + ` the pod's own token`}}},
+			[]want{{forbidden, ext, `in the Corefile, line 4: plugin "kubernetes", option "kubeconfig": reads a kubeconfig file: its server may be anywhere and its ` + "`tokenFile`" + ` the pod's own token`}}},
 		{"another API server", external(".:53 {\n    kubernetes cluster.local {\n        endpoint https://203.0.113.7:6443\n    }\n}\n"),
-			[]want{{forbidden, ext, `line 3: plugin "kubernetes", option "endpoint": connects to another API server`}}},
+			[]want{{forbidden, ext, `in the Corefile, line 3: plugin "kubernetes", option "endpoint": connects to another API server`}}},
 		{"every problem at once", external("import /etc/coredns/*.conf\n.:53 {\n    file /var/run/secrets/kubernetes.io/serviceaccount/token\n    chaos {$KUBERNETES_SERVICE_HOST}\n    pprof\n    forward . 8.8.8.8 /proc/self/environ\n}\n"),
 			[]want{
-				{forbidden, ext, `line 1: import "/etc/coredns/*.conf": CoreDNS reads every file`},
-				{forbidden, ext, `line 3: plugin "file": reads the zone file`},
-				{forbidden, ext, `line 4: word "{$KUBERNETES_SERVICE_HOST}": CoreDNS replaces`},
-				{forbidden, ext, `line 5: plugin "pprof": serves the profiles`},
-				{forbidden, ext, `line 6: plugin "forward", argument "/proc/self/environ": an upstream that is not an IP address`},
+				{forbidden, ext, `in the Corefile, line 1: import "/etc/coredns/*.conf": CoreDNS reads every file`},
+				{forbidden, ext, `in the Corefile, line 3: plugin "file": reads the zone file`},
+				{forbidden, ext, `in the Corefile, line 4: word "{$KUBERNETES_SERVICE_HOST}": CoreDNS replaces`},
+				{forbidden, ext, `in the Corefile, line 5: plugin "pprof": serves the profiles`},
+				{forbidden, ext, `in the Corefile, line 6: plugin "forward", argument "/proc/self/environ": an upstream that is not an IP address`},
 			}},
 		{"a Corefile CoreDNS cannot load", external(".:53 {\n    errors\n    kubernetes cluster.local {\n        pods insecure\n"),
-			[]want{{invalid, ext, `"kubernetes cluster.local {": line 3: directive "kubernetes": a '{' is not closed`}}},
+			[]want{{invalid, ext, `"kubernetes cluster.local {": in the Corefile, line 3: directive "kubernetes": a '{' is not closed`}}},
 		{"not UTF-8", external(".:53 {\n    chaos \xff\n}\n"),
-			[]want{{invalid, ext, "line 2: the Corefile is not UTF-8 text"}}},
+			[]want{{invalid, ext, "in the Corefile, line 2: the Corefile is not UTF-8 text"}}},
 		{"other fields are still checked", func(c *kops.Cluster) {
 			c.Spec.KubeDNS = &kops.KubeDNSConfig{ExternalCoreFile: ".:53 {\n    tls /a /b\n}\n", UpstreamNameservers: []string{"dns.google"}}
 		}, []want{
-			{forbidden, ext, `line 2: plugin "tls"`},
+			{forbidden, ext, `in the Corefile, line 2: plugin "tls"`},
 			{invalid, "spec.kubeDNS.upstreamNameservers[0]", "must be an IP address"},
 		}},
 		// The Corefile kops renders is not checked again when a field it carries is already
