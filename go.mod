@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/blang/semver/v4 v4.0.0
+	github.com/coredns/caddy v1.1.4-0.20250930002214-15135a999495
 	github.com/google/cel-go v0.26.0
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/pmezard/go-difflib v1.0.0

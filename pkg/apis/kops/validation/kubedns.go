@@ -45,6 +45,8 @@ func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		errs = append(errs, validateServerIP(d.ServerIP, spec.ServiceClusterIPRange,
 			path.Child("serverIP"), specPath.Child("serviceClusterIPRange"))...)
 	}
+	// The fields kops renders into its own Corefile.
+	before := len(errs)
 	if d.Domain != "" {
 		for _, msg := range DNSNameProblems(d.Domain) {
 			errs = append(errs, field.Invalid(path.Child("domain"), d.Domain, msg))
@@ -56,6 +58,7 @@ func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		}
 	}
 	errs = append(errs, validateStubDomains(d.StubDomains, path.Child("stubDomains"))...)
+	errs = append(errs, validateCorefile(d, path, len(errs) == before)...)
 	errs = append(errs, validateResources(d, path)...)
 	for i, t := range d.Tolerations {
 		errs = append(errs, validateToleration(t, path.Child("tolerations").Index(i))...)

@@ -24,35 +24,59 @@ const resolvConf = "/etc/resolv.conf"
 // keep CoreDNS from starting, and validation reports them. dns is expected to be completed; a nil
 // dns or empty domain falls back to kops's defaults.
 func Corefile(dns *kops.KubeDNSConfig) string {
+	text, _ := CorefileSources(dns)
+	return text
+}
+
+// Source names the field of spec.kubeDNS whose value a line of the Corefile carries, so that a
+// problem found in the rendered text is reported on the field the user wrote.
+type Source struct {
+	// Field is "externalCoreFile", "domain", "upstreamNameservers" or "stubDomains"; empty for
+	// kops's own text.
+	Field string
+	// Key is the stub domain, for "stubDomains".
+	Key string
+}
+
+// CorefileSources returns the Corefile as Corefile does and, for each of its lines (a value
+// holding a newline spans more than one), the field that wrote it.
+func CorefileSources(dns *kops.KubeDNSConfig) (string, []Source) {
 	if dns == nil {
 		dns = &kops.KubeDNSConfig{}
 	}
+	var b corefileWriter
 	if dns.ExternalCoreFile != "" {
-		return dns.ExternalCoreFile
+		b.from(Source{Field: "externalCoreFile"})
+		b.raw(dns.ExternalCoreFile)
+		return b.String(), b.sources
 	}
 	domain := dns.Domain
 	if domain == "" {
 		domain = kops.DefaultDNSDomain
 	}
 	upstream := nonEmpty(dns.UpstreamNameservers)
+	upstreamFrom := Source{Field: "upstreamNameservers"}
 	if len(upstream) == 0 {
-		upstream = []string{resolvConf}
+		upstream, upstreamFrom = []string{resolvConf}, Source{}
 	}
 
-	var b corefileWriter
 	b.open(".:53")
 	b.line("errors")
 	b.open("health")
 	b.line("lameduck 5s")
 	b.close()
 	b.line("ready")
+	b.from(Source{Field: "domain"})
 	b.open("kubernetes " + domain + " in-addr.arpa ip6.arpa")
+	b.from(Source{})
 	b.line("pods insecure")
 	b.line("fallthrough in-addr.arpa ip6.arpa")
 	b.line("ttl 30")
 	b.close()
 	b.line("prometheus :9153")
+	b.from(upstreamFrom)
 	b.open("forward . " + strings.Join(upstream, " "))
+	b.from(Source{})
 	b.line("max_concurrent 1000")
 	b.close()
 	b.line("cache 30")
@@ -71,13 +95,14 @@ func Corefile(dns *kops.KubeDNSConfig) string {
 		if len(servers) == 0 {
 			continue
 		}
+		b.from(Source{Field: "stubDomains", Key: d})
 		b.open(d + ":53")
 		b.line("errors")
 		b.line("cache 30")
 		b.line("forward . " + strings.Join(servers, " "))
 		b.close()
 	}
-	return b.String()
+	return b.String(), b.sources
 }
 
 // nonEmpty drops blank entries, which would otherwise turn into stray spaces in a directive.
@@ -91,16 +116,39 @@ func nonEmpty(in []string) []string {
 	return out
 }
 
-// corefileWriter writes nested blocks with four spaces per level, CoreDNS's documented style.
+// corefileWriter writes nested blocks with four spaces per level, CoreDNS's documented style, and
+// notes the source of every line it writes.
 type corefileWriter struct {
 	strings.Builder
-	depth int
+	depth   int
+	current Source
+	sources []Source
+}
+
+// from sets the source of the lines written next.
+func (w *corefileWriter) from(s Source) { w.current = s }
+
+// raw writes text as it is.
+func (w *corefileWriter) raw(text string) {
+	w.WriteString(text)
+	w.note(text)
 }
 
 func (w *corefileWriter) line(s string) {
-	w.WriteString(strings.Repeat("    ", w.depth))
-	w.WriteString(s)
-	w.WriteByte('\n')
+	text := strings.Repeat("    ", w.depth) + s + "\n"
+	w.WriteString(text)
+	w.note(text)
+}
+
+// note records the current source for every line text starts or continues.
+func (w *corefileWriter) note(text string) {
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	for range lines {
+		w.sources = append(w.sources, w.current)
+	}
 }
 
 func (w *corefileWriter) open(s string) {

@@ -1,9 +1,11 @@
 package coredns
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/apis/kops"
 )
@@ -123,4 +125,35 @@ func TestCorefileIsDeterministic(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		assert.Equal(t, first, Corefile(dns))
 	}
+}
+
+// Every line of the rendered Corefile names the field that wrote it, so validation can report a
+// problem in the text on the field the user set.
+func TestCorefileSources(t *testing.T) {
+	dns := &kops.KubeDNSConfig{
+		Domain:              "corp.internal",
+		UpstreamNameservers: []string{"10.0.0.2"},
+		StubDomains:         map[string][]string{"a.example": {"10.0.0.3"}, "b.example": {"10.0.0.4\nfile /etc/passwd"}},
+	}
+	text, sources := CorefileSources(dns)
+	assert.Equal(t, Corefile(dns), text)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	require.Len(t, sources, len(lines))
+	from := map[string]Source{}
+	for i, l := range lines {
+		from[strings.TrimSpace(l)] = sources[i]
+	}
+	assert.Equal(t, Source{Field: "domain"}, from["kubernetes corp.internal in-addr.arpa ip6.arpa {"])
+	assert.Equal(t, Source{}, from["pods insecure"])
+	assert.Equal(t, Source{Field: "upstreamNameservers"}, from["forward . 10.0.0.2 {"])
+	assert.Equal(t, Source{}, from["max_concurrent 1000"])
+	assert.Equal(t, Source{Field: "stubDomains", Key: "a.example"}, from["forward . 10.0.0.3"])
+	assert.Equal(t, Source{Field: "stubDomains", Key: "b.example"}, from["file /etc/passwd"], "a value's second line")
+
+	_, sources = CorefileSources(&kops.KubeDNSConfig{})
+	assert.NotContains(t, sources, Source{Field: "upstreamNameservers"}, "/etc/resolv.conf is kops's own")
+
+	text, sources = CorefileSources(&kops.KubeDNSConfig{ExternalCoreFile: ". {\n  whoami\n}"})
+	assert.Equal(t, ". {\n  whoami\n}", text)
+	assert.Equal(t, []Source{{Field: "externalCoreFile"}, {Field: "externalCoreFile"}, {Field: "externalCoreFile"}}, sources)
 }

@@ -1,0 +1,71 @@
+package validation
+
+import (
+	"errors"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/corefile"
+	// The Corefile is checked as kops renders it, by the one renderer the built-in addon and the
+	// CoreDNS object both use, so that what is checked is what CoreDNS runs.
+	coredns "k8s.io/kops/pkg/model/components/coredns"
+)
+
+// validateCorefile checks the Corefile the cluster would run against the reach table of
+// pkg/corefile (docs/addon-operators.md#what-a-corefile-may-reach): no plugin, option or word that
+// lets it read the pod's files or environment, or hand its token or the node's cloud identity to
+// an endpoint. A refusal is reported on the field that wrote the line: externalCoreFile, or the
+// domain, upstream or stub domain kops rendered into its own Corefile. renderedFieldsValid says
+// whether those fields passed their own checks; when they did not, the rendered Corefile is not
+// checked, since it would only refuse the same values again.
+func validateCorefile(d *kops.KubeDNSConfig, path *field.Path, renderedFieldsValid bool) field.ErrorList {
+	external := d.ExternalCoreFile != ""
+	if !external && !renderedFieldsValid {
+		return nil
+	}
+	text, sources := coredns.CorefileSources(d)
+	problems, err := corefile.Check(text)
+
+	// The line is the Corefile's, not the line of the document that holds it.
+	prefix := "in the Corefile, "
+	if !external {
+		prefix = "in the Corefile kops renders, "
+	}
+	pathOf := func(line int) *field.Path {
+		if line < 1 || line > len(sources) {
+			return path
+		}
+		switch s := sources[line-1]; {
+		case s.Field == "":
+			return path
+		case s.Key != "":
+			return path.Child(s.Field).Key(s.Key)
+		default:
+			return path.Child(s.Field)
+		}
+	}
+
+	var errs field.ErrorList
+	for _, p := range problems {
+		errs = append(errs, field.Forbidden(pathOf(p.Line), prefix+p.String()))
+	}
+	if err != nil {
+		line := 0
+		if se := (*corefile.SyntaxError)(nil); errors.As(err, &se) {
+			line = se.Line
+		}
+		errs = append(errs, field.Invalid(pathOf(line), lineOf(text, line), prefix+err.Error()))
+	}
+	return errs
+}
+
+// lineOf is line n of text, trimmed, to show where a syntax error is; empty if there is none.
+func lineOf(text string, n int) string {
+	lines := strings.Split(text, "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[n-1])
+}

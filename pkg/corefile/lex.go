@@ -1,0 +1,178 @@
+// Package corefile reads a CoreDNS Corefile exactly as CoreDNS groups it (CoreDNS parses with its
+// fork of Caddy's caddyfile: words, server blocks, directives, snippets) and checks what the
+// plugins it names may reach: files on the pod's disk, the pod's environment and credentials,
+// endpoints that would receive them ([Check], the table in reach.go).
+//
+// It is a checker, not a loader: it never reads a file, never looks at the environment, and its
+// work is bounded by the size of its input whatever the snippets do.
+package corefile
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Token is one word of a Corefile as CoreDNS reads it.
+type Token struct {
+	// Text is the word with its quotes and \" escapes removed.
+	Text string
+	// Line is the line the word starts on, from 1.
+	Line int
+	// Quoted says the word was written in double quotes; then Text may hold spaces and newlines.
+	Quoted bool
+}
+
+// breaks is how many lines the word spans beyond its first: CoreDNS counts a quoted word's
+// newlines when it decides whether the next word is on the same line.
+func (t *Token) breaks() int {
+	if !t.Quoted {
+		return 0
+	}
+	return strings.Count(t.Text, "\n")
+}
+
+// byteOrderMark is dropped at the very start of a Corefile, as CoreDNS does.
+const byteOrderMark = '\uFEFF'
+
+// Lex splits src into words with CoreDNS's rules, which differ from a shell's:
+//   - words are separated by Unicode white space; a carriage return outside quotes is dropped
+//     without ending the word ("kube\rconfig" is the word kubeconfig);
+//   - a word that starts with a double quote runs to the next unescaped double quote, newlines
+//     included; inside it only \" is an escape (other backslashes stay);
+//   - '#' outside quotes starts a comment that runs to the end of the line, but when it interrupts
+//     a word, only to the next white space: "a#b c" is the two words a and c.
+//
+// Lex refuses what CoreDNS would read in a way nobody writing it means: text that is not UTF-8
+// (CoreDNS would read each bad byte as U+FFFD) and a quote left open at the end.
+func Lex(src string) ([]Token, error) {
+	if !utf8.ValidString(src) {
+		return nil, &SyntaxError{Line: invalidUTF8Line(src), Msg: "the Corefile is not UTF-8 text"}
+	}
+	src = strings.TrimPrefix(src, string(byteOrderMark))
+	var (
+		tokens []Token
+		word   strings.Builder
+		cur    Token // the word being read; valid while inWord
+		inWord bool
+		quoted bool // inside a quoted word
+		escape bool // the previous character in a quoted word was a backslash
+		skip   bool // in a comment, until white space or a newline
+		line   = 1
+	)
+	emit := func() {
+		cur.Text = word.String()
+		tokens = append(tokens, cur)
+		word.Reset()
+		inWord = false
+	}
+	for _, r := range src {
+		if quoted {
+			switch {
+			case escape && r != '"':
+				word.WriteByte('\\')
+				word.WriteRune(r)
+			case escape:
+				word.WriteRune(r)
+			case r == '\\':
+				escape = true
+				continue
+			case r == '"':
+				quoted = false
+				emit()
+				continue
+			default:
+				word.WriteRune(r)
+			}
+			escape = false
+			if r == '\n' {
+				line++
+			}
+			continue
+		}
+		if unicode.IsSpace(r) {
+			if r == '\r' {
+				continue
+			}
+			if r == '\n' {
+				line++
+				skip = false
+			}
+			if inWord {
+				// CoreDNS's comment state lives only while one word is read: the rest of
+				// the line after "a#b" is words again.
+				emit()
+				skip = false
+			}
+			continue
+		}
+		if r == '#' {
+			skip = true
+		}
+		if skip {
+			continue
+		}
+		if !inWord {
+			inWord, cur = true, Token{Line: line}
+			if r == '"' {
+				quoted, cur.Quoted = true, true
+				continue
+			}
+		}
+		word.WriteRune(r)
+	}
+	if quoted {
+		return tokens, &SyntaxError{Line: cur.Line, Msg: "the quoted word is not closed"}
+	}
+	if inWord {
+		emit()
+	}
+	return tokens, nil
+}
+
+// invalidUTF8Line is the line of src's first byte that is not UTF-8.
+func invalidUTF8Line(src string) int {
+	line := 1
+	for i, r := range src {
+		if r == utf8.RuneError && !strings.HasPrefix(src[i:], string(utf8.RuneError)) {
+			break
+		}
+		if r == '\n' {
+			line++
+		}
+	}
+	return line
+}
+
+// Format writes tokens back as a Corefile that Lex reads as the same tokens, each on its line.
+// Comments and the original spacing are not kept.
+func Format(tokens []Token) string {
+	var b strings.Builder
+	line := 1
+	for i, t := range tokens {
+		switch {
+		case t.Line > line:
+			b.WriteString(strings.Repeat("\n", t.Line-line))
+			line = t.Line
+		case i > 0:
+			b.WriteByte(' ')
+		case strings.HasPrefix(t.Text, string(byteOrderMark)) && !t.Quoted:
+			// A mark at the very start would be dropped as a byte order mark.
+			b.WriteByte(' ')
+		}
+		if !t.Quoted {
+			b.WriteString(t.Text)
+			continue
+		}
+		// Only \" is an escape; a lexed word's other backslashes come in pairs that read back
+		// the same (see Lex).
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t.Text, `"`, `\"`))
+		b.WriteByte('"')
+		line += t.breaks()
+	}
+	if len(tokens) > 0 {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

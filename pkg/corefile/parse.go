@@ -1,0 +1,381 @@
+package corefile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// File is a Corefile grouped as CoreDNS groups it: server blocks of directives, with snippets
+// expanded where CoreDNS expands them.
+type File struct {
+	// Blocks are the server blocks in order. CoreDNS drops a block without addresses after
+	// parsing it; it is kept here, so that a check sees everything the file says.
+	Blocks []ServerBlock
+	// Imports are the import directives met, once per expansion, snippet or not.
+	Imports []Import
+}
+
+// ServerBlock is one server block: its addresses (zones and ports) and its directives.
+type ServerBlock struct {
+	// Keys are the addresses, a trailing comma removed.
+	Keys       []Token
+	Directives []Directive
+}
+
+// Directive is one use of a plugin: its name and every word CoreDNS hands the plugin with it,
+// braces included. Words may come from a snippet, so they need not be consecutive in the file.
+type Directive struct {
+	Name  *Token
+	Words []*Token
+}
+
+// Import is an import directive: the keyword, its argument, and whether the argument named a
+// snippet defined before it (otherwise CoreDNS reads it as a file name or glob).
+type Import struct {
+	Keyword, Arg *Token
+	Snippet      bool
+}
+
+// SyntaxError is a Corefile CoreDNS would refuse to load, or one this package refuses to read:
+// not UTF-8, a quote left open at the end, snippets that expand beyond the bound.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+const (
+	// maxSnippetImports is CoreDNS's own limit on snippet expansions.
+	maxSnippetImports = 10000
+	// maxExpandedWords bounds how many words snippets may add to a Corefile, so that nested
+	// imports (a snippet importing another ten times, that one another ten times, ...) cannot make
+	// the work exponential in the input. Real Corefiles add a few hundred.
+	maxExpandedWords = 1 << 16
+)
+
+// Parse groups tokens (from Lex) as CoreDNS's parser does, including its quirks: a directive
+// runs to the end of its line or of the braces it opens, where "line" compares the line numbers
+// of consecutive words, which for a snippet's words are the lines of the snippet's definition.
+// It accepts any directive name; what a name may do is Check's concern. It stops at the first
+// syntax error, returning what it grouped so far.
+func Parse(tokens []Token) (*File, error) {
+	p := &parser{file: &File{}, snippets: map[string][]*Token{}}
+	base := make([]*Token, len(tokens))
+	for i := range tokens {
+		base[i] = &tokens[i]
+	}
+	p.s = stream{frames: []frame{{words: base}}, limit: len(tokens) + maxExpandedWords}
+	var err error
+	for err == nil && p.s.next() {
+		err = p.begin()
+	}
+	if p.s.err != nil {
+		return p.file, p.s.err
+	}
+	return p.file, err
+}
+
+type parser struct {
+	s        stream
+	file     *File
+	block    *ServerBlock // the block being read; appended to file.Blocks once complete
+	snippets map[string][]*Token
+	imports  int
+	eof      bool // the file ended inside a block's addresses
+}
+
+func (p *parser) errorf(t *Token, format string, args ...any) error {
+	line := 0
+	if t != nil {
+		line = t.Line
+	}
+	return &SyntaxError{Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// begin reads one server block or snippet definition, starting at the current word.
+func (p *parser) begin() error {
+	p.block = &ServerBlock{}
+	if err := p.addresses(); err != nil {
+		return err
+	}
+	if p.eof {
+		p.keep()
+		return nil
+	}
+	if name, ok := snippetName(p.block.Keys); ok {
+		return p.defineSnippet(name)
+	}
+	err := p.blockContents()
+	p.keep()
+	return err
+}
+
+func (p *parser) keep() { p.file.Blocks = append(p.file.Blocks, *p.block) }
+
+// snippetName says whether a block's addresses declare a snippet: a single "(name)".
+func snippetName(keys []Token) (string, bool) {
+	if len(keys) != 1 || !strings.HasPrefix(keys[0].Text, "(") || !strings.HasSuffix(keys[0].Text, ")") {
+		return "", false
+	}
+	return strings.TrimSuffix(keys[0].Text[1:], ")"), true
+}
+
+// addresses reads the block's addresses up to "{" or the end of their line; a trailing comma
+// continues the list on the next line.
+func (p *parser) addresses() error {
+	expectingAnother := false
+	for {
+		t := p.s.cur
+		if t.Text == "import" && p.s.newLine() {
+			if err := p.doImport(); err != nil {
+				return err
+			}
+			if !p.s.next() {
+				if expectingAnother {
+					return p.errorf(t, "unexpected end of file after a comma")
+				}
+				p.eof = true
+				return nil
+			}
+			continue
+		}
+		if t.Text == "{" {
+			if expectingAnother {
+				return p.errorf(t, "expected another address but had '{': check for an extra comma")
+			}
+			return nil
+		}
+		if t.Text != "" {
+			key := *t
+			key.Text, expectingAnother = strings.CutSuffix(t.Text, ",")
+			p.block.Keys = append(p.block.Keys, key)
+		}
+		hasNext := p.s.next()
+		if !hasNext {
+			if expectingAnother {
+				return p.errorf(t, "unexpected end of file after a comma")
+			}
+			p.eof = true
+			return nil
+		}
+		if !expectingAnother && p.s.newLine() {
+			return nil
+		}
+	}
+}
+
+// defineSnippet stores the braced words that follow "(name)", unexpanded: CoreDNS expands a
+// snippet's own imports each time it is imported.
+func (p *parser) defineSnippet(name string) error {
+	if _, dup := p.snippets[name]; dup {
+		return p.errorf(p.s.cur, "snippet %q is declared twice", name)
+	}
+	if p.s.cur.Text != "{" {
+		return p.errorf(p.s.cur, "expected '{' after the snippet name, found %q", p.s.cur.Text)
+	}
+	open := p.s.cur
+	depth := 1
+	var words []*Token
+	for p.s.next() {
+		t := p.s.cur
+		if t.Text == "}" {
+			if depth--; depth == 0 {
+				break
+			}
+		}
+		if t.Text == "{" {
+			depth++
+		}
+		words = append(words, t)
+	}
+	if depth != 0 {
+		return p.errorf(open, "the snippet's '{' is not closed")
+	}
+	for i := 0; i+1 < len(words); i++ {
+		lineStart := i == 0 || words[i-1].Line != words[i].Line
+		if words[i].Text == "import" && lineStart && words[i+1].Text == name {
+			return p.errorf(words[i], "snippet %q imports itself", name)
+		}
+	}
+	p.snippets[name] = words
+	return nil
+}
+
+// blockContents reads the directives of a server block, braced or (a single block) not.
+func (p *parser) blockContents() error {
+	open := p.s.cur
+	braced := open.Text == "{"
+	if !braced {
+		p.s.unread()
+	}
+	if err := p.directives(); err != nil {
+		return err
+	}
+	if braced && p.s.cur.Text != "}" {
+		return p.errorf(p.s.cur, "the server block's '{' on line %d is not closed", open.Line)
+	}
+	return nil
+}
+
+func (p *parser) directives() error {
+	for p.s.next() {
+		switch p.s.cur.Text {
+		case "}":
+			return nil
+		case "import":
+			if err := p.doImport(); err != nil {
+				return err
+			}
+		default:
+			if err := p.directive(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// directive collects a directive's words: to the end of its line, or of the braces it opens.
+func (p *parser) directive() error {
+	d := Directive{Name: p.s.cur}
+	nesting := 0
+	var err error
+loop:
+	for p.s.next() {
+		t := p.s.cur
+		switch {
+		case t.Text == "{":
+			nesting++
+		case nesting == 0 && p.s.newLine():
+			p.s.unread()
+			break loop
+		case t.Text == "}" && nesting > 0:
+			nesting--
+		case t.Text == "}":
+			err = p.errorf(t, "unexpected '}': no '{' is open")
+			break loop
+		case t.Text == "import" && p.s.newLine():
+			if err = p.doImport(); err != nil {
+				break loop
+			}
+			continue
+		}
+		d.Words = append(d.Words, t)
+	}
+	if err == nil && nesting > 0 {
+		err = p.errorf(d.Name, "directive %q: a '{' is not closed", d.Name.Text)
+	}
+	if err == nil {
+		p.block.Directives = append(p.block.Directives, d)
+	}
+	return err
+}
+
+// doImport replaces "import NAME" by the words of snippet NAME, as CoreDNS does; the next word
+// read is the snippet's first. Any other argument is a file name or glob to CoreDNS: it is
+// recorded and expands to nothing here.
+func (p *parser) doImport() error {
+	keyword, before := p.s.cur, p.s.prev
+	if !p.s.nextArg() {
+		return p.errorf(keyword, "import needs one argument on its line")
+	}
+	arg := p.s.cur
+	if arg.Text == "" {
+		return p.errorf(arg, "import needs a non-empty argument")
+	}
+	if p.s.nextArg() {
+		return p.errorf(p.s.cur, "import takes only one argument")
+	}
+	words, snippet := p.snippets[arg.Text]
+	p.file.Imports = append(p.file.Imports, Import{Keyword: keyword, Arg: arg, Snippet: snippet})
+	if snippet {
+		if p.imports++; p.imports > maxSnippetImports {
+			return p.errorf(keyword, "more than %d snippet imports", maxSnippetImports)
+		}
+		p.s.push(words)
+	}
+	p.s.rewind(before)
+	return nil
+}
+
+// stream yields the words of the file with snippets spliced in where they are imported, without
+// copying them: a stack of frames, the file at the bottom.
+type stream struct {
+	frames    []frame
+	cur, prev *Token // the current word and the one yielded before it (nil at the start)
+	back      bool   // unread: the next call to next yields cur again
+	yielded   int
+	limit     int
+	err       error
+}
+
+type frame struct {
+	words []*Token
+	pos   int // the next word to yield
+}
+
+// peek returns the word next would yield, dropping exhausted snippet frames.
+func (s *stream) peek() *Token {
+	for {
+		f := &s.frames[len(s.frames)-1]
+		if f.pos < len(f.words) {
+			return f.words[f.pos]
+		}
+		if len(s.frames) == 1 {
+			return nil
+		}
+		s.frames = s.frames[:len(s.frames)-1]
+	}
+}
+
+// next moves to the next word. At the end it returns false and stays on the last word.
+func (s *stream) next() bool {
+	if s.back {
+		s.back = false
+		return true
+	}
+	if s.err != nil {
+		return false
+	}
+	t := s.peek()
+	if t == nil {
+		return false
+	}
+	if s.yielded++; s.yielded > s.limit {
+		s.err = &SyntaxError{Line: t.Line, Msg: fmt.Sprintf("snippet imports make the Corefile more than %d words longer", maxExpandedWords)}
+		return false
+	}
+	s.frames[len(s.frames)-1].pos++
+	s.prev, s.cur = s.cur, t
+	return true
+}
+
+// unread makes the next call to next return the current word again.
+func (s *stream) unread() { s.back = true }
+
+// newLine says whether the current word starts a line: CoreDNS compares its line with the line
+// the previous word ends on, so a snippet's words, which carry their definition's lines, do not
+// start a line after a later word.
+func (s *stream) newLine() bool {
+	return s.prev == nil || s.prev.Line+s.prev.breaks() < s.cur.Line
+}
+
+// nextArg moves to the next word only if it is on the current word's line.
+func (s *stream) nextArg() bool {
+	if s.back || s.cur == nil {
+		return false
+	}
+	t := s.peek()
+	if t == nil || s.cur.Line+s.cur.breaks() != t.Line {
+		return false
+	}
+	return s.next()
+}
+
+// push splices words in before the next word.
+func (s *stream) push(words []*Token) { s.frames = append(s.frames, frame{words: words}) }
+
+// rewind makes t the current word, as CoreDNS's parser steps back to the word before an import
+// it has replaced.
+func (s *stream) rewind(t *Token) { s.cur, s.prev = t, nil }

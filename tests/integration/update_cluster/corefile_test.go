@@ -1,0 +1,67 @@
+package updatecluster
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/corefile"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/tests/integration/golden"
+)
+
+// Every Corefile a golden case renders (the built-in addon's ConfigMap, the CoreDNS object's
+// spec.corefile) passes the reach check that validation applies: kops never renders a Corefile
+// its own validation would refuse.
+func TestGoldenCorefilesPassTheReachCheck(t *testing.T) {
+	for _, c := range golden.Cases(t, 5) {
+		t.Run(c, func(t *testing.T) {
+			corefiles := renderedCorefiles(t, filepath.Join(c, "expected", "addons"))
+			require.NotEmpty(t, corefiles, "every case renders CoreDNS")
+			for where, text := range corefiles {
+				problems, err := corefile.Check(text)
+				assert.NoError(t, err, where)
+				assert.Empty(t, problems, where)
+			}
+		})
+	}
+}
+
+// renderedCorefiles finds the Corefiles among the manifests below dir, keyed by file and object.
+func renderedCorefiles(t *testing.T, dir string) map[string]string {
+	found := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		docs, err := kubemanifest.Split(data)
+		require.NoError(t, err, path)
+		for _, doc := range docs {
+			var obj struct {
+				Kind     string
+				Metadata struct{ Namespace, Name string }
+				Data     map[string]string
+				Spec     struct{ Corefile string }
+			}
+			require.NoError(t, yaml.Unmarshal(doc, &obj), path)
+			where := path + ": " + obj.Kind + " " + obj.Metadata.Namespace + "/" + obj.Metadata.Name
+			switch {
+			case obj.Kind == "ConfigMap" && obj.Metadata.Name == "coredns":
+				require.NotEmpty(t, obj.Data["Corefile"], where)
+				found[where] = obj.Data["Corefile"]
+			case obj.Kind == "CoreDNS":
+				require.NotEmpty(t, obj.Spec.Corefile, where)
+				found[where] = obj.Spec.Corefile
+			}
+		}
+		return nil
+	}))
+	return found
+}
