@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"k8s.io/kops/pkg/corefile"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
@@ -188,6 +190,12 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		c.recordFailure(u, ReasonInvalidSpec, err)
 		return c.writeStatus(ctx, u, nil, []error{err})
 	}
+	// kops checks the Corefile it writes into the object; anyone else who may write the object
+	// could hand CoreDNS one that reaches its token, so it is checked again before it is applied.
+	if err := checkCorefile(obj.Spec.Corefile); err != nil {
+		c.recordFailure(u, ReasonInvalidSpec, err)
+		return c.writeStatus(ctx, u, nil, []error{err})
+	}
 	errs := c.apply(ctx, u, obj.Spec)
 	d, err := c.deployment()
 	if err != nil {
@@ -243,4 +251,21 @@ func sameGeneration(old, new any) bool {
 	o, ok1 := old.(*unstructured.Unstructured)
 	n, ok2 := new.(*unstructured.Unstructured)
 	return ok1 && ok2 && o.GetGeneration() == n.GetGeneration()
+}
+
+// checkCorefile refuses a Corefile that could reach a credential (pkg/corefile, the same check
+// kops's validation makes), naming every problem.
+func checkCorefile(text string) error {
+	problems, err := corefile.Check(text)
+	if err != nil {
+		return fmt.Errorf("spec.corefile: %w", err)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.String()
+	}
+	return fmt.Errorf("spec.corefile is refused, nothing was applied: %s", strings.Join(msgs, "; "))
 }

@@ -81,6 +81,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		"Role/kube-system/coredns-operator", "RoleBinding/kube-system/coredns-operator",
 		"Role/coredns-operator-system/coredns-operator", "RoleBinding/coredns-operator-system/coredns-operator",
 		"ValidatingAdmissionPolicy/coredns-operator-scope", "ValidatingAdmissionPolicyBinding/coredns-operator-scope",
+		"ValidatingAdmissionPolicy/coredns-operator-scope-exact", "ValidatingAdmissionPolicyBinding/coredns-operator-scope-exact",
 		"Deployment/coredns-operator-system/coredns-operator",
 	}, keys, "kops renders the Namespace, the CRD and the ServiceAccount the package does not hold; the rights and the policy come before the operator")
 	assert.Contains(t, string(got[1].Manifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
@@ -94,18 +95,21 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		Corefile:  resource.Spec.Corefile,
 	}, resource.Spec)
 	assert.Contains(t, resource.Spec.Corefile, "kubernetes cluster.local in-addr.arpa ip6.arpa")
-	// The admission policy admits exactly that image and the cluster's DNS address, no other.
-	var expressions []string
+	// The exact policy binds the image and the Service's address to the CoreDNS object (its params),
+	// whose spec holds exactly that image and the cluster's DNS address.
+	var literals []string
 	for _, o := range objs {
 		if policy, ok := o.Typed.(*admissionregistrationv1.ValidatingAdmissionPolicy); ok {
-			for _, v := range policy.Spec.Validations {
-				expressions = append(expressions, v.Expression)
+			for _, v := range policy.Spec.Variables {
+				literals = append(literals, v.Expression)
 			}
 		}
 	}
-	all := strings.Join(expressions, "\n")
-	assert.True(t, strings.Contains(all, `{"coredns": "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4"}[c.name]`), "the policy admits the pinned, remapped image")
-	assert.True(t, strings.Contains(all, `object.spec.?clusterIP.orValue("") == "100.64.0.10"`), "the policy admits kubeDNS.serverIP")
+	all := strings.Join(literals, "\n")
+	assert.Contains(t, all, `"image": dyn(params.spec.image)`, "the image is the CoreDNS object's")
+	assert.Contains(t, all, `"clusterIP": dyn(params.spec.dnsIP)`, "so is the Service's address")
+	assert.Contains(t, all, `"Corefile": dyn(params.spec.corefile)`, "and the Corefile")
+	assert.NotContains(t, all, "proxy.example.com/registry.k8s.io/coredns/coredns", "no image is fixed in the policy but through its params")
 
 	// Without both flags, or with another DNS provider, the operator stays out.
 	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")

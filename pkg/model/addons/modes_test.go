@@ -160,7 +160,9 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			assert.Equal(t, string(builtIn), string(clientSide), "built-in vs client-side")
 
 			// The admission policy is derived from those same bytes.
-			scope, err := corednsoperator.ScopeFromManifest(clientSide)
+			marked, err := renderCoreDNS(server, coredns.Spec(corednsoperator.Marked(spec)))
+			require.NoError(t, err)
+			scope, err := corednsoperator.ScopeFromManifest(clientSide, marked, spec)
 			require.NoError(t, err)
 			want, err := corednsoperator.PolicyManifest(scope)
 			require.NoError(t, err)

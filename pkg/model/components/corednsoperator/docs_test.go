@@ -24,6 +24,6 @@ func TestDocsShowTheRightsTable(t *testing.T) {
 
 // The user docs show the admission policy generated for a cluster with kops's defaults.
 func TestDocsShowThePolicy(t *testing.T) {
-	assert.Contains(t, readDocs(t), PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "")),
+	assert.Contains(t, readDocs(t), PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "").scope),
 		"docs/addon-operators.md must contain PolicyMarkdown() of the default cluster verbatim")
 }

@@ -4,33 +4,42 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/cel-go/cel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model/components/operator/operatortest"
 	"k8s.io/kops/pkg/operators/coredns"
 )
 
 const pinnedImage = "mirror.example.com/coredns/coredns:v1.12.4"
 
+// rendering is what kops renders for a cluster: the CoreDNS object's spec, the policy's scope and
+// the managed objects as the API server stores them (kops renders every defaulted field).
+type rendering struct {
+	spec    CoreDNSSpec
+	scope   *Scope
+	objects map[string]map[string]interface{} // by kind
+}
+
 // renderedScope renders the built-in addon for a completed cluster, as kops does, with the image
 // the operator is told to run.
-func renderedScope(t *testing.T, spec kops.ClusterSpec) *Scope {
+func renderedScope(t *testing.T, spec kops.ClusterSpec) *rendering {
 	return renderedScopeWithImage(t, spec, pinnedImage)
 }
 
 // renderedScopeWithImage is renderedScope with another image; "" keeps the built-in addon's default.
-func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *Scope {
+func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *rendering {
 	t.Helper()
 	cluster := kops.CompleteCluster(&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "p.example.com"}, Spec: spec}, "memfs://t")
 	remapper, err := assets.NewRemapper(cluster.Spec.Assets)
@@ -44,20 +53,45 @@ func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *
 	require.NoError(t, err)
 	manifest, err := coredns.Render(dnsSpec, facts)
 	require.NoError(t, err)
-	s, err := ScopeFromManifest(manifest)
+	spec2 := CoreDNSSpec(dnsSpec)
+	marked, err := coredns.Render(coredns.Spec(Marked(spec2)), facts)
 	require.NoError(t, err)
-	return s
+	s, err := ScopeFromManifest(manifest, marked, spec2)
+	require.NoError(t, err)
+	r := &rendering{spec: spec2, scope: s, objects: map[string]map[string]interface{}{}}
+	objs, err := kubemanifest.DecodeStrict(manifest)
+	require.NoError(t, err)
+	for _, o := range objs {
+		if o.Typed.GetNamespace() == WatchNamespace && Descriptor().Managed[managedIndex(o.Kind)].Name == o.Typed.GetName() {
+			r.objects[o.Kind] = fromYAML(t, o.Raw)
+		}
+	}
+	require.Len(t, r.objects, 4)
+	return r
 }
 
-// toCEL turns a typed object into what CEL sees: JSON maps with integers as int64.
-func toCEL(t *testing.T, obj interface{}) map[string]interface{} {
-	t.Helper()
-	if obj == nil {
-		return nil
+func managedIndex(kind string) int {
+	for i, m := range Descriptor().Managed {
+		if m.Kind == kind {
+			return i
+		}
 	}
-	data, err := json.Marshal(obj)
+	return 0
+}
+
+var resources = map[string][2]string{"Deployment": {"apps", "deployments"}, "Service": {"", "services"},
+	"ConfigMap": {"", "configmaps"}, "ServiceAccount": {"", "serviceaccounts"}}
+
+func fromYAML(t *testing.T, doc []byte) map[string]interface{} {
+	js, err := yaml.YAMLToJSON(doc)
 	require.NoError(t, err)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	return toCEL(t, js)
+}
+
+// toCEL turns JSON into what CEL sees: maps with integers as int64.
+func toCEL(t *testing.T, js []byte) map[string]interface{} {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.UseNumber()
 	var out map[string]interface{}
 	require.NoError(t, dec.Decode(&out))
@@ -84,338 +118,321 @@ func ints(v interface{}) interface{} {
 	return v
 }
 
+func typedToCEL(t *testing.T, obj interface{}) map[string]interface{} {
+	js, err := json.Marshal(obj)
+	require.NoError(t, err)
+	return toCEL(t, js)
+}
+
 // request is one admission request by the operator.
 type request struct {
 	operation, group, resource, namespace string
-	object, oldObject                     interface{}
+	object, oldObject                     map[string]interface{}
 }
 
-// denials evaluates every validation of the policy the way the API server does and returns the
-// messages of those that fail; an expression that errors counts as a denial (failurePolicy Fail).
-func denials(t *testing.T, s *Scope, r request) []string {
+// programs caches compiled expressions: the mutation test evaluates the same policy thousands of times.
+var programs sync.Map
+
+// denials evaluates every validation of both policies the way the API server does, with the
+// CoreDNS object spec as the params, and returns the messages of those that fail; an expression that
+// errors counts as a denial (failurePolicy Fail).
+func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
 	t.Helper()
-	policy := PolicyObjects(s)[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
 	env, err := cel.NewEnv(cel.OptionalTypes(),
-		cel.Variable("object", cel.DynType), cel.Variable("oldObject", cel.DynType), cel.Variable("request", cel.DynType))
+		cel.Variable("object", cel.DynType), cel.Variable("oldObject", cel.DynType), cel.Variable("request", cel.DynType),
+		cel.Variable("params", cel.DynType), cel.Variable("variables", cel.MapType(cel.StringType, cel.DynType)))
 	require.NoError(t, err)
 	vars := map[string]interface{}{
-		"object":    toCEL(t, r.object),
-		"oldObject": toCEL(t, r.oldObject),
+		"object":    r.object,
+		"oldObject": r.oldObject,
+		"params":    typedToCEL(t, map[string]interface{}{"spec": spec}),
 		"request": map[string]interface{}{
 			"operation": r.operation, "namespace": r.namespace,
 			"resource": map[string]interface{}{"group": r.group, "resource": r.resource},
 			"userInfo": map[string]interface{}{"username": Username},
 		},
 	}
+	eval := func(expression string) (interface{}, error) {
+		program, ok := programs.Load(expression)
+		if !ok {
+			ast, issues := env.Compile(expression)
+			require.NoError(t, issues.Err(), expression)
+			p, err := env.Program(ast)
+			require.NoError(t, err)
+			program, _ = programs.LoadOrStore(expression, p)
+		}
+		out, _, err := program.(cel.Program).Eval(vars)
+		if err != nil {
+			return nil, err
+		}
+		return out.Value(), nil
+	}
 	var denied []string
-	for _, v := range policy.Spec.Validations {
-		ast, issues := env.Compile(v.Expression)
-		require.NoError(t, issues.Err(), v.Expression)
-		program, err := env.Program(ast)
-		require.NoError(t, err)
-		out, _, err := program.Eval(vars)
-		if err != nil || out.Value() != true {
-			denied = append(denied, v.Message)
+	for _, o := range PolicyObjects(s) {
+		policy, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicy)
+		if !ok {
+			continue
+		}
+		variables := map[string]interface{}{}
+		for _, v := range policy.Spec.Variables {
+			value, err := eval(v.Expression)
+			require.NoError(t, err, v.Name)
+			variables[v.Name] = value
+		}
+		vars["variables"] = variables
+		for _, v := range policy.Spec.Validations {
+			out, err := eval(v.Expression)
+			if err != nil || out != true {
+				denied = append(denied, v.Message)
+			}
 		}
 	}
 	return denied
 }
 
-func deploymentRequest(d *appsv1.Deployment) request {
-	return request{"UPDATE", "apps", "deployments", WatchNamespace, d, d}
+func writeOf(kind string, obj map[string]interface{}) request {
+	r := resources[kind]
+	return request{"UPDATE", r[0], r[1], WatchNamespace, obj, obj}
 }
 
-// What kops itself renders is admitted, for create and update, on several cluster shapes: the
-// policy is derived from it, so a template change cannot lock the operator out unnoticed.
+// What kops itself renders is admitted, for create and update, on several cluster shapes: created
+// without kops's channels metadata (which the operator leaves to channels), updated with it as it was.
 func TestPolicyAdmitsWhatKopsRenders(t *testing.T) {
-	for name, spec := range map[string]kops.ClusterSpec{
+	shapes := map[string]kops.ClusterSpec{
 		"defaults": {},
-		"tolerations, affinity and another service range": {
-			NonMasqueradeCIDR: "10.0.0.0/8", ServiceClusterIPRange: "10.96.0.0/12",
-			KubeDNS: &kops.KubeDNSConfig{
-				Tolerations: []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "dns", Effect: corev1.TaintEffectNoSchedule}},
-				Affinity:    &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{}},
-			},
-		},
-	} {
+		"IPv6":     {NonMasqueradeCIDR: "::/0"},
+		"placement": {KubeDNS: &kops.KubeDNSConfig{
+			Tolerations:    []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "dns", Effect: corev1.TaintEffectNoSchedule}},
+			Affinity:       &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: "kubernetes.io/hostname", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": "kube-dns"}}}}}},
+			PodAnnotations: map[string]string{"example.com/team": "dns"},
+		}},
+	}
+	for name, spec := range shapes {
 		t.Run(name, func(t *testing.T) {
-			s := renderedScope(t, spec)
-			for _, op := range []string{"CREATE", "UPDATE"} {
-				for _, r := range []request{
-					{op, "apps", "deployments", WatchNamespace, s.Deployment, s.Deployment},
-					{op, "", "services", WatchNamespace, s.Service, s.Service},
-					{op, "", "configmaps", WatchNamespace, s.ConfigMap, s.ConfigMap},
-					{op, "", "serviceaccounts", WatchNamespace, s.ServiceAccount, s.ServiceAccount},
-				} {
-					assert.Empty(t, denials(t, s, r), "%s %s", op, r.resource)
-				}
+			r := renderedScope(t, spec)
+			for kind, obj := range r.objects {
+				stripped := withoutChannelsMetadata(obj)
+				create := writeOf(kind, stripped)
+				create.operation, create.oldObject = "CREATE", nil
+				assert.Empty(t, denials(t, r.scope, r.spec, create), "create %s", kind)
+				assert.Empty(t, denials(t, r.scope, r.spec, writeOf(kind, obj)), "update %s, channels' metadata as it was", kind)
+				assert.Empty(t, denials(t, r.scope, r.spec, writeOf(kind, stripped)), "update %s without channels' metadata", kind)
 			}
 		})
 	}
 }
 
-// Each escape found on the real server, one field at a time, is denied with a message naming it.
-func TestPolicyDeniesDeploymentEscapes(t *testing.T) {
-	s := renderedScope(t, kops.ClusterSpec{})
-	cases := []struct {
-		name, message string
-		change        func(*appsv1.Deployment)
-	}{
-		{"another name", "may only create or change Deployment coredns", func(d *appsv1.Deployment) { d.Name = "evil" }},
-		{"privileged init container", "init or ephemeral", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.InitContainers = []corev1.Container{{Name: "x", Image: pinnedImage, SecurityContext: &corev1.SecurityContext{Privileged: ptr.To(true)}}}
-		}},
-		{"ephemeral container", "init or ephemeral", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "x", Image: pinnedImage}}}
-		}},
-		{"secret volume", "may only mount ConfigMap", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, corev1.Volume{Name: "s", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "x"}}})
-		}},
-		{"projected volume", "may only mount ConfigMap", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, corev1.Volume{Name: "p", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{}}})
-		}},
-		{"another ConfigMap", "may only mount ConfigMap", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Volumes[0].ConfigMap.Name = "kubeadm-config"
-		}},
-		{"NFS volume", "may only mount ConfigMap", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, corev1.Volume{Name: "n", VolumeSource: corev1.VolumeSource{NFS: &corev1.NFSVolumeSource{Server: "x", Path: "/"}}})
-		}},
-		{"emptyDir the template does not use", "may only mount ConfigMap", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, corev1.Volume{Name: "e", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
-		}},
-		{"envFrom a secret", "envFrom, valueFrom", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].EnvFrom = []corev1.EnvFromSource{{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "x"}}}}
-		}},
-		{"env valueFrom a secret", "envFrom, valueFrom", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].Env = []corev1.EnvVar{{Name: "X", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{Key: "k"}}}}
-		}},
-		{"foreign image", "with the image kops pins", func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "attacker.example/pwn:latest" }},
-		{"extra container", "with the image kops pins", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers = append(d.Spec.Template.Spec.Containers, corev1.Container{Name: "sidecar", Image: pinnedImage})
-		}},
-		{"nodeName", "may not choose its nodes", func(d *appsv1.Deployment) { d.Spec.Template.Spec.NodeName = "control-plane-1" }},
-		{"control-plane nodeSelector", "may not choose its nodes", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.NodeSelector["node-role.kubernetes.io/control-plane"] = ""
-		}},
-		{"node affinity", "may not choose its nodes", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{}}
-		}},
-		{"runtime class", "may not choose its nodes", func(d *appsv1.Deployment) { d.Spec.Template.Spec.RuntimeClassName = ptr.To("runc-unconfined") }},
-		{"tolerate everything", "tolerations", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Tolerations = append(d.Spec.Template.Spec.Tolerations, corev1.Toleration{Operator: corev1.TolerationOpExists})
-		}},
-		{"system-node-critical", "priority class", func(d *appsv1.Deployment) { d.Spec.Template.Spec.PriorityClassName = "system-node-critical" }},
-		{"500 replicas", "at most 50 replicas", func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To(int32(500)) }},
-		{"SYS_ADMIN", "capabilities", func(d *appsv1.Deployment) {
-			c := d.Spec.Template.Spec.Containers[0].SecurityContext.Capabilities
-			c.Add = append(c.Add, "SYS_ADMIN")
-		}},
-		{"no drop ALL", "capabilities", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.Capabilities.Drop = nil
-		}},
-		{"allowPrivilegeEscalation", "allowPrivilegeEscalation: false", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.AllowPrivilegeEscalation = ptr.To(true)
-		}},
-		{"allowPrivilegeEscalation unset", "allowPrivilegeEscalation: false", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.AllowPrivilegeEscalation = nil
-		}},
-		{"privileged", "run privileged", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.Privileged = ptr.To(true)
-		}},
-		{"unmasked /proc", "unmask /proc", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.ProcMount = ptr.To(corev1.UnmaskedProcMount)
-		}},
-		{"container runAsUser 0", "another user", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.RunAsUser = ptr.To(int64(0))
-		}},
-		{"pod runAsUser 0", "non-root user", func(d *appsv1.Deployment) { d.Spec.Template.Spec.SecurityContext.RunAsUser = ptr.To(int64(0)) }},
-		{"runAsNonRoot off", "non-root user", func(d *appsv1.Deployment) { d.Spec.Template.Spec.SecurityContext.RunAsNonRoot = nil }},
-		{"root supplemental group", "in no root group", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.SecurityContext.SupplementalGroups = []int64{0}
-		}},
-		{"root fsGroup", "in no root group", func(d *appsv1.Deployment) { d.Spec.Template.Spec.SecurityContext.FSGroup = ptr.To(int64(0)) }},
-		{"sysctls", "sysctls", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.ip_unprivileged_port_start", Value: "0"}}
-		}},
-		{"seccomp Unconfined", "never Unconfined", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.SeccompProfile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}
-		}},
-		{"pod seccomp Unconfined", "never Unconfined", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.SecurityContext.SeccompProfile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}
-		}},
-		{"AppArmor Unconfined", "never Unconfined", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].SecurityContext.AppArmorProfile = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
-		}},
-		{"AppArmor annotation", "annotations", func(d *appsv1.Deployment) {
-			d.Spec.Template.Annotations = map[string]string{"container.apparmor.security.beta.kubernetes.io/coredns": "unconfined"}
-		}},
-		{"hostPort 53", "host ports", func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Ports[0].HostPort = 53 }},
-		{"host network", "host's network", func(d *appsv1.Deployment) { d.Spec.Template.Spec.HostNetwork = true }},
-		{"another service account", "service account coredns", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.ServiceAccountName = "generic-garbage-collector"
-		}},
-		{"probe at the metadata service", "probes", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.Containers[0].LivenessProbe.HTTPGet.Host = "169.254.169.254"
-		}},
-		{"pod labels another Service selects", "may only label its pods", func(d *appsv1.Deployment) {
-			d.Spec.Template.Labels["k8s-app"+"-x"] = "metrics-server"
-		}},
-		{"image pull secret", "image pull secrets", func(d *appsv1.Deployment) {
-			d.Spec.Template.Spec.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "x"}}
-		}},
+func withoutChannelsMetadata(obj map[string]interface{}) map[string]interface{} {
+	js, _ := json.Marshal(obj)
+	var out map[string]interface{}
+	_ = json.Unmarshal(js, &out)
+	meta := out["metadata"].(map[string]interface{})
+	delete(meta["labels"].(map[string]interface{}), "addon.kops.k8s.io/name")
+	if a, ok := meta["annotations"].(map[string]interface{}); ok {
+		delete(a, "addon.kops.k8s.io/handover-to")
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			d := s.Deployment.DeepCopy()
-			tc.change(d)
-			denied := denials(t, s, deploymentRequest(d))
-			require.NotEmpty(t, denied, "admitted")
-			assert.True(t, containsAny(denied, tc.message), "denied for another reason: %v", denied)
-		})
-	}
+	return ints(out).(map[string]interface{})
 }
 
-func containsAny(messages []string, part string) bool {
-	for _, m := range messages {
-		if strings.Contains(m, part) {
-			return true
+// Every leaf of every managed object changed, and a key added to every map of it, is denied: the
+// policy admits the rendering whole. The holes are tested apart (TestPolicyHoles).
+func TestPolicyDeniesEveryMutation(t *testing.T) {
+	r := renderedScope(t, kops.ClusterSpec{KubeDNS: &kops.KubeDNSConfig{
+		Affinity: &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{
+			{TopologyKey: "kubernetes.io/hostname", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": "kube-dns"}}}}}},
+	}})
+	identity := func(path string) bool {
+		return path == "apiVersion" || path == "kind" || path == "metadata.namespace"
+	}
+	probes := 0
+	for kind, obj := range r.objects {
+		mutations := operatortest.Leaves(obj, identity)
+		mutations = append(mutations, operatortest.Additions(obj, func(string) bool { return false },
+			func(string, map[string]interface{}) map[string]interface{} {
+				return map[string]interface{}{"kopsProbe": "x"}
+			})...)
+		for _, m := range mutations {
+			probes++
+			update := writeOf(kind, m.Object)
+			update.oldObject = obj
+			assert.NotEmpty(t, denials(t, r.scope, r.spec, update), "%s %s was admitted", kind, m.Path)
 		}
 	}
-	return false
+	assert.Greater(t, probes, 150, "the objects were walked")
 }
 
-func TestPolicyDeniesServiceChanges(t *testing.T) {
-	s := renderedScope(t, kops.ClusterSpec{})
-	cases := map[string]func(*corev1.Service){
-		"another name":       func(svc *corev1.Service) { svc.Name = "kube-dns2" },
-		"another cluster IP": func(svc *corev1.Service) { svc.Spec.ClusterIP = "100.64.0.99" },
-		"no cluster IP":      func(svc *corev1.Service) { svc.Spec.ClusterIP = "" },
-		"NodePort":           func(svc *corev1.Service) { svc.Spec.Type = corev1.ServiceTypeNodePort },
-		"externalIPs":        func(svc *corev1.Service) { svc.Spec.ExternalIPs = []string{"203.0.113.1"} },
-		"the API server's pods": func(svc *corev1.Service) {
-			svc.Spec.Selector = map[string]string{"k8s-app": "kube-apiserver"}
-		},
-		"a wider selector": func(svc *corev1.Service) { svc.Spec.Selector["tier"] = "control-plane" },
-		"an extra port": func(svc *corev1.Service) {
-			svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: "x", Port: 443, TargetPort: intstr.FromInt32(443)})
-		},
-		"another target port": func(svc *corev1.Service) { svc.Spec.Ports[0].TargetPort = intstr.FromInt32(8080) },
-	}
-	for name, change := range cases {
-		t.Run(name, func(t *testing.T) {
-			svc := s.Service.DeepCopy()
-			change(svc)
-			for _, op := range []string{"CREATE", "UPDATE"} {
-				assert.NotEmpty(t, denials(t, s, request{op, "", "services", WatchNamespace, svc, s.Service}), op)
+// The holes: what the operator's instructions carry is bound to them, the replica count is bounded,
+// and channels' and the controllers' metadata may be there.
+func TestPolicyHoles(t *testing.T) {
+	r := renderedScope(t, kops.ClusterSpec{})
+	dep := r.objects["Deployment"]
+	set := func(obj map[string]interface{}, value interface{}, path ...string) map[string]interface{} {
+		js, _ := json.Marshal(obj)
+		out := toCEL(t, js)
+		cur := out
+		for _, p := range path[:len(path)-1] {
+			next, ok := cur[p].(map[string]interface{})
+			if !ok {
+				next = map[string]interface{}{}
+				cur[p] = next
 			}
-		})
+			cur = next
+		}
+		cur[path[len(path)-1]] = value
+		return out
 	}
-}
-
-func TestPolicyServiceAccount(t *testing.T) {
-	s := renderedScope(t, kops.ClusterSpec{})
-	old := s.ServiceAccount.DeepCopy()
-	old.Secrets = []corev1.ObjectReference{{Name: "legacy-token"}}
-	labelled := old.DeepCopy()
-	labelled.Labels["e2e"] = "yes"
-	assert.Empty(t, denials(t, s, request{"UPDATE", "", "serviceaccounts", WatchNamespace, labelled, old}), "labels may change")
-	for name, change := range map[string]func(*corev1.ServiceAccount){
-		"automount":  func(sa *corev1.ServiceAccount) { sa.AutomountServiceAccountToken = ptr.To(true) },
-		"secrets":    func(sa *corev1.ServiceAccount) { sa.Secrets = append(sa.Secrets, corev1.ObjectReference{Name: "x"}) },
-		"no secrets": func(sa *corev1.ServiceAccount) { sa.Secrets = nil },
-		"imagePullSecrets": func(sa *corev1.ServiceAccount) {
-			sa.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "x"}}
-		},
+	for replicas, admitted := range map[int64]bool{0: false, 1: true, 3: true, MaxReplicas: true, MaxReplicas + 1: false} {
+		denied := denials(t, r.scope, r.spec, writeOf("Deployment", set(dep, replicas, "spec", "replicas")))
+		assert.Equal(t, admitted, len(denied) == 0, "replicas %d: %v", replicas, denied)
+	}
+	assert.Empty(t, denials(t, r.scope, r.spec, writeOf("Deployment", set(dep, "7", "metadata", "annotations", "deployment.kubernetes.io/revision"))),
+		"the deployment controller's revision")
+	// kops's channels' label is channels' alone: the operator keeps it as it was, and neither sets,
+	// changes nor removes it.
+	handedOver := set(dep, "coredns.addons.x-k8s.io", "metadata", "labels", "addon.kops.k8s.io/name")
+	assert.Empty(t, denials(t, r.scope, r.spec, request{"UPDATE", "apps", "deployments", WatchNamespace, handedOver, handedOver}), "kept after a handover")
+	for name, req := range map[string]request{
+		"changed":          {"UPDATE", "apps", "deployments", WatchNamespace, set(dep, "kube-proxy", "metadata", "labels", "addon.kops.k8s.io/name"), dep},
+		"removed":          {"UPDATE", "apps", "deployments", WatchNamespace, withoutChannelsMetadata(dep), dep},
+		"set on create":    {"CREATE", "apps", "deployments", WatchNamespace, dep, nil},
+		"set on an update": {"UPDATE", "apps", "deployments", WatchNamespace, dep, withoutChannelsMetadata(dep)},
 	} {
-		t.Run(name, func(t *testing.T) {
-			sa := old.DeepCopy()
-			change(sa)
-			assert.NotEmpty(t, denials(t, s, request{"UPDATE", "", "serviceaccounts", WatchNamespace, sa, old}), "update")
-			if name != "no secrets" {
-				fresh := s.ServiceAccount.DeepCopy()
-				change(fresh)
-				assert.NotEmpty(t, denials(t, s, request{"CREATE", "", "serviceaccounts", WatchNamespace, fresh, nil}), "create")
-			}
-		})
+		assert.NotEmpty(t, denials(t, r.scope, r.spec, req), "channels' label %s", name)
 	}
+
+	// The instructions' image is the image: another image is admitted only once kops wrote it there.
+	moved := r.spec
+	moved.Image = "mirror.example.com/coredns/coredns:v9.9.9"
+	containers := dep["spec"].(map[string]interface{})["template"].(map[string]interface{})["spec"].(map[string]interface{})["containers"].([]interface{})
+	other := set(containers[0].(map[string]interface{}), moved.Image, "image")
+	withImage := set(dep, []interface{}{other}, "spec", "template", "spec", "containers")
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, writeOf("Deployment", withImage)), "an image the instructions do not name")
+	assert.Empty(t, denials(t, r.scope, moved, writeOf("Deployment", withImage)), "the image the instructions name")
+	assert.NotEmpty(t, denials(t, r.scope, moved, writeOf("Deployment", dep)), "and no longer the old one")
+
+	cm := r.objects["ConfigMap"]
+	moved = r.spec
+	moved.Corefile = ".:53 {\n    errors\n}\n"
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, writeOf("ConfigMap", set(cm, moved.Corefile, "data", "Corefile"))))
+	assert.Empty(t, denials(t, r.scope, moved, writeOf("ConfigMap", set(cm, moved.Corefile, "data", "Corefile"))))
 }
 
 func TestPolicyEvents(t *testing.T) {
-	s := renderedScope(t, kops.ClusterSpec{})
-	core := func(component, kind, name string) *corev1.Event {
-		return &corev1.Event{
+	r := renderedScope(t, kops.ClusterSpec{})
+	core := func(component, apiVersion, kind, name string) map[string]interface{} {
+		return typedToCEL(t, &corev1.Event{
+			TypeMeta:       metav1.TypeMeta{APIVersion: "v1", Kind: "Event"},
 			ObjectMeta:     metav1.ObjectMeta{Name: "e", Namespace: WatchNamespace},
-			InvolvedObject: corev1.ObjectReference{Kind: kind, Name: name, Namespace: WatchNamespace},
-			Source:         corev1.EventSource{Component: component},
-		}
-	}
-	mine := core(EventReporter, "Deployment", CoreDNSDeployment)
-	assert.Empty(t, denials(t, s, request{"CREATE", "", "events", WatchNamespace, mine, nil}))
-	assert.Empty(t, denials(t, s, request{"UPDATE", "", "events", WatchNamespace, mine, mine}))
-	assert.Empty(t, denials(t, s, request{"CREATE", "", "events", Namespace, core("host_uuid", "Lease", LeaseName), nil}), "its own namespace is its own")
-
-	for name, r := range map[string]request{
-		"as the scheduler":        {"CREATE", "", "events", WatchNamespace, core("default-scheduler", "Deployment", CoreDNSDeployment), nil},
-		"as nobody":               {"CREATE", "", "events", WatchNamespace, core("", "Deployment", CoreDNSDeployment), nil},
-		"about the API server":    {"CREATE", "", "events", WatchNamespace, core(EventReporter, "Pod", "kube-apiserver-x"), nil},
-		"patch another's event":   {"UPDATE", "", "events", WatchNamespace, mine, core("kubelet", "Deployment", CoreDNSDeployment)},
-		"rewrite another's event": {"UPDATE", "", "events", WatchNamespace, core("kubelet", "Deployment", CoreDNSDeployment), core("kubelet", "Deployment", CoreDNSDeployment)},
-		"new API, as another": {"CREATE", "events.k8s.io", "events", WatchNamespace, map[string]interface{}{
-			"reportingController": "kubelet", "regarding": map[string]interface{}{"kind": "Deployment", "name": CoreDNSDeployment},
-		}, nil},
-	} {
-		t.Run(name, func(t *testing.T) {
-			assert.NotEmpty(t, denials(t, s, r))
+			InvolvedObject: corev1.ObjectReference{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: WatchNamespace, UID: "u-1"},
+			Reason:         "Applied", Message: "m", Type: corev1.EventTypeNormal, Count: 1,
+			Source:              corev1.EventSource{Component: component, Host: component},
+			ReportingController: component, ReportingInstance: component,
 		})
 	}
-	assert.Empty(t, denials(t, s, request{"CREATE", "events.k8s.io", "events", WatchNamespace, map[string]interface{}{
-		"reportingController": EventReporter, "regarding": map[string]interface{}{"kind": "CoreDNS", "name": CoreDNSResource},
-	}, nil}), "new API, as itself")
+	event := func(r request) request { r.group, r.resource, r.namespace = "", "events", WatchNamespace; return r }
+	mine := core(EventReporter, "apps/v1", "Deployment", CoreDNSDeployment)
+	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: mine})))
+	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: mine, oldObject: mine})))
+	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(EventReporter, APIVersion, "CoreDNS", CoreDNSResource)})))
+	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", LeaseName), nil}),
+		"its own namespace is its own")
+
+	on := func(obj map[string]interface{}, change func(map[string]interface{})) map[string]interface{} {
+		js, _ := json.Marshal(obj)
+		out := toCEL(t, js)
+		change(out)
+		return out
+	}
+	for name, obj := range map[string]map[string]interface{}{
+		"as the scheduler":          core("default-scheduler", "apps/v1", "Deployment", CoreDNSDeployment),
+		"about the API server":      core(EventReporter, "v1", "Pod", "kube-apiserver-x"),
+		"naming another host":       on(mine, func(o map[string]interface{}) { o["source"].(map[string]interface{})["host"] = "node-1" }),
+		"as another instance":       on(mine, func(o map[string]interface{}) { o["reportingInstance"] = "node-1" }),
+		"with a field path":         on(mine, func(o map[string]interface{}) { o["involvedObject"].(map[string]interface{})["fieldPath"] = "spec.x" }),
+		"related to another object": on(mine, func(o map[string]interface{}) { o["related"] = map[string]interface{}{"kind": "Secret", "name": "s"} }),
+		"with labels": on(mine, func(o map[string]interface{}) {
+			o["metadata"].(map[string]interface{})["labels"] = map[string]interface{}{"a": "b"}
+		}),
+		"of another type":          on(mine, func(o map[string]interface{}) { o["type"] = "Error" }),
+		"about a Deployment as v1": on(mine, func(o map[string]interface{}) { o["involvedObject"].(map[string]interface{})["apiVersion"] = "v1" }),
+	} {
+		t.Run(name, func(t *testing.T) {
+			assert.NotEmpty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: obj})))
+		})
+	}
+	newEvent := func(controller string) map[string]interface{} {
+		return map[string]interface{}{"apiVersion": "events.k8s.io/v1", "kind": "Event",
+			"metadata": map[string]interface{}{"name": "n", "namespace": WatchNamespace}, "reason": "Applied", "note": "n", "type": "Normal",
+			"action": "Reconcile", "reportingController": controller, "reportingInstance": controller, "deprecatedSource": map[string]interface{}{},
+			"regarding": map[string]interface{}{"apiVersion": APIVersion, "kind": "CoreDNS", "name": CoreDNSResource, "namespace": WatchNamespace}}
+	}
+	newAPI := func(obj map[string]interface{}) request {
+		return request{"CREATE", "events.k8s.io", "events", WatchNamespace, obj, nil}
+	}
+	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(EventReporter))), "new API, as itself")
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, newAPI(newEvent("kubelet"))), "new API, as another")
 }
 
 func TestPolicyAppliesToOperatorOnly(t *testing.T) {
-	objects := PolicyObjects(renderedScope(t, kops.ClusterSpec{}))
-	policy := objects[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
+	objects := PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
+	require.Len(t, objects, 4, "the scope and the exact policy, each with its binding")
 	env, err := cel.NewEnv(cel.Variable("request", cel.DynType))
 	require.NoError(t, err)
-	for user, want := range map[string]bool{
-		Username: true,
-		"system:serviceaccount:kube-system:deployment-controller": false,
-		"kubernetes-admin": false,
-	} {
-		ast, issues := env.Compile(policy.Spec.MatchConditions[0].Expression)
-		require.NoError(t, issues.Err())
-		program, err := env.Program(ast)
-		require.NoError(t, err)
-		out, _, err := program.Eval(map[string]interface{}{"request": map[string]interface{}{"userInfo": map[string]interface{}{"username": user}}})
-		require.NoError(t, err)
-		assert.Equal(t, want, out.Value(), user)
+	for _, o := range objects {
+		switch o := o.(type) {
+		case *admissionregistrationv1.ValidatingAdmissionPolicy:
+			for user, want := range map[string]bool{
+				Username: true,
+				"system:serviceaccount:kube-system:deployment-controller": false,
+				"kubernetes-admin": false,
+			} {
+				ast, issues := env.Compile(o.Spec.MatchConditions[0].Expression)
+				require.NoError(t, issues.Err())
+				program, err := env.Program(ast)
+				require.NoError(t, err)
+				out, _, err := program.Eval(map[string]interface{}{"request": map[string]interface{}{"userInfo": map[string]interface{}{"username": user}}})
+				require.NoError(t, err)
+				assert.Equal(t, want, out.Value(), user)
+			}
+		case *admissionregistrationv1.ValidatingAdmissionPolicyBinding:
+			assert.Equal(t, []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny}, o.Spec.ValidationActions)
+			if o.Spec.PolicyName == Descriptor().ExactPolicyName() {
+				require.NotNil(t, o.Spec.ParamRef, "the exact policy reads the CoreDNS object")
+				assert.Equal(t, CoreDNSResource, o.Spec.ParamRef.Name)
+				assert.Equal(t, admissionregistrationv1.DenyAction, *o.Spec.ParamRef.ParameterNotFoundAction, "no instructions, nothing admitted")
+			}
+		}
 	}
-	binding := objects[1].(*admissionregistrationv1.ValidatingAdmissionPolicyBinding)
-	assert.Equal(t, PolicyName, binding.Spec.PolicyName)
-	assert.Equal(t, []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny}, binding.Spec.ValidationActions)
 }
 
-// A template that lost what the policy relies on is refused, rather than confining less.
+// A template that lost what the policy relies on, or that lets an instruction flow where the policy
+// cannot bind it, is refused rather than confining less.
 func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
-	s := renderedScope(t, kops.ClusterSpec{})
-	for name, change := range map[string]func(*Scope){
-		"no runAsNonRoot":  func(s *Scope) { s.Deployment.Spec.Template.Spec.SecurityContext.RunAsNonRoot = nil },
-		"root user":        func(s *Scope) { s.Deployment.Spec.Template.Spec.SecurityContext.RunAsUser = ptr.To(int64(0)) },
-		"no seccomp":       func(s *Scope) { s.Deployment.Spec.Template.Spec.SecurityContext.SeccompProfile = nil },
-		"headless Service": func(s *Scope) { s.Service.Spec.ClusterIP = corev1.ClusterIPNone },
-		"NodePort Service": func(s *Scope) { s.Service.Spec.Type = corev1.ServiceTypeNodePort },
-		"init container": func(s *Scope) {
-			s.Deployment.Spec.Template.Spec.InitContainers = []corev1.Container{{Name: "i"}}
-		},
-		"no ServiceAccount": func(s *Scope) { s.ServiceAccount = nil },
+	r := renderedScope(t, kops.ClusterSpec{})
+	manifest, err := coredns.Render(coredns.Spec(r.spec), coredns.DefaultFacts())
+	require.NoError(t, err)
+	for name, c := range map[string]struct{ from, to string }{
+		"no runAsNonRoot":  {"runAsNonRoot: true", "runAsNonRoot: false"},
+		"root user":        {"runAsUser: 65532", "runAsUser: 0"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := &Scope{Descriptor: s.Descriptor, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(), ServiceAccount: s.ServiceAccount.DeepCopy(), ConfigMap: s.ConfigMap.DeepCopy()}
-			change(c)
-			assert.Error(t, c.Validate())
+			changed := []byte(strings.Replace(string(manifest), c.from, c.to, 1))
+			require.NotEqual(t, manifest, changed)
+			_, err := ScopeFromManifest(changed, changed, r.spec)
+			assert.Error(t, err)
 		})
 	}
-	_, err := ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"))
+	_, err = ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"), nil, r.spec)
 	assert.ErrorContains(t, err, "no Deployment kube-system/coredns")
+
+	// The image flowing into a label too: the marked rendering shows it where no param can stand.
+	t.Run("an instruction flowing into part of a value", func(t *testing.T) {
+		marked, err := coredns.Render(coredns.Spec(Marked(r.spec)), coredns.DefaultFacts())
+		require.NoError(t, err)
+		leak := func(m []byte, image string) []byte {
+			return []byte(strings.Replace(string(m), "k8s-app: kube-dns\n", "k8s-app: kube-dns\n    image-was: \""+strings.ReplaceAll(image, ":", "-")+"\"\n", 1))
+		}
+		_, err = ScopeFromManifest(leak(manifest, r.spec.Image), leak(marked, Marked(r.spec).Image), r.spec)
+		assert.ErrorContains(t, err, "depends on the instructions")
+	})
 }

@@ -47,10 +47,10 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 	out := []check{
 		deny(`dyn(object.metadata).all(k, k in `+celStrings(append(serverMetadata, "name", "namespace", "labels", "annotations"))+`)`,
 			"no ownerReferences, finalizers or other metadata"),
-		deny(exactStringMap("object.metadata.?labels.orValue({})", o.labels, o.optional["labels"], nil),
-			"labels exactly "+celStringMap(o.labels)),
-		deny(exactStringMap("object.metadata.?annotations.orValue({})", o.annotations, o.optional["annotations"], rules.controllerAnnotations),
-			"annotations exactly "+celStringMap(o.annotations)),
+		deny(exactStringMap("labels", o.labels, ChannelsLabels, nil),
+			"labels exactly "+celStringMap(o.labels)+", kops's channels' labels left as they are"),
+		deny(exactStringMap("annotations", o.annotations, ChannelsAnnotations, rules.controllerAnnotations),
+			"annotations exactly "+celStringMap(o.annotations)+", kops's channels' annotations left as they are"),
 	}
 	keys := []string{"apiVersion", "kind", "metadata"}
 	for k := range rules.ignored {
@@ -61,7 +61,7 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 		keys = append(keys, k)
 		name := strings.ToLower(o.Kind) + "_" + k
 		vars = append(vars, variable{name, o.body[k]})
-		out = append(out, deny(`has(object.`+k+`) && `+equalMap("object."+k, "variables."+name, rules.free[k]), k+" exactly as rendered"+paramsText(s.Params, o.body[k])))
+		out = append(out, deny(`has(object.`+k+`) && `+equalMap("object."+k, "variables."+name, o.free[k]), k+" exactly as rendered"+paramsText(s.Params, o.body[k])))
 	}
 	sort.Strings(keys)
 	out = append(out, deny(`dyn(object).all(k, k in `+celStrings(keys)+`)`, "no field beyond "+strings.Join(keys, ", ")))
@@ -72,19 +72,24 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 	return out, vars
 }
 
-// exactStringMap holds when the string map obj has exactly want's entries, plus any of optional's
-// keys with one of its values, plus any of anyValue's keys.
-func exactStringMap(obj string, want map[string]string, optional map[string][]string, anyValue []string) string {
-	var alternatives []string
+// exactStringMap holds when the object's metadata map field (labels, annotations) has exactly
+// want's entries, plus the keys of channels exactly as the object had them before (none on
+// create: they are channels' to set, never the operator's), plus any of anyValue's keys (set by a
+// controller).
+func exactStringMap(field string, want map[string]string, channels, anyValue []string) string {
+	obj := `object.metadata.?` + field + `.orValue({})`
+	old := `oldObject.metadata.?` + field + `.orValue({})`
+	alternatives := []string{}
 	for _, k := range anyValue {
 		alternatives = append(alternatives, `k == `+celString(k))
 	}
-	for _, k := range sortedListKeys(optional) {
-		alternatives = append(alternatives, `(k == `+celString(k)+` && `+obj+`[k] in `+celStrings(optional[k])+`)`)
-	}
+	keys := celStrings(channels)
+	alternatives = append(alternatives,
+		`(k in `+keys+` && request.operation == "UPDATE" && k in `+old+` && `+obj+`[k] == `+old+`[k])`)
 	lit := celStringMap(want)
 	alternatives = append(alternatives, `(k in `+lit+` && `+obj+`[k] == `+lit+`[k])`)
-	return obj + `.all(k, ` + strings.Join(alternatives, " || ") + `) && ` + lit + `.all(k, k in ` + obj + `)`
+	return obj + `.all(k, ` + strings.Join(alternatives, " || ") + `) && ` + lit + `.all(k, k in ` + obj + `) && ` +
+		`(request.operation != "UPDATE" || ` + keys + `.all(k, !(k in ` + old + `) || k in ` + obj + `))`
 }
 
 // paramsText names the params a literal binds, for the check's message.

@@ -13,6 +13,9 @@ type kindRules struct {
 	// replicas, the autoscaler's); bounds holds them to what is safe.
 	free   map[string][]string
 	bounds func(d *Descriptor) (expression, message string)
+	// allocated are, per top-level key, the keys below it the API server fills in when a rendering
+	// leaves them out (a Service's cluster IP): free then, fixed by the literal when rendered.
+	allocated map[string][]string
 	// controllerAnnotations are the annotations a controller sets on the object (any value).
 	controllerAnnotations []string
 }
@@ -36,7 +39,8 @@ var managedKinds = map[string]kindRules{
 		ignored:               map[string]bool{"status": true},
 		controllerAnnotations: []string{"deprecated.daemonset.template.generation"},
 	},
-	"Service":        {group: "", resource: "services", ignored: map[string]bool{"status": true}},
+	"Service": {group: "", resource: "services", ignored: map[string]bool{"status": true},
+		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs"}}},
 	"ServiceAccount": {group: "", resource: "serviceaccounts"},
 	"ConfigMap":      {group: "", resource: "configmaps"},
 }
@@ -48,4 +52,16 @@ func supportedKinds() []string {
 	}
 	sort.Strings(kinds)
 	return kinds
+}
+
+// freeKeys are the keys below the top-level key k of a rendered object that the literal leaves out.
+func (r kindRules) freeKeys(k string, rendered interface{}) []string {
+	free := append([]string(nil), r.free[k]...)
+	m, _ := rendered.(map[string]interface{})
+	for _, a := range r.allocated[k] {
+		if _, ok := m[a]; !ok {
+			free = append(free, a)
+		}
+	}
+	return free
 }

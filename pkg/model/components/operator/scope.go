@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 
 	"sigs.k8s.io/yaml"
 
@@ -30,10 +29,11 @@ type ScopeObject struct {
 	// body maps each top-level key the object's kind compares (spec, data, ...) to its literal;
 	// labels and annotations are the rendered metadata without kops's channels metadata.
 	body map[string]string
-	// labels and annotations are the rendered metadata without kops's channels metadata, which
-	// optional allows with the values kops's rendering gives it.
+	// free are, per top-level key, the keys below it the literal leaves to others.
+	free map[string][]string
+	// labels and annotations are the rendered metadata without kops's channels metadata, which is
+	// channels' to set and keep.
 	labels, annotations map[string]string
-	optional            map[string]map[string][]string
 }
 
 // ScopeFromManifest picks d's managed objects out of a rendered manifest; see Scope. A manifest
@@ -113,17 +113,13 @@ func checkRendered(obj interface{}) error {
 		case sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.RunAsUser == nil || *sc.RunAsUser == 0:
 			return fmt.Errorf("Deployment %s: spec.template.spec.securityContext must set runAsNonRoot and a non-zero runAsUser", o.Name)
 		}
-	case *corev1.Service:
-		if o.Spec.ClusterIP == "" || o.Spec.ClusterIP == corev1.ClusterIPNone {
-			return fmt.Errorf("Service %s: spec.clusterIP must be an address, so the policy can fix it", o.Name)
-		}
 	}
 	return nil
 }
 
 func newScopeObject(m Managed, rendered, marked map[string]interface{}, params []Param) (*ScopeObject, error) {
 	rules := managedKinds[m.Kind]
-	o := &ScopeObject{Managed: m, Rendered: rendered, body: map[string]string{}}
+	o := &ScopeObject{Managed: m, Rendered: rendered, body: map[string]string{}, free: map[string][]string{}}
 	for _, k := range sortedKeys(rendered) {
 		switch k {
 		case "apiVersion", "kind", "metadata":
@@ -132,11 +128,13 @@ func newScopeObject(m Managed, rendered, marked map[string]interface{}, params [
 		if rules.ignored[k] {
 			return nil, fmt.Errorf("%s is the server's, and must not be rendered", k)
 		}
-		l, err := celLiteral(k, without(rendered[k], rules.free[k]), without(marked[k], rules.free[k]), params)
+		free := rules.freeKeys(k, rendered[k])
+		l, err := celLiteral(k, without(rendered[k], free), without(marked[k], free), params)
 		if err != nil {
 			return nil, err
 		}
 		o.body[k] = l
+		o.free[k] = free
 	}
 	meta, _ := rendered["metadata"].(map[string]interface{})
 	markedMeta, _ := marked["metadata"].(map[string]interface{})
@@ -145,10 +143,8 @@ func newScopeObject(m Managed, rendered, marked map[string]interface{}, params [
 			return nil, fmt.Errorf("metadata.%s depends on the instructions", field)
 		}
 	}
-	labels, annotations := stringsOf(meta["labels"]), stringsOf(meta["annotations"])
-	o.optional = channelsMetadata(labels, annotations)
-	o.labels = withoutKeys(labels, ChannelsLabels)
-	o.annotations = withoutKeys(annotations, ChannelsAnnotations)
+	o.labels = withoutKeys(stringsOf(meta["labels"]), ChannelsLabels)
+	o.annotations = withoutKeys(stringsOf(meta["annotations"]), ChannelsAnnotations)
 	return o, nil
 }
 
@@ -179,32 +175,13 @@ func stringsOf(v interface{}) map[string]string {
 
 // The metadata kops's channels sets and reads on the objects of an addon: the label naming the addon
 // that applied an object, and the annotation naming the addon that takes it over when its own leaves
-// the channel. An operator leaves them to channels (it does not apply them), and channels moves an
-// object's label to the annotation's addon on a handover, so each may be on a managed object, with
-// the values kops renders: the label its rendered value or the handover target.
+// the channel. An operator leaves them to channels: it does not apply them (channels moves an
+// object's label to the annotation's addon on a handover), and the exact policy lets it neither
+// set nor change nor remove them.
 var (
 	ChannelsLabels      = []string{"addon.kops.k8s.io/name"}
 	ChannelsAnnotations = []string{"addon.kops.k8s.io/handover-to"}
 )
-
-// channelsMetadata is what of the channels metadata may be on an object kops renders with labels
-// and annotations: {"labels": {key: values}, "annotations": {...}}.
-func channelsMetadata(labels, annotations map[string]string) map[string]map[string][]string {
-	out := map[string]map[string][]string{"labels": {}, "annotations": {}}
-	var targets []string
-	for _, k := range ChannelsAnnotations {
-		if v, ok := annotations[k]; ok {
-			out["annotations"][k] = []string{v}
-			targets = append(targets, v)
-		}
-	}
-	for _, k := range ChannelsLabels {
-		if v, ok := labels[k]; ok {
-			out["labels"][k] = append([]string{v}, targets...)
-		}
-	}
-	return out
-}
 
 func withoutKeys(m map[string]string, keys []string) map[string]string {
 	for _, k := range keys {

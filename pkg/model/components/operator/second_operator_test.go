@@ -107,24 +107,37 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	assert.Equal(t, "metrics-server-operator-system", binding.Namespace)
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}}, binding.Subjects)
 
-	// The admission policy: derived from the rendered objects, for the operator's requests only.
-	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest))
+	// The admission policies: derived from the rendered objects, for the operator's requests only.
+	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest), []byte(metricsServerManifest), nil)
 	require.NoError(t, err)
-	policy := operator.PolicyObjects(scope)[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
+	objects = operator.PolicyObjects(scope)
+	require.Len(t, objects, 4)
+	policy := objects[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
+	exact := objects[2].(*admissionregistrationv1.ValidatingAdmissionPolicy)
 	assert.Equal(t, "metrics-server-operator-scope", policy.Name)
-	assert.Equal(t, `request.userInfo.username == "system:serviceaccount:metrics-server-operator-system:metrics-server-operator"`, policy.Spec.MatchConditions[0].Expression)
+	assert.Equal(t, "metrics-server-operator-scope-exact", exact.Name)
+	for _, p := range []*admissionregistrationv1.ValidatingAdmissionPolicy{policy, exact} {
+		assert.Equal(t, `request.userInfo.username == "system:serviceaccount:metrics-server-operator-system:metrics-server-operator"`, p.Spec.MatchConditions[0].Expression)
+	}
 	var messages []string
-	for _, v := range policy.Spec.Validations {
-		messages = append(messages, v.Message)
+	for _, p := range []*admissionregistrationv1.ValidatingAdmissionPolicy{policy, exact} {
+		for _, v := range p.Spec.Validations {
+			messages = append(messages, v.Message)
+		}
 	}
 	all := strings.Join(messages, "\n")
 	assert.Contains(t, all, "the metrics-server operator may only create or change Deployment metrics-server")
-	assert.Contains(t, all, `may only run containers ["metrics-server"] with the image kops pins, {"metrics-server": "registry.k8s.io/metrics-server/metrics-server:v0.7.2"}`)
-	assert.Contains(t, all, "Service metrics-server must be of type ClusterIP, not headless")
+	assert.Contains(t, all, "the metrics-server operator may write Deployment metrics-server only as kops renders it: spec exactly as rendered")
+	assert.Contains(t, all, "the metrics-server operator may write Service metrics-server only as kops renders it: spec exactly as rendered")
 	assert.Contains(t, all, "the metrics-server operator may only create or change ServiceAccount metrics-server")
 	assert.NotContains(t, all, "coredns", "nothing of the first operator leaks into the second")
 	assert.NotContains(t, all, "change ConfigMap", "a kind it does not manage gets no rule")
-	assert.Contains(t, all, "the metrics-server Deployment may not mount any volume")
+	assert.Equal(t, &admissionregistrationv1.ParamKind{APIVersion: "addons.x-k8s.io/v1alpha1", Kind: "MetricsServer"}, exact.Spec.ParamKind)
+	var exactVariables []string
+	for _, v := range exact.Spec.Variables {
+		exactVariables = append(exactVariables, v.Name)
+	}
+	assert.Equal(t, []string{"deployment_spec", "service_spec"}, exactVariables, "the Service's address, left out of its rendering, is the server's to allocate")
 	rules := policy.Spec.MatchConstraints.ResourceRules
 	require.Len(t, rules, 3)
 	assert.Equal(t, []string{"services", "serviceaccounts", "events"}, rules[1].Resources)

@@ -1,0 +1,178 @@
+// Package operatortest generates what a confined operator might write instead of what kops
+// renders, for the tests that prove the admission policy refuses it: every leaf of an object
+// changed, and keys added where there were none. It is imported by tests only.
+package operatortest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Mutation is one object the operator might write, and where it departs from the original.
+type Mutation struct {
+	Path   string
+	Object map[string]interface{}
+}
+
+// Leaves returns, for every scalar leaf of obj whose path skip does not refuse, a copy with that
+// leaf changed: a string gets a suffix (or becomes "x"), a number grows by one, a bool flips.
+func Leaves(obj map[string]interface{}, skip func(path string) bool) []Mutation {
+	var out []Mutation
+	walk("", obj, func(path string, v interface{}) {
+		if skip(path) {
+			return
+		}
+		var changed interface{}
+		switch v := v.(type) {
+		case string:
+			changed = v + "x"
+			if v == "" {
+				changed = "x"
+			}
+		case bool:
+			changed = !v
+		case int64:
+			changed = v + 1
+		case float64:
+			changed = v + 1
+		default:
+			return // null, or a container (walk visits its children)
+		}
+		out = append(out, Mutation{Path: path, Object: set(obj, path, changed)})
+	})
+	return out
+}
+
+// Additions returns, for every map of obj whose path skip does not refuse, copies with one key
+// more: for each (key, value) add gives for that map. add sees the map's path and the map.
+func Additions(obj map[string]interface{}, skip func(path string) bool, add func(path string, m map[string]interface{}) map[string]interface{}) []Mutation {
+	var out []Mutation
+	walk("", obj, func(path string, v interface{}) {
+		m, ok := v.(map[string]interface{})
+		if !ok || skip(path) {
+			return
+		}
+		extra := add(path, m)
+		for _, k := range sortedKeys(extra) {
+			if _, exists := m[k]; exists {
+				continue
+			}
+			child := join(path, k)
+			out = append(out, Mutation{Path: child + " (added)", Object: set(obj, child, extra[k])})
+		}
+	})
+	return out
+}
+
+// walk visits every value of v, depth first, maps in key order, with its path.
+func walk(path string, v interface{}, visit func(string, interface{})) {
+	visit(path, v)
+	switch v := v.(type) {
+	case map[string]interface{}:
+		for _, k := range sortedKeys(v) {
+			walk(join(path, k), v[k], visit)
+		}
+	case []interface{}:
+		for i, e := range v {
+			walk(fmt.Sprintf("%s[%d]", path, i), e, visit)
+		}
+	}
+}
+
+// join appends a key to a path: ".key", or `["key"]` for a key with dots or brackets (labels).
+func join(path, key string) string {
+	if strings.ContainsAny(key, ".[]\"") {
+		return path + `["` + key + `"]`
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// set returns a deep copy of obj with the value at path replaced (or added).
+func set(obj map[string]interface{}, path string, value interface{}) map[string]interface{} {
+	out := deepCopy(obj).(map[string]interface{})
+	var cur interface{} = out
+	steps := split(path)
+	for i, s := range steps {
+		last := i == len(steps)-1
+		switch c := cur.(type) {
+		case map[string]interface{}:
+			if last {
+				c[s.key] = value
+				return out
+			}
+			cur = c[s.key]
+		case []interface{}:
+			if last {
+				c[s.index] = value
+				return out
+			}
+			cur = c[s.index]
+		}
+	}
+	return out
+}
+
+type step struct {
+	key   string
+	index int
+}
+
+// split parses a path written by join and walk.
+func split(path string) []step {
+	var steps []step
+	for len(path) > 0 {
+		switch {
+		case strings.HasPrefix(path, `["`):
+			end := strings.Index(path, `"]`)
+			steps = append(steps, step{key: path[2:end]})
+			path = path[end+2:]
+		case strings.HasPrefix(path, "["):
+			end := strings.Index(path, "]")
+			var i int
+			fmt.Sscanf(path[1:end], "%d", &i)
+			steps = append(steps, step{index: i})
+			path = path[end+1:]
+		case strings.HasPrefix(path, "."):
+			path = path[1:]
+		default:
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			steps = append(steps, step{key: path[:end]})
+			path = path[end:]
+		}
+	}
+	return steps
+}
+
+func deepCopy(v interface{}) interface{} {
+	switch v := v.(type) {
+	case map[string]interface{}:
+		out := make(map[string]interface{}, len(v))
+		for k, e := range v {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []interface{}:
+		out := make([]interface{}, len(v))
+		for i, e := range v {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+func sortedKeys(m map[string]interface{}) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
