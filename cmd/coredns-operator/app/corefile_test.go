@@ -14,10 +14,10 @@ import (
 func TestCheckCorefile(t *testing.T) {
 	assert.NoError(t, checkCorefile(coredns.Corefile(nil)), "kops's own")
 	for name, text := range map[string]string{
-		"kubeconfig":  ".:53 {\n    kubernetes cluster.local {\n        kubeconfig /var/run/secrets/kubernetes.io/serviceaccount/kubeconfig ctx\n    }\n}\n",
-		"endpoint":    ".:53 {\n    kubernetes cluster.local {\n        endpoint https://attacker.example.com\n    }\n}\n",
-		"a pod file":  ".:53 {\n    file /var/run/secrets/kubernetes.io/serviceaccount/token example.com\n}\n",
-		"not a file":  ".:53 {\n    forward . 8.8.8.8\n",
+		"kubeconfig": ".:53 {\n    kubernetes cluster.local {\n        kubeconfig /var/run/secrets/kubernetes.io/serviceaccount/kubeconfig ctx\n    }\n}\n",
+		"endpoint":   ".:53 {\n    kubernetes cluster.local {\n        endpoint https://attacker.example.com\n    }\n}\n",
+		"a pod file": ".:53 {\n    file /var/run/secrets/kubernetes.io/serviceaccount/token example.com\n}\n",
+		"not a file": ".:53 {\n    forward . 8.8.8.8\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			assert.ErrorContains(t, checkCorefile(text), "spec.corefile")

@@ -412,8 +412,8 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 	manifest, err := coredns.Render(coredns.Spec(r.spec), coredns.DefaultFacts())
 	require.NoError(t, err)
 	for name, c := range map[string]struct{ from, to string }{
-		"no runAsNonRoot":  {"runAsNonRoot: true", "runAsNonRoot: false"},
-		"root user":        {"runAsUser: 65532", "runAsUser: 0"},
+		"no runAsNonRoot": {"runAsNonRoot: true", "runAsNonRoot: false"},
+		"root user":       {"runAsUser: 65532", "runAsUser: 0"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			changed := []byte(strings.Replace(string(manifest), c.from, c.to, 1))
