@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/utils/ptr"
 
+	kopsoperator "k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -104,11 +105,13 @@ func TestOperatorMayCreateWhatKopsRenders(t *testing.T) {
 	operator, _ := asOperator(t)
 
 	require.NoError(t, ignoreNotFound(admin.AppsV1().Deployments("kube-system").Delete(ctx, "coredns", metav1.DeleteOptions{})))
-	_, err := operator.AppsV1().Deployments("kube-system").Create(ctx, clean(rendered.deployment), metav1.CreateOptions{})
+	_, err := operator.AppsV1().Deployments("kube-system").Create(ctx, operatorWrites(rendered.deployment), metav1.CreateOptions{})
 	require.NoError(t, err, "the operator creates the Deployment kops renders")
+	_, err = operator.CoreV1().ConfigMaps("kube-system").Create(ctx, clean(rendered.configMap), metav1.CreateOptions{DryRun: dryRun})
+	assertDenied(t, err, "create with kops's channels' metadata (channels' to set)", "channels' labels left as they are")
 
 	require.NoError(t, ignoreNotFound(admin.CoreV1().ConfigMaps("kube-system").Delete(ctx, "coredns", metav1.DeleteOptions{})))
-	_, err = operator.CoreV1().ConfigMaps("kube-system").Create(ctx, clean(rendered.configMap), metav1.CreateOptions{})
+	_, err = operator.CoreV1().ConfigMaps("kube-system").Create(ctx, operatorWrites(rendered.configMap), metav1.CreateOptions{})
 	require.NoError(t, err, "the operator creates the ConfigMap kops renders")
 
 	require.NoError(t, ignoreNotFound(admin.CoreV1().Services("kube-system").Delete(ctx, "kube-dns", metav1.DeleteOptions{})))
@@ -119,15 +122,15 @@ func TestOperatorMayCreateWhatKopsRenders(t *testing.T) {
 	// Before the rendered Service exists again, the escapes a delete would have opened are refused
 	// at create time too.
 	for name, change := range serviceEscapes() {
-		svc := clean(rendered.service)
+		svc := operatorWrites(rendered.service)
 		change(svc)
 		_, err := operator.CoreV1().Services("kube-system").Create(ctx, svc, metav1.CreateOptions{DryRun: dryRun})
 		assertDenied(t, err, "create Service kube-dns with "+name, "Service kube-dns")
 	}
-	_, err = operator.CoreV1().Services("kube-system").Create(ctx, clean(rendered.service), metav1.CreateOptions{})
+	_, err = operator.CoreV1().Services("kube-system").Create(ctx, operatorWrites(rendered.service), metav1.CreateOptions{})
 	require.NoError(t, err, "the operator creates the Service kops renders")
 
-	sa := clean(rendered.serviceAccount)
+	sa := operatorWrites(rendered.serviceAccount)
 	_, err = operator.CoreV1().ServiceAccounts("kube-system").Create(ctx, sa, metav1.CreateOptions{DryRun: dryRun})
 	if !apierrors.IsAlreadyExists(err) {
 		require.NoError(t, err, "the operator creates the ServiceAccount kops renders")
@@ -457,6 +460,25 @@ func clean[T interface {
 }](obj T) T {
 	c := obj.DeepCopyObject().(T)
 	c.SetResourceVersion("")
+	return c
+}
+
+// operatorWrites is a rendered object as the operator writes it: without the metadata kops's
+// channels sets (operator.ChannelsLabels and ChannelsAnnotations), which it leaves to channels.
+func operatorWrites[T interface {
+	runtime.Object
+	metav1.Object
+}](obj T) T {
+	c := clean(obj)
+	labels, annotations := c.GetLabels(), c.GetAnnotations()
+	for _, k := range kopsoperator.ChannelsLabels {
+		delete(labels, k)
+	}
+	for _, k := range kopsoperator.ChannelsAnnotations {
+		delete(annotations, k)
+	}
+	c.SetLabels(labels)
+	c.SetAnnotations(annotations)
 	return c
 }
 

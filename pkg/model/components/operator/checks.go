@@ -18,9 +18,10 @@ type check struct {
 type variable struct{ name, expression string }
 
 // serverMetadata are the metadata fields the API server sets itself; a client's values there are
-// ignored or refused by the server, never stored as the client wrote them.
+// ignored or refused by the server, never stored as the client wrote them. (selfLink is not among
+// them: the server no longer sets it, and keeps one a client sends.)
 var serverMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
-	"deletionGracePeriodSeconds", "managedFields", "selfLink"}
+	"deletionGracePeriodSeconds", "managedFields"}
 
 // checks are the rules of the scope policy (each kind's one name, the events) and of the exact
 // policy (each managed object compared whole with its literal, the variables).
