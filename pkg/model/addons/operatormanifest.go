@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
-	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
@@ -40,10 +39,6 @@ func operatorPackageManifest(d *operator.Descriptor, p *channels.Package, remapp
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	rbac, err := d.RBACManifest()
-	if err != nil {
-		return nil, err
-	}
-	policy, err = policyWithProbe(d, policy)
 	if err != nil {
 		return nil, err
 	}
@@ -136,42 +131,3 @@ func writeObject(out *bytes.Buffer, obj *unstructured.Unstructured) error {
 	return nil
 }
 
-// policyWithProbe is the admission policies and their bindings, each binding annotated with the
-// probe channels runs before it applies what the policy confines.
-func policyWithProbe(d *operator.Descriptor, manifest []byte) ([]byte, error) {
-	probes := map[string]map[string]interface{}{d.PolicyName: d.ProbeObject(), d.ExactPolicyName(): d.ExactProbeObject()}
-	docs, err := kubemanifest.Split(manifest)
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	found := 0
-	for _, doc := range docs {
-		obj := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
-			return nil, err
-		}
-		if object, ok := probes[obj.GetName()]; ok && obj.GetKind() == "ValidatingAdmissionPolicyBinding" {
-			probe, err := (&channelsapi.EnforcementProbe{User: d.Username(), Object: object}).Encode()
-			if err != nil {
-				return nil, err
-			}
-			annotations := obj.GetAnnotations()
-			if annotations == nil {
-				annotations = map[string]string{}
-			}
-			annotations[channelsapi.EnforcementProbeAnnotation] = probe
-			obj.SetAnnotations(annotations)
-			found++
-		}
-		data, err := yaml.Marshal(obj.Object)
-		if err != nil {
-			return nil, err
-		}
-		writeDoc(&out, data)
-	}
-	if found != len(probes) {
-		return nil, fmt.Errorf("the admission policy manifest lacks a ValidatingAdmissionPolicyBinding %s or %s", d.PolicyName, d.ExactPolicyName())
-	}
-	return out.Bytes(), nil
-}

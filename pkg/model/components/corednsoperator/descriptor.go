@@ -120,7 +120,7 @@ func RBACManifest() ([]byte, error) { return Descriptor().RBACManifest() }
 func RightsMarkdown() string { return Descriptor().RightsMarkdown() }
 
 // PolicyObjects are the admission policy and its binding confining the operator to s.
-func PolicyObjects(s *Scope) []runtime.Object { return operator.PolicyObjects(s) }
+func PolicyObjects(s *Scope) ([]runtime.Object, error) { return operator.PolicyObjects(s) }
 
 // PolicyManifest is PolicyObjects as a YAML stream.
 func PolicyManifest(s *Scope) ([]byte, error) { return operator.PolicyManifest(s) }

@@ -168,7 +168,9 @@ func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
 		return out.Value(), nil
 	}
 	var denied []string
-	for _, o := range PolicyObjects(s) {
+	policies, err := PolicyObjects(s)
+	require.NoError(t, err)
+	for _, o := range policies {
 		policy, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicy)
 		if !ok {
 			continue
@@ -374,7 +376,8 @@ func TestPolicyEvents(t *testing.T) {
 }
 
 func TestPolicyAppliesToOperatorOnly(t *testing.T) {
-	objects := PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
+	objects, err := PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
+	require.NoError(t, err)
 	require.Len(t, objects, 4, "the scope and the exact policy, each with its binding")
 	env, err := cel.NewEnv(cel.Variable("request", cel.DynType))
 	require.NoError(t, err)

@@ -23,19 +23,47 @@ type variable struct{ name, expression string }
 var serverMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
 	"deletionGracePeriodSeconds", "managedFields"}
 
-// checks are the rules of the scope policy (each kind's one name, the events) and of the exact
-// policy (each managed object compared whole with its literal, the variables).
-func (s *Scope) checks() (scope, exact []check, vars []variable) {
+// checks are the rules of the scope policy and of the exact policy, each with the variables its
+// checks name. The scope policy holds each kind's one name, the events, and the whole-object checks of
+// the managed objects no instruction flows into: they need no params, so writes of them by others
+// (kops's channels pre-creating a ServiceAccount) are never refused for want of the instructions.
+// The exact policy holds the whole-object checks of the objects the instructions flow into.
+func (s *Scope) checks() (scope, exact policyRules) {
 	d := s.Descriptor
 	for _, o := range s.Objects {
 		rules := managedKinds[o.Kind]
-		scope = append(scope, check{rules.group, rules.resource, "", `object.metadata.name == ` + celString(o.Name),
+		scope.checks = append(scope.checks, check{rules.group, rules.resource, "", `object.metadata.name == ` + celString(o.Name),
 			"the " + d.Subject + " operator may only create or change " + o.Kind + " " + o.Name})
-		c, v := s.objectChecks(o)
-		exact = append(exact, c...)
-		vars = append(vars, v...)
 	}
-	return append(scope, s.eventChecks()...), exact, vars
+	scope.checks = append(scope.checks, s.eventChecks()...)
+	for _, o := range s.Objects {
+		c, v := s.objectChecks(o)
+		into := &scope
+		if o.bindsParams(s.Params) {
+			into = &exact
+		}
+		into.checks = append(into.checks, c...)
+		into.vars = append(into.vars, v...)
+	}
+	return scope, exact
+}
+
+// policyRules are one policy's checks and the variables they name.
+type policyRules struct {
+	checks []check
+	vars   []variable
+}
+
+// bindsParams says whether an instruction flows into the object.
+func (o *ScopeObject) bindsParams(params []Param) bool {
+	for _, l := range o.body {
+		for _, p := range params {
+			if strings.Contains(l, p.expr()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {

@@ -108,24 +108,6 @@ func (d *Descriptor) ProbeObject() map[string]interface{} {
 	}
 }
 
-// ExactProbeObject is the object channels asks the API server to create, as the operator, to prove
-// the exact policy enforced: a managed ConfigMap or ServiceAccount, by its name (the scope policy
-// admits that), with a label kops never renders (the exact policy refuses it, or refuses anything
-// when the instructions are missing).
-func (d *Descriptor) ExactProbeObject() map[string]interface{} {
-	for _, m := range d.Managed {
-		if m.Kind == "ConfigMap" || m.Kind == "ServiceAccount" {
-			return map[string]interface{}{
-				"apiVersion": "v1",
-				"kind":       m.Kind,
-				"metadata": map[string]interface{}{"name": m.Name, "namespace": d.WatchNamespace,
-					"labels": map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}},
-			}
-		}
-	}
-	return nil
-}
-
 // Validate reports every missing name and every managed object the generators cannot confine.
 func (d *Descriptor) Validate() error {
 	var problems []string
@@ -155,9 +137,6 @@ func (d *Descriptor) Validate() error {
 			problems = append(problems, fmt.Sprintf("Managed[%d].Name: must be set and differ from ProbeConfigMap", i))
 		}
 		seen[m.Kind] = true
-	}
-	if d.ExactProbeObject() == nil {
-		problems = append(problems, "Managed: must include a ConfigMap or ServiceAccount, the object of the exact policy's enforcement probe")
 	}
 	if d.MaxReplicas < 1 {
 		problems = append(problems, "MaxReplicas: must be at least 1")

@@ -18,6 +18,8 @@ type kindRules struct {
 	allocated map[string][]string
 	// controllerAnnotations are the annotations a controller sets on the object (any value).
 	controllerAnnotations []string
+	// probeBody is the smallest valid body of an object of the kind, for an enforcement probe.
+	probeBody map[string]interface{}
 }
 
 // managedKinds are the kinds an operator may manage. A descriptor naming another kind is refused
@@ -33,16 +35,31 @@ var managedKinds = map[string]kindRules{
 				"may have 1 to " + max + " replicas (its autoscaler sets the count)"
 		},
 		controllerAnnotations: []string{"deployment.kubernetes.io/revision"},
+		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
 	"DaemonSet": {
 		group: "apps", resource: "daemonsets",
 		ignored:               map[string]bool{"status": true},
 		controllerAnnotations: []string{"deprecated.daemonset.template.generation"},
+		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
 	"Service": {group: "", resource: "services", ignored: map[string]bool{"status": true},
-		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs"}}},
+		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs"}},
+		probeBody: map[string]interface{}{"spec": map[string]interface{}{"ports": []interface{}{map[string]interface{}{"port": int64(1)}}}}},
 	"ServiceAccount": {group: "", resource: "serviceaccounts"},
 	"ConfigMap":      {group: "", resource: "configmaps"},
+}
+
+// probePodTemplate is a workload's smallest valid spec.
+func probePodTemplate() map[string]interface{} {
+	labels := map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}
+	return map[string]interface{}{
+		"selector": map[string]interface{}{"matchLabels": labels},
+		"template": map[string]interface{}{
+			"metadata": map[string]interface{}{"labels": labels},
+			"spec":     map[string]interface{}{"containers": []interface{}{map[string]interface{}{"name": "probe", "image": "probe"}}},
+		},
+	}
 }
 
 func supportedKinds() []string {

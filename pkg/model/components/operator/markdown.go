@@ -34,9 +34,9 @@ func code(values []string) string {
 // with kops's defaults, and a test compares them with this output.
 func PolicyMarkdown(s *Scope) string {
 	var b strings.Builder
-	scope, exact, vars := s.checks()
-	checks := append(scope, exact...)
-	for _, v := range vars {
+	scope, exact := s.checks()
+	checks := append(scope.checks, exact.checks...)
+	for _, v := range append(scope.vars, exact.vars...) {
 		b.WriteString("- variable `" + v.name + "`:\n\n")
 		b.WriteString("  ```cel\n  " + v.expression + "\n  ```\n\n")
 	}

@@ -1,9 +1,13 @@
 package operator
 
 import (
+	"fmt"
+
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
 )
 
 // RBAC cannot limit create by name, and whoever may create a Deployment in a namespace may run a
@@ -48,13 +52,16 @@ func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperati
 	return out
 }
 
-// exactRules are the requests the exact policy sees: creates and updates of each managed object, by
-// name, in the watch namespace.
-func (d *Descriptor) exactRules() *admissionregistrationv1.MatchResources {
+// exactRules are the requests the exact policy sees: creates and updates of each managed object the
+// instructions flow into, by name, in the watch namespace.
+func (s *Scope) exactRules() *admissionregistrationv1.MatchResources {
+	d := s.Descriptor
 	var rules []admissionregistrationv1.NamedRuleWithOperations
-	for _, m := range d.Managed {
-		k := managedKinds[m.Kind]
-		rules = append(rules, namedRule(k.group, []string{m.Name}, k.resource))
+	for _, o := range s.Objects {
+		if o.bindsParams(s.Params) {
+			k := managedKinds[o.Kind]
+			rules = append(rules, namedRule(k.group, []string{o.Name}, k.resource))
+		}
 	}
 	return &admissionregistrationv1.MatchResources{
 		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": d.WatchNamespace}},
@@ -62,23 +69,64 @@ func (d *Descriptor) exactRules() *admissionregistrationv1.MatchResources {
 	}
 }
 
-// PolicyObjects are the scope and exact policies and their bindings that confine the operator to s.
-func PolicyObjects(s *Scope) []runtime.Object {
+// PolicyObjects are the scope policy and its binding, and when instructions flow into the managed
+// objects the exact policy and its binding, that confine the operator to s.
+func PolicyObjects(s *Scope) ([]runtime.Object, error) {
 	d := s.Descriptor
-	scopeChecks, exactChecks, vars := s.checks()
-	var variables []admissionregistrationv1.Variable
-	for _, v := range vars {
-		variables = append(variables, admissionregistrationv1.Variable{Name: v.name, Expression: v.expression})
+	scope, exact := s.checks()
+	scopeBinding, err := d.binding(d.PolicyName, nil, d.ProbeObject())
+	if err != nil {
+		return nil, err
+	}
+	out := []runtime.Object{
+		d.policy(d.PolicyName, &admissionregistrationv1.MatchResources{ResourceRules: d.scopeRules()}, nil, variables(scope.vars), validations(scope.checks)),
+		scopeBinding,
+	}
+	if len(exact.checks) == 0 {
+		return out, nil
 	}
 	deny := admissionregistrationv1.DenyAction
-	scope := d.policy(d.PolicyName, &admissionregistrationv1.MatchResources{ResourceRules: d.scopeRules()}, nil, nil, validations(scopeChecks))
-	exact := d.policy(d.ExactPolicyName(), d.exactRules(), &admissionregistrationv1.ParamKind{APIVersion: d.CRD.APIVersion(), Kind: d.CRD.Kind},
-		variables, validations(exactChecks))
-	return []runtime.Object{
-		scope, d.binding(d.PolicyName, nil),
-		// The instructions kops writes are the params: without them, nothing it matches is admitted.
-		exact, d.binding(d.ExactPolicyName(), &admissionregistrationv1.ParamRef{Name: d.Instructions, Namespace: d.WatchNamespace, ParameterNotFoundAction: &deny}),
+	// The instructions kops writes are the params: without them, nothing it matches is admitted.
+	exactBinding, err := d.binding(d.ExactPolicyName(),
+		&admissionregistrationv1.ParamRef{Name: d.Instructions, Namespace: d.WatchNamespace, ParameterNotFoundAction: &deny}, s.exactProbeObject())
+	if err != nil {
+		return nil, err
 	}
+	return append(out,
+		d.policy(d.ExactPolicyName(), s.exactRules(), &admissionregistrationv1.ParamKind{APIVersion: d.CRD.APIVersion(), Kind: d.CRD.Kind},
+			variables(exact.vars), validations(exact.checks)),
+		exactBinding), nil
+}
+
+// exactProbeObject is the object channels asks the API server to create, as the operator, to prove
+// the exact policy enforced: the first managed object the instructions flow into, by its name (the
+// scope policy admits that), with a smallest valid body and a label kops never renders (the exact
+// policy refuses it, or refuses anything while the instructions are missing).
+func (s *Scope) exactProbeObject() map[string]interface{} {
+	for _, o := range s.Objects {
+		if !o.bindsParams(s.Params) {
+			continue
+		}
+		obj := map[string]interface{}{
+			"apiVersion": o.Rendered["apiVersion"],
+			"kind":       o.Kind,
+			"metadata": map[string]interface{}{"name": o.Name, "namespace": s.Descriptor.WatchNamespace,
+				"labels": map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}},
+		}
+		for k, v := range managedKinds[o.Kind].probeBody {
+			obj[k] = v
+		}
+		return obj
+	}
+	return nil
+}
+
+func variables(vars []variable) []admissionregistrationv1.Variable {
+	var out []admissionregistrationv1.Variable
+	for _, v := range vars {
+		out = append(out, admissionregistrationv1.Variable{Name: v.name, Expression: v.expression})
+	}
+	return out
 }
 
 func (d *Descriptor) policy(name string, match *admissionregistrationv1.MatchResources, params *admissionregistrationv1.ParamKind,
@@ -101,16 +149,23 @@ func (d *Descriptor) policy(name string, match *admissionregistrationv1.MatchRes
 	}
 }
 
-func (d *Descriptor) binding(name string, params *admissionregistrationv1.ParamRef) *admissionregistrationv1.ValidatingAdmissionPolicyBinding {
+// binding binds the policy name, carrying the probe channels runs (a dry-run create of probe as the
+// operator, until the server denies it by this policy) before it applies what the policy confines.
+func (d *Descriptor) binding(name string, params *admissionregistrationv1.ParamRef, probe map[string]interface{}) (*admissionregistrationv1.ValidatingAdmissionPolicyBinding, error) {
+	annotation, err := (&channelsapi.EnforcementProbe{User: d.Username(), Object: probe}).Encode()
+	if err != nil {
+		return nil, fmt.Errorf("the enforcement probe of %s: %w", name, err)
+	}
 	return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicyBinding"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: d.Labels()},
+		TypeMeta: metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicyBinding"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: d.Labels(),
+			Annotations: map[string]string{channelsapi.EnforcementProbeAnnotation: annotation}},
 		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
 			PolicyName:        name,
 			ParamRef:          params,
 			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
 		},
-	}
+	}, nil
 }
 
 // validations guard each check by its resource (and namespace), so a check applies to its kind only.
@@ -137,5 +192,9 @@ func namedRule(group string, names []string, resources ...string) admissionregis
 
 // PolicyManifest is PolicyObjects as a YAML stream.
 func PolicyManifest(s *Scope) ([]byte, error) {
-	return manifest(PolicyObjects(s))
+	objects, err := PolicyObjects(s)
+	if err != nil {
+		return nil, err
+	}
+	return manifest(objects)
 }

@@ -108,9 +108,13 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}}, binding.Subjects)
 
 	// The admission policies: derived from the rendered objects, for the operator's requests only.
-	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest), []byte(metricsServerManifest), nil)
+	const image = "registry.k8s.io/metrics-server/metrics-server:v0.7.2"
+	marked := strings.Replace(metricsServerManifest, image, "marker.invalid/metrics-server:marker", 1)
+	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest), []byte(marked),
+		[]operator.Param{{Field: "spec.image", Value: image, Marker: "marker.invalid/metrics-server:marker"}})
 	require.NoError(t, err)
-	objects = operator.PolicyObjects(scope)
+	objects, err = operator.PolicyObjects(scope)
+	require.NoError(t, err)
 	require.Len(t, objects, 4)
 	policy := objects[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
 	exact := objects[2].(*admissionregistrationv1.ValidatingAdmissionPolicy)
@@ -137,7 +141,15 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	for _, v := range exact.Spec.Variables {
 		exactVariables = append(exactVariables, v.Name)
 	}
-	assert.Equal(t, []string{"deployment_spec", "service_spec"}, exactVariables, "the Service's address, left out of its rendering, is the server's to allocate")
+	assert.Equal(t, []string{"deployment_spec"}, exactVariables, "the image flows into the Deployment only")
+	assert.Contains(t, exact.Spec.Variables[0].Expression, `"image": dyn(params.spec.image)`)
+	assert.Contains(t, all, "the metrics-server operator may write Service metrics-server only as kops renders it: spec exactly as rendered",
+		"an object no instruction flows into is compared whole by the scope policy, which needs no params")
+	var scopeVariables []string
+	for _, v := range policy.Spec.Variables {
+		scopeVariables = append(scopeVariables, v.Name)
+	}
+	assert.Equal(t, []string{"service_spec"}, scopeVariables, "the Service's address, left out of its rendering, is the server's to allocate")
 	rules := policy.Spec.MatchConstraints.ResourceRules
 	require.Len(t, rules, 3)
 	assert.Equal(t, []string{"services", "serviceaccounts", "events"}, rules[1].Resources)
