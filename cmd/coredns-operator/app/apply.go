@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -10,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
 )
 
 // applyPhases are managedObjects' indexes in the order they are applied: what the Deployment
@@ -110,7 +112,14 @@ func describe(m managed) string {
 // applyOne applies one object, records it as applied, and says whether the server changed it
 // (an apply that changes nothing keeps the object's resourceVersion).
 func (c *Controller) applyOne(ctx context.Context, m managed, obj *unstructured.Unstructured, hash string, cached *unstructured.Unstructured) (bool, error) {
-	got, err := c.client.Resource(m.gvr).Namespace(corednsoperator.WatchNamespace).Apply(ctx, m.name, obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	client := c.client.Resource(m.gvr).Namespace(corednsoperator.WatchNamespace)
+	got, err := client.Apply(ctx, m.name, obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	if err != nil && cached != nil && strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+corednsoperator.Descriptor().ExactPolicyName()+"'") {
+		// Someone added to the object what kops does not render (an apply cannot remove fields
+		// others own), so the merge is refused: the object is replaced by exactly the rendering.
+		exact := &unstructured.Unstructured{Object: operator.ExactWrite(m.kind, obj.Object, cached.Object)}
+		got, err = client.Update(ctx, exact, metav1.UpdateOptions{FieldManager: FieldManager})
+	}
 	if err != nil {
 		c.applied.forget(appliedKey(m.gvr, m.name))
 		return false, fmt.Errorf("applying %s: %w", describe(m), err)

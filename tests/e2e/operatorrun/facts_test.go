@@ -79,19 +79,17 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		require.NoError(t, r.stop(t))
 	})
 
-	// Why kops passes them: the operator as it was before, told nothing of the cluster.
-	t.Run("without the facts it would drop the cluster's settings", func(t *testing.T) {
+	// Why kops passes them: the operator as it was before, told nothing of the cluster, would render
+	// a default cluster's resources; the exact policy refuses that rendering, and DNS keeps running
+	// as the cluster configured it.
+	t.Run("without the facts its rendering is refused", func(t *testing.T) {
 		startOperator(t, operatorConfig(t, &statusCounter{}), "uninformed")
-		eventually(t, "Deployment coredns", func() string {
-			limit := deployment(t).Spec.Template.Spec.Containers[0].Resources.Limits[corev1.ResourceMemory]
-			if !limit.Equal(resource.MustParse("170Mi")) {
-				return "memory limit " + limit.String()
-			}
-			return ""
-		})
-		assert.Greater(t, deployment(t).Generation, before.Generation, "a rollout")
+		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		eventually(t, "the refusal", statusErrorHas(t, "may write Deployment coredns only as kops renders it: spec exactly as rendered"))
+		limit := deployment(t).Spec.Template.Spec.Containers[0].Resources.Limits[corev1.ResourceMemory]
+		assert.True(t, limit.Equal(resource.MustParse("1Gi")), "the cluster's memory limit stays: %s", limit.String())
+		assert.Equal(t, before.Generation, deployment(t).Generation, "no rollout")
 	})
-
 	// The facts are the operator's arguments, not a right: the admission policy is derived by kops
 	// from the cluster, so whoever rewrites them (to run CoreDNS on the control plane, say) gets a
 	// refusal, not a wider Deployment.
@@ -107,7 +105,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		opts.Facts.Affinity = &corev1.Affinity{NodeAffinity: na}
 		startOperatorWith(t, operatorConfig(t, &statusCounter{}), "tampered-affinity", opts)
 		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
-		eventually(t, "the refusal", statusErrorHas(t, "the CoreDNS Deployment may not choose its nodes"))
+		eventually(t, "the refusal", statusErrorHas(t, "may write Deployment coredns only as kops renders it: spec exactly as rendered"))
 		got := deployment(t).Spec.Template.Spec.Affinity
 		require.NotNil(t, got)
 		assert.Nil(t, got.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution, "the hostile affinity never reached the Deployment")
@@ -120,7 +118,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		startOperatorWith(t, operatorConfig(t, counter), "tampered", opts)
 		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
 		eventually(t, "the refusal", statusErrorHas(t, "applying Deployment kube-system/coredns"))
-		eventually(t, "the refusal", statusErrorHas(t, "the CoreDNS Deployment may only have the tolerations kops renders"))
+		eventually(t, "the refusal", statusErrorHas(t, "may write Deployment coredns only as kops renders it: spec exactly as rendered"))
 		for _, tol := range deployment(t).Spec.Template.Spec.Tolerations {
 			assert.NotEqual(t, "node-role.kubernetes.io/control-plane", tol.Key, "the hostile toleration never reached the Deployment")
 		}

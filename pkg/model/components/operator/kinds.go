@@ -82,3 +82,81 @@ func (r kindRules) freeKeys(k string, rendered interface{}) []string {
 	}
 	return free
 }
+
+// ExactWrite is the object an operator writes to make current exactly what kops renders: desired
+// (the rendering without kops's channels' metadata), with what the admission policy leaves to
+// others taken from current: the server's metadata, kops's channels' label and annotation, the
+// annotations controllers set, the fields the server keeps apart (status), and the keys others
+// own (a Deployment's replicas, a Service's allocated address). Anything else someone added to
+// current is dropped, so the policy admits the write.
+func ExactWrite(kind string, desired, current map[string]interface{}) map[string]interface{} {
+	rules := managedKinds[kind]
+	out := deepCopyMap(desired)
+	for k := range rules.ignored {
+		if v, ok := current[k]; ok {
+			out[k] = v
+		}
+	}
+	for k, body := range out {
+		m, ok := body.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		have, _ := current[k].(map[string]interface{})
+		for _, free := range rules.freeKeys(k, m) {
+			if v, ok := have[free]; ok {
+				m[free] = v
+			}
+		}
+	}
+	meta, _ := out["metadata"].(map[string]interface{})
+	if meta == nil {
+		meta = map[string]interface{}{}
+		out["metadata"] = meta
+	}
+	have, _ := current["metadata"].(map[string]interface{})
+	for _, k := range serverMetadata {
+		if v, ok := have[k]; ok {
+			meta[k] = v
+		}
+	}
+	keep := func(field string, keys []string) {
+		from, _ := have[field].(map[string]interface{})
+		for _, k := range keys {
+			if v, ok := from[k]; ok {
+				into, _ := meta[field].(map[string]interface{})
+				if into == nil {
+					into = map[string]interface{}{}
+					meta[field] = into
+				}
+				into[k] = v
+			}
+		}
+	}
+	keep("labels", ChannelsLabels)
+	keep("annotations", append(append([]string(nil), ChannelsAnnotations...), rules.controllerAnnotations...))
+	return out
+}
+
+func deepCopyMap(m map[string]interface{}) map[string]interface{} {
+	out := make(map[string]interface{}, len(m))
+	for k, v := range m {
+		switch v := v.(type) {
+		case map[string]interface{}:
+			out[k] = deepCopyMap(v)
+		case []interface{}:
+			l := make([]interface{}, len(v))
+			for i, e := range v {
+				if em, ok := e.(map[string]interface{}); ok {
+					l[i] = deepCopyMap(em)
+				} else {
+					l[i] = e
+				}
+			}
+			out[k] = l
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
