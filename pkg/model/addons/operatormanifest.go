@@ -130,4 +130,3 @@ func writeObject(out *bytes.Buffer, obj *unstructured.Unstructured) error {
 	writeDoc(out, data)
 	return nil
 }
-
