@@ -267,19 +267,33 @@ func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[s
 		if err := a.applyTogether(ctx, objs[start:end]); err != nil {
 			return err
 		}
-		for _, obj := range objs[start:end] {
-			switch {
-			case obj.GroupVersionKind().GroupKind() == crdKind:
-				if err := a.waitEstablished(ctx, obj.GetName()); err != nil {
-					return err
-				}
-			case obj.GetAnnotations()[api.EnforcementProbeAnnotation] != "":
-				if err := a.proveEnforced(ctx, obj); err != nil {
-					return err
-				}
-			}
+		if err := a.awaitReady(ctx, objs[start:end]); err != nil {
+			return err
 		}
 		start = end
+	}
+	return nil
+}
+
+// awaitReady waits, for the objects of one phase together, until each CRD is established and each
+// policy binding with a probe is proven enforced; the first error in the manifest's order is
+// returned.
+func (a *Applier) awaitReady(ctx context.Context, objs []*unstructured.Unstructured) error {
+	errs := make([]error, len(objs))
+	var wg sync.WaitGroup
+	for i, obj := range objs {
+		switch {
+		case obj.GroupVersionKind().GroupKind() == crdKind:
+			wg.Go(func() { errs[i] = a.waitEstablished(ctx, obj.GetName()) })
+		case obj.GetAnnotations()[api.EnforcementProbeAnnotation] != "":
+			wg.Go(func() { errs[i] = a.proveEnforced(ctx, obj) })
+		}
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
