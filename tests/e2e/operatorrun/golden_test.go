@@ -1,0 +1,43 @@
+package operatorrun
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/tests/e2e/framework"
+	"k8s.io/kops/tests/e2e/kopsenv"
+)
+
+// TestOperatorConvergesOnEveryGoldenCase: for each golden case that runs CoreDNS through its
+// operator, on a server of its own, the operator (with the arguments kops gave its Deployment)
+// takes over the built-in addon's objects under its own token and the exact admission policy kops
+// derived for that cluster, and reports Ready: what it renders is what kops renders, for every
+// shape of cluster the goldens hold (custom resources and placement, a registry mirror, an
+// external Corefile, the channels).
+func TestOperatorConvergesOnEveryGoldenCase(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(kopsenv.RepoRoot(t), "tests", "integration", "update_cluster", "*", "expected", "addons", "operator.coredns.addons.x-k8s.io"))
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	shared := env
+	t.Cleanup(func() { env = shared })
+	for _, dir := range dirs {
+		goldenCase := filepath.Base(strings.TrimSuffix(dir, filepath.Join("expected", "addons", "operator.coredns.addons.x-k8s.io")))
+		t.Run(goldenCase, func(t *testing.T) {
+			env = framework.Start(t)
+			// A case's file:// channel is relative to its folder, as in the golden test.
+			t.Chdir(filepath.Dir(filepath.Dir(filepath.Dir(dir))))
+			applyOperatorAddons(t, goldenCase, true)
+			counter := &statusCounter{}
+			startOperatorWith(t, operatorConfig(t, counter), "golden", deployedOptions(t))
+			rollOut(t)
+			eventually(t, "status", statusIs(t, app.PhaseReady, true))
+			assert.Empty(t, coreDNS(t).Status.Errors)
+			assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator (RBAC or the admission policies), out of %d", counter.total.Load())
+		})
+	}
+}
