@@ -1,6 +1,10 @@
 package operator
 
-import "sort"
+import (
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
 
 // kindRules is how the admission policy compares the operator's writes of one kind with what kops
 // renders: the API resource, and what of such an object is not the operator's to write but others'
@@ -91,7 +95,7 @@ func (r kindRules) freeKeys(k string, rendered interface{}) []string {
 // current is dropped, so the policy admits the write.
 func ExactWrite(kind string, desired, current map[string]interface{}) map[string]interface{} {
 	rules := managedKinds[kind]
-	out := deepCopyMap(desired)
+	out := runtime.DeepCopyJSON(desired)
 	for k := range rules.ignored {
 		if v, ok := current[k]; ok {
 			out[k] = v
@@ -135,28 +139,5 @@ func ExactWrite(kind string, desired, current map[string]interface{}) map[string
 	}
 	keep("labels", ChannelsLabels)
 	keep("annotations", append(append([]string(nil), ChannelsAnnotations...), rules.controllerAnnotations...))
-	return out
-}
-
-func deepCopyMap(m map[string]interface{}) map[string]interface{} {
-	out := make(map[string]interface{}, len(m))
-	for k, v := range m {
-		switch v := v.(type) {
-		case map[string]interface{}:
-			out[k] = deepCopyMap(v)
-		case []interface{}:
-			l := make([]interface{}, len(v))
-			for i, e := range v {
-				if em, ok := e.(map[string]interface{}); ok {
-					l[i] = deepCopyMap(em)
-				} else {
-					l[i] = e
-				}
-			}
-			out[k] = l
-		default:
-			out[k] = v
-		}
-	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
-
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/kubemanifest"
@@ -26,8 +25,7 @@ type ScopeObject struct {
 	Managed
 	// Rendered is the object kops renders, kops's channels metadata included.
 	Rendered map[string]interface{}
-	// body maps each top-level key the object's kind compares (spec, data, ...) to its literal;
-	// labels and annotations are the rendered metadata without kops's channels metadata.
+	// body maps each top-level key the object's kind compares (spec, data, ...) to its literal.
 	body map[string]string
 	// free are, per top-level key, the keys below it the literal leaves to others.
 	free map[string][]string

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Mutation is one object the operator might write, and where it departs from the original.
@@ -93,7 +95,7 @@ func join(path, key string) string {
 
 // set returns a deep copy of obj with the value at path replaced (or added).
 func set(obj map[string]interface{}, path string, value interface{}) map[string]interface{} {
-	out := deepCopy(obj).(map[string]interface{})
+	out := runtime.DeepCopyJSON(obj)
 	var cur interface{} = out
 	steps := split(path)
 	for i, s := range steps {
@@ -148,24 +150,6 @@ func split(path string) []step {
 		}
 	}
 	return steps
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch v := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 func sortedKeys(m map[string]interface{}) []string {
