@@ -50,6 +50,11 @@ func deployment(t testing.TB) *appsv1.Deployment {
 // rollOut plays the Deployment controller, which the test server does not run: it reports the
 // current generation rolled out to every replica and available.
 func rollOut(t testing.TB) {
+	require.NoError(t, tryRollOut(t))
+}
+
+// tryRollOut is rollOut for a loop that retries: a write that raced with the operator's is an error.
+func tryRollOut(t testing.TB) error {
 	d := deployment(t)
 	replicas := int32(1)
 	if d.Spec.Replicas != nil {
@@ -60,7 +65,7 @@ func rollOut(t testing.TB) {
 		ReadyReplicas: replicas, AvailableReplicas: replicas,
 	}
 	_, err := env.Clientset.AppsV1().Deployments(d.Namespace).UpdateStatus(framework.Context(t), d, metav1.UpdateOptions{})
-	require.NoError(t, err)
+	return err
 }
 
 // eventually waits until check returns "" (what is still wrong otherwise), failing with the last
