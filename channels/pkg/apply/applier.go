@@ -50,7 +50,9 @@ type Applier struct {
 	dynamic   dynamic.Interface
 	resources *serverResources
 	// crdMappings are the resources of the CRDs this run established, known from the CRDs
-	// themselves, so that their custom resources need no new discovery round.
+	// themselves, so that their custom resources need no new discovery round. The CRDs of one
+	// phase are awaited together: crdMu guards the map.
+	crdMu       sync.Mutex
 	crdMappings map[schema.GroupVersionKind]*meta.RESTMapping
 	bound       *runBound
 	// config is the rest config every client is made from (enforcement probes act as other users).
