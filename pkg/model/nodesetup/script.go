@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"strings"
 	"text/template"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -14,7 +13,6 @@ import (
 var scriptTemplateText string
 
 var scriptTemplate = template.Must(template.New("script").Funcs(template.FuncMap{
-	"join":        strings.Join,
 	"modeSummary": modeSummary,
 }).Option("missingkey=error").Parse(scriptTemplateText))
 
