@@ -21,6 +21,14 @@ const (
 	// metadata address) or by a source route. It sits in mangle, which runs before filter, so a
 	// CNI's ACCEPT at the top of filter FORWARD or INPUT does not skip it.
 	ChainBackstop = "KOPS-METADATA"
+	// ChainRewritten (mangle POSTROUTING) drops what leaves for instance metadata although it was
+	// addressed elsewhere when conntrack first saw it: a packet that entered addressed to the node
+	// with a loose source route (IPv4 LSRR, where net.ipv4.conf.*.accept_source_route is on) gets
+	// the metadata address only after the FORWARD hook, so no chain before POSTROUTING sees it.
+	// POSTROUTING cannot tell the input interface, so the node's own packets are told apart by
+	// their conntrack entry, whose original destination is the metadata address; a packet without
+	// one (untracked, invalid) that leaves for metadata is dropped, since no request is made of it.
+	ChainRewritten = "KOPS-METADATA-POST"
 )
 
 // everyInterfaceButLoopback is the pod match unless the user narrows it: every packet entering the
@@ -46,6 +54,7 @@ var chainDefs = []chainDef{
 	{Table: "nat", Name: ChainNAT, Parents: []string{"PREROUTING"}},
 	{Table: "raw", Name: ChainRaw, Parents: []string{"PREROUTING"}},
 	{Table: "mangle", Name: ChainBackstop, Parents: []string{"FORWARD", "INPUT"}},
+	{Table: "mangle", Name: ChainRewritten, Parents: []string{"POSTROUTING"}},
 	// The backstop lived in filter, where a CNI's ACCEPT above it skipped it.
 	{Table: "filter", Name: ChainBackstop, Parents: []string{"FORWARD", "INPUT"}, Retired: true},
 }
@@ -244,6 +253,8 @@ func chainRules(chain, mode, match, dst, proxy string) []string {
 	switch {
 	case mode == kops.PodMetadataAccessAllow:
 		return nil
+	case chain == ChainRewritten:
+		return rewrittenRules(dst)
 	case chain == ChainNAT && mode == kops.PodMetadataAccessForward:
 		return []string{prefix + http + " -j DNAT --to-destination " + proxy}
 	case chain == ChainNAT:
@@ -252,5 +263,17 @@ func chainRules(chain, mode, match, dst, proxy string) []string {
 		return []string{prefix + http + " -j RETURN", prefix + " -j DROP"}
 	default:
 		return []string{prefix + " -j DROP"}
+	}
+}
+
+// rewrittenRules drop, in POSTROUTING, packets for instance metadata that conntrack did not first
+// see addressed there (see ChainRewritten). They match no interface: the node's own requests are
+// told apart by their conntrack entry instead, so hostInterface does not narrow them.
+func rewrittenRules(dst string) []string {
+	prefix := "-A " + ChainRewritten + " " + dst + " -m conntrack"
+	imds := strings.TrimPrefix(dst, "-d ")
+	return []string{
+		prefix + " --ctstate INVALID,UNTRACKED -j DROP",
+		prefix + " ! --ctorigdst " + imds + " -j DROP",
 	}
 }
