@@ -81,6 +81,7 @@ need iptables-restore
 remove_chain iptables nat KOPS-METADATA-NAT PREROUTING
 remove_chain iptables raw KOPS-METADATA-RAW PREROUTING
 remove_chain iptables mangle KOPS-METADATA FORWARD INPUT
+remove_chain iptables mangle KOPS-METADATA-POST POSTROUTING
 remove_chain iptables filter KOPS-METADATA FORWARD INPUT
 
 # IPv6: nothing to hold; only what an earlier mode left is removed.
@@ -88,6 +89,7 @@ if command -v ip6tables >/dev/null 2>&1; then
 	remove_chain ip6tables nat KOPS-METADATA-NAT PREROUTING
 	remove_chain ip6tables raw KOPS-METADATA-RAW PREROUTING
 	remove_chain ip6tables mangle KOPS-METADATA FORWARD INPUT
+	remove_chain ip6tables mangle KOPS-METADATA-POST POSTROUTING
 	remove_chain ip6tables filter KOPS-METADATA FORWARD INPUT
 fi
 

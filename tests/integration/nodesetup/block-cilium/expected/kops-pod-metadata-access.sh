@@ -93,6 +93,11 @@ replace_chain iptables mangle KOPS-METADATA <<RULES
 RULES
 jump_first iptables mangle FORWARD KOPS-METADATA
 jump_first iptables mangle INPUT KOPS-METADATA
+replace_chain iptables mangle KOPS-METADATA-POST <<RULES
+-A KOPS-METADATA-POST -d 169.254.169.254/32 -m conntrack --ctstate INVALID,UNTRACKED -j DROP
+-A KOPS-METADATA-POST -d 169.254.169.254/32 -m conntrack ! --ctorigdst 169.254.169.254/32 -j DROP
+RULES
+jump_first iptables mangle POSTROUTING KOPS-METADATA-POST
 remove_chain iptables filter KOPS-METADATA FORWARD INPUT
 
 # IPv6: not used by this cluster, but held wherever the kernel has it: mode Block.
@@ -107,6 +112,11 @@ replace_chain ip6tables mangle KOPS-METADATA <<RULES
 RULES
 jump_first ip6tables mangle FORWARD KOPS-METADATA
 jump_first ip6tables mangle INPUT KOPS-METADATA
+replace_chain ip6tables mangle KOPS-METADATA-POST <<RULES
+-A KOPS-METADATA-POST -d fd00:ec2::254/128 -m conntrack --ctstate INVALID,UNTRACKED -j DROP
+-A KOPS-METADATA-POST -d fd00:ec2::254/128 -m conntrack ! --ctorigdst fd00:ec2::254/128 -j DROP
+RULES
+jump_first ip6tables mangle POSTROUTING KOPS-METADATA-POST
 remove_chain ip6tables filter KOPS-METADATA FORWARD INPUT
 else
 	echo "$name: this kernel has no IPv6, so no IPv6 rules are needed"
