@@ -18,8 +18,9 @@ const (
 	ChainRaw = "KOPS-METADATA-RAW"
 	// ChainBackstop (mangle FORWARD and INPUT) drops whatever addresses instance metadata only after
 	// PREROUTING: sent there by someone else's NAT (kube-proxy for a Service whose endpoint is the
-	// metadata address) or by a source route. It sits in mangle, which runs before filter, so a
-	// CNI's ACCEPT at the top of filter FORWARD or INPUT does not skip it.
+	// metadata address), or, for a metadata address bound on the node, by a source route. It sits
+	// in mangle, which runs before filter, so a CNI's ACCEPT at the top of filter FORWARD or INPUT
+	// does not skip it.
 	ChainBackstop = "KOPS-METADATA"
 	// ChainRewritten (mangle POSTROUTING) drops what leaves for instance metadata although it was
 	// addressed elsewhere when conntrack first saw it: a packet that entered addressed to the node

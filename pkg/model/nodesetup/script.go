@@ -14,6 +14,9 @@ var scriptTemplateText string
 
 var scriptTemplate = template.Must(template.New("script").Funcs(template.FuncMap{
 	"modeSummary": modeSummary,
+	// The values of Family.When, so that the template cannot misspell one into the cleanup branch.
+	"always":        func() string { return Always },
+	"ifKernelHasIt": func() string { return IfKernelHasIt },
 }).Option("missingkey=error").Parse(scriptTemplateText))
 
 // modeSummary says in one line what a mode does on the node.
