@@ -191,7 +191,8 @@ func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 	c.mustRun("create", "cluster", "d.example.com", "--zones", "us-east-2a")
 
 	r := c.mustRun("update", "cluster", "d.example.com")
-	assert.Contains(t, r.stdout, "Must specify --yes to apply changes\n\nCloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform):\n")
+	assert.Contains(t, r.stdout, "\nCloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform):\n")
+	assert.True(t, strings.HasSuffix(r.stdout, "\n\nMust specify --yes to apply changes\n"), "the reminder is the dry run's last line, after the cloud resources:\n%s", r.stdout)
 	assert.Contains(t, r.stdout, "  LaunchTemplate/nodes.d.example.com\n  \tName                \tnodes.d.example.com\n")
 
 	r = c.mustRun("update", "cluster", "d.example.com", "--yes")
