@@ -48,19 +48,22 @@ func TestNamesAreNotPathsCLI(t *testing.T) {
 		name string
 		env  map[string]string
 		args []string
+		// want is the refusal, when it is not the name's.
+		want string
 	}{
-		{"delete", nil, []string{"delete", "cluster", "../victim/x", "--yes"}},
-		{"delete --force", nil, []string{"delete", "cluster", "../victim/x", "--yes", "--force"}},
-		{"delete --name", nil, []string{"delete", "cluster", "--name", "../victim/x", "--yes"}},
-		{"delete KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"delete", "cluster", "--yes"}},
-		{"get cluster", nil, []string{"get", "cluster", "../victim/x", "-o", "yaml"}},
-		{"get", nil, []string{"get", "../victim/x", "-o", "yaml"}},
-		{"get KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"get", "ig", "-o", "yaml"}},
-		{"edit cluster", nil, []string{"edit", "cluster", "../victim/x"}},
-		{"edit ig --name", nil, []string{"edit", "ig", "--name", "../victim/x", "nodes"}},
-		{"edit ig KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"edit", "ig", "nodes"}},
-		{"edit ig with a path as group", nil, []string{"edit", "ig", "--name", "real.k8s.local", "../../victim/x/instancegroup/nodes"}},
-		{"update", nil, []string{"update", "cluster", "../victim/x", "--yes"}},
+		{"delete", nil, []string{"delete", "cluster", "../victim/x", "--yes"}, ""},
+		{"delete --force", nil, []string{"delete", "cluster", "../victim/x", "--yes", "--force"}, ""},
+		{"delete --name", nil, []string{"delete", "cluster", "--name", "../victim/x", "--yes"}, ""},
+		{"delete KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"delete", "cluster", "--yes"}, ""},
+		{"get cluster", nil, []string{"get", "cluster", "../victim/x", "-o", "yaml"}, ""},
+		{"get", nil, []string{"get", "../victim/x", "-o", "yaml"}, `unknown resource type "../victim/x"`},
+		{"get all", nil, []string{"get", "all", "../victim/x", "-o", "yaml"}, ""},
+		{"get KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"get", "ig", "-o", "yaml"}, ""},
+		{"edit cluster", nil, []string{"edit", "cluster", "../victim/x"}, ""},
+		{"edit ig --name", nil, []string{"edit", "ig", "--name", "../victim/x", "nodes"}, ""},
+		{"edit ig KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"edit", "ig", "nodes"}, ""},
+		{"edit ig with a path as group", nil, []string{"edit", "ig", "--name", "real.k8s.local", "../../victim/x/instancegroup/nodes"}, ""},
+		{"update", nil, []string{"update", "cluster", "../victim/x", "--yes"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +77,11 @@ func TestNamesAreNotPathsCLI(t *testing.T) {
 
 			r := c.run(tc.args...)
 			assert.Equal(t, 1, r.code, "stdout:\n%s", r.stdout)
-			assert.Contains(t, r.stderr, "metadata.name: Invalid value: \"../")
+			want := "metadata.name: Invalid value: \"../"
+			if tc.want != "" {
+				want = tc.want
+			}
+			assert.Contains(t, r.stderr, want)
 			assert.NotContains(t, r.stdout, "real.k8s.local", "nothing from outside the store is printed")
 			assert.Equal(t, before, snapshotDir(t, victim), "the folder outside the store is intact")
 		})
