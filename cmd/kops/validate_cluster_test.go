@@ -125,6 +125,16 @@ func TestValidateUnreachableServer(t *testing.T) {
 		assert.Contains(t, r.stderr, "GET /api: the wait for a healthy cluster (300ms) ran out: context deadline exceeded\n(--wait=300ms was over; each validation may also take at most --timeout=1h0m0s)")
 	})
 
+	t.Run("with --wait, each attempt is a short line and the server is named once", func(t *testing.T) {
+		server := listenerURL(t, true)
+		r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--wait", "1s", "--interval", "100ms")
+		assert.Equal(t, 1, r.code)
+		assert.Regexp(t, `^Validation 1 failed: cannot reach the API server \(connection refused\); next in 100ms, 1s left\n`, r.stderr)
+		assert.GreaterOrEqual(t, strings.Count(r.stderr, "\nValidation "), 2, r.stderr)
+		assert.Equal(t, 1, strings.Count(r.stderr, server), "the server is named once, in the error:\n%s", r.stderr)
+		assert.Equal(t, 1, strings.Count(r.stderr, "Error:"), r.stderr)
+	})
+
 	t.Run("--request-timeout shorter than --timeout", func(t *testing.T) {
 		server := listenerURL(t, false)
 		r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--request-timeout", "300ms", "--timeout", "1h")
