@@ -48,6 +48,15 @@ func NewCmdDelete(f *Factory) *cobra.Command {
 	cluster.Flags().BoolVarP(&yes, "yes", "y", false, "Delete without asking")
 	cluster.Flags().BoolVar(&force, "force", false, "Also delete files in the cluster's folder that kops does not write")
 	cluster.ValidArgsFunction = completeClusterNames(f, false)
+	const noCloud = "it calls no cloud API: the delete removes the state store's files at once, with no cloud resources to wait for"
+	addKopsFlags(cluster, false,
+		kopsFlag{name: "unregister", kind: isSwitch, harmless: "true", why: "it always only unregisters: it deletes no cloud resources"},
+		kopsFlag{name: "external", kind: isSwitch, why: "it deletes clusters of its state store only, not external ones"},
+		kopsFlag{name: "region", why: "it deletes clusters of its state store only, not external ones in a cloud region"},
+		kopsFlag{name: "wait", why: noCloud},
+		kopsFlag{name: "interval", why: noCloud},
+		kopsFlag{name: "count", why: noCloud},
+	)
 	return parentCommand("delete", "Delete clusters and instance groups", cluster, newCmdDeleteInstanceGroup(f))
 }
 
