@@ -172,6 +172,7 @@ func TestKopsFlagsThisBuildCannotHonour(t *testing.T) {
 		{args: []string{"create", "cluster", "g.k8s.local", "--zones", "us-east-2a", "--bastion"}, refused: "--bastion is not supported in this build: it makes a bastion group"},
 		{args: []string{"create", "cluster", "g.k8s.local", "--zones", "us-east-2a", "-t", "private"}, refused: "--topology is not supported in this build"},
 		{args: []string{"get", "clusters", "--config", "/tmp/kops.yaml"}, refused: "--config is not supported in this build: it reads no config file"},
+		{args: []string{"version", "--alsologtostderrthreshold", "INFO"}, refused: "--alsologtostderrthreshold is not supported in this build: this build's klog has no such setting"},
 		{args: []string{"get", "assets", "f.k8s.local", "--copy"}, refused: "--copy is not supported in this build"},
 		{args: []string{"version", "--server"}, refused: "--server is not supported in this build"},
 		{args: []string{"update", "cluster", "f.k8s.local", "--instance-group", "nodes-us-east-2a"}, refused: "--instance-group is not supported in this build"},

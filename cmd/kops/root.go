@@ -22,8 +22,12 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	cmd.PersistentFlags().StringVar(&f.ClusterName, "name", f.Env["KOPS_CLUSTER_NAME"], "Name of the cluster (env KOPS_CLUSTER_NAME)")
 	_ = cmd.RegisterFlagCompletionFunc("name", completeClusterNames(f, true))
 	addLogFlags(cmd)
-	addKopsFlags(cmd, true, kopsFlag{name: "config", kind: withValue,
-		why: "it reads no config file ($HOME/.kops.yaml); give --state and --name, or set KOPS_STATE_STORE and KOPS_CLUSTER_NAME"})
+	const olderKlog = "this build's klog has no such setting: its logs go to stderr, their level set with -v"
+	addKopsFlags(cmd, true,
+		kopsFlag{name: "config", kind: withValue,
+			why: "it reads no config file ($HOME/.kops.yaml); give --state and --name, or set KOPS_STATE_STORE and KOPS_CLUSTER_NAME"},
+		kopsFlag{name: "alsologtostderrthreshold", why: olderKlog},
+		kopsFlag{name: "legacy_stderr_threshold_behavior", kind: isSwitch, why: olderKlog})
 	cmd.AddCommand(
 		NewCmdCreate(f),
 		NewCmdGet(f),
