@@ -33,7 +33,7 @@ func NewCmdCreate(f *Factory) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringSliceVarP(&files, "filename", "f", nil, "Files to create (- for standard input)")
-	cmd.AddCommand(NewCmdCreateCluster(f))
+	cmd.AddCommand(NewCmdCreateCluster(f), newCmdCreateInstanceGroup(f))
 	return cmd
 }
 

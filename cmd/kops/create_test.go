@@ -47,7 +47,7 @@ func TestCreateFileAddsGroupToStoredCluster(t *testing.T) {
 	cases := []struct {
 		name, input, want string
 	}{
-		{"existing group", groupYAML("nodes", "grow.k8s.local", "us-east-2a"), `standard input:4: document 1 (InstanceGroup "nodes"): metadata.name: Invalid value: "nodes": already exists in cluster "grow.k8s.local"`},
+		{"existing group", groupYAML("nodes-us-east-2a", "grow.k8s.local", "us-east-2a"), `standard input:4: document 1 (InstanceGroup "nodes-us-east-2a"): metadata.name: Invalid value: "nodes-us-east-2a": already exists in cluster "grow.k8s.local"`},
 		{"unknown subnet", groupYAML("more", "grow.k8s.local", "us-west-1a"), `spec.subnets[0]: Not found: "us-west-1a"`},
 		{"cluster label climbing out of the store", groupYAML("more", "../grow.k8s.local", "us-east-2a"),
 			`standard input:6: document 1 (InstanceGroup "more"): metadata.labels[kops.k8s.io/cluster]: Invalid value: "../grow.k8s.local": a lowercase RFC 1123 subdomain`},

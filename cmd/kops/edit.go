@@ -1,50 +1,98 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
+	"k8s.io/kops/pkg/commands"
 	"k8s.io/kops/pkg/edit"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
 
+// setFlags are kops's --set and --unset of the edit commands.
+type setFlags struct {
+	sets, unsets []string
+}
+
+func (s *setFlags) given() bool { return len(s.sets)+len(s.unsets) > 0 }
+
+func (s *setFlags) add(cmd *cobra.Command, what string) {
+	cmd.Flags().Var(&csvList{values: &s.sets}, "set", "Set fields of the "+what+" instead of opening an editor, e.g. --set spec.kubeDNS.provider=CoreDNS "+
+		"(repeatable, or comma-separated; a list field gets items appended and a map field KEY=VALUE, quoted when it holds commas: --set '\"spec.kubeDNS.upstreamNameservers=1.1.1.1,8.8.8.8\"')")
+	cmd.Flags().Var(&csvList{values: &s.unsets}, "unset", "Remove fields of the "+what+" instead of opening an editor, e.g. --unset spec.kubeDNS.upstreamNameservers (repeatable, or comma-separated; applied before --set)")
+}
+
+// csvList is a repeatable flag whose every value is a comma-separated list, read as a CSV record
+// with lazy quotes as kops reads --set: `--set a=1,b=2` is two fields, `--set '"a=1,2"'` one.
+type csvList struct {
+	values *[]string
+}
+
+func (c *csvList) Set(s string) error {
+	if s == "" {
+		return nil
+	}
+	r := csv.NewReader(strings.NewReader(s))
+	r.LazyQuotes = true
+	record, err := r.Read()
+	if err != nil {
+		return fmt.Errorf("%q is not a comma-separated list: %w", s, err)
+	}
+	*c.values = append(*c.values, record...)
+	return nil
+}
+
+func (c *csvList) String() string { return strings.Join(*c.values, ",") }
+func (c *csvList) Type() string   { return "strings" }
+
 // NewCmdEdit is `kops edit cluster|instancegroup`.
 func NewCmdEdit(f *Factory) *cobra.Command {
-	return parentCommand("edit", "Edit a cluster or instance group in your editor (KOPS_EDITOR, EDITOR, or vi)",
-		&cobra.Command{
-			Use:   "cluster [CLUSTER]",
-			Short: "Edit a cluster",
-			Args:  cobra.MaximumNArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				name, err := f.Cluster(args)
-				if err != nil {
-					return err
-				}
-				return runEditCluster(f, name)
-			},
+	var clusterSets, groupSets setFlags
+	cluster := &cobra.Command{
+		Use:   "cluster [CLUSTER]",
+		Short: "Edit a cluster, in your editor or with --set/--unset",
+		Example: "  kops edit cluster k8s.example.com\n" +
+			"  kops edit cluster k8s.example.com --set spec.kubeDNS.provider=CoreDNS --unset spec.kubeDNS.upstreamNameservers",
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeClusterNames(f, false),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, err := f.Cluster(args)
+			if err != nil {
+				return err
+			}
+			return runEditCluster(f, name, clusterSets)
 		},
-		&cobra.Command{
-			Use:     "instancegroup NAME",
-			Aliases: []string{"ig", "instancegroups", "igs"},
-			Short:   "Edit an instance group of a cluster (--name)",
-			Args:    cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				cluster, err := f.Cluster(nil)
-				if err != nil {
-					return err
-				}
-				if err := client.ValidateInstanceGroupName(args[0]); err != nil {
-					return err
-				}
-				return runEditInstanceGroup(f, cluster, args[0])
-			},
+	}
+	clusterSets.add(cluster, "cluster")
+	group := &cobra.Command{
+		Use:               "instancegroup NAME",
+		Aliases:           []string{"ig", "instancegroups", "igs"},
+		Short:             "Edit an instance group of a cluster (--name), in your editor or with --set/--unset",
+		Example:           "  kops edit ig nodes-us-east-2a --name k8s.example.com --set spec.maxSize=3",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeInstanceGroups(f, nil),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cluster, err := f.Cluster(nil)
+			if err != nil {
+				return err
+			}
+			if err := client.ValidateInstanceGroupName(args[0]); err != nil {
+				return err
+			}
+			return runEditInstanceGroup(f, cluster, args[0], groupSets)
 		},
-	)
+	}
+	groupSets.add(group, "instance group")
+	return parentCommand("edit", "Edit a cluster or instance group in your editor (KOPS_EDITOR, EDITOR, or vi), or with --set/--unset", cluster, group)
 }
 
 func (f *Factory) editor() edit.Editor {
@@ -115,7 +163,40 @@ func (f *Factory) editDocument(source string, original []byte, kind, name string
 	return nil
 }
 
-func runEditCluster(f *Factory, name string) error {
+// setDocument is the edit without an editor: --unset and --set are applied to the stored document,
+// which is then decoded and checked exactly as the editor's text is, and stored only if nothing is
+// refused and the stored document is still the one read (save compares revisions). A --set that
+// changes nothing stores nothing.
+func (f *Factory) setDocument(original []byte, t reflect.Type, kind, name string, s setFlags,
+	check, save func(*kopscodecs.Object) error, encode func(*kopscodecs.Object) ([]byte, error)) error {
+	edited, err := commands.SetFields(original, t, s.sets, s.unsets)
+	if err != nil {
+		return err
+	}
+	o, err := f.decodeEdited("--set/--unset", edited, kind, name)
+	if err != nil {
+		return kopscodecs.WithoutLines(err)
+	}
+	o = o.WithoutLines()
+	if err := check(o); err != nil {
+		return err
+	}
+	data, err := encode(o)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(data, original) {
+		fmt.Fprintf(f.Out, "%s %q unchanged: it already has these values\n", kind, name)
+		return nil
+	}
+	err = save(o)
+	if errors.Is(err, client.ErrConflict) {
+		return fmt.Errorf("%w; nothing was stored: run the command again", err)
+	}
+	return err
+}
+
+func runEditCluster(f *Factory, name string, s setFlags) error {
 	clientset, err := f.Clientset()
 	if err != nil {
 		return err
@@ -150,10 +231,14 @@ func runEditCluster(f *Factory, name string) error {
 		fmt.Fprintf(f.Out, "Cluster %q updated in the state store; apply it with: kops update cluster --name %s --yes\n", name, name)
 		return nil
 	}
+	if s.given() {
+		return f.setDocument(original, reflect.TypeOf(kops.Cluster{}), kops.KindCluster, name, s, check, save,
+			func(o *kopscodecs.Object) ([]byte, error) { return kopscodecs.EncodeCluster(o.Cluster) })
+	}
 	return f.editDocument("cluster-"+name+".yaml", original, kops.KindCluster, name, check, save)
 }
 
-func runEditInstanceGroup(f *Factory, clusterName, name string) error {
+func runEditInstanceGroup(f *Factory, clusterName, name string, s setFlags) error {
 	clientset, err := f.Clientset()
 	if err != nil {
 		return err
@@ -184,6 +269,10 @@ func runEditInstanceGroup(f *Factory, clusterName, name string) error {
 		}
 		fmt.Fprintf(f.Out, "Instance group %q of cluster %q updated in the state store\n", name, clusterName)
 		return nil
+	}
+	if s.given() {
+		return f.setDocument(original, reflect.TypeOf(kops.InstanceGroup{}), kops.KindInstanceGroup, name, s, check, save,
+			func(o *kopscodecs.Object) ([]byte, error) { return kopscodecs.EncodeInstanceGroup(o.InstanceGroup) })
 	}
 	return f.editDocument("instancegroup-"+name+".yaml", original, kops.KindInstanceGroup, name, check, save)
 }

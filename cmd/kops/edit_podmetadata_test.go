@@ -26,7 +26,7 @@ func TestEditPodMetadataModes(t *testing.T) {
 	assert.Contains(t, r.stdout, "IAMRolePolicy/nodes.pm.k8s.local")
 	assert.Contains(t, r.stdout, "Allow sts:AssumeRole on arn:aws:iam::123456789012:role/pods/*")
 
-	for _, ig := range []string{"nodes", "control-plane-us-east-2a"} {
+	for _, ig := range []string{"nodes-us-east-2a", "control-plane-us-east-2a"} {
 		c.editor(`/instanceMetadata:/d;/httpPutResponseHopLimit:/d;/httpTokens:/d`)
 		c.mustRun("edit", "ig", ig, "--name", "pm.k8s.local")
 	}
@@ -54,7 +54,7 @@ func TestEditRefusesPodMetadataContradictions(t *testing.T) {
 		{"Allow while groups keep hop limit 1", []string{"edit", "cluster", "pm.k8s.local"}, "config",
 			`s/^  cloudProvider: aws/  cloudProvider: aws\n  podMetadataAccess:\n    mode: Allow/`,
 			[]string{"spec.instanceMetadata.httpPutResponseHopLimit: Invalid value: 1: contradicts spec.podMetadataAccess.mode Allow"}},
-		{"a group lets pods get a token under Block", []string{"edit", "ig", "nodes", "--name", "pm.k8s.local"}, "instancegroup/nodes",
+		{"a group lets pods get a token under Block", []string{"edit", "ig", "nodes-us-east-2a", "--name", "pm.k8s.local"}, "instancegroup/nodes-us-east-2a",
 			`s/httpPutResponseHopLimit: 1/httpPutResponseHopLimit: 2/;s/httpTokens: required/httpTokens: optional/`,
 			[]string{"spec.instanceMetadata.httpPutResponseHopLimit: Invalid value: 2: contradicts spec.podMetadataAccess.mode Block",
 				`spec.instanceMetadata.httpTokens: Invalid value: "optional": contradicts spec.podMetadataAccess.mode Block`}},
@@ -123,12 +123,12 @@ func TestModeChangeShowsLaunchTemplateDiff(t *testing.T) {
 	c.mustRun("update", "cluster", "pm.k8s.local", "--target", "terraform", "--out", out, "--yes")
 
 	c.editor(`/instanceMetadata:/d;/httpPutResponseHopLimit:/d;/httpTokens:/d`)
-	c.mustRun("edit", "ig", "nodes", "--name", "pm.k8s.local")
+	c.mustRun("edit", "ig", "nodes-us-east-2a", "--name", "pm.k8s.local")
 	c.editor(`s/^  cloudProvider: aws/  cloudProvider: aws\n  podMetadataAccess:\n    mode: Allow/`)
 	c.mustRun("edit", "cluster", "pm.k8s.local")
 
 	r := c.mustRun("update", "cluster", "pm.k8s.local", "--target", "terraform", "--out", out)
-	assert.Contains(t, r.stdout, "resource aws_launch_template.nodes-pm-k8s-local (desired)")
+	assert.Contains(t, r.stdout, "resource aws_launch_template.nodes-us-east-2a-pm-k8s-local (desired)")
 	assert.Contains(t, r.stdout, "-    http_put_response_hop_limit = 1\n")
 	assert.Contains(t, r.stdout, "+    http_put_response_hop_limit = 2\n")
 	assert.NotContains(t, r.stdout, "aws_launch_template.control-plane-us-east-2a-pm-k8s-local (desired)",

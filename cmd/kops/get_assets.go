@@ -10,13 +10,15 @@ import (
 )
 
 func newCmdGetAssets(f *Factory, output *string) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "assets [CLUSTER]",
-		Short: "List the images the cluster's addons run, as named and as pulled after spec.assets remapping",
+		Short: "List the images the cluster's addons run: canonical, and download after spec.assets remapping",
 		Long: "Renders the addons as `kops update cluster` does (nothing is written) and lists every image\n" +
-			"their workloads and operator resources name: copy these into the registry named by\n" +
-			"spec.assets.containerRegistry.",
-		Args: cobra.MaximumNArgs(1),
+			"their workloads and operator resources name, as kops does: CANONICAL as the manifests name it,\n" +
+			"DOWNLOAD where the cluster pulls it from after spec.assets remapping, and USED BY, where each is\n" +
+			"named. Copy CANONICAL to DOWNLOAD for a cluster that pulls from your registry.",
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeClusterNames(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(*output, outputTable, outputYAML, outputJSON); err != nil {
 				return err
@@ -37,10 +39,12 @@ func newCmdGetAssets(f *Factory, output *string) *cobra.Command {
 			if *output == outputTable {
 				rows := make([][]string, 0, len(images))
 				for _, a := range images {
-					rows = append(rows, []string{a.Original, a.Remapped, strings.Join(a.UsedBy, ", ")})
+					rows = append(rows, []string{a.Canonical, a.Download, strings.Join(a.UsedBy, ", ")})
 				}
-				return printTable(f.Out, []string{"IMAGE", "REMAPPED", "USED BY"}, rows)
+				return printTable(f.Out, []string{"CANONICAL", "DOWNLOAD", "USED BY"}, rows)
 			}
+			// kops's keys: images (canonical, download); this build adds usedBy, and has no file
+			// assets (kops's "files": nodeup and its binaries), which kops leaves out when empty.
 			data, err := yaml.Marshal(map[string]interface{}{"images": images})
 			if err != nil {
 				return err
@@ -48,4 +52,7 @@ func newCmdGetAssets(f *Factory, output *string) *cobra.Command {
 			return printDocuments(f.Out, *output, [][]byte{data})
 		},
 	}
+	addKopsFlags(cmd, false, kopsFlag{name: "copy", kind: isSwitch,
+		why: "it has no container registry client to copy images with; copy each CANONICAL image to its DOWNLOAD name with a tool such as crane or skopeo"})
+	return cmd
 }

@@ -37,8 +37,8 @@ func TestGetAssets(t *testing.T) {
 		{
 			name: "built-in CoreDNS",
 			want: []cloudup.ImageAsset{
-				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: "registry.k8s.io/coredns/coredns:v1.14.2", UsedBy: []string{builtInDep}},
-				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", UsedBy: []string{autoscaler}},
+				{Canonical: "registry.k8s.io/coredns/coredns:v1.14.2", Download: "registry.k8s.io/coredns/coredns:v1.14.2", UsedBy: []string{builtInDep}},
+				{Canonical: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Download: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", UsedBy: []string{autoscaler}},
 			},
 		},
 		{
@@ -46,11 +46,11 @@ func TestGetAssets(t *testing.T) {
 			flags:  "ClusterAddons,UseAddonOperators",
 			mirror: true,
 			want: []cloudup.ImageAsset{
-				{Original: "kops-addons/coredns-operator:v0.2.0", Remapped: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
+				{Canonical: "kops-addons/coredns-operator:v0.2.0", Download: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
 				// The built-in addon is written too, for the takeover of a cluster kops's channels
 				// managed, and runs these images until it is retired.
-				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep, operatorCR}},
-				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{operatorAutoscaler, autoscaler}},
+				{Canonical: "registry.k8s.io/coredns/coredns:v1.14.2", Download: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep, operatorCR}},
+				{Canonical: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Download: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{operatorAutoscaler, autoscaler}},
 			},
 		},
 	}
@@ -73,12 +73,15 @@ func TestGetAssets(t *testing.T) {
 					require.NoError(t, yaml.UnmarshalStrict([]byte(r.stdout), &got))
 				}
 				assert.Equal(t, tt.want, got.Images, output)
+				if output == "yaml" {
+					assert.Regexp(t, `(?m)^- canonical: \S+\n  download: \S+\n  usedBy:$`, r.stdout, "kops's keys, ours after them")
+				}
 			}
 
 			r := c.mustRun("get", "assets", "assets.k8s.local")
-			assert.Regexp(t, `^IMAGE +REMAPPED +USED BY\n`, r.stdout)
+			assert.Regexp(t, `^CANONICAL +DOWNLOAD +USED BY\n`, r.stdout)
 			for _, a := range tt.want {
-				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Original)+` +`+regexp.QuoteMeta(a.Remapped)+` +`+regexp.QuoteMeta(strings.Join(a.UsedBy, ", "))+`$`, r.stdout)
+				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(a.Canonical)+` +`+regexp.QuoteMeta(a.Download)+` +`+regexp.QuoteMeta(strings.Join(a.UsedBy, ", "))+`$`, r.stdout)
 			}
 			assert.NoDirExists(t, c.storePath("assets.k8s.local", "addons"), "listing assets writes nothing")
 		})
@@ -92,6 +95,11 @@ func TestGetAssetsErrors(t *testing.T) {
 	r := c.run("get", "assets", "assets.k8s.local", "-o", "wide")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, `unknown output format "wide": use one of table, yaml, json`)
+
+	r = c.run("get", "assets", "assets.k8s.local", "--copy")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "Error: --copy is not supported in this build: it has no container registry client to copy images with; "+
+		"copy each CANONICAL image to its DOWNLOAD name with a tool such as crane or skopeo\n", r.stderr)
 
 	r = c.run("get", "assets", "missing.k8s.local")
 	assert.Equal(t, 1, r.code)

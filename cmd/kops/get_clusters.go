@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,10 @@ func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
 		Use:     "clusters [NAME...]",
 		Aliases: []string{"cluster"},
 		Short:   "List clusters in the state store",
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			names, directive := completeClusterNames(f, true)(cmd, args, toComplete)
+			return without(names, args), directive
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(*output, outputTable, outputYAML, outputJSON); err != nil {
 				return err
@@ -42,6 +47,9 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 		if names, err = clientset.ListClusters(); err != nil {
 			return err
 		}
+		if len(names) == 0 {
+			return fmt.Errorf("no clusters found in state store %s", clientset.Base())
+		}
 	}
 	var rows [][]string
 	var docs [][]byte
@@ -60,11 +68,7 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 		if full {
 			c = kops.CompleteCluster(c, clientset.Base().String())
 		}
-		var zones []string
-		for _, s := range c.Spec.Subnets {
-			zones = append(zones, s.Zone)
-		}
-		rows = append(rows, []string{c.Name, c.Spec.CloudProvider, strings.Join(zones, ",")})
+		rows = append(rows, clusterRow(c))
 		data, err := kopscodecs.EncodeCluster(c)
 		if err != nil {
 			return err
@@ -72,7 +76,7 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 		docs = append(docs, data)
 	}
 	if output == outputTable {
-		err = printTable(f.Out, []string{"NAME", "CLOUD", "ZONES"}, rows)
+		err = printTable(f.Out, clusterHeaders, rows)
 	} else {
 		err = printDocuments(f.Out, output, docs)
 	}
@@ -80,4 +84,26 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 		err = fmt.Errorf("%d of %d clusters could not be read: %s", len(failed), len(names), strings.Join(failed, ", "))
 	}
 	return err
+}
+
+// clusterHeaders are the columns of a cluster table, as kops prints them.
+var clusterHeaders = []string{"NAME", "CLOUD", "ZONES"}
+
+func clusterRow(c *kops.Cluster) []string {
+	var zones []string
+	for _, s := range c.Spec.Subnets {
+		zones = append(zones, s.Zone)
+	}
+	return []string{c.Name, c.Spec.CloudProvider, strings.Join(zones, ",")}
+}
+
+// without leaves out of names those already given.
+func without(names, given []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(given, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -16,6 +16,10 @@ func newCmdGetInstanceGroups(f *Factory, output *string) *cobra.Command {
 		Use:     "instancegroups [NAME...]",
 		Aliases: []string{"instancegroup", "ig", "igs"},
 		Short:   "List the instance groups of a cluster (--name)",
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			names, directive := completeInstanceGroups(f, nil)(cmd, nil, toComplete)
+			return without(names, args), directive
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(*output, outputTable, outputYAML, outputJSON); err != nil {
 				return err
@@ -54,10 +58,8 @@ func printInstanceGroups(f *Factory, cluster string, names []string, output stri
 			groups = append(groups, g)
 		}
 	}
-	var rows [][]string
 	var docs [][]byte
 	for _, g := range groups {
-		rows = append(rows, []string{g.Name, string(g.Spec.Role), g.Spec.MachineType, size(g.Spec.MinSize), size(g.Spec.MaxSize), strings.Join(g.Spec.Subnets, ",")})
 		data, err := kopscodecs.EncodeInstanceGroup(g)
 		if err != nil {
 			return err
@@ -65,9 +67,20 @@ func printInstanceGroups(f *Factory, cluster string, names []string, output stri
 		docs = append(docs, data)
 	}
 	if output == outputTable {
-		return printTable(f.Out, []string{"NAME", "ROLE", "MACHINETYPE", "MIN", "MAX", "SUBNETS"}, rows)
+		return printTable(f.Out, groupHeaders, groupRows(groups))
 	}
 	return printDocuments(f.Out, output, docs)
+}
+
+// groupHeaders are the columns of an instance group table.
+var groupHeaders = []string{"NAME", "ROLE", "MACHINETYPE", "MIN", "MAX", "SUBNETS"}
+
+func groupRows(groups []*kops.InstanceGroup) [][]string {
+	rows := make([][]string, 0, len(groups))
+	for _, g := range groups {
+		rows = append(rows, []string{g.Name, string(g.Spec.Role), g.Spec.MachineType, size(g.Spec.MinSize), size(g.Spec.MaxSize), strings.Join(g.Spec.Subnets, ",")})
+	}
+	return rows
 }
 
 func findGroup(groups []*kops.InstanceGroup, name string) *kops.InstanceGroup {

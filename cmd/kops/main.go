@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -45,7 +46,26 @@ func run(args []string, env map[string]string, in io.Reader, out, errOut io.Writ
 	defer stop()
 	if err := root.ExecuteContext(ctx); err != nil {
 		_, _ = io.WriteString(errOut, "Error: "+err.Error()+"\n")
-		return 1
+		return exitCode(err)
 	}
 	return 0
+}
+
+// exitError is an error with its own exit code: kops validate cluster exits 2 when the cluster
+// was validated and found unhealthy, and 1 when it could not be validated at all.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitCode is the process's exit code for an error: its own, or 1.
+func exitCode(err error) int {
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return 1
 }

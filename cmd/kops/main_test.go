@@ -68,7 +68,7 @@ func TestCreateGetEdit(t *testing.T) {
 	r := c.mustRun("create", "cluster", "addons.k8s.local", "--zones", "us-east-2a")
 	assert.Contains(t, r.stdout, "kops update cluster --name addons.k8s.local --yes")
 	assert.Contains(t, r.stderr, `feature flag "UseOperators" is an alias of "UseAddonOperators"`)
-	for _, p := range []string{"config", "instancegroup/control-plane-us-east-2a", "instancegroup/nodes"} {
+	for _, p := range []string{"config", "instancegroup/control-plane-us-east-2a", "instancegroup/nodes-us-east-2a"} {
 		assert.FileExists(t, c.storePath("addons.k8s.local", p))
 	}
 

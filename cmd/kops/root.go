@@ -1,10 +1,12 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 )
 
 // NewCmdRoot builds the command tree. Commands behind a feature flag, and flags of commands behind
@@ -18,6 +20,14 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&f.State, "state", f.Env["KOPS_STATE_STORE"], "Location of the state store (env KOPS_STATE_STORE), e.g. file:///srv/kops-state")
 	cmd.PersistentFlags().StringVar(&f.ClusterName, "name", f.Env["KOPS_CLUSTER_NAME"], "Name of the cluster (env KOPS_CLUSTER_NAME)")
+	_ = cmd.RegisterFlagCompletionFunc("name", completeClusterNames(f, true))
+	addLogFlags(cmd)
+	const olderKlog = "this build's klog has no such setting: its logs go to stderr, their level set with -v"
+	addKopsFlags(cmd, true,
+		kopsFlag{name: "config", kind: withValue,
+			why: "it reads no config file ($HOME/.kops.yaml); give --state and --name, or set KOPS_STATE_STORE and KOPS_CLUSTER_NAME"},
+		kopsFlag{name: "alsologtostderrthreshold", why: olderKlog},
+		kopsFlag{name: "legacy_stderr_threshold_behavior", kind: isSwitch, why: olderKlog})
 	cmd.AddCommand(
 		NewCmdCreate(f),
 		NewCmdGet(f),
@@ -54,4 +64,19 @@ func parentCommand(use, short string, subs ...*cobra.Command) *cobra.Command {
 	}
 	cmd.AddCommand(subs...)
 	return cmd
+}
+
+// addLogFlags adds klog's flags as kops has them: -v (the log level: 6 logs every request to the
+// API server) is shown, the others are hidden but work. Each command line starts at level 0: klog's
+// level is the process's, and tests run many command lines in one process.
+func addLogFlags(cmd *cobra.Command) {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("v", "0")
+	fs.VisitAll(func(f *flag.Flag) {
+		cmd.PersistentFlags().AddGoFlag(f)
+		if f.Name != "v" {
+			cmd.PersistentFlags().Lookup(f.Name).Hidden = true
+		}
+	})
 }

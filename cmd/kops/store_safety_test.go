@@ -48,19 +48,22 @@ func TestNamesAreNotPathsCLI(t *testing.T) {
 		name string
 		env  map[string]string
 		args []string
+		// want is the refusal, when it is not the name's.
+		want string
 	}{
-		{"delete", nil, []string{"delete", "cluster", "../victim/x", "--yes"}},
-		{"delete --force", nil, []string{"delete", "cluster", "../victim/x", "--yes", "--force"}},
-		{"delete --name", nil, []string{"delete", "cluster", "--name", "../victim/x", "--yes"}},
-		{"delete KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"delete", "cluster", "--yes"}},
-		{"get cluster", nil, []string{"get", "cluster", "../victim/x", "-o", "yaml"}},
-		{"get", nil, []string{"get", "../victim/x", "-o", "yaml"}},
-		{"get KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"get", "ig", "-o", "yaml"}},
-		{"edit cluster", nil, []string{"edit", "cluster", "../victim/x"}},
-		{"edit ig --name", nil, []string{"edit", "ig", "--name", "../victim/x", "nodes"}},
-		{"edit ig KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"edit", "ig", "nodes"}},
-		{"edit ig with a path as group", nil, []string{"edit", "ig", "--name", "real.k8s.local", "../../victim/x/instancegroup/nodes"}},
-		{"update", nil, []string{"update", "cluster", "../victim/x", "--yes"}},
+		{"delete", nil, []string{"delete", "cluster", "../victim/x", "--yes"}, ""},
+		{"delete --force", nil, []string{"delete", "cluster", "../victim/x", "--yes", "--force"}, ""},
+		{"delete --name", nil, []string{"delete", "cluster", "--name", "../victim/x", "--yes"}, ""},
+		{"delete KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"delete", "cluster", "--yes"}, ""},
+		{"get cluster", nil, []string{"get", "cluster", "../victim/x", "-o", "yaml"}, ""},
+		{"get", nil, []string{"get", "../victim/x", "-o", "yaml"}, `unknown resource type "../victim/x"`},
+		{"get all", nil, []string{"get", "all", "../victim/x", "-o", "yaml"}, ""},
+		{"get KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"get", "ig", "-o", "yaml"}, ""},
+		{"edit cluster", nil, []string{"edit", "cluster", "../victim/x"}, ""},
+		{"edit ig --name", nil, []string{"edit", "ig", "--name", "../victim/x", "nodes"}, ""},
+		{"edit ig KOPS_CLUSTER_NAME", map[string]string{"KOPS_CLUSTER_NAME": "../victim/x"}, []string{"edit", "ig", "nodes"}, ""},
+		{"edit ig with a path as group", nil, []string{"edit", "ig", "--name", "real.k8s.local", "../../victim/x/instancegroup/nodes"}, ""},
+		{"update", nil, []string{"update", "cluster", "../victim/x", "--yes"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +77,11 @@ func TestNamesAreNotPathsCLI(t *testing.T) {
 
 			r := c.run(tc.args...)
 			assert.Equal(t, 1, r.code, "stdout:\n%s", r.stdout)
-			assert.Contains(t, r.stderr, "metadata.name: Invalid value: \"../")
+			want := "metadata.name: Invalid value: \"../"
+			if tc.want != "" {
+				want = tc.want
+			}
+			assert.Contains(t, r.stderr, want)
 			assert.NotContains(t, r.stdout, "real.k8s.local", "nothing from outside the store is printed")
 			assert.Equal(t, before, snapshotDir(t, victim), "the folder outside the store is intact")
 		})
@@ -145,7 +152,7 @@ func TestConcurrentCreateCluster(t *testing.T) {
 func TestEditConflictKeepsUsersFile(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "edit.k8s.local", "--zones", "us-east-2a")
-	stored := c.storePath("edit.k8s.local", "instancegroup", "nodes")
+	stored := c.storePath("edit.k8s.local", "instancegroup", "nodes-us-east-2a")
 	tmp := t.TempDir()
 	c.env["TMPDIR"] = tmp
 	// The "user" changes the machine type while someone else changes maxSize in the store.
@@ -155,23 +162,23 @@ func TestEditConflictKeepsUsersFile(t *testing.T) {
 	concurrent := fmt.Sprintf("sed -i 's/^  maxSize: 1/  maxSize: 5/' %q\n", stored)
 	require.NoError(t, os.WriteFile(c.env["KOPS_EDITOR"], []byte(strings.Replace(string(script), "case", concurrent+"case", 1)), 0o755))
 
-	r := c.run("edit", "ig", "nodes", "--name", "edit.k8s.local")
+	r := c.run("edit", "ig", "nodes-us-east-2a", "--name", "edit.k8s.local")
 	assert.Equal(t, 1, r.code)
-	assert.Contains(t, r.stderr, `instance group "nodes" of cluster "edit.k8s.local" was changed in state store`)
+	assert.Contains(t, r.stderr, `instance group "nodes-us-east-2a" of cluster "edit.k8s.local" was changed in state store`)
 	assert.Contains(t, r.stderr, "Your edited file is kept in "+tmp)
 	data, err := os.ReadFile(stored)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "maxSize: 5", "the other change is not overwritten")
 	assert.Contains(t, string(data), "t3.medium")
 
-	kept, _ := filepath.Glob(filepath.Join(tmp, "kops-edit-*", "instancegroup-nodes.yaml"))
+	kept, _ := filepath.Glob(filepath.Join(tmp, "kops-edit-*", "instancegroup-nodes-us-east-2a.yaml"))
 	require.Len(t, kept, 1)
 	keptData, err := os.ReadFile(kept[0])
 	require.NoError(t, err)
 	assert.Contains(t, string(keptData), "machineType: m5.large", "the user's change survives")
 }
 
-// TestConcurrentEditsLoseNothing: ten `kops edit ig nodes` at once, each adding its own label:
+// TestConcurrentEditsLoseNothing: ten `kops edit ig nodes-us-east-2a` at once, each adding its own label:
 // every edit either lands or is refused, and every one that said "updated" is in the store.
 func TestConcurrentEditsLoseNothing(t *testing.T) {
 	c := newCLI(t)
@@ -193,12 +200,12 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 	for i, env := range envs {
 		wg.Go(func() {
 			var out, errOut bytes.Buffer
-			code := run([]string{"edit", "ig", "nodes", "--name", "edit.k8s.local"}, env, strings.NewReader(""), &out, &errOut, nil)
+			code := run([]string{"edit", "ig", "nodes-us-east-2a", "--name", "edit.k8s.local"}, env, strings.NewReader(""), &out, &errOut, nil)
 			results[i] = result{code, out.String(), errOut.String()}
 		})
 	}
 	wg.Wait()
-	stored := c.mustRun("get", "ig", "nodes", "--name", "edit.k8s.local", "-o", "yaml").stdout
+	stored := c.mustRun("get", "ig", "nodes-us-east-2a", "--name", "edit.k8s.local", "-o", "yaml").stdout
 	landed := 0
 	for i, r := range results {
 		label := fmt.Sprintf("editor-%d: \"yes\"", i)
@@ -228,7 +235,7 @@ func TestDeleteUnknownFilesCLI(t *testing.T) {
 	before := snapshotDir(t, c.storePath())
 
 	r := c.mustRun("delete", "cluster", "gone.k8s.local")
-	assert.Contains(t, r.stdout, "instancegroup/nodes\n")
+	assert.Contains(t, r.stdout, "instancegroup/nodes-us-east-2a\n")
 	assert.Contains(t, r.stdout, "addons/bootstrap-channel.yaml\n")
 	assert.Contains(t, r.stdout, "Unknown files found (the delete refuses unless --force is given):\n  "+"file://"+c.storePath("gone.k8s.local", "pki", "ca.key"))
 
@@ -313,9 +320,9 @@ func TestEditorWithArgumentsAndQuotes(t *testing.T) {
 	require.NoError(t, os.MkdirAll(tmp, 0o755))
 	c.env["TMPDIR"] = tmp
 
-	r := c.mustRun("edit", "ig", "nodes", "--name", "editor.k8s.local")
+	r := c.mustRun("edit", "ig", "nodes-us-east-2a", "--name", "editor.k8s.local")
 	assert.Contains(t, r.stdout, "updated in the state store")
-	assert.Contains(t, c.mustRun("get", "ig", "nodes", "--name", "editor.k8s.local").stdout, "m5.large")
+	assert.Contains(t, c.mustRun("get", "ig", "nodes-us-east-2a", "--name", "editor.k8s.local").stdout, "m5.large")
 }
 
 // TestGetRefusesSpecialFiles: a group that is a FIFO or a symlink to /dev/zero fails `kops get`
@@ -333,7 +340,7 @@ func TestGetRefusesSpecialFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCLI(t)
 			c.mustRun("create", "cluster", "special.k8s.local", "--zones", "us-east-2a")
-			path := c.storePath("special.k8s.local", "instancegroup", "nodes")
+			path := c.storePath("special.k8s.local", "instancegroup", "nodes-us-east-2a")
 			require.NoError(t, os.Remove(path))
 			require.NoError(t, tc.setup(path))
 
@@ -357,8 +364,8 @@ func TestGetRefusesSpecialFiles(t *testing.T) {
 func TestCreateFileLocatesBadGroupNames(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "real.k8s.local", "--zones", "us-east-2a")
-	group := c.mustRun("get", "ig", "nodes", "--name", "real.k8s.local", "-o", "yaml").stdout
-	bad := strings.ReplaceAll(group, "name: nodes\n", "name: Nodes_B\n")
+	group := c.mustRun("get", "ig", "nodes-us-east-2a", "--name", "real.k8s.local", "-o", "yaml").stdout
+	bad := strings.ReplaceAll(group, "name: nodes-us-east-2a\n", "name: Nodes_B\n")
 	require.NotEqual(t, group, bad)
 	file := filepath.Join(t.TempDir(), "groups.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(bad), 0o644))

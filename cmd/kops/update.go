@@ -26,7 +26,8 @@ func NewCmdUpdate(f *Factory) *cobra.Command {
 			"Apply the result on the cluster with: channels apply channel <configBase>/addons/bootstrap-channel.yaml --yes\n" +
 			"Cloud resources (launch templates, IAM) are written by --target terraform --out DIR only:\n" +
 			"kops calls no cloud API; run terraform in DIR to apply them.",
-		Args: cobra.MaximumNArgs(1),
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeClusterNames(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, err := f.Cluster(args)
 			if err != nil {
@@ -47,7 +48,32 @@ func NewCmdUpdate(f *Factory) *cobra.Command {
 	cluster.Flags().BoolVarP(&o.yes, "yes", "y", false, "Apply the changes (without it, only show them)")
 	cluster.Flags().StringVar(&o.target, "target", "", "Target: dryrun, direct or terraform (default dryrun, direct with --yes)")
 	cluster.Flags().StringVar(&o.out, "out", "", "Directory --target terraform writes kubernetes.tf and data/ to")
+	addKopsFlags(cluster, false, updateClusterKopsFlags()...)
 	return parentCommand("update", "Update clusters", cluster)
+}
+
+// updateClusterKopsFlags are the flags of kops's `update cluster` this build does not honour.
+// Those that make kops write a kubeconfig are noted and the update goes on, so that kops's usual
+// `kops update cluster --yes --admin` works; the others are refused.
+func updateClusterKopsFlags() []kopsFlag {
+	const noKubeconfig = "it keeps no cluster CA or credentials, so it writes no kubeconfig; use the one of the cluster you run the addons on"
+	const noContact = "its update does not contact the cluster: it writes the state store (and terraform files) only"
+	return []kopsFlag{
+		{name: "admin", kind: switchWithDuration, note: true, why: noKubeconfig},
+		{name: "create-kube-config", kind: isSwitch, note: true, harmless: "false", why: noKubeconfig},
+		{name: "internal", kind: isSwitch, note: true, why: noKubeconfig},
+		{name: "user", note: true, why: noKubeconfig},
+		{name: "allow-kops-downgrade", kind: isSwitch, why: "it records no kops version in the state store, so there is no downgrade to allow"},
+		{name: "api-server", why: noContact},
+		{name: "use-kubeconfig", kind: isSwitch, why: noContact},
+		{name: "ignore-kubelet-version-skew", kind: isSwitch, why: noContact + ", so it checks no kubelet version skew"},
+		{name: "instance-group", why: "it updates the whole cluster at once: its files are one state, not one per group"},
+		{name: "instance-group-roles", why: "it updates the whole cluster at once: its files are one state, not one per role"},
+		{name: "lifecycle-overrides", why: "it calls no cloud API, so there is no task lifecycle to override"},
+		{name: "phase", why: "it calls no cloud API, so there are no cloud phases to run apart"},
+		{name: "prune", kind: isSwitch, why: "it always deletes the stale files it wrote, and terraform removes the cloud resources kubernetes.tf no longer lists"},
+		{name: "ssh-public-key", why: "it stores SSH public keys from SSHCredential documents: add one with 'kops create -f' (kops deprecates this flag too)"},
+	}
 }
 
 func runUpdateCluster(ctx context.Context, f *Factory, name string, o updateOptions) error {

@@ -32,11 +32,10 @@ func printNotApplied(f *Factory, name string, result *cloudup.ApplyResult) {
 	fmt.Fprintf(f.ErrOut, "W: %d cloud resources were not applied (kops update cluster %s --target terraform --out DIR --yes writes them)\n", n, name)
 }
 
-// printTerraformNext says where each part went (or would go) and what to run next.
+// printTerraformNext says where each part went and what to run next (a dry run says where they
+// would go in its report, before its last line).
 func printTerraformNext(f *Factory, result *cloudup.ApplyResult, yes bool) {
 	if !yes {
-		fmt.Fprintf(f.Out, "With --yes, kubernetes.tf and data/ are written to %s and the addon files to the state store (%s/addons).\n",
-			result.OutDir, result.ConfigBase)
 		return
 	}
 	fmt.Fprintf(f.Out, "Terraform files are in %s: apply the cloud resources with: cd %s && terraform init && terraform apply\n",

@@ -37,7 +37,7 @@ func TestNoCommandWritesThroughSymlinks(t *testing.T) {
 		return err
 	}))
 	for _, want := range []string{"addons", filepath.Join("addons", "coredns.addons.k8s.io"), "igconfig",
-		filepath.Join("igconfig", "node"), filepath.Join("igconfig", "node", "nodes"), "instancegroup"} {
+		filepath.Join("igconfig", "node"), filepath.Join("igconfig", "node", "nodes-us-east-2a"), "instancegroup"} {
 		require.Contains(t, folders, filepath.Join(name, want))
 	}
 	commands := [][]string{

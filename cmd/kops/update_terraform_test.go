@@ -32,9 +32,9 @@ func TestUpdateClusterTerraform(t *testing.T) {
 	tf, err := os.ReadFile(mainFile)
 	require.NoError(t, err)
 	assert.Contains(t, string(tf), "provider \"aws\" {\n  region = \"us-east-2\"\n}\n")
-	assert.Contains(t, string(tf), "resource \"aws_launch_template\" \"nodes-tf-example-com\" {\n")
+	assert.Contains(t, string(tf), "resource \"aws_launch_template\" \"nodes-us-east-2a-tf-example-com\" {\n")
 	assert.Contains(t, string(tf), "    name = aws_iam_instance_profile.nodes-tf-example-com.id\n")
-	assert.FileExists(t, filepath.Join(out, "data", "aws_launch_template_nodes.tf.example.com_user_data"))
+	assert.FileExists(t, filepath.Join(out, "data", "aws_launch_template_nodes-us-east-2a.tf.example.com_user_data"))
 	assert.NotContains(t, r.stdout, "NOT APPLIED", "terraform carries the cloud resources")
 	assert.FileExists(t, c.storePath("tf.example.com", "addons", "bootstrap-channel.yaml"), "addon files still go to the store")
 	assert.NoDirExists(t, filepath.Join(out, "addons"), "and not to --out")
@@ -96,9 +96,9 @@ func TestUpdateClusterTerraformLeavesOthersFilesAlone(t *testing.T) {
 	}
 
 	// Two more groups, then their files leave the store by hand: their data files are stale.
-	group := c.mustRun("get", "ig", "nodes", "--name", "tf.example.com", "-o", "yaml").stdout
+	group := c.mustRun("get", "ig", "nodes-us-east-2a", "--name", "tf.example.com", "-o", "yaml").stdout
 	for _, name := range []string{"extra", "edited"} {
-		doc := strings.Replace(group, "name: nodes\n", "name: "+name+"\n", 1)
+		doc := strings.Replace(group, "name: nodes-us-east-2a\n", "name: "+name+"\n", 1)
 		path := filepath.Join(t.TempDir(), name+".yaml")
 		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))
 		c.mustRun("create", "-f", path)
@@ -191,13 +191,14 @@ func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 	c.mustRun("create", "cluster", "d.example.com", "--zones", "us-east-2a")
 
 	r := c.mustRun("update", "cluster", "d.example.com")
-	assert.Contains(t, r.stdout, "Must specify --yes to apply changes\n\nCloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform):\n")
-	assert.Contains(t, r.stdout, "  LaunchTemplate/nodes.d.example.com\n  \tName                \tnodes.d.example.com\n")
+	assert.Contains(t, r.stdout, "\nCloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform):\n")
+	assert.True(t, strings.HasSuffix(r.stdout, "\n\nMust specify --yes to apply changes\n"), "the reminder is the dry run's last line, after the cloud resources:\n%s", r.stdout)
+	assert.Contains(t, r.stdout, "  LaunchTemplate/nodes-us-east-2a.d.example.com\n  \tName                \tnodes-us-east-2a.d.example.com\n")
 
 	r = c.mustRun("update", "cluster", "d.example.com", "--yes")
 	assert.Equal(t, 0, r.code)
 	tail := r.stdout[strings.Index(r.stdout, "*** NOT APPLIED"):]
-	assert.Contains(t, tail, "  LaunchTemplate/nodes.d.example.com\n")
+	assert.Contains(t, tail, "  LaunchTemplate/nodes-us-east-2a.d.example.com\n")
 	assert.Contains(t, tail, "  IAMRole/nodes.d.example.com\n")
 	assert.True(t, strings.HasSuffix(tail, "Write them with:  kops update cluster d.example.com --target terraform --out DIR --yes\n"+
 		"then apply them:  cd DIR && terraform init && terraform apply\n"), tail)
@@ -211,7 +212,7 @@ func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 func TestUpdateClusterTerraformFollowsNoLinkInOut(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
-	for _, name := range []string{"kubernetes.tf", "data/aws_launch_template_nodes.tf.example.com_user_data", ".kops-ledger.sha256"} {
+	for _, name := range []string{"kubernetes.tf", "data/aws_launch_template_nodes-us-east-2a.tf.example.com_user_data", ".kops-ledger.sha256"} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			c.mustRun("update", "cluster", "tf.example.com", "--target", "terraform", "--out", out, "--yes")

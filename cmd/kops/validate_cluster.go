@@ -20,9 +20,14 @@ type validateClusterOptions struct {
 	interval       time.Duration
 	timeout        time.Duration
 	requestTimeout time.Duration
+	count          int
 	kubeconfig     string
 	output         string
 }
+
+// Exit codes of kops validate cluster, as kops's: a cluster validated and found unhealthy exits
+// 2, so that a script can tell it from a validation that could not be made (1).
+const exitValidationFailed = 2
 
 // NewCmdValidate is `kops validate cluster`.
 func NewCmdValidate(f *Factory) *cobra.Command {
@@ -35,16 +40,24 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 			"and manifest hash; with built-in CoreDNS, Deployment coredns available and Service kube-dns at\n" +
 			"spec.kubeDNS.serverIP; with the CoreDNS operator, its Deployment available and the CoreDNS object\n" +
 			"healthy; with kube2iam (podMetadataAccess mode Forward), its DaemonSet ready on every node. Exits\n" +
-			"non-zero with what is missing. One validation takes at most --timeout: a server that cannot be\n" +
-			"reached or does not answer in time is one error naming it. --wait validates again every --interval\n" +
-			"until healthy or the wait is over; no validation outlives the wait.",
-		Args: cobra.MaximumNArgs(1),
+			"2 with what is missing, 1 when it cannot validate. The kubeconfig's context named after the\n" +
+			"cluster is used, as kops names it; without one, the current context, with a warning. One validation\n" +
+			"takes at most --timeout: a server that cannot be reached or does not answer in time is one error\n" +
+			"naming it. --wait validates again every --interval until healthy (--count times in a row) or the\n" +
+			"wait is over; no validation outlives the wait.",
+		Example: "  # Try for 10 minutes to validate the cluster 3 times in a row.\n" +
+			"  kops validate cluster k8s.example.com --wait 10m --count 3",
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeClusterNames(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(o.output, outputTable, outputYAML, outputJSON); err != nil {
 				return err
 			}
 			if o.wait < 0 || o.interval <= 0 || o.timeout <= 0 || o.requestTimeout <= 0 {
 				return errors.New("--wait must not be negative; --interval, --timeout and --request-timeout must be positive")
+			}
+			if o.count < 0 || (o.count > 1 && o.wait == 0) {
+				return fmt.Errorf("--count=%d: it must not be negative, and more than one validation needs --wait to make them in", o.count)
 			}
 			name, err := f.Cluster(args)
 			if err != nil {
@@ -55,11 +68,20 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 	}
 	fl := cluster.Flags()
 	fl.DurationVar(&o.wait, "wait", 0, "Keep validating until the cluster is healthy or this much time has passed (e.g. 5m)")
+	fl.IntVar(&o.count, "count", 0, "Number of consecutive successful validations required (needs --wait when more than one)")
 	fl.DurationVar(&o.interval, "interval", 10*time.Second, "Time between attempts with --wait")
 	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "Time limit of one validation, all its requests together (with --wait: of each attempt, and no attempt outlives the wait)")
 	fl.DurationVar(&o.requestTimeout, "request-timeout", kubeconfig.DefaultRequestTimeout, "Time limit of each request to the cluster (--timeout bounds them all together)")
 	fl.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
 	fl.StringVarP(&o.output, "output", "o", outputTable, "Output format: table, yaml or json")
+	_ = cluster.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{outputTable, outputYAML, outputJSON}, cobra.ShellCompDirectiveNoFileComp
+	})
+	addKopsFlags(cluster, false,
+		kopsFlag{name: "api-server", why: "it talks to the server of the kubeconfig's context; choose another kubeconfig with --kubeconfig"},
+		kopsFlag{name: "use-kubeconfig", kind: isSwitch, harmless: "true", why: "it always uses the server of the kubeconfig's context: it cannot infer one from the cluster's name"},
+		kopsFlag{name: "max-unready-nodes", why: "it checks the cluster's addons and DNS, not its nodes, so there are no unready nodes to tolerate"},
+	)
 	return parentCommand("validate", "Validate clusters", cluster)
 }
 
@@ -77,15 +99,26 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 	if err != nil {
 		return err
 	}
-	config, err := kubeconfig.RESTConfig(o.kubeconfig, f.Env)
+	config, warning, err := kubeconfig.RESTConfigFor(o.kubeconfig, f.Env, name)
 	if err != nil {
 		return err
+	}
+	if warning != "" {
+		fmt.Fprintf(f.ErrOut, "W: %s\n", warning)
 	}
 	v, err := validation.NewValidator(kubeconfig.ForCLI(config, o.requestTimeout))
 	if err != nil {
 		return err
 	}
-	result, err := v.Wait(cmd.Context(), expected, validation.WaitOptions{Timeout: o.timeout, Wait: o.wait, Interval: o.interval, Progress: f.ErrOut})
+	result, err := v.Wait(cmd.Context(), expected, validation.WaitOptions{Timeout: o.timeout, Wait: o.wait, Interval: o.interval, Count: o.count, Progress: f.ErrOut})
+	var short *validation.CountError
+	if errors.As(err, &short) {
+		// Healthy, but not for long enough: the checks are shown, and the error is kops's, 1.
+		if err := printValidation(f, o.output, result); err != nil {
+			return err
+		}
+		return err
+	}
 	if err != nil {
 		return withTimeLimitFlag(err, o)
 	}
@@ -97,7 +130,8 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 		for _, c := range failures {
 			lines = append(lines, fmt.Sprintf("  %s %s: %s", c.Kind, c.Name, c.Message))
 		}
-		return fmt.Errorf("cluster %q is not healthy: %d of %d checks failed:\n%s", name, len(failures), len(result.Checks), strings.Join(lines, "\n"))
+		return &exitError{code: exitValidationFailed,
+			err: fmt.Errorf("cluster %q is not healthy: %d of %d checks failed:\n%s", name, len(failures), len(result.Checks), strings.Join(lines, "\n"))}
 	}
 	if o.output == outputTable {
 		fmt.Fprintf(f.Out, "\nYour cluster %s is ready\n", name)

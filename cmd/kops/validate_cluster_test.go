@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -50,10 +51,22 @@ func serverURL(t *testing.T, handler http.HandlerFunc) string {
 	return s.URL
 }
 
+// kubeconfigFor writes a kubeconfig whose one context, current, is named after the cluster
+// v.k8s.local and talks to server.
 func kubeconfigFor(t *testing.T, server string) string {
+	return kubeconfigWith(t, map[string]string{"v.k8s.local": server}, "v.k8s.local")
+}
+
+// kubeconfigWith writes a kubeconfig with a context per entry of servers, named as its key.
+func kubeconfigWith(t *testing.T, servers map[string]string, current string) string {
+	var clusters, contexts strings.Builder
+	for name, server := range servers {
+		fmt.Fprintf(&clusters, "- name: %s\n  cluster: {server: %q}\n", name, server)
+		fmt.Fprintf(&contexts, "- name: %s\n  context: {cluster: %s, user: u}\n", name, name)
+	}
 	p := filepath.Join(t.TempDir(), "kubeconfig")
-	require.NoError(t, os.WriteFile(p, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \""+server+
-		"\"}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n"), 0o600))
+	require.NoError(t, os.WriteFile(p, []byte("apiVersion: v1\nkind: Config\nclusters:\n"+clusters.String()+
+		"users:\n- name: u\n  user: {token: t}\ncontexts:\n"+contexts.String()+"current-context: "+current+"\n"), 0o600))
 	return p
 }
 
@@ -110,6 +123,16 @@ func TestValidateUnreachableServer(t *testing.T) {
 		r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--wait", "300ms", "--timeout", "1h")
 		assert.Equal(t, 1, r.code)
 		assert.Contains(t, r.stderr, "GET /api: the wait for a healthy cluster (300ms) ran out: context deadline exceeded\n(--wait=300ms was over; each validation may also take at most --timeout=1h0m0s)")
+	})
+
+	t.Run("with --wait, each attempt is a short line and the server is named once", func(t *testing.T) {
+		server := listenerURL(t, true)
+		r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, server), "--wait", "1s", "--interval", "100ms")
+		assert.Equal(t, 1, r.code)
+		assert.Regexp(t, `^Validation 1 failed: cannot reach the API server \(connection refused\); next in 100ms, 1s left\n`, r.stderr)
+		assert.GreaterOrEqual(t, strings.Count(r.stderr, "\nValidation "), 2, r.stderr)
+		assert.Equal(t, 1, strings.Count(r.stderr, server), "the server is named once, in the error:\n%s", r.stderr)
+		assert.Equal(t, 1, strings.Count(r.stderr, "Error:"), r.stderr)
 	})
 
 	t.Run("--request-timeout shorter than --timeout", func(t *testing.T) {

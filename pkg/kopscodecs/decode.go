@@ -240,6 +240,15 @@ func (o *Object) Describe() string { return o.doc.String() }
 // Where names the document with its place: `cluster.yaml:1 (document 2 (InstanceGroup "nodes"))`.
 func (o *Object) Where() string { return fmt.Sprintf("%s:%d (%s)", o.doc.source, o.doc.line, o.doc) }
 
+// WithoutLines returns the object with its lines dropped, for a document no user wrote or sees
+// (one made by --set): its problems are then named by document and field path alone.
+func (o *Object) WithoutLines() *Object {
+	c := *o
+	c.lines = nil
+	c.doc.line = 0
+	return &c
+}
+
 // Problem reports err against the whole document, at its first line.
 func (o *Object) Problem(err error) error {
 	d := &DecodeError{Source: o.doc.source}

@@ -1,6 +1,7 @@
 package kopscodecs
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,4 +65,19 @@ func (e *DecodeError) addFieldErrors(doc docRef, errs field.ErrorList, lines map
 	for _, fe := range errs {
 		e.add(doc, yamlshape.Lines(lines).Of(fe.Field, doc.line), fe)
 	}
+}
+
+// WithoutLines drops the line numbers of a decoding error, for a document no user wrote or sees
+// (one made by --set): its problems are named by document and field path alone.
+func WithoutLines(err error) error {
+	var d *DecodeError
+	if !errors.As(err, &d) {
+		return err
+	}
+	out := &DecodeError{Source: d.Source, Problems: make([]Problem, len(d.Problems))}
+	for i, p := range d.Problems {
+		p.Line = 0
+		out.Problems[i] = p
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,10 +36,19 @@ const (
 )
 
 // RESTConfig finds the cluster: the explicit kubeconfig file, else KUBECONFIG (a list of files),
-// else ~/.kube/config, else the in-cluster service account. env is the process environment, read
-// once by the caller. Every kubeconfig file is read through the one bounded read
-// (vfs.ReadLocalFile), so a FIFO or /dev/zero given as a kubeconfig fails at once.
+// else ~/.kube/config, else the in-cluster service account; in a kubeconfig, its current context.
+// env is the process environment, read once by the caller. Every kubeconfig file is read through
+// the one bounded read (vfs.ReadLocalFile), so a FIFO or /dev/zero given as a kubeconfig fails at
+// once.
 func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
+	config, _, err := RESTConfigFor(explicit, env, "")
+	return config, err
+}
+
+// RESTConfigFor is RESTConfig preferring the kubeconfig's context named preferred, as kops names
+// a cluster's context after the cluster: when the kubeconfig has no such context, the current one
+// is used and the returned warning says so.
+func RESTConfigFor(explicit string, env map[string]string, preferred string) (*rest.Config, string, error) {
 	var files []string
 	switch {
 	case explicit != "":
@@ -50,19 +60,63 @@ func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
 	default:
 		config, err := rest.InClusterConfig()
 		if err != nil {
-			return nil, fmt.Errorf("no kubeconfig (--kubeconfig, KUBECONFIG or ~/.kube/config) and not running in a cluster: %w", err)
+			return nil, "", fmt.Errorf("no kubeconfig: --kubeconfig is not given, KUBECONFIG is not set and ~/.kube/config does not exist (nor is this a pod in a cluster)")
 		}
-		return config, nil
+		return config, "", nil
 	}
-	merged, err := load(files, explicit != "")
+	merged, warning, err := resolve(files, explicit != "", preferred)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	config, err := clientcmd.NewDefaultClientConfig(*merged, &clientcmd.ConfigOverrides{}).ClientConfig()
 	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig %s: %w", strings.Join(files, string(filepath.ListSeparator)), err)
+		return nil, "", fmt.Errorf("loading kubeconfig %s: %w", strings.Join(files, string(filepath.ListSeparator)), err)
 	}
-	return config, nil
+	return config, warning, nil
+}
+
+// resolve loads the files, chooses the context and puts the files it names in their place.
+func resolve(files []string, explicit bool, preferred string) (*clientcmdapi.Config, string, error) {
+	merged, err := load(files, explicit)
+	if err != nil {
+		return nil, "", err
+	}
+	warning, err := chooseContext(merged, strings.Join(files, string(filepath.ListSeparator)), preferred)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := inlineFiles(merged); err != nil {
+		return nil, "", err
+	}
+	return merged, warning, nil
+}
+
+// chooseContext makes the preferred context current when the kubeconfig has it, and says plainly
+// when there is no context to use (client-go would say "no configuration has been provided, try
+// setting KUBERNETES_MASTER").
+func chooseContext(config *clientcmdapi.Config, names, preferred string) (string, error) {
+	if preferred != "" && config.Contexts[preferred] != nil {
+		config.CurrentContext = preferred
+		return "", nil
+	}
+	contexts := make([]string, 0, len(config.Contexts))
+	for name := range config.Contexts {
+		contexts = append(contexts, name)
+	}
+	sort.Strings(contexts)
+	switch {
+	case len(contexts) == 0:
+		return "", fmt.Errorf("kubeconfig %s has no contexts: it names no cluster to talk to", names)
+	case config.CurrentContext == "":
+		return "", fmt.Errorf("kubeconfig %s has no current context (its contexts: %s): choose one with 'kubectl config use-context NAME'",
+			names, strings.Join(contexts, ", "))
+	case config.Contexts[config.CurrentContext] == nil:
+		return "", fmt.Errorf("kubeconfig %s: its current context %q is not one of its contexts (%s)",
+			names, config.CurrentContext, strings.Join(contexts, ", "))
+	case preferred != "":
+		return fmt.Sprintf("the kubeconfig has no context named %q, the cluster's name; using its current context %q", preferred, config.CurrentContext), nil
+	}
+	return "", nil
 }
 
 // load reads and merges kubeconfig files as kubectl does: the first file to name a cluster, user or
@@ -76,8 +130,11 @@ func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 			continue
 		}
 		data, err := vfs.ReadLocalFile(name, true)
-		if errors.Is(err, fs.ErrNotExist) && !explicit {
-			continue
+		if errors.Is(err, fs.ErrNotExist) {
+			if !explicit {
+				continue
+			}
+			return nil, fmt.Errorf("kubeconfig %s does not exist", name)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading kubeconfig: %w", err)
@@ -113,9 +170,6 @@ func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 	}
 	if found == 0 {
 		return nil, fmt.Errorf("no kubeconfig: none of KUBECONFIG's files exists (%s)", strings.Join(files, string(filepath.ListSeparator)))
-	}
-	if err := inlineFiles(merged); err != nil {
-		return nil, err
 	}
 	return merged, nil
 }

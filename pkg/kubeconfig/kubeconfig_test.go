@@ -65,11 +65,60 @@ func TestRESTConfig(t *testing.T) {
 	}
 
 	_, err := RESTConfig(filepath.Join(dir, "missing"), nil)
-	require.ErrorContains(t, err, "reading kubeconfig: open "+filepath.Join(dir, "missing")+": no such file or directory")
+	require.EqualError(t, err, "kubeconfig "+filepath.Join(dir, "missing")+" does not exist")
 	_, err = RESTConfig("", map[string]string{"KUBECONFIG": filepath.Join(dir, "a") + ":" + filepath.Join(dir, "b")})
 	require.ErrorContains(t, err, "no kubeconfig: none of KUBECONFIG's files exists")
 	_, err = RESTConfig("", map[string]string{"HOME": filepath.Join(dir, "nohome")})
-	require.ErrorContains(t, err, "no kubeconfig (--kubeconfig, KUBECONFIG or ~/.kube/config)")
+	require.EqualError(t, err, "no kubeconfig: --kubeconfig is not given, KUBECONFIG is not set and ~/.kube/config does not exist (nor is this a pod in a cluster)")
+}
+
+// TestRESTConfigContext: the context named after the cluster is preferred; without one the
+// current context is used, with a warning; a kubeconfig without a context to use says so plainly
+// (client-go says "no configuration has been provided, try setting KUBERNETES_MASTER").
+func TestRESTConfigContext(t *testing.T) {
+	dir := t.TempDir()
+	two := filepath.Join(dir, "two")
+	require.NoError(t, os.WriteFile(two, []byte(`apiVersion: v1
+kind: Config
+clusters:
+- {name: a, cluster: {server: "https://a:6443"}}
+- {name: b, cluster: {server: "https://b:6443"}}
+users:
+- {name: u, user: {token: t}}
+contexts:
+- {name: other, context: {cluster: a, user: u}}
+- {name: b.k8s.local, context: {cluster: b, user: u}}
+current-context: other
+`), 0o600))
+	c, warning, err := RESTConfigFor(two, nil, "b.k8s.local")
+	require.NoError(t, err)
+	assert.Equal(t, "https://b:6443", c.Host, "the cluster's own context, not the current one")
+	assert.Empty(t, warning)
+
+	c, warning, err = RESTConfigFor(two, nil, "c.k8s.local")
+	require.NoError(t, err)
+	assert.Equal(t, "https://a:6443", c.Host)
+	assert.Equal(t, `the kubeconfig has no context named "c.k8s.local", the cluster's name; using its current context "other"`, warning)
+
+	c, warning, err = RESTConfigFor(two, nil, "")
+	require.NoError(t, err)
+	assert.Equal(t, "https://a:6443", c.Host)
+	assert.Empty(t, warning)
+
+	empty := filepath.Join(dir, "empty")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	noCurrent := filepath.Join(dir, "no-current")
+	require.NoError(t, os.WriteFile(noCurrent, []byte("apiVersion: v1\nkind: Config\ncontexts:\n- {name: x, context: {cluster: a}}\n"), 0o600))
+	badCurrent := filepath.Join(dir, "bad-current")
+	require.NoError(t, os.WriteFile(badCurrent, []byte("apiVersion: v1\nkind: Config\ncontexts:\n- {name: x, context: {cluster: a}}\ncurrent-context: nope\n"), 0o600))
+	for file, want := range map[string]string{
+		empty:      "kubeconfig " + empty + " has no contexts: it names no cluster to talk to",
+		noCurrent:  "kubeconfig " + noCurrent + " has no current context (its contexts: x): choose one with 'kubectl config use-context NAME'",
+		badCurrent: "kubeconfig " + badCurrent + `: its current context "nope" is not one of its contexts (x)`,
+	} {
+		_, _, err := RESTConfigFor(file, nil, "")
+		assert.EqualError(t, err, want)
+	}
 }
 
 // TestRESTConfigMergesAsKubectl: of a KUBECONFIG list the first file to name a cluster, user or
@@ -104,15 +153,15 @@ current-context: ctx-y
 	assert.Equal(t, "https://first:6443", c.Host, "the first file's current-context and cluster")
 	assert.Equal(t, "t", c.BearerToken)
 
-	merged, err := load([]string{missing, first, second}, false)
+	merged, _, err := resolve([]string{missing, first, second}, false, "")
 	require.NoError(t, err, "a missing file of a context not in use is not read, as with kubectl")
 	assert.Equal(t, "https://first:6443", merged.Clusters["c"].Server)
 	assert.Contains(t, merged.Contexts, "ctx-y")
 
-	_, err = load([]string{second}, false)
+	_, _, err = resolve([]string{second}, false, "")
 	assert.ErrorContains(t, err, "reading the certificate-authority: open "+filepath.Join(dir, "sub", "ca.crt"), "relative to its file")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "ca.crt"), []byte("PEM"), 0o600))
-	merged, err = load([]string{second}, false)
+	merged, _, err = resolve([]string{second}, false, "")
 	require.NoError(t, err)
 	assert.Equal(t, "PEM", string(merged.Clusters["other"].CertificateAuthorityData), "read through the bounded read, in place")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -127,8 +129,9 @@ func TestWaitAndTimeout(t *testing.T) {
 		require.ErrorAs(t, err, &unreachable)
 		lines := strings.Split(strings.TrimSuffix(progress.String(), "\n"), "\n")
 		require.GreaterOrEqual(t, len(lines), 2, progress.String())
-		for _, line := range lines {
-			assert.Regexp(t, `^Validation failed \(cannot validate against the API server `+url+`: GET /api: dial tcp [0-9.:]+: connect: connection refused\), next check in 50ms, \d+(ms|s) left$`, line)
+		for i, line := range lines {
+			assert.Regexp(t, `^Validation `+strconv.Itoa(i+1)+` failed: cannot reach the API server \(connection refused\); next in 50ms, \d+(ms|s) left$`, line)
+			assert.NotContains(t, line, url, "the server is named once, in the error at the end")
 		}
 	})
 
@@ -148,7 +151,7 @@ func TestWaitAndTimeout(t *testing.T) {
 		_, err := validator(t, url).Wait(context.Background(), builtIn(),
 			WaitOptions{Timeout: 100 * time.Millisecond, Wait: 700 * time.Millisecond, Interval: 10 * time.Millisecond, Progress: &progress})
 		require.Error(t, err)
-		assert.Contains(t, progress.String(), "GET /api: no answer within the time limit of one validation (100ms): context deadline exceeded), next check in 10ms")
+		assert.Contains(t, progress.String(), "Validation 1 failed: cannot reach the API server (no answer within 100ms); next in 10ms")
 		assert.GreaterOrEqual(t, strings.Count(progress.String(), "\n"), 2, "the wait goes on after an attempt times out:\n%s", progress.String())
 	})
 
@@ -181,7 +184,15 @@ func TestWaitAndTimeout(t *testing.T) {
 		require.NotNil(t, result)
 		assert.Len(t, result.Failures(), 3)
 		assert.Equal(t, 1, strings.Count(progress.String(), "\n"), progress.String())
-		assert.Contains(t, progress.String(), "Validation failed (3 of 3 checks failing: Addon coredns.addons.k8s.io: not applied")
+		line := strings.TrimSuffix(progress.String(), "\n")
+		assert.True(t, strings.HasPrefix(line, "Validation 1 failed: 3 of 3 checks failing: Addon coredns.addons.k8s.io, "), line)
+		assert.True(t, strings.HasSuffix(line, "…; next in 10ms, 1s left"), "the failures are cut short, the timing kept: %s", line)
+		assert.Equal(t, ProgressWidth, utf8.RuneCountInString(line), line)
+	})
+
+	t.Run("a count needs a wait", func(t *testing.T) {
+		_, err := validator(t, refusedServer(t)).Wait(context.Background(), builtIn(), WaitOptions{Timeout: time.Second, Count: 2})
+		assert.ErrorContains(t, err, "a count of 2 validations needs a wait")
 	})
 
 	t.Run("options", func(t *testing.T) {
@@ -253,4 +264,65 @@ func BenchmarkValidateUnreachable(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWaitCount: --count N needs N validations in a row that find the cluster healthy; a failure
+// in between starts the count again, and a wait that ends first returns the healthy result with a
+// *CountError.
+func TestWaitCount(t *testing.T) {
+	record := fmt.Sprintf(`{"id":"k8s-1.12","manifestHash":%q}`, hash(1))
+	expected := &Expected{Cluster: "c.k8s.local", DNS: DNSNone,
+		Addons: []Addon{{Name: "coredns.addons.k8s.io", Namespace: "kube-system", ID: "k8s-1.12", Hash: hash(1)}}}
+	// server answers the namespace's record on every read but those in fail (counted from 1).
+	server := func(t *testing.T, fail ...int32) string {
+		var reads atomic.Int32
+		url, _ := fakeServer(t, false, discoveryThen(func(w http.ResponseWriter, r *http.Request) {
+			n := reads.Add(1)
+			for _, f := range fail {
+				if n == f {
+					notFound(w, r)
+					return
+				}
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system","annotations":{"addons.k8s.io/coredns.addons.k8s.io":%q}}}`, record)
+		}))
+		return url
+	}
+	lines := func(b *bytes.Buffer) []string { return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") }
+
+	t.Run("three in a row", func(t *testing.T) {
+		var progress bytes.Buffer
+		r, err := validator(t, server(t)).Wait(context.Background(), expected,
+			WaitOptions{Timeout: time.Minute, Wait: time.Minute, Interval: time.Millisecond, Count: 3, Progress: &progress})
+		require.NoError(t, err)
+		assert.True(t, r.Healthy())
+		got := lines(&progress)
+		require.Len(t, got, 2, progress.String())
+		assert.Regexp(t, `^Validation 1 passed \(1 of 3 in a row\); next in 1ms, `, got[0])
+		assert.Regexp(t, `^Validation 2 passed \(2 of 3 in a row\); next in 1ms, `, got[1])
+	})
+
+	t.Run("a failure starts the count again", func(t *testing.T) {
+		var progress bytes.Buffer
+		_, err := validator(t, server(t, 2)).Wait(context.Background(), expected,
+			WaitOptions{Timeout: time.Minute, Wait: time.Minute, Interval: time.Millisecond, Count: 2, Progress: &progress})
+		require.NoError(t, err)
+		got := lines(&progress)
+		require.Len(t, got, 3, progress.String())
+		assert.Contains(t, got[0], "Validation 1 passed (1 of 2 in a row)")
+		assert.Contains(t, got[1], "Validation 2 failed: 1 of 1 checks failing: Addon coredns.addons.k8s.io;")
+		assert.Contains(t, got[2], "Validation 3 passed (1 of 2 in a row)")
+	})
+
+	t.Run("the wait ends before the count", func(t *testing.T) {
+		r, err := validator(t, server(t)).Wait(context.Background(), expected,
+			WaitOptions{Timeout: time.Minute, Wait: 300 * time.Millisecond, Interval: 200 * time.Millisecond, Count: 5})
+		var count *CountError
+		require.ErrorAs(t, err, &count)
+		assert.Equal(t, 5, count.Count)
+		assert.GreaterOrEqual(t, count.Passed, 1)
+		require.NotNil(t, r)
+		assert.True(t, r.Healthy(), "the last result is returned")
+	})
 }

@@ -11,6 +11,7 @@ import (
 // running it: the subcommand exists, every flag is one it has and its value parses, and the
 // positional arguments are as many as it takes. args excludes the program's name.
 func Parse(root *cobra.Command, args []string) error {
+	addDefaultCommands(root, args)
 	cmd, rest, err := root.Find(args)
 	if err != nil {
 		return err
@@ -47,6 +48,7 @@ func noSubcommand(cmd *cobra.Command, name string) error {
 // every flag written (`--wait`, `[-o table|yaml]`, `--set=…`) is one the command has. Arguments and
 // values are not held: a span may leave them out.
 func Mention(root *cobra.Command, args []string) error {
+	addDefaultCommands(root, args)
 	cmd := root
 	i := 0
 	for ; i < len(args); i++ {
@@ -58,7 +60,7 @@ func Mention(root *cobra.Command, args []string) error {
 	}
 	if i < len(args) && cmd.HasAvailableSubCommands() {
 		word := args[i]
-		if strings.HasPrefix(word, "[") && !strings.HasPrefix(word, "[-") {
+		if (strings.HasPrefix(word, "[") || strings.Contains(word, "|")) && !strings.HasPrefix(strings.TrimPrefix(word, "["), "-") {
 			for _, alt := range strings.Split(strings.Trim(word, "[]"), "|") {
 				if findSub(cmd, alt) == nil {
 					return noSubcommand(cmd, alt)
@@ -111,4 +113,11 @@ func flagName(word string) (string, bool) {
 	}
 	name, _, _ = strings.Cut(name, "=")
 	return name, true
+}
+
+// addDefaultCommands adds what cobra adds to a root command when it executes: help and, unless the
+// program turned it off, completion.
+func addDefaultCommands(root *cobra.Command, args []string) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd(args...)
 }

@@ -63,6 +63,8 @@ func TestMention(t *testing.T) {
 		{"validate cluster --wait=5m", ""},
 		{"get <resource>", ""},
 		{"get [clusters|secrets]", `kops get has no subcommand "secrets"`},
+		{"get clusters|ig", ""},
+		{"get clusters|secrets", `kops get has no subcommand "secrets"`},
 		{"get secrets", `kops get has no subcommand "secrets"`},
 		{"validate cluster [--count N]", `kops validate cluster has no flag "--count"`},
 		{"validate cluster -w", `has no flag "-w"`},

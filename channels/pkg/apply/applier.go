@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/blang/semver/v4"
@@ -388,17 +389,25 @@ func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *Ch
 	return nil
 }
 
+// report prints one row per addon under a header, as kops's channels does: what happened to it
+// and, in plain words, why. A dry run that would change something ends with the reminder.
 func (a *Applier) report(results []Result) {
 	changes := false
+	w := tabwriter.NewWriter(a.opts.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ADDON\tOUTCOME\tREASON")
 	for _, r := range results {
 		name := r.Name
 		if r.ID != "" {
 			name += " (" + r.ID + ")"
 		}
-		line := fmt.Sprintf("%-40s %-14s %s", name, r.Outcome, r.Reason)
-		fmt.Fprintln(a.opts.Out, strings.TrimRight(line, " "))
+		reason := r.Reason
+		if reason == "" {
+			reason = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Outcome, reason)
 		changes = changes || r.Outcome == WouldApply || r.Outcome == WouldPrune
 	}
+	_ = w.Flush()
 	if changes {
 		fmt.Fprintln(a.opts.Out, "\nMust specify --yes to apply changes")
 	}

@@ -34,11 +34,11 @@ func TestReasonToApply(t *testing.T) {
 		id, hash string
 		want     string
 	}{
-		{nil, "k8s-1.12", "abc", "not applied yet"},
+		{nil, "k8s-1.12", "abc", "new: the cluster does not run it yet"},
 		{current, "k8s-1.12", "abc", ""},
-		{current, "k8s-1.16", "abc", `id "k8s-1.12" -> "k8s-1.16"`},
-		{current, "k8s-1.12", "def", "manifest changed"},
-		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", FieldManager: "kops-channels", Inventory: &Inventory{}}, "k8s-1.12", "abc", "applied by an older channels"},
+		{current, "k8s-1.16", "abc", `its id changed from "k8s-1.12" to "k8s-1.16"`},
+		{current, "k8s-1.12", "def", "its manifest changed"},
+		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", FieldManager: "kops-channels", Inventory: &Inventory{}}, "k8s-1.12", "abc", "an older channels applied it"},
 		{kops, "k8s-1.12", "abc", "taking over: another tool recorded it, without an inventory of kops-channels's"},
 		{kops, "k8s-1.16", "def", "taking over: another tool recorded it, without an inventory of kops-channels's"},
 	}

@@ -60,15 +60,15 @@ func (v *ChannelVersion) Encode() string {
 func reasonToApply(recorded *ChannelVersion, id, hash, fieldManager string) string {
 	switch {
 	case recorded == nil:
-		return "not applied yet"
+		return "new: the cluster does not run it yet"
 	case !recorded.Ours(fieldManager):
 		return "taking over: another tool recorded it, without an inventory of " + fieldManager + "'s"
 	case recorded.ID != id:
-		return fmt.Sprintf("id %q -> %q", recorded.ID, id)
+		return fmt.Sprintf("its id changed from %q to %q", recorded.ID, id)
 	case recorded.ManifestHash != hash:
-		return "manifest changed"
+		return "its manifest changed"
 	case recorded.SystemGeneration < SystemGeneration:
-		return "applied by an older channels"
+		return "an older channels applied it"
 	}
 	return ""
 }

@@ -43,5 +43,5 @@ func TestChannelsCommand(t *testing.T) {
 
 	out2, err = channels("apply", "channel", location, "--kubeconfig", filepath.Join(dir, "missing"))
 	assert.Error(t, err)
-	assert.Contains(t, out2, "reading kubeconfig: open "+filepath.Join(dir, "missing")+": no such file or directory")
+	assert.Contains(t, out2, "Error: kubeconfig "+filepath.Join(dir, "missing")+" does not exist\n")
 }

@@ -22,7 +22,7 @@ type store struct {
 	binary, dir string
 }
 
-// newStore creates the cluster with `kops create cluster` (a control plane and the nodes group)
+// newStore creates the cluster with `kops create cluster` (a control plane and nodes-us-east-2a)
 // and, for extraGroups > 0, that many more node groups with `kops create -f`.
 func newStore(tb testing.TB, binary string, extraGroups int) *store {
 	s := &store{binary: binary, dir: filepath.Join(tb.TempDir(), "state")}

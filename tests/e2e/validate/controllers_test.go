@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/client-go/util/retry"
 
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -29,6 +31,7 @@ func newClusterTB(t testing.TB, bin, name string, flags string) *cluster {
 	dir := t.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
 	kopsenv.WriteKubeconfig(t, env, kubeconfig)
+	nameContextAfter(t, kubeconfig, name, false)
 	c := &cluster{name: name, bin: bin, dir: dir, state: "file://" + filepath.Join(dir, "state")}
 	c.env = []string{"KOPS_STATE_STORE=" + c.state, "KUBECONFIG=" + kubeconfig, "HOME=" + dir, "KOPS_FEATURE_FLAGS=" + flags}
 	c.mustKops(t, "create", "cluster", name, "--zones", "us-east-2a")
@@ -101,3 +104,19 @@ func record(t *testing.T, namespace, addon string) string {
 }
 
 func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o600) }
+
+// nameContextAfter gives the kubeconfig a context named after the cluster, as kops names it, next
+// to its current one (channels, which knows no cluster name, uses that); with elsewhere, the
+// current context becomes one of a server where nothing listens, so that only the cluster's own
+// context reaches the cluster.
+func nameContextAfter(t testing.TB, kubeconfig, name string, elsewhere bool) {
+	config, err := clientcmd.LoadFromFile(kubeconfig)
+	require.NoError(t, err)
+	config.Contexts[name] = config.Contexts[config.CurrentContext].DeepCopy()
+	if elsewhere {
+		config.Clusters["nowhere"] = &clientcmdapi.Cluster{Server: "https://127.0.0.1:1"}
+		config.Contexts["nowhere"] = &clientcmdapi.Context{Cluster: "nowhere", AuthInfo: config.Contexts[name].AuthInfo}
+		config.CurrentContext = "nowhere"
+	}
+	require.NoError(t, clientcmd.WriteToFile(*config, kubeconfig))
+}

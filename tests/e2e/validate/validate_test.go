@@ -19,6 +19,10 @@ import (
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
 
+// exitUnhealthy is kops's exit code for a cluster validated and found unhealthy; 1 is for a
+// validation that could not be made.
+const exitUnhealthy = 2
+
 // result mirrors what -o json and -o yaml print.
 type result struct {
 	Cluster string `json:"cluster"`
@@ -51,17 +55,17 @@ func TestValidateBuiltIn(t *testing.T) {
 
 	t.Run("Deployment not available yet", func(t *testing.T) {
 		r := validate()
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		assert.Contains(t, r.Stdout, "Deployment  kube-system/coredns")
 		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 4 checks failed:`)
 		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: generation 1 not yet observed by its controller")
 		setDeploymentStatus(t, "kube-system", "coredns", nil)
 		r = validate()
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: no Available condition yet, 0/1 replicas ready")
 		setDeploymentAvailable(t, "kube-system", "coredns", false)
 		r = validate()
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: MinimumReplicasUnavailable Deployment does not have minimum availability.")
 	})
 
@@ -74,6 +78,22 @@ func TestValidateBuiltIn(t *testing.T) {
 		assert.Regexp(t, `Service +kube-system/kube-dns +OK +clusterIP 100.64.0.10\n`, r.Stdout)
 		assert.Contains(t, r.Stdout, "Your cluster builtin.k8s.local is ready\n")
 		assert.Empty(t, r.Stderr)
+	})
+
+	// kops uses the kubeconfig's context named after the cluster, whatever the current one is; a
+	// kubeconfig without one is used through its current context, with a warning.
+	t.Run("the cluster's context", func(t *testing.T) {
+		elsewhere := filepath.Join(t.TempDir(), "kubeconfig")
+		kopsenv.WriteKubeconfig(t, env, elsewhere)
+		nameContextAfter(t, elsewhere, c.name, true)
+		r := validate("--kubeconfig", elsewhere)
+		require.Equal(t, 0, r.Code, r.Stderr)
+		assert.Empty(t, r.Stderr)
+
+		plain := kopsenv.Kubeconfig(t, env)
+		r = validate("--kubeconfig", plain)
+		require.Equal(t, 0, r.Code, r.Stderr)
+		assert.Equal(t, `W: the kubeconfig has no context named "builtin.k8s.local", the cluster's name; using its current context "e2e"`+"\n", r.Stderr)
 	})
 
 	t.Run("output formats", func(t *testing.T) {
@@ -101,7 +121,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		setDeploymentAvailable(t, "kube-system", "coredns", false)
 		defer setDeploymentAvailable(t, "kube-system", "coredns", true)
 		r = validate("-o", "json")
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		var got result
 		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &got))
 		assert.Equal(t, map[string]string{"Deployment kube-system/coredns": "not available: MinimumReplicasUnavailable Deployment does not have minimum availability."}, got.failing())
@@ -113,7 +133,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		setRecord(t, "kube-system", "coredns.addons.k8s.io", "")
 		defer setRecord(t, "kube-system", "coredns.addons.k8s.io", saved)
 		r := validate()
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		assert.Contains(t, r.Stderr, "  Addon coredns.addons.k8s.io: not applied: no record addons.k8s.io/coredns.addons.k8s.io on namespace kube-system")
 	})
 
@@ -124,7 +144,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		setRecord(t, "kube-system", "coredns.addons.k8s.io", stale)
 		defer setRecord(t, "kube-system", "coredns.addons.k8s.io", saved)
 		r := validate()
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		assert.Regexp(t, `Addon coredns.addons.k8s.io: stale: applied manifest 000000000000, the channel has [0-9a-f]{12}`, r.Stderr)
 	})
 
@@ -143,7 +163,7 @@ func TestValidateBuiltIn(t *testing.T) {
 		recreate("100.64.0.53")
 		defer recreate("100.64.0.10")
 		r := validate()
-		assert.Equal(t, 1, r.Code)
+		assert.Equal(t, exitUnhealthy, r.Code)
 		assert.Contains(t, r.Stderr, "  Service kube-system/kube-dns: clusterIP is 100.64.0.53, spec.kubeDNS.serverIP is 100.64.0.10: pods would not reach DNS")
 	})
 
@@ -158,10 +178,10 @@ func TestValidateBuiltIn(t *testing.T) {
 		require.NoError(t, cmd.Start())
 		lines := bufio.NewScanner(stderr)
 		require.True(t, lines.Scan(), "a progress line")
-		assert.Regexp(t, `^Validation failed \(1 of 4 checks failing: Deployment kube-system/coredns: not available: .*\), next check in 100ms, 2m0s left$`, lines.Text())
+		assert.Equal(t, "Validation 1 failed: 1 of 4 checks failing: Deployment kube-system/coredns; next in 100ms, 2m0s left", lines.Text())
 		setDeploymentAvailable(t, "kube-system", "coredns", true) // the controller catches up
 		for lines.Scan() {
-			assert.True(t, strings.HasPrefix(lines.Text(), "Validation failed ("), lines.Text())
+			assert.Regexp(t, `^Validation \d+ failed: `, lines.Text())
 		}
 		require.NoError(t, cmd.Wait())
 		assert.Contains(t, stdout.String(), "Your cluster builtin.k8s.local is ready\n")
@@ -171,8 +191,8 @@ func TestValidateBuiltIn(t *testing.T) {
 		setDeploymentAvailable(t, "kube-system", "coredns", false)
 		defer setDeploymentAvailable(t, "kube-system", "coredns", true)
 		r := validate("--wait=1s", "--interval=200ms")
-		assert.Equal(t, 1, r.Code)
-		assert.GreaterOrEqual(t, strings.Count(r.Stderr, "Validation failed ("), 2, r.Stderr)
+		assert.Equal(t, exitUnhealthy, r.Code)
+		assert.GreaterOrEqual(t, strings.Count(r.Stderr, " failed: 1 of 4 checks failing: Deployment kube-system/coredns; next in 200ms, "), 2, r.Stderr)
 		assert.Contains(t, r.Stderr, `Error: cluster "builtin.k8s.local" is not healthy: 1 of 4 checks failed:`)
 		assert.Contains(t, r.Stdout, "FAILED")
 	})
@@ -202,7 +222,7 @@ func TestValidateBuiltIn(t *testing.T) {
 				bad := filepath.Join(t.TempDir(), "kubeconfig")
 				require.NoError(t, writeFile(bad, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \""+tc.server+
 					"\", certificate-authority-data: "+authority+"}\nusers:\n- name: u\n  user: "+tc.user+
-					"\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n"))
+					"\ncontexts:\n- name: "+c.name+"\n  context: {cluster: c, user: u}\ncurrent-context: "+c.name+"\n"))
 				r := validate("--kubeconfig", bad)
 				assert.Equal(t, 1, r.Code)
 				assert.Empty(t, r.Stdout)
@@ -222,7 +242,7 @@ func TestValidateOperator(t *testing.T) {
 	}
 
 	r := validate("-o", "json")
-	assert.Equal(t, 1, r.Code)
+	assert.Equal(t, exitUnhealthy, r.Code)
 	var got result
 	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &got))
 	assert.Equal(t, "operator", got.DNS)
@@ -242,7 +262,7 @@ func TestValidateOperator(t *testing.T) {
 	setDeploymentAvailable(t, "coredns-operator-system", "coredns-operator", true)
 	setCoreDNSStatus(t, false, "waiting for Deployment coredns")
 	r = validate()
-	assert.Equal(t, 1, r.Code)
+	assert.Equal(t, exitUnhealthy, r.Code)
 	assert.Contains(t, r.Stderr, "  CoreDNS kube-system/coredns: not healthy: waiting for Deployment coredns")
 
 	setCoreDNSStatus(t, true)

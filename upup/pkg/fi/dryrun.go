@@ -32,13 +32,42 @@ func (t *DryRunTarget) HasChanges() bool { return len(t.log.changes()) > 0 }
 // with the reminder that --yes applies them, or "No changes need to be
 // applied".
 func (t *DryRunTarget) WriteReport(w io.Writer) error {
+	return t.WriteReportWith(w, nil)
+}
+
+// dryRunTrailer ends a dry run that would change something.
+const dryRunTrailer = "Must specify --yes to apply changes"
+
+// WriteReportWith prints the planned changes, then the caller's section (the
+// cloud resources a dry run lists), and the reminder that --yes applies the
+// changes last of all, where a reader of the dry run looks for it.
+func (t *DryRunTarget) WriteReportWith(w io.Writer, section func(io.Writer) error) error {
 	if err := writeLeftAlone(w, t.log.untouched()); err != nil {
 		return err
 	}
-	return writeReport(w, t.log.changes(), reportWording{
-		create:  "Will create resources",
-		modify:  "Will modify resources",
-		delete:  "Will delete resources",
-		trailer: "Must specify --yes to apply changes",
+	changes := t.log.changes()
+	err := writeReport(w, changes, reportWording{
+		create: "Will create resources",
+		modify: "Will modify resources",
+		delete: "Will delete resources",
 	})
+	if err != nil || section == nil {
+		if err == nil && len(changes) > 0 {
+			_, err = io.WriteString(w, dryRunTrailer+"\n")
+		}
+		return err
+	}
+	// Each listed change ends with a blank line; the one line saying there are none does not.
+	if len(changes) == 0 {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+	}
+	if err := section(w); err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		_, err = io.WriteString(w, dryRunTrailer+"\n")
+	}
+	return err
 }

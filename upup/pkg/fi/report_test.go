@@ -76,6 +76,37 @@ func TestDryRunReport(t *testing.T) {
 	}
 }
 
+// TestDryRunReportWithSection: a section the caller adds (the cloud resources, where terraform
+// would write) comes after the changes and before the reminder, which stays the last line.
+func TestDryRunReportWithSection(t *testing.T) {
+	create := &Change{Action: ActionCreate, Fields: []FieldChange{{Name: "Location", New: "x"}}}
+	section := func(w io.Writer) error {
+		_, err := io.WriteString(w, "Cloud resources:\n  C/a\n\n")
+		return err
+	}
+	tests := []struct {
+		name    string
+		changes []TaskChange
+		want    string
+	}{
+		{"changes", []TaskChange{{key("F", "a"), create}},
+			"Will create resources:\n  F/a\n  \tLocation            \tx\n\nCloud resources:\n  C/a\n\nMust specify --yes to apply changes\n"},
+		{"no changes: no reminder", []TaskChange{{key("F", "a"), &Change{Action: ActionNone}}},
+			"No changes need to be applied\n\nCloud resources:\n  C/a\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var target DryRunTarget
+			for _, c := range tt.changes {
+				require.NoError(t, target.Render(context.Background(), &Context{}, &funcTask{key: c.Key}, c.Change))
+			}
+			var out strings.Builder
+			require.NoError(t, target.WriteReportWith(&out, section))
+			assert.Equal(t, tt.want, out.String())
+		})
+	}
+}
+
 // directTask records RenderDirect calls and can fail them.
 type directTask struct {
 	funcTask

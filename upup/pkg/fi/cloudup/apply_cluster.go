@@ -99,16 +99,12 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	if o.Out == nil {
 		return result, nil
 	}
-	if err := target.inner.WriteReport(o.Out); err != nil {
-		return result, err
+	// A dry run lists the cloud resources after the store's changes, and ends with the reminder
+	// that --yes applies the latter.
+	if dry, ok := target.inner.(*fi.DryRunTarget); ok && o.Target != TargetDirect && len(cloud) > 0 {
+		return result, dry.WriteReportWith(o.Out, func(w io.Writer) error { return fi.WriteChanges(w, cloudHeading, cloud) })
 	}
-	if o.Target != TargetDirect && len(cloud) > 0 {
-		if _, err := io.WriteString(o.Out, "\n"); err != nil {
-			return result, err
-		}
-		return result, fi.WriteChanges(o.Out, cloudHeading, cloud)
-	}
-	return result, nil
+	return result, target.inner.WriteReport(o.Out)
 }
 
 // LoadModelContext reads a cluster, its groups and addon objects from the store and checks them,

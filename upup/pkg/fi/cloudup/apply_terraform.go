@@ -3,6 +3,7 @@ package cloudup
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/upup/pkg/fi"
@@ -59,6 +60,14 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 	result.Changed = len(report.Changes()) > 0
 	if o.Out == nil {
 		return nil
+	}
+	if !o.Yes {
+		// Where --yes would write each part goes before the dry run's last line, the reminder.
+		return preview.WriteReportWith(o.Out, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "With --yes, kubernetes.tf and data/ are written to %s and the addon files to the state store (%s/addons).\n\n",
+				result.OutDir, result.ConfigBase)
+			return err
+		})
 	}
 	return report.WriteReport(o.Out)
 }

@@ -13,11 +13,12 @@ import (
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )
 
-// ImageAsset is one image a cluster's addons run: as the manifests name it, and where the cluster
-// pulls it from after spec.assets remapping.
+// ImageAsset is one image a cluster's addons run: as the manifests name it (kops's canonical
+// location), and where the cluster pulls it from after spec.assets remapping (kops's download
+// location). The keys are kops's `kops get assets` keys.
 type ImageAsset struct {
-	Original string `json:"original"`
-	Remapped string `json:"remapped"`
+	Canonical string `json:"canonical"`
+	Download  string `json:"download"`
 	// UsedBy lists "<file> <Kind/namespace/name> <field>" for each place the image is named.
 	UsedBy []string `json:"usedBy"`
 }
@@ -52,7 +53,7 @@ func ListImages(clientset *client.Clientset, name string, flags featureflag.Set)
 		key := [2]string{o.image, r.image}
 		a := byPair[key]
 		if a == nil {
-			a = &ImageAsset{Original: o.image, Remapped: r.image}
+			a = &ImageAsset{Canonical: o.image, Download: r.image}
 			byPair[key] = a
 		}
 		a.UsedBy = append(a.UsedBy, o.where)
@@ -63,10 +64,10 @@ func ListImages(clientset *client.Clientset, name string, flags featureflag.Set)
 		assets = append(assets, *a)
 	}
 	sort.Slice(assets, func(i, j int) bool {
-		if assets[i].Original != assets[j].Original {
-			return assets[i].Original < assets[j].Original
+		if assets[i].Canonical != assets[j].Canonical {
+			return assets[i].Canonical < assets[j].Canonical
 		}
-		return assets[i].Remapped < assets[j].Remapped
+		return assets[i].Download < assets[j].Download
 	})
 	return assets, warnings, nil
 }

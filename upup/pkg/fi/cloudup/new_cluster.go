@@ -43,11 +43,17 @@ type NewClusterOptions struct {
 	NodeSize          string
 	ControlPlaneSize  string
 	Image             string
+	// NodeImage and ControlPlaneImage take precedence over Image for their role.
+	NodeImage         string
+	ControlPlaneImage string
+	// Authorization is RBAC (the default) or AlwaysAllow, in any case.
+	Authorization string
 }
 
-// NewCluster builds the Cluster and InstanceGroups that `kops create cluster` stores: a subnet per
-// zone, a control-plane group per control-plane zone (every zone unless chosen), and one group of
-// nodes spread over all zones.
+// NewCluster builds the Cluster and InstanceGroups that `kops create cluster` stores, as kops makes
+// them: a subnet per zone, a control-plane group per control-plane zone (every zone unless chosen),
+// and a group of nodes per zone, nodes-<zone>, the nodes (one per zone unless counted) shared out
+// with the first zones taking one more where they do not divide evenly.
 func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, error) {
 	if len(o.Zones) == 0 {
 		return nil, nil, fmt.Errorf("must specify at least one zone for the cluster (use --zones)")
@@ -86,7 +92,14 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 		NetworkCIDR:       networkCIDR,
 		NonMasqueradeCIDR: kops.DefaultNonMasqueradeCIDR,
 		KubeDNS:           &kops.KubeDNSConfig{Provider: kops.DNSProviderCoreDNS},
-		Authorization:     &kops.AuthorizationSpec{RBAC: &kops.RBACAuthorizationSpec{}},
+	}
+	switch strings.ToLower(o.Authorization) {
+	case "", "rbac":
+		c.Spec.Authorization = &kops.AuthorizationSpec{RBAC: &kops.RBACAuthorizationSpec{}}
+	case "alwaysallow":
+		c.Spec.Authorization = &kops.AuthorizationSpec{AlwaysAllow: &kops.AlwaysAllowAuthorizationSpec{}}
+	default:
+		return nil, nil, fmt.Errorf("unsupported --authorization %q: use RBAC or AlwaysAllow", o.Authorization)
 	}
 	seen := map[string]bool{}
 	for _, zone := range o.Zones {
@@ -119,17 +132,25 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 			return nil, nil, fmt.Errorf("control-plane zone %q is not one of the cluster's zones %s", zone, strings.Join(o.Zones, ","))
 		}
 		groups = append(groups, newGroup(o, cloud, "control-plane-"+zone, kops.RoleControlPlane,
-			orDefault(o.ControlPlaneSize, sizes.controlPlane), 1, []string{zone}, subnetOf))
+			orDefault(o.ControlPlaneSize, sizes.controlPlane), orDefault(o.ControlPlaneImage, o.Image), 1, []string{zone}, subnetOf))
 	}
 	nodeCount := o.NodeCount
 	if nodeCount == 0 {
-		nodeCount = 1
+		nodeCount = int32(len(o.Zones))
 	}
-	groups = append(groups, newGroup(o, cloud, "nodes", kops.RoleNode, orDefault(o.NodeSize, sizes.node), nodeCount, o.Zones, subnetOf))
+	perZone, remainder := nodeCount/int32(len(o.Zones)), int(nodeCount)%len(o.Zones)
+	for i, zone := range o.Zones {
+		count := perZone
+		if i < remainder {
+			count++
+		}
+		groups = append(groups, newGroup(o, cloud, "nodes-"+zone, kops.RoleNode,
+			orDefault(o.NodeSize, sizes.node), orDefault(o.NodeImage, o.Image), count, []string{zone}, subnetOf))
+	}
 	return c, groups, nil
 }
 
-func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRole, machineType string, size int32,
+func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRole, machineType, image string, size int32,
 	zones []string, subnetOf func(zone string) string) *kops.InstanceGroup {
 	var subnets []string
 	for _, z := range zones {
@@ -145,7 +166,7 @@ func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRo
 	minSize, maxSize := size, size
 	g.Spec = kops.InstanceGroupSpec{
 		Role:        role,
-		Image:       o.Image,
+		Image:       image,
 		MachineType: machineType,
 		MinSize:     &minSize,
 		MaxSize:     &maxSize,
@@ -210,4 +231,32 @@ func orDefault(v, d string) string {
 		return d
 	}
 	return v
+}
+
+// NewInstanceGroup builds the group `kops create instancegroup` starts from, as kops does: the
+// cloud's default machine type, one machine for a control plane or bastion and two for nodes, in
+// the subnets given or else every subnet of the cluster. The caller checks it with the cluster's
+// other groups (Check).
+func NewInstanceGroup(cluster *kops.Cluster, name string, role kops.InstanceGroupRole, subnets []string) (*kops.InstanceGroup, error) {
+	cloud := cluster.Spec.CloudProvider
+	sizes, known := machineDefaults[cloud]
+	if !known {
+		return nil, fmt.Errorf("no default machine type for cloud %q: write the group with 'kops create -f'", cloud)
+	}
+	if len(subnets) == 0 {
+		for _, s := range cluster.Spec.Subnets {
+			subnets = append(subnets, s.Name)
+		}
+	}
+	machineType, size := sizes.node, int32(2)
+	switch role {
+	case kops.RoleControlPlane, kops.RoleMaster, kops.RoleAPIServer:
+		machineType, size = sizes.controlPlane, 1
+	case kops.RoleBastion:
+		size = 1
+	}
+	g := newGroup(NewClusterOptions{Name: cluster.Name}, cloud, name, role, machineType, "", size, subnets, func(s string) string { return s })
+	// newGroup places a GCE group in zones through spec.zones; here it is placed by subnet only.
+	g.Unmodeled = nil
+	return g, nil
 }

@@ -23,19 +23,20 @@ func TestNewClusterValidates(t *testing.T) {
 			name:    "one zone",
 			opts:    NewClusterOptions{Name: "addons.k8s.local", Zones: []string{"us-east-2a"}},
 			subnets: []string{"172.20.32.0/19"},
-			groups:  []string{"control-plane-us-east-2a", "nodes"},
+			groups:  []string{"control-plane-us-east-2a", "nodes-us-east-2a"},
 		},
 		{
 			name:    "three zones, one control plane",
 			opts:    NewClusterOptions{Name: "c.example.com", Zones: []string{"eu-west-1a", "eu-west-1b", "eu-west-1c"}, ControlPlaneZones: []string{"eu-west-1b"}, NodeCount: 3},
 			subnets: []string{"172.20.32.0/19", "172.20.64.0/19", "172.20.96.0/19"},
-			groups:  []string{"control-plane-eu-west-1b", "nodes"},
+			groups:  []string{"control-plane-eu-west-1b", "nodes-eu-west-1a", "nodes-eu-west-1b", "nodes-eu-west-1c"},
 		},
 		{
 			name:    "eight zones need smaller blocks",
 			opts:    NewClusterOptions{Name: "c.example.com", Zones: []string{"us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1e", "us-east-1f", "us-east-1-bos-1a", "us-east-1-mia-1a"}, ControlPlaneZones: []string{"us-east-1a"}, NetworkCIDR: "10.0.0.0/16"},
 			subnets: []string{"10.0.16.0/20", "10.0.32.0/20", "10.0.48.0/20", "10.0.64.0/20", "10.0.80.0/20", "10.0.96.0/20", "10.0.112.0/20", "10.0.128.0/20"},
-			groups:  []string{"control-plane-us-east-1a", "nodes"},
+			groups: []string{"control-plane-us-east-1a", "nodes-us-east-1a", "nodes-us-east-1b", "nodes-us-east-1c", "nodes-us-east-1d",
+				"nodes-us-east-1e", "nodes-us-east-1f", "nodes-us-east-1-bos-1a", "nodes-us-east-1-mia-1a"},
 		},
 	}
 	for _, tc := range cases {
@@ -139,13 +140,42 @@ func TestNewClusterAccepts(t *testing.T) {
 	c, groups, err := NewCluster(NewClusterOptions{Name: "g.example.com", CloudProvider: "gce", Zones: []string{"us-central1-a", "us-central1-b"}})
 	require.NoError(t, err)
 	assert.Equal(t, []kops.ClusterSubnetSpec{{Name: "us-central1", Region: "us-central1", CIDR: "172.20.32.0/19", Type: kops.SubnetTypePublic}}, c.Spec.Subnets)
-	require.Len(t, groups, 3)
+	require.Len(t, groups, 4)
 	for _, g := range groups {
 		assert.Equal(t, []string{"us-central1"}, g.Spec.Subnets, g.Name)
 		require.Len(t, g.Unmodeled, 1, g.Name)
 		assert.Equal(t, "spec.zones", g.Unmodeled[0].Path.String())
 	}
 	assert.Equal(t, []interface{}{"us-central1-b"}, groups[1].Unmodeled[0].Value)
-	assert.Equal(t, []interface{}{"us-central1-a", "us-central1-b"}, groups[2].Unmodeled[0].Value)
+	assert.Equal(t, "nodes-us-central1-a", groups[2].Name)
+	assert.Equal(t, []interface{}{"us-central1-a"}, groups[2].Unmodeled[0].Value)
+	assert.Equal(t, []interface{}{"us-central1-b"}, groups[3].Unmodeled[0].Value)
 	assert.Empty(t, validation.ValidateClusterAndInstanceGroups(kops.CompleteCluster(c, "memfs://test"), groups))
+}
+
+// As kops: a group of nodes per zone, the nodes shared out with the first zones taking one more,
+// one node per zone when not counted; each role takes its own image before the common one.
+func TestNewClusterNodeGroupsPerZone(t *testing.T) {
+	zones := []string{"us-east-2a", "us-east-2b", "us-east-2c"}
+	cases := []struct {
+		count int32
+		sizes []int32
+	}{{0, []int32{1, 1, 1}}, {3, []int32{1, 1, 1}}, {5, []int32{2, 2, 1}}, {1, []int32{1, 0, 0}}, {7, []int32{3, 2, 2}}}
+	for _, tc := range cases {
+		_, groups, err := NewCluster(NewClusterOptions{Name: "n.example.com", Zones: zones, NodeCount: tc.count,
+			Image: "common", NodeImage: "node-image"})
+		require.NoError(t, err)
+		var sizes []int32
+		for _, g := range groups {
+			if g.Spec.Role != kops.RoleNode {
+				assert.Equal(t, "common", g.Spec.Image, g.Name)
+				continue
+			}
+			assert.Equal(t, "nodes-"+g.Spec.Subnets[0], g.Name)
+			assert.Equal(t, *g.Spec.MinSize, *g.Spec.MaxSize)
+			assert.Equal(t, "node-image", g.Spec.Image, g.Name)
+			sizes = append(sizes, *g.Spec.MinSize)
+		}
+		assert.Equal(t, tc.sizes, sizes, "--node-count %d", tc.count)
+	}
 }

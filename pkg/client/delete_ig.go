@@ -1,0 +1,81 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// InstanceGroupFiles are the files `kops delete ig` removes: the node files `kops update cluster`
+// wrote for the group (igconfig/<role>/<group>/), then the group itself, last, so that a delete
+// cut short can be run again.
+func (c *Clientset) InstanceGroupFiles(cluster string, g *kops.InstanceGroup) ([]vfs.Path, error) {
+	if err := ValidateClusterName(cluster); err != nil {
+		return nil, err
+	}
+	if err := ValidateInstanceGroupName(g.Name); err != nil {
+		return nil, err
+	}
+	dir := c.nodeFilesDir(cluster, g)
+	entries, err := dir.ReadDir()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var files, unknown []vfs.Path
+	for _, e := range entries {
+		isDir, err := e.IsDir()
+		if err != nil {
+			return nil, err
+		}
+		if isDir {
+			unknown = append(unknown, e)
+			continue
+		}
+		files = append(files, e)
+	}
+	if len(unknown) > 0 {
+		// kops writes only files there: a folder is someone else's, and is not deleted with the group.
+		return nil, fmt.Errorf("%w in the node files of instance group %q: %s; nothing was deleted", ErrUnknownFiles, g.Name, joinPaths(unknown))
+	}
+	return append(files, c.igDir(cluster).Join(g.Name)), nil
+}
+
+// DeleteInstanceGroup removes an instance group and the node files written for it, under the
+// store lock. The ledger of node files keeps naming them until the next `kops update cluster`,
+// which finds them gone and settles it.
+func (c *Clientset) DeleteInstanceGroup(cluster string, g *kops.InstanceGroup) error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	files, err := c.InstanceGroupFiles(cluster, g)
+	if err != nil {
+		return err
+	}
+	for _, p := range files[:len(files)-1] {
+		if err := p.Remove(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("deleting instance group %q: %w; the group is still in the store, run the delete again", g.Name, err)
+		}
+	}
+	if len(files) > 1 {
+		if err := c.nodeFilesDir(cluster, g).RemoveDir(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("deleting instance group %q: %w; the group is still in the store, run the delete again", g.Name, err)
+		}
+	}
+	return files[len(files)-1].Remove()
+}
+
+// nodeFilesDir is igconfig/<role in lower case>/<group> (pkg/model/nodesetup's IGConfigDir; the
+// model is not imported by the store), the control plane under either spelling of its role.
+func (c *Clientset) nodeFilesDir(cluster string, g *kops.InstanceGroup) vfs.Path {
+	role := string(g.Spec.Role)
+	if g.IsControlPlane() {
+		role = string(kops.RoleControlPlane)
+	}
+	return c.clusterDir(cluster).Join("igconfig", strings.ToLower(role), g.Name)
+}
