@@ -15,11 +15,11 @@ type LaunchTemplate struct {
 	InstanceType string
 	RootVolume   RootVolume
 	Metadata     MetadataOptions
-	// UserData is the cloud-init document the machines run first.
+	// UserData is the cloud-init document the machines run first; nil for none.
 	UserData []byte
 	// InstanceProfile names the IAMInstanceProfile task whose role the machines get.
 	InstanceProfile string
-	// Tags go on the template, and on the instances and volumes it launches.
+	// Tags go on the template, and on the instances, volumes and network interfaces it launches.
 	Tags map[string]string
 }
 
@@ -59,7 +59,7 @@ func (l *LaunchTemplate) Dependencies() []fi.TaskKey {
 
 func (l *LaunchTemplate) String() string {
 	return fmt.Sprintf("LaunchTemplate{Name: %q, ImageID: %q, InstanceType: %q, Metadata: %s, UserData: %s, InstanceProfile: %q}",
-		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarize(l.UserData), l.InstanceProfile)
+		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarizeUserData(l.UserData), l.InstanceProfile)
 }
 
 // String is the options on one line, as reports show them.
@@ -83,10 +83,18 @@ func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) 
 		fi.FieldChange{Name: "InstanceType", New: orNotSet(l.InstanceType, "spec.machineType")},
 		fi.FieldChange{Name: "RootVolume", New: l.RootVolume.String()},
 		fi.FieldChange{Name: "MetadataOptions", New: l.Metadata.String()},
-		fi.FieldChange{Name: "UserData", New: summarize(l.UserData)},
+		fi.FieldChange{Name: "UserData", New: summarizeUserData(l.UserData)},
 		fi.FieldChange{Name: "InstanceProfile", New: l.InstanceProfile},
 		fi.FieldChange{Name: "Tags", New: formatTags(l.Tags)},
 	), nil
+}
+
+// summarizeUserData shows user data by size and hash, or says there is none.
+func summarizeUserData(b []byte) string {
+	if b == nil {
+		return "none"
+	}
+	return summarize(b)
 }
 
 func enabled(b bool) string {

@@ -86,6 +86,9 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 		Name: l.Name,
 		TagSpecifications: []*terraformTagSpecification{
 			{ResourceType: "instance", Tags: cloneTags(l.Tags)},
+			// The interfaces carry the cluster's tag too, as kops tags them: rights on the
+			// machine's own interface (Calico's source/destination check) are scoped by it.
+			{ResourceType: "network-interface", Tags: cloneTags(l.Tags)},
 			{ResourceType: "volume", Tags: cloneTags(l.Tags)},
 		},
 		Tags:     cloneTags(l.Tags),
@@ -93,12 +96,15 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 	}
 }
 
-// RenderTerraform writes aws_launch_template with the user data in data/ (base64, as the API
-// takes it).
+// RenderTerraform writes aws_launch_template with the user data, if any, in data/ (base64, as the
+// API takes it).
 func (l *LaunchTemplate) RenderTerraform(t *terraform.Target) error {
-	userData, err := t.AddFile("aws_launch_template", l.Name, "user_data", l.UserData, true)
-	if err != nil {
-		return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+	var userData *terraform.Literal
+	if l.UserData != nil {
+		var err error
+		if userData, err = t.AddFile("aws_launch_template", l.Name, "user_data", l.UserData, true); err != nil {
+			return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+		}
 	}
 	return t.RenderResource("aws_launch_template", terraform.ResourceName(l.Name), l.terraformBody(userData))
 }

@@ -34,6 +34,7 @@ type Target struct {
 	mu        sync.Mutex
 	resources map[string]resource // by "type.name"
 	files     map[string][]byte   // by path below --out, "data/..."
+	outputs   map[string]*Literal // by output name
 }
 
 // resource is one rendered `resource "type" "name"` block.
@@ -48,7 +49,7 @@ var _ fi.Target = (*Target)(nil)
 
 // NewTarget returns an empty target.
 func NewTarget(opts Options) *Target {
-	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}}
+	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}, outputs: map[string]*Literal{}}
 }
 
 func (t *Target) Name() string { return "terraform" }
@@ -87,6 +88,25 @@ func (t *Target) RenderResource(resourceType, resourceName string, body interfac
 		return fmt.Errorf("resource %s is rendered twice: two tasks map to the same terraform name", key)
 	}
 	t.resources[key] = resource{resourceType: resourceType, name: resourceName, items: items, refs: refs}
+	return nil
+}
+
+// AddOutput adds `output "<name>"` (and the local of the same name) with value, kops's way of
+// telling other terraform what it made (nodes_role_arn). name must be a valid HCL name, not
+// cluster_name or region (always written), and not added twice with another value.
+func (t *Target) AddOutput(name string, value *Literal) error {
+	if !validName(name) {
+		return fmt.Errorf("output %q: not a valid HCL name", name)
+	}
+	if name == "cluster_name" || name == "region" {
+		return fmt.Errorf("output %q is written by the target itself", name)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.outputs[name]; ok && old.expr != value.expr {
+		return fmt.Errorf("output %s is added twice with different values: %s and %s", name, old.expr, value.expr)
+	}
+	t.outputs[name] = value
 	return nil
 }
 

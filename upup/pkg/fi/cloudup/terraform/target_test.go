@@ -204,3 +204,46 @@ func TestOutputTasks(t *testing.T) {
 		assert.Equal(t, "aws_launch_template_nodes-0-a-example-com_user_data", left[0].Base())
 	})
 }
+
+// An output names what a task made, as kops names its outputs; it is written as a local and an
+// output of the same name, sorted with cluster_name and region.
+func TestOutputs(t *testing.T) {
+	target := NewTarget(Options{ClusterName: "a.example.com", Region: "us-east-2"})
+	require.NoError(t, (&testInstanceProfile{Name: "nodes.a.example.com"}).RenderTerraform(target))
+	arn := LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "arn")
+	require.NoError(t, target.AddOutput("nodes_profile_arn", arn))
+	require.NoError(t, target.AddOutput("nodes_profile_arn", LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "arn")),
+		"the same output twice is fine")
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files))
+	main := string(files[MainFile])
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Contains(t, main, `locals {
+  cluster_name      = "a.example.com"
+  nodes_profile_arn = aws_iam_instance_profile.nodes-a-example-com.arn
+  region            = "us-east-2"
+}
+
+output "cluster_name" {
+  value = "a.example.com"
+}
+
+output "nodes_profile_arn" {
+  value = aws_iam_instance_profile.nodes-a-example-com.arn
+}
+
+output "region" {
+`)
+
+	assert.ErrorContains(t, target.AddOutput("nodes_profile_arn", LiteralProperty("aws_iam_instance_profile", "other", "arn")),
+		"added twice with different values")
+	for _, name := range []string{"region", "cluster_name", "a b", "", "x.y"} {
+		assert.Error(t, target.AddOutput(name, arn), "output %q", name)
+	}
+
+	dangling := NewTarget(Options{})
+	require.NoError(t, dangling.AddOutput("nodes_role_arn", LiteralProperty("aws_iam_role", "nodes-a-example-com", "arn")))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "output.nodes_role_arn: reference to aws_iam_role.nodes-a-example-com, which is not defined")
+}
