@@ -273,3 +273,14 @@ func assertSameDocuments(t *testing.T, want, got string) {
 		assert.Equal(t, wv, gv, "document %d", i+1)
 	}
 }
+
+// bootstrap makes the cluster's launch templates bootable, so that kops writes them: it tells
+// update where nodeup is (the control plane's bootstrap) and gives group "nodes" a bootstrap of
+// its own in spec.additionalUserData, as a user carries kops's nodeup script there.
+func (c *cli) bootstrap(cluster string) {
+	c.t.Helper()
+	c.env["NODEUP_URL_AMD64"] = "https://example.com/nodeup-linux-amd64"
+	c.env["NODEUP_HASH_AMD64"] = strings.Repeat("ab", 32)
+	c.editor(`s/^spec:$/spec:\n  additionalUserData:\n  - name: nodeup.sh\n    type: text\/x-shellscript\n    content: "#!\/bin\/sh"/`)
+	c.mustRun("edit", "ig", "nodes", "--name", cluster)
+}
