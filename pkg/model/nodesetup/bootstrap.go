@@ -100,10 +100,10 @@ func bootstrapScript(cluster *kops.Cluster, ig *kops.InstanceGroup, src model.No
 }
 
 var bootstrapTemplate = template.Must(template.New("bootstrap").Parse(`#!/bin/bash
-# Written by kops update cluster for instance group {{.Group}}. It downloads kops's nodeup for this
-# machine's architecture, checks its SHA-256, writes the boot configuration that points nodeup at
-# the cluster's state store, and runs nodeup, which installs and starts kubelet as the group's
-# nodeupconfig.yaml in the state store says.
+# Written by kops update cluster for instance group {{.Group}}.
+# It downloads kops's nodeup for this machine's architecture, checks its SHA-256, writes the boot
+# configuration that points nodeup at the cluster's state store, and runs nodeup, which installs
+# and starts kubelet as the group's nodeupconfig.yaml in the state store says.
 set -o errexit -o nounset -o pipefail
 
 case "$(uname -m)" in
