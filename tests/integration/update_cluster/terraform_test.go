@@ -121,7 +121,7 @@ func TestTerraformModeChangeShowsLaunchTemplateDiffs(t *testing.T) {
 	assert.Contains(t, text, "Will modify resources:\n")
 	assert.Contains(t, text, "\n  TerraformFile/kubernetes.tf\n")
 	assert.Contains(t, text, "\n  ManagedFile/igconfig/node/nodes/kops-pod-metadata-access.sh\n")
-	for _, lt := range []string{"control-plane-us-east-2a-pod-metadata-block-example-com", "nodes-pod-metadata-block-example-com"} {
+	for _, lt := range []string{"control-plane-us-east-2a-masters-pod-metadata-block-example-com", "nodes-pod-metadata-block-example-com"} {
 		header := "--- resource aws_launch_template." + lt + " (current)\n"
 		require.Contains(t, text, header)
 		hunk := text[strings.Index(text, header):]
