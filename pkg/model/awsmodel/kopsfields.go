@@ -107,3 +107,24 @@ func isSet(v interface{}) bool {
 	}
 	return true
 }
+
+// kopsStrings reads a list of strings (security group IDs), nil when it is absent.
+func kopsStrings(u kops.Unmodeled, path ...string) ([]string, error) {
+	v, ok, err := kopsField(u, path...)
+	if err != nil || !ok {
+		return nil, err
+	}
+	items, isList := v.([]interface{})
+	if !isList {
+		return nil, fmt.Errorf("%s: must be a list, not %T", strings.Join(path, "."), v)
+	}
+	out := make([]string, 0, len(items))
+	for i, item := range items {
+		s, isString := item.(string)
+		if !isString || s == "" {
+			return nil, fmt.Errorf("%s[%d]: must be a security group ID, not %v", strings.Join(path, "."), i, item)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

@@ -82,6 +82,10 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 	if ig.IsControlPlane() {
 		size = controlPlaneRootGB
 	}
+	groups, err := securityGroups(cluster, ig)
+	if err != nil {
+		return nil, err
+	}
 	meta := cluster.Spec.InstanceMetadataFor(ig)
 	tags := clusterTags(b.Context)
 	tags[TagInstanceGroup] = ig.Name
@@ -97,5 +101,6 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 		UserData:        userData,
 		InstanceProfile: profile,
 		Tags:            tags,
+		SecurityGroups:  groups,
 	}, nil
 }

@@ -3,6 +3,7 @@ package awstasks
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
@@ -21,6 +22,34 @@ type LaunchTemplate struct {
 	InstanceProfile string
 	// Tags go on the template, and on the instances, volumes and network interfaces it launches.
 	Tags map[string]string
+	// SecurityGroups are the machines' security groups, in order.
+	SecurityGroups []SecurityGroup
+}
+
+// SecurityGroup is a security group of a template's machines: one kops made, looked up by its name
+// and the cluster's tag (Name, Cluster), or one the instance group names by ID.
+type SecurityGroup struct {
+	Name, Cluster string
+	ID            string
+}
+
+// String is how reports show the group.
+func (g SecurityGroup) String() string {
+	if g.ID != "" {
+		return g.ID
+	}
+	return g.Name + " (looked up by name and " + "KubernetesCluster=" + g.Cluster + ")"
+}
+
+func formatSecurityGroups(groups []SecurityGroup) string {
+	if len(groups) == 0 {
+		return "none (the VPC's default security group)"
+	}
+	s := make([]string, len(groups))
+	for i, g := range groups {
+		s[i] = g.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 // RootVolume is the machines' boot disk.
@@ -85,6 +114,7 @@ func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) 
 		fi.FieldChange{Name: "MetadataOptions", New: l.Metadata.String()},
 		fi.FieldChange{Name: "UserData", New: summarizeUserData(l.UserData)},
 		fi.FieldChange{Name: "InstanceProfile", New: l.InstanceProfile},
+		fi.FieldChange{Name: "SecurityGroups", New: formatSecurityGroups(l.SecurityGroups)},
 		fi.FieldChange{Name: "Tags", New: formatTags(l.Tags)},
 	), nil
 }

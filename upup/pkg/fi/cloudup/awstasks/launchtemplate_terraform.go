@@ -18,6 +18,13 @@ type terraformLaunchTemplate struct {
 	TagSpecifications   []*terraformTagSpecification `cty:"tag_specifications"`
 	Tags                map[string]string            `cty:"tags"`
 	UserData            *terraform.Literal           `cty:"user_data"`
+	SecurityGroupIDs    []*terraform.Literal         `cty:"vpc_security_group_ids"`
+}
+
+// terraformSecurityGroupLookup finds a security group kops made: by its name, among the cluster's.
+type terraformSecurityGroupLookup struct {
+	Name string            `cty:"name"`
+	Tags map[string]string `cty:"tags"`
 }
 
 type terraformBlockDevice struct {
@@ -91,9 +98,23 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 			{ResourceType: "network-interface", Tags: cloneTags(l.Tags)},
 			{ResourceType: "volume", Tags: cloneTags(l.Tags)},
 		},
-		Tags:     cloneTags(l.Tags),
-		UserData: userData,
+		Tags:             cloneTags(l.Tags),
+		UserData:         userData,
+		SecurityGroupIDs: l.securityGroupIDs(),
 	}
+}
+
+// securityGroupIDs are the IDs the groups are named by, or the lookups of kops's groups.
+func (l *LaunchTemplate) securityGroupIDs() []*terraform.Literal {
+	var out []*terraform.Literal
+	for _, g := range l.SecurityGroups {
+		if g.ID != "" {
+			out = append(out, terraform.LiteralString(g.ID))
+			continue
+		}
+		out = append(out, terraform.LiteralDataProperty("aws_security_group", terraform.ResourceName(g.Name), "id"))
+	}
+	return out
 }
 
 // RenderTerraform writes aws_launch_template with the user data, if any, in data/ (base64, as the
@@ -103,6 +124,15 @@ func (l *LaunchTemplate) RenderTerraform(t *terraform.Target) error {
 	if l.UserData != nil {
 		var err error
 		if userData, err = t.AddFile("aws_launch_template", l.Name, "user_data", l.UserData, true); err != nil {
+			return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+		}
+	}
+	for _, g := range l.SecurityGroups {
+		if g.ID != "" {
+			continue
+		}
+		lookup := &terraformSecurityGroupLookup{Name: g.Name, Tags: map[string]string{"KubernetesCluster": g.Cluster}}
+		if err := t.RenderDataSource("aws_security_group", terraform.ResourceName(g.Name), lookup); err != nil {
 			return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
 		}
 	}

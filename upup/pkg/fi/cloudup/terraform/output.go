@@ -124,8 +124,12 @@ func (t *Target) mainFile() []byte {
 	for k := range t.resources {
 		keys = append(keys, k)
 	}
+	// Data sources first, then resources, each sorted by type and name.
 	sort.Slice(keys, func(a, b int) bool {
 		ra, rb := t.resources[keys[a]], t.resources[keys[b]]
+		if ra.block != rb.block {
+			return ra.block == "data"
+		}
 		if ra.resourceType != rb.resourceType {
 			return ra.resourceType < rb.resourceType
 		}
@@ -134,7 +138,7 @@ func (t *Target) mainFile() []byte {
 	for _, k := range keys {
 		r := t.resources[k]
 		root.AppendNewline()
-		writeItems(root.AppendNewBlock("resource", []string{r.resourceType, r.name}).Body(), r.items)
+		writeItems(root.AppendNewBlock(r.block, []string{r.resourceType, r.name}).Body(), r.items)
 	}
 
 	root.AppendNewline()

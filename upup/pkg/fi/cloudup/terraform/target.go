@@ -32,13 +32,15 @@ type Target struct {
 	opts Options
 
 	mu        sync.Mutex
-	resources map[string]resource // by "type.name"
+	resources map[string]resource // by "type.name", data sources by "data.type.name"
 	files     map[string][]byte   // by path below --out, "data/..."
 	outputs   map[string]*Literal // by output name
 }
 
-// resource is one rendered `resource "type" "name"` block.
+// resource is one rendered `resource "type" "name"` block, or `data "type" "name"` block.
 type resource struct {
+	// block is "resource" or "data".
+	block              string
 	resourceType, name string
 	items              []item
 	// refs are the literals the body uses.
@@ -87,7 +89,33 @@ func (t *Target) RenderResource(resourceType, resourceName string, body interfac
 	if _, dup := t.resources[key]; dup {
 		return fmt.Errorf("resource %s is rendered twice: two tasks map to the same terraform name", key)
 	}
-	t.resources[key] = resource{resourceType: resourceType, name: resourceName, items: items, refs: refs}
+	t.resources[key] = resource{block: "resource", resourceType: resourceType, name: resourceName, items: items, refs: refs}
+	return nil
+}
+
+// RenderDataSource adds data "<dataType>" "<name>" with body, as RenderResource adds a resource:
+// something terraform looks up rather than makes (a security group kops made). Tasks that share
+// what they look up may each declare it: a second declaration with the same body is the same
+// data source, one with another body an error.
+func (t *Target) RenderDataSource(dataType, name string, body interface{}) error {
+	if err := labelsValid(dataType, name); err != nil {
+		return err
+	}
+	key := "data." + dataType + "." + name
+	var refs []*Literal
+	items, err := encodeBody(reflect.ValueOf(body), key, &refs)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, dup := t.resources[key]; dup {
+		if !reflect.DeepEqual(old.items, items) {
+			return fmt.Errorf("%s is declared twice with different bodies", key)
+		}
+		return nil
+	}
+	t.resources[key] = resource{block: "data", resourceType: dataType, name: name, items: items, refs: refs}
 	return nil
 }
 

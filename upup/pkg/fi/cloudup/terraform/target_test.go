@@ -247,3 +247,55 @@ output "region" {
 	_, err = dangling.Files()
 	assert.ErrorContains(t, err, "output.nodes_role_arn: reference to aws_iam_role.nodes-a-example-com, which is not defined")
 }
+
+type testLookup struct {
+	Name string            `cty:"name"`
+	Tags map[string]string `cty:"tags"`
+}
+
+type testUsesGroups struct {
+	Name           string     `cty:"name"`
+	SecurityGroups []*Literal `cty:"vpc_security_group_ids"`
+}
+
+// A data source is looked up, not made: written as a data block before the resources, referred to
+// as data.<type>.<name>; tasks sharing one may each declare it, but not with another body.
+func TestDataSources(t *testing.T) {
+	target := NewTarget(Options{ClusterName: "a.example.com", Region: "us-east-2"})
+	lookup := &testLookup{Name: "nodes.a.example.com", Tags: map[string]string{"KubernetesCluster": "a.example.com"}}
+	require.NoError(t, target.RenderDataSource("aws_security_group", "nodes-a-example-com", lookup))
+	require.NoError(t, target.RenderDataSource("aws_security_group", "nodes-a-example-com",
+		&testLookup{Name: "nodes.a.example.com", Tags: map[string]string{"KubernetesCluster": "a.example.com"}}), "the same lookup twice")
+	assert.ErrorContains(t, target.RenderDataSource("aws_security_group", "nodes-a-example-com", &testLookup{Name: "other"}),
+		"declared twice with different bodies")
+	require.NoError(t, target.RenderResource("aws_launch_template", "nodes-a-example-com", &testUsesGroups{
+		Name: "nodes.a.example.com", SecurityGroups: []*Literal{LiteralDataProperty("aws_security_group", "nodes-a-example-com", "id")},
+	}))
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files))
+	main := string(files[MainFile])
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Contains(t, main, `data "aws_security_group" "nodes-a-example-com" {
+  name = "nodes.a.example.com"
+  tags = {
+    KubernetesCluster = "a.example.com"
+  }
+}
+
+resource "aws_launch_template" "nodes-a-example-com" {
+  name                   = "nodes.a.example.com"
+  vpc_security_group_ids = [data.aws_security_group.nodes-a-example-com.id]
+}
+`)
+
+	dangling := NewTarget(Options{})
+	require.NoError(t, dangling.RenderResource("aws_launch_template", "x", &testUsesGroups{
+		Name: "x", SecurityGroups: []*Literal{LiteralDataProperty("aws_security_group", "missing", "id")},
+	}))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "reference to data.aws_security_group.missing, which is not defined")
+	assert.ErrorContains(t, Verify(map[string][]byte{MainFile: []byte("resource \"a\" \"b\" {\n  x = data.aws_security_group.missing.id\n}\n")}),
+		"reference to data.aws_security_group.missing, which is not defined")
+	assert.NoError(t, Verify(map[string][]byte{MainFile: []byte("data \"aws_security_group\" \"s\" {\n  name = \"s\"\n}\n\nresource \"a\" \"b\" {\n  x = data.aws_security_group.s.id\n}\n")}))
+}

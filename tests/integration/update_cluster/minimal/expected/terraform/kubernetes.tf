@@ -35,6 +35,20 @@ provider "aws" {
   region = "us-east-2"
 }
 
+data "aws_security_group" "masters-minimal-example-com" {
+  name = "masters.minimal.example.com"
+  tags = {
+    KubernetesCluster = "minimal.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-minimal-example-com" {
+  name = "nodes.minimal.example.com"
+  tags = {
+    KubernetesCluster = "minimal.example.com"
+  }
+}
+
 resource "aws_iam_instance_profile" "masters-minimal-example-com" {
   name = "masters.minimal.example.com"
   role = aws_iam_role.masters-minimal-example-com.name
@@ -132,7 +146,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-masters-minimal-example
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
     "kubernetes.io/cluster/minimal.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.minimal.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.minimal.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-minimal-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-minimal-example-com" {
@@ -190,7 +205,8 @@ resource "aws_launch_template" "nodes-minimal-example-com" {
     "kops.k8s.io/instancegroup"                 = "nodes"
     "kubernetes.io/cluster/minimal.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.minimal.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.minimal.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-minimal-example-com.id]
 }
 
 terraform {

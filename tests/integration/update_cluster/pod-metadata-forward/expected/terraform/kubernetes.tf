@@ -35,6 +35,20 @@ provider "aws" {
   region = "us-east-2"
 }
 
+data "aws_security_group" "masters-pod-metadata-forward-example-com" {
+  name = "masters.pod-metadata-forward.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-forward.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-pod-metadata-forward-example-com" {
+  name = "nodes.pod-metadata-forward.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-forward.example.com"
+  }
+}
+
 resource "aws_iam_instance_profile" "masters-pod-metadata-forward-example-com" {
   name = "masters.pod-metadata-forward.example.com"
   role = aws_iam_role.masters-pod-metadata-forward-example-com.name
@@ -139,7 +153,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-masters-pod-metadata-fo
     "kops.k8s.io/instancegroup"                              = "control-plane-us-east-2a"
     "kubernetes.io/cluster/pod-metadata-forward.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-forward.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-forward.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-pod-metadata-forward-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-pod-metadata-forward-example-com" {
@@ -198,7 +213,8 @@ resource "aws_launch_template" "nodes-pod-metadata-forward-example-com" {
     "kops.k8s.io/instancegroup"                              = "nodes"
     "kubernetes.io/cluster/pod-metadata-forward.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-forward.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-forward.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-pod-metadata-forward-example-com.id]
 }
 
 terraform {

@@ -35,6 +35,20 @@ provider "aws" {
   region = "us-east-2"
 }
 
+data "aws_security_group" "masters-pod-metadata-ig-override-example-com" {
+  name = "masters.pod-metadata-ig-override.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-ig-override.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-pod-metadata-ig-override-example-com" {
+  name = "nodes.pod-metadata-ig-override.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-ig-override.example.com"
+  }
+}
+
 resource "aws_iam_instance_profile" "masters-pod-metadata-ig-override-example-com" {
   name = "masters.pod-metadata-ig-override.example.com"
   role = aws_iam_role.masters-pod-metadata-ig-override-example-com.name
@@ -139,7 +153,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-masters-pod-metadata-ig
     "kops.k8s.io/instancegroup"                                  = "control-plane-us-east-2a"
     "kubernetes.io/cluster/pod-metadata-ig-override.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-ig-override.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-ig-override.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-pod-metadata-ig-override-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-pod-metadata-ig-override-example-com" {
@@ -198,7 +213,8 @@ resource "aws_launch_template" "nodes-pod-metadata-ig-override-example-com" {
     "kops.k8s.io/instancegroup"                                  = "nodes"
     "kubernetes.io/cluster/pod-metadata-ig-override.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-ig-override.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-ig-override.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-pod-metadata-ig-override-example-com.id]
 }
 
 terraform {
