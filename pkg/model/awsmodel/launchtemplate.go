@@ -102,5 +102,6 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 		InstanceProfile: profile,
 		Tags:            tags,
 		SecurityGroups:  groups,
+		OutputRole:      outputRole(ig),
 	}, nil
 }

@@ -21,6 +21,19 @@ func securityGroupName(cluster string, ig *kops.InstanceGroup) string {
 	return "nodes." + cluster
 }
 
+// outputRole is the role kops names a group's outputs by (master_security_group_ids).
+func outputRole(ig *kops.InstanceGroup) string {
+	switch {
+	case ig.IsControlPlane():
+		return "master"
+	case ig.Spec.Role == kops.RoleAPIServer:
+		return "apiserver"
+	case ig.Spec.Role == kops.RoleBastion:
+		return "bastion"
+	}
+	return "node"
+}
+
 // securityGroups are a group's security groups as kops gives them: the role's (or the ID in
 // spec.securityGroupOverride instead), the API load balancer's additional groups on machines that
 // run the API server behind a network load balancer, then spec.additionalSecurityGroups.

@@ -45,8 +45,6 @@ type difference struct {
 var intended = []difference{
 	{`output (master|node)_autoscaling_group_ids`, true,
 		"no autoscaling groups: this build writes launch templates, not the groups that use them"},
-	{`output (master|node)_security_group_ids`, true,
-		"no security groups: kops's stay kops's"},
 	{`output (node_subnet_ids|route_table_.*_id|subnet_.*_id|vpc_.*)`, true,
 		"no network: kops's VPC, subnets and route tables stay kops's"},
 	{`policy masters\.{cluster}: sqs:(DeleteMessage|ReceiveMessage) on \*`, true,

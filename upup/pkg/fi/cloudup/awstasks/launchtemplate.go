@@ -24,6 +24,10 @@ type LaunchTemplate struct {
 	Tags map[string]string
 	// SecurityGroups are the machines' security groups, in order.
 	SecurityGroups []SecurityGroup
+	// OutputRole names the terraform output the security groups are listed in,
+	// <OutputRole>_security_group_ids (master, node, bastion, ...), as kops lists them; empty for
+	// none.
+	OutputRole string
 }
 
 // SecurityGroup is a security group of a template's machines: one kops made, looked up by its name

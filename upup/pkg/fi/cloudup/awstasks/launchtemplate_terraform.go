@@ -136,5 +136,12 @@ func (l *LaunchTemplate) RenderTerraform(t *terraform.Target) error {
 			return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
 		}
 	}
+	if l.OutputRole != "" {
+		for _, id := range l.securityGroupIDs() {
+			if err := t.AddOutputListItem(l.OutputRole+"_security_group_ids", id); err != nil {
+				return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+			}
+		}
+	}
 	return t.RenderResource("aws_launch_template", terraform.ResourceName(l.Name), l.terraformBody(userData))
 }

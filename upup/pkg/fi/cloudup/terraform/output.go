@@ -53,6 +53,9 @@ func (t *Target) checkReferences() error {
 	for name, l := range t.outputs {
 		refs["output."+name] = append(refs["output."+name], l)
 	}
+	for name, items := range t.outputLists {
+		refs["output."+name] = append(refs["output."+name], items...)
+	}
 	for key, literals := range refs {
 		for _, l := range literals {
 			if l.refersTo != "" && !t.hasResource(l.refersTo) {
@@ -98,6 +101,15 @@ func (t *Target) mainFile() []byte {
 	}
 	for name, l := range t.outputs {
 		header[name] = l.tokens
+	}
+	for name, items := range t.outputLists {
+		sorted := append([]*Literal(nil), items...)
+		sort.Slice(sorted, func(a, b int) bool { return sorted[a].expr < sorted[b].expr })
+		elems := make([]hclwrite.Tokens, len(sorted))
+		for i, l := range sorted {
+			elems[i] = l.tokens
+		}
+		header[name] = hclwrite.TokensForTuple(elems)
 	}
 	if len(header) > 0 {
 		names := make([]string, 0, len(header))

@@ -35,6 +35,9 @@ type Target struct {
 	resources map[string]resource // by "type.name", data sources by "data.type.name"
 	files     map[string][]byte   // by path below --out, "data/..."
 	outputs   map[string]*Literal // by output name
+	// outputLists are outputs whose value is a list that several tasks add to (kops's
+	// node_security_group_ids), by name; each item once.
+	outputLists map[string][]*Literal
 }
 
 // resource is one rendered `resource "type" "name"` block, or `data "type" "name"` block.
@@ -51,7 +54,8 @@ var _ fi.Target = (*Target)(nil)
 
 // NewTarget returns an empty target.
 func NewTarget(opts Options) *Target {
-	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}, outputs: map[string]*Literal{}}
+	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}, outputs: map[string]*Literal{},
+		outputLists: map[string][]*Literal{}}
 }
 
 func (t *Target) Name() string { return "terraform" }
@@ -131,10 +135,38 @@ func (t *Target) AddOutput(name string, value *Literal) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if _, list := t.outputLists[name]; list {
+		return fmt.Errorf("output %s is a single value and a list", name)
+	}
 	if old, ok := t.outputs[name]; ok && old.expr != value.expr {
 		return fmt.Errorf("output %s is added twice with different values: %s and %s", name, old.expr, value.expr)
 	}
 	t.outputs[name] = value
+	return nil
+}
+
+// AddOutputListItem adds item to the list output name (and its local), as kops collects what
+// several tasks share under one output (node_security_group_ids: every node group's security
+// groups). An item already in the list is not added again; the list is written sorted. name must
+// not also be a single-valued output.
+func (t *Target) AddOutputListItem(name string, item *Literal) error {
+	if !validName(name) {
+		return fmt.Errorf("output %q: not a valid HCL name", name)
+	}
+	if name == "cluster_name" || name == "region" {
+		return fmt.Errorf("output %q is written by the target itself", name)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, single := t.outputs[name]; single {
+		return fmt.Errorf("output %s is a single value and a list", name)
+	}
+	for _, l := range t.outputLists[name] {
+		if l.expr == item.expr {
+			return nil
+		}
+	}
+	t.outputLists[name] = append(t.outputLists[name], item)
 	return nil
 }
 

@@ -299,3 +299,30 @@ resource "aws_launch_template" "nodes-a-example-com" {
 		"reference to data.aws_security_group.missing, which is not defined")
 	assert.NoError(t, Verify(map[string][]byte{MainFile: []byte("data \"aws_security_group\" \"s\" {\n  name = \"s\"\n}\n\nresource \"a\" \"b\" {\n  x = data.aws_security_group.s.id\n}\n")}))
 }
+
+// A list output collects what several tasks add, each item once, sorted.
+func TestOutputLists(t *testing.T) {
+	target := NewTarget(Options{ClusterName: "a.example.com"})
+	for _, name := range []string{"nodes-b", "nodes-a", "nodes-b"} {
+		require.NoError(t, target.RenderDataSource("aws_security_group", name, &testLookup{Name: name}))
+		require.NoError(t, target.AddOutputListItem("node_security_group_ids", LiteralDataProperty("aws_security_group", name, "id")))
+	}
+	require.NoError(t, target.AddOutputListItem("node_security_group_ids", LiteralString("sg-123")))
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files))
+	main := string(files[MainFile])
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Contains(t, main, `output "node_security_group_ids" {
+  value = ["sg-123", data.aws_security_group.nodes-a.id, data.aws_security_group.nodes-b.id]
+}`)
+	assert.ErrorContains(t, target.AddOutput("node_security_group_ids", LiteralString("x")), "a single value and a list")
+	require.NoError(t, target.AddOutput("single", LiteralString("x")))
+	assert.ErrorContains(t, target.AddOutputListItem("single", LiteralString("y")), "a single value and a list")
+	assert.Error(t, target.AddOutputListItem("region", LiteralString("y")))
+
+	dangling := NewTarget(Options{})
+	require.NoError(t, dangling.AddOutputListItem("node_security_group_ids", LiteralDataProperty("aws_security_group", "missing", "id")))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "output.node_security_group_ids: reference to data.aws_security_group.missing, which is not defined")
+}

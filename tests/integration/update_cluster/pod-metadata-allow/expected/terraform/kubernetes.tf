@@ -1,14 +1,20 @@
 locals {
-  cluster_name      = "pod-metadata-allow.example.com"
-  masters_role_arn  = aws_iam_role.masters-pod-metadata-allow-example-com.arn
-  masters_role_name = aws_iam_role.masters-pod-metadata-allow-example-com.name
-  nodes_role_arn    = aws_iam_role.nodes-pod-metadata-allow-example-com.arn
-  nodes_role_name   = aws_iam_role.nodes-pod-metadata-allow-example-com.name
-  region            = "us-east-2"
+  cluster_name              = "pod-metadata-allow.example.com"
+  master_security_group_ids = [data.aws_security_group.masters-pod-metadata-allow-example-com.id]
+  masters_role_arn          = aws_iam_role.masters-pod-metadata-allow-example-com.arn
+  masters_role_name         = aws_iam_role.masters-pod-metadata-allow-example-com.name
+  node_security_group_ids   = [data.aws_security_group.nodes-pod-metadata-allow-example-com.id]
+  nodes_role_arn            = aws_iam_role.nodes-pod-metadata-allow-example-com.arn
+  nodes_role_name           = aws_iam_role.nodes-pod-metadata-allow-example-com.name
+  region                    = "us-east-2"
 }
 
 output "cluster_name" {
   value = "pod-metadata-allow.example.com"
+}
+
+output "master_security_group_ids" {
+  value = [data.aws_security_group.masters-pod-metadata-allow-example-com.id]
 }
 
 output "masters_role_arn" {
@@ -17,6 +23,10 @@ output "masters_role_arn" {
 
 output "masters_role_name" {
   value = aws_iam_role.masters-pod-metadata-allow-example-com.name
+}
+
+output "node_security_group_ids" {
+  value = [data.aws_security_group.nodes-pod-metadata-allow-example-com.id]
 }
 
 output "nodes_role_arn" {
