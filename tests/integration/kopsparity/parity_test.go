@@ -43,7 +43,7 @@ type difference struct {
 }
 
 var intended = []difference{
-	{`output (master|node)_autoscaling_group_ids`, true,
+	{`output (bastion|master|node)_autoscaling_group_ids`, true,
 		"no autoscaling groups: this build writes launch templates, not the groups that use them"},
 	{`output (node_subnet_ids|route_table_.*_id|subnet_.*_id|vpc_.*)`, true,
 		"no network: kops's VPC, subnets and route tables stay kops's"},
@@ -51,6 +51,10 @@ var intended = []difference{
 		"tighter: the termination handler reads the cluster's queue only"},
 	{`policy masters\.{cluster}: sqs:(DeleteMessage|ReceiveMessage) on arn:aws:sqs:us-test-1:\*:{dashed}-nth`, false,
 		"tighter: the termination handler reads the cluster's queue only"},
+	{`policy (masters|nodes)\.{cluster}: ec2:ModifyNetworkInterfaceAttribute on \*`, true,
+		"tighter: Calico turns off the source/destination check of the cluster's interfaces only (launch templates tag them)"},
+	{`policy (masters|nodes)\.{cluster}: ec2:ModifyNetworkInterfaceAttribute on \* if StringEquals aws:ResourceTag/KubernetesCluster={cluster}`, false,
+		"tighter: Calico turns off the source/destination check of the cluster's interfaces only (launch templates tag them)"},
 	{`policy masters\.{cluster}: iam:CreateServiceLinkedRole on \*`, true,
 		"tighter: only ELB's service-linked role may be created"},
 	{`policy masters\.{cluster}: iam:CreateServiceLinkedRole on \* if StringEquals iam:AWSServiceName=elasticloadbalancing\.amazonaws\.com`, false,
