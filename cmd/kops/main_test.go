@@ -273,3 +273,31 @@ func assertSameDocuments(t *testing.T, want, got string) {
 		assert.Equal(t, wv, gv, "document %d", i+1)
 	}
 }
+
+// bootstrap makes the cluster's launch templates bootable, so that kops writes them: it tells
+// update where nodeup is (the control plane's bootstrap) and gives each node group (one per zone,
+// as create cluster makes them) a bootstrap of its own in spec.additionalUserData, as a user carries
+// kops's nodeup script there.
+func (c *cli) bootstrap(cluster string) {
+	c.t.Helper()
+	c.env["NODEUP_URL_AMD64"] = "https://example.com/nodeup-linux-amd64"
+	c.env["NODEUP_HASH_AMD64"] = strings.Repeat("ab", 32)
+	entries, err := os.ReadDir(c.storePath(cluster, "instancegroup"))
+	require.NoError(c.t, err)
+	var groups []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "nodes") {
+			groups = append(groups, e.Name())
+		}
+	}
+	require.NotEmpty(c.t, groups, "the cluster has node groups")
+	script := `s/^spec:$/spec:\n  additionalUserData:\n  - name: nodeup.sh\n    type: text\/x-shellscript\n    content: "#!\/bin\/sh"/`
+	scripts := make([]string, len(groups))
+	for i := range scripts {
+		scripts[i] = script
+	}
+	c.editor(scripts...)
+	for _, g := range groups {
+		c.mustRun("edit", "ig", g, "--name", cluster)
+	}
+}

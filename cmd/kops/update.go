@@ -81,7 +81,12 @@ func runUpdateCluster(ctx context.Context, f *Factory, name string, o updateOpti
 	if err != nil {
 		return err
 	}
+	nodeup, err := nodeupFromEnv(f.Env)
+	if err != nil {
+		return err
+	}
 	result, err := cloudup.ApplyCluster(ctx, cloudup.ApplyClusterOptions{
+		Nodeup:      nodeup,
 		Clientset:   clientset,
 		ClusterName: name,
 		Flags:       f.Flags,

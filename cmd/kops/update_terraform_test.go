@@ -14,6 +14,7 @@ import (
 func TestUpdateClusterTerraform(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
+	c.bootstrap("tf.example.com")
 	out := filepath.Join(t.TempDir(), "out")
 	mainFile := filepath.Join(out, "kubernetes.tf")
 
@@ -76,6 +77,7 @@ func TestUpdateClusterTerraform(t *testing.T) {
 func TestUpdateClusterTerraformLeavesOthersFilesAlone(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
+	c.bootstrap("tf.example.com")
 	out := filepath.Join(t.TempDir(), "out")
 	theirs := map[string]string{
 		"README.txt":        "notes",
@@ -189,6 +191,7 @@ func TestUpdateClusterTerraformErrorsWriteNothing(t *testing.T) {
 func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "d.example.com", "--zones", "us-east-2a")
+	c.bootstrap("d.example.com")
 
 	r := c.mustRun("update", "cluster", "d.example.com")
 	assert.Contains(t, r.stdout, "\nCloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform):\n")
@@ -212,6 +215,7 @@ func TestUpdateClusterDirectNamesCloudResources(t *testing.T) {
 func TestUpdateClusterTerraformFollowsNoLinkInOut(t *testing.T) {
 	c := newCLI(t)
 	c.mustRun("create", "cluster", "tf.example.com", "--zones", "us-east-2a")
+	c.bootstrap("tf.example.com")
 	for _, name := range []string{"kubernetes.tf", "data/aws_launch_template_nodes-us-east-2a.tf.example.com_user_data", ".kops-ledger.sha256"} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")

@@ -16,6 +16,7 @@ import (
 func TestUpdateCluster(t *testing.T) {
 	c := newCLI(t)
 	r := c.mustRun("create", "cluster", "addons.k8s.local", "--zones", "us-east-2a", "--yes")
+	c.bootstrap("addons.k8s.local")
 	assert.Contains(t, r.stdout, "Created resources:\n  Ledger/igconfig/.kops-ledger.sha256\n")
 	assert.Contains(t, r.stdout, "\n  ManagedFile/addons/bootstrap-channel.yaml\n")
 	channelPath := c.storePath("addons.k8s.local", "addons", "bootstrap-channel.yaml")

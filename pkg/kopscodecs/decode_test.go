@@ -39,6 +39,40 @@ func TestDecodeModeledFields(t *testing.T) {
 	assert.Empty(t, c.Unmodeled)
 }
 
+// kops's additionalUserData is modeled: the launch template carries it, so it must be read as
+// typed parts, not kept aside, and written back as it came.
+func TestDecodeAdditionalUserData(t *testing.T) {
+	input := `apiVersion: kops.k8s.io/v1alpha2
+kind: InstanceGroup
+metadata:
+  name: nodes
+  labels:
+    kops.k8s.io/cluster: minimal.k8s.local
+spec:
+  role: Node
+  additionalUserData:
+  - name: bootstrap.sh
+    type: text/x-shellscript
+    content: |
+      #!/bin/sh
+      echo hello
+`
+	objs, warnings, err := Decode("ig.yaml", []byte(input), false)
+	require.NoError(t, err)
+	require.Len(t, objs, 1)
+	g := objs[0].InstanceGroup
+	require.NotNil(t, g)
+	assert.Empty(t, warnings)
+	assert.Empty(t, g.Unmodeled)
+	require.Len(t, g.Spec.AdditionalUserData, 1)
+	assert.Equal(t, "text/x-shellscript", g.Spec.AdditionalUserData[0].Type)
+	assert.Equal(t, "#!/bin/sh\necho hello\n", g.Spec.AdditionalUserData[0].Content)
+
+	encoded, err := EncodeInstanceGroup(g)
+	require.NoError(t, err)
+	assertSameYAML(t, []byte(input), encoded)
+}
+
 func TestDecodeKeepsUnmodeledFields(t *testing.T) {
 	data, err := os.ReadFile("testdata/kops-written-cluster.yaml")
 	require.NoError(t, err)

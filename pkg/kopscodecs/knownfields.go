@@ -50,7 +50,7 @@ var knownKopsFields = map[reflect.Type][]string{
 		"fileRepository",
 	},
 	reflect.TypeOf(kops.InstanceGroupSpec{}): {
-		"additionalSecurityGroups", "additionalUserData", "associatePublicIP", "cloudLabels",
+		"additionalSecurityGroups", "associatePublicIP", "cloudLabels",
 		"compressUserData", "containerd", "cpuCredits", "detailedInstanceMonitoring",
 		"externalLoadBalancers", "fileAssets", "guestAccelerators", "hooks", "iam",
 		"instanceInterruptionBehavior", "instanceProtection", "kubelet", "manager", "maxPrice",

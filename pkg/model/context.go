@@ -29,4 +29,18 @@ type KopsModelContext struct {
 	// Packages are the channel packages chosen for the cluster, by name, read before any builder
 	// runs so that builders do no I/O. Only the packages the model needs are present.
 	Packages map[string]*channels.Package
+	// Nodeup is where machines get nodeup; nil when the command was not told (then no launch
+	// template of a group that runs kubelet carries a bootstrap of ours).
+	Nodeup NodeupSource
+}
+
+// NodeupSource says where the machines download kops's nodeup, by architecture (amd64, arm64):
+// mirrors tried in order, and the SHA-256 the binary must have. Bootstrap scripts in launch
+// templates are written only with one (pkg/model/nodesetup).
+type NodeupSource map[string]NodeupBinary
+
+// NodeupBinary is one architecture's nodeup.
+type NodeupBinary struct {
+	URLs   []string
+	SHA256 string
 }

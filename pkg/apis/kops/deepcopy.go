@@ -109,6 +109,7 @@ func (g *InstanceGroup) DeepCopy() *InstanceGroup {
 	out.Spec.MinSize = clonePointer(g.Spec.MinSize)
 	out.Spec.MaxSize = clonePointer(g.Spec.MaxSize)
 	out.Spec.Subnets = slices.Clone(g.Spec.Subnets)
+	out.Spec.AdditionalUserData = slices.Clone(g.Spec.AdditionalUserData)
 	if m := g.Spec.InstanceMetadata; m != nil {
 		out.Spec.InstanceMetadata = &InstanceMetadataSpec{
 			HTTPTokens:              clonePointer(m.HTTPTokens),

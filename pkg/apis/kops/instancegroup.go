@@ -36,6 +36,20 @@ type InstanceGroupSpec struct {
 	MaxSize          *int32                `json:"maxSize,omitempty"`
 	Subnets          []string              `json:"subnets,omitempty"`
 	InstanceMetadata *InstanceMetadataSpec `json:"instanceMetadata,omitempty"`
+	// AdditionalUserData are further parts of the machines' user data, kops's field: on AWS the
+	// launch template carries them after kops's own part, in a MIME multipart document. The
+	// machine's bootstrap (kops's nodeup script, or another) is given here; see docs/terraform.md.
+	AdditionalUserData []UserData `json:"additionalUserData,omitempty"`
+}
+
+// UserData is one part of a machine's user data.
+type UserData struct {
+	// Name is the part's file name (its Content-Disposition), e.g. bootstrap.sh.
+	Name string `json:"name,omitempty"`
+	// Type is its MIME type, one cloud-init reads: text/x-shellscript, text/cloud-config, ...
+	Type string `json:"type,omitempty"`
+	// Content is the part itself.
+	Content string `json:"content,omitempty"`
 }
 
 // InstanceMetadataSpec configures the cloud's instance metadata service (IMDS) for the group.

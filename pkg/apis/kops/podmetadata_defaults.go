@@ -81,10 +81,10 @@ type InstanceMetadataOptions struct {
 
 // InstanceMetadataFor returns the metadata settings of ig's machines on AWS: IMDSv2 required
 // always by default (as kops), hop limit 1 by default except in mode Allow, where it is 2 so that
-// pods can get a token.
+// pods can get a token. Bastions run no pods, so they keep kops's 1 in every mode.
 func (s *ClusterSpec) InstanceMetadataFor(ig *InstanceGroup) InstanceMetadataOptions {
 	o := InstanceMetadataOptions{HTTPTokens: HTTPTokensRequired, HopLimit: DefaultHopLimit}
-	if s.PodMetadataMode() == PodMetadataAccessAllow {
+	if s.PodMetadataMode() == PodMetadataAccessAllow && ig.Spec.Role != RoleBastion {
 		o.HopLimit = AllowModeHopLimit
 	}
 	if m := ig.Spec.InstanceMetadata; m != nil {

@@ -90,6 +90,8 @@ func TestInstanceMetadataFor(t *testing.T) {
 		{"forward", PodMetadataAccessForward, group(nil), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 1}},
 		{"no mode is kops's default", "", group(nil), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 1}},
 		{"allow lets pods get a token", PodMetadataAccessAllow, group(&InstanceMetadataSpec{}), InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 2}},
+		{"bastions run no pods", PodMetadataAccessAllow, &InstanceGroup{Spec: InstanceGroupSpec{Role: RoleBastion}},
+			InstanceMetadataOptions{HTTPTokens: "required", HopLimit: 1}},
 		{"group values win", PodMetadataAccessAllow,
 			group(&InstanceMetadataSpec{HTTPTokens: ptrTo("optional"), HTTPPutResponseHopLimit: ptrTo(int64(3))}),
 			InstanceMetadataOptions{HTTPTokens: "optional", HopLimit: 3, TokensSet: true, HopLimitSet: true}},

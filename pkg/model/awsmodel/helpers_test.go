@@ -2,6 +2,7 @@ package awsmodel
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -26,8 +27,15 @@ func group(name string, role kops.InstanceGroupRole) *kops.InstanceGroup {
 	}
 }
 
+// testNodeup is a nodeup source as the command passes it.
+var testNodeup = model.NodeupSource{"amd64": {URLs: []string{"https://example.com/nodeup"}, SHA256: strings.Repeat("ab", 32)}}
+
+// testBootstrap is a node group's own bootstrap, as a user carries kops's nodeup script.
+var testBootstrap = kops.UserData{Name: "nodeup.sh", Type: "text/x-shellscript", Content: "#!/bin/bash\nexec /opt/bootstrap\n"}
+
 // modelContext completes a cluster in the given mode ("" for the default) with a control plane,
-// nodes and a bastion, after mutate has had its way with it.
+// nodes (carrying testBootstrap) and a bastion, told where nodeup is, after mutate has had its way
+// with it.
 func modelContext(t testing.TB, mode string, mutate func(c *kops.Cluster, igs []*kops.InstanceGroup)) *model.KopsModelContext {
 	c := &kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: testCluster}, Spec: kops.ClusterSpec{
 		CloudProvider: "aws", KubernetesVersion: "1.34.2", NetworkCIDR: "172.20.0.0/16",
@@ -45,10 +53,11 @@ func modelContext(t testing.TB, mode string, mutate func(c *kops.Cluster, igs []
 		group("nodes", kops.RoleNode),
 		group("bastions", kops.RoleBastion),
 	}
+	igs[1].Spec.AdditionalUserData = []kops.UserData{testBootstrap}
 	if mutate != nil {
 		mutate(c, igs)
 	}
-	return &model.KopsModelContext{Cluster: kops.CompleteCluster(c, "memfs://test"), InstanceGroups: igs}
+	return &model.KopsModelContext{Cluster: kops.CompleteCluster(c, "memfs://test"), InstanceGroups: igs, Nodeup: testNodeup}
 }
 
 // build runs every AWS builder and returns the tasks by key.

@@ -19,6 +19,10 @@ var _ model.Builder = (*IAMModelBuilder)(nil)
 
 // Build adds the IAM tasks of every role the instance groups use, each role once.
 func (b *IAMModelBuilder) Build(c *fi.ModelBuilderContext) error {
+	facts, err := readFacts(b.Context)
+	if err != nil {
+		return err
+	}
 	done := map[string]bool{}
 	for _, ig := range b.Context.InstanceGroups {
 		name, err := iamName(b.Context, ig.Spec.Role)
@@ -29,19 +33,23 @@ func (b *IAMModelBuilder) Build(c *fi.ModelBuilderContext) error {
 			continue
 		}
 		done[name] = true
-		if err := b.addRole(c, name, ig.Spec.Role); err != nil {
+		if err := b.addRole(c, facts, name, ig.Spec.Role); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, name string, role kops.InstanceGroupRole) error {
+func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, facts *clusterFacts, name string, role kops.InstanceGroupRole) error {
+	kind, err := roleKind(role)
+	if err != nil {
+		return err
+	}
 	tasks := []fi.Task{
-		&awstasks.IAMRole{Name: name, AssumeRolePolicy: awstasks.EC2AssumeRolePolicy(), Tags: clusterTags(b.Context)},
+		&awstasks.IAMRole{Name: name, AssumeRolePolicy: awstasks.EC2AssumeRolePolicy(), Tags: clusterTags(b.Context), ExportAs: kind},
 		&awstasks.IAMInstanceProfile{Name: name, Role: name, Tags: clusterTags(b.Context)},
 	}
-	if doc := policyFor(b.Context.Cluster, role); doc != nil {
+	if doc := policy(facts.grantsFor(role)); doc != nil {
 		tasks = append(tasks, &awstasks.IAMRolePolicy{Name: name, Role: name, PolicyDocument: doc})
 	}
 	for _, t := range tasks {
@@ -50,4 +58,27 @@ func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, name string, role k
 		}
 	}
 	return nil
+}
+
+// Warnings are what a user should know about the AWS objects of a valid cluster before they are
+// built: a Route 53 zone this build cannot name, and groups that get no launch template because
+// they carry no bootstrap. Options this build cannot honour are errors instead (from Build).
+func Warnings(ctx *model.KopsModelContext) ([]string, error) {
+	if ctx.Cluster.Spec.CloudProvider != "aws" {
+		return nil, nil
+	}
+	facts, err := readFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if facts.dnsWarning != "" {
+		out = append(out, facts.dnsWarning)
+	}
+	for _, ig := range ctx.InstanceGroups {
+		if !canBoot(ig, ctx.Nodeup) {
+			out = append(out, noBootstrapWarning(ctx.Cluster.Name, ig))
+		}
+	}
+	return out, nil
 }

@@ -20,18 +20,23 @@ const (
 	nodeRootGB           int64 = 128
 )
 
-// LaunchTemplateModelBuilder adds one launch template per instance group.
+// LaunchTemplateModelBuilder adds the launch template of every group whose machines can boot from
+// it.
 type LaunchTemplateModelBuilder struct {
 	Context *model.KopsModelContext
 }
 
 var _ model.Builder = (*LaunchTemplateModelBuilder)(nil)
 
-// Build adds every group's launch template. A group without image or machine type still gets one
-// (AWS accepts a template without them, and stored kops groups made without --image exist); the
-// template then shows them as not set, and machines cannot launch from it until they are.
+// Build adds every bootable group's launch template (see canBoot; the others are named by
+// Warnings). A group without image or machine type still gets one (AWS accepts a template without
+// them, and stored kops groups made without --image exist); the template then shows them as not
+// set, and machines cannot launch from it until they are, which is safe: nothing half-starts.
 func (b *LaunchTemplateModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	for _, ig := range b.Context.InstanceGroups {
+		if !canBoot(ig, b.Context.Nodeup) {
+			continue
+		}
 		lt, err := b.launchTemplate(ig)
 		if err != nil {
 			return err
@@ -43,13 +48,33 @@ func (b *LaunchTemplateModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	return nil
 }
 
+// canBoot says whether a machine launched from the group's template would do its job. Our
+// cloud-config only sets pod metadata access up before kubelet; kubelet itself is installed and
+// started by nodeup, which the machine's bootstrap runs. A control-plane group gets our bootstrap
+// script when the command is told where nodeup is (nodesetup.HasBootstrap); any group may carry
+// its own in spec.additionalUserData. A group that runs kubelet and has neither gets no template,
+// rather than one whose machines never join the cluster. Bastions run no kubelet and boot from
+// their image.
+func canBoot(ig *kops.InstanceGroup, nodeup model.NodeupSource) bool {
+	return !nodesetup.HasNodeSetup(ig) || nodesetup.HasBootstrap(ig, nodeup) || len(ig.Spec.AdditionalUserData) > 0
+}
+
+func noBootstrapWarning(cluster string, ig *kops.InstanceGroup) string {
+	how := "set NODEUP_URL_AMD64 and NODEUP_HASH_AMD64 (and _ARM64) for kops update cluster, or put the group's bootstrap in spec.additionalUserData"
+	if !ig.IsControlPlane() {
+		how = "put the group's bootstrap in spec.additionalUserData (kops's is the nodeup script in its launch template, which carries the kops-controller CA this build does not read)"
+	}
+	return fmt.Sprintf("instance group %q: no launch template %s is written: its machines run kubelet and nothing in their user data would start it, so they would never join the cluster; %s. A launch template kops made for the group stays kops's (docs/terraform.md)",
+		ig.Name, LaunchTemplateName(cluster, ig), how)
+}
+
 func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*awstasks.LaunchTemplate, error) {
 	cluster := b.Context.Cluster
 	profile, err := iamName(b.Context, ig.Spec.Role)
 	if err != nil {
 		return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
 	}
-	userData, err := nodesetup.UserData(cluster, ig)
+	userData, err := nodesetup.UserData(cluster, ig, b.Context.Nodeup)
 	if err != nil {
 		return nil, fmt.Errorf("instance group %q: user data: %w", ig.Name, err)
 	}
@@ -57,11 +82,15 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 	if ig.IsControlPlane() {
 		size = controlPlaneRootGB
 	}
+	groups, err := securityGroups(cluster, ig)
+	if err != nil {
+		return nil, err
+	}
 	meta := cluster.Spec.InstanceMetadataFor(ig)
 	tags := clusterTags(b.Context)
 	tags[TagInstanceGroup] = ig.Name
 	return &awstasks.LaunchTemplate{
-		Name:         ig.Name + "." + cluster.Name,
+		Name:         LaunchTemplateName(cluster.Name, ig),
 		ImageID:      ig.Spec.Image,
 		InstanceType: ig.Spec.MachineType,
 		RootVolume: awstasks.RootVolume{
@@ -72,5 +101,7 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 		UserData:        userData,
 		InstanceProfile: profile,
 		Tags:            tags,
+		SecurityGroups:  groups,
+		OutputRole:      outputRole(ig),
 	}, nil
 }

@@ -2,6 +2,8 @@ package awsmodel
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,9 +26,10 @@ func TestTasksAndGraph(t *testing.T) {
 		"IAMRole/masters.a.example.com", "IAMInstanceProfile/masters.a.example.com", "IAMRolePolicy/masters.a.example.com",
 		"IAMRole/nodes.a.example.com", "IAMInstanceProfile/nodes.a.example.com",
 		"IAMRole/bastions.a.example.com", "IAMInstanceProfile/bastions.a.example.com",
-		"LaunchTemplate/control-plane-us-east-2a.a.example.com", "LaunchTemplate/nodes.a.example.com",
+		"IAMRolePolicy/nodes.a.example.com",
+		"LaunchTemplate/control-plane-us-east-2a.masters.a.example.com", "LaunchTemplate/nodes.a.example.com",
 		"LaunchTemplate/bastions.a.example.com",
-	}, keys, "nodes and bastions are granted nothing, so they have no policy")
+	}, keys, "bastions are granted nothing, so they have no policy")
 
 	list := make([]fi.Task, 0, len(tasks))
 	for _, task := range tasks {
@@ -44,10 +47,10 @@ func TestTasksAndGraph(t *testing.T) {
 	assert.Equal(t, map[string]string{
 		"KubernetesCluster": "a.example.com", "kubernetes.io/cluster/a.example.com": "owned", "kops.k8s.io/instancegroup": "nodes",
 	}, lt.Tags)
-	want, err := nodesetup.UserData(ctx.Cluster, ctx.InstanceGroups[1])
+	want, err := nodesetup.UserData(ctx.Cluster, ctx.InstanceGroups[1], ctx.Nodeup)
 	require.NoError(t, err)
 	assert.Equal(t, want, lt.UserData, "user data comes from nodesetup")
-	cp := tasks["LaunchTemplate/control-plane-us-east-2a.a.example.com"].(*awstasks.LaunchTemplate)
+	cp := tasks["LaunchTemplate/control-plane-us-east-2a.masters.a.example.com"].(*awstasks.LaunchTemplate)
 	assert.Equal(t, int64(64), cp.RootVolume.SizeGB)
 	assert.Equal(t, "masters.a.example.com", cp.InstanceProfile)
 }
@@ -125,5 +128,53 @@ func benchmarkBuild(b *testing.B, n int) {
 		if _, err := fi.BuildGraph(c.Tasks()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A group that runs kubelet gets a launch template only with a bootstrap: ours (control plane,
+// nodeup source given) or its own (spec.additionalUserData). Without one it gets none, and a
+// warning says why; bastions boot from their image either way.
+func TestNoTemplateWithoutBootstrap(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		nodeup    bool
+		ownParts  bool
+		templates []string
+		warned    []string
+	}{
+		{"nodeup and own parts", true, true, []string{"bastions", "control-plane-us-east-2a", "nodes"}, nil},
+		{"nodeup only", true, false, []string{"bastions", "control-plane-us-east-2a"}, []string{"nodes"}},
+		{"own parts only", false, true, []string{"bastions", "nodes"}, []string{"control-plane-us-east-2a"}},
+		{"neither", false, false, []string{"bastions"}, []string{"control-plane-us-east-2a", "nodes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := modelContext(t, "", func(c *kops.Cluster, igs []*kops.InstanceGroup) {
+				if !tc.ownParts {
+					igs[1].Spec.AdditionalUserData = nil
+				}
+			})
+			if !tc.nodeup {
+				ctx.Nodeup = nil
+			}
+			var got []string
+			for _, task := range build(t, ctx) {
+				if lt, ok := task.(*awstasks.LaunchTemplate); ok {
+					got = append(got, lt.Tags[TagInstanceGroup])
+				}
+			}
+			assert.ElementsMatch(t, tc.templates, got)
+			all, err := Warnings(ctx)
+			require.NoError(t, err)
+			var warnings []string
+			for _, w := range all {
+				if strings.HasPrefix(w, "instance group ") {
+					warnings = append(warnings, w)
+				}
+			}
+			require.Len(t, warnings, len(tc.warned), "%q", warnings)
+			for i, g := range tc.warned {
+				assert.Contains(t, warnings[i], fmt.Sprintf("instance group %q: no launch template", g))
+			}
+		})
 	}
 }

@@ -1,12 +1,18 @@
 // Package awsmodel builds the AWS objects of a cluster's machines: per instance group a launch
 // template, per machine role an IAM role, instance profile and (where it grants something) a role
-// policy built from a rights table. It is used for clusters with cloudProvider aws only.
+// policy built from what kops's components on the cluster need. It is used for clusters with
+// cloudProvider aws only. Every name is kops's, so that these objects are the ones a cluster kops
+// built already has (docs/terraform.md).
 package awsmodel
 
 import (
+	"encoding/base32"
 	"fmt"
+	"hash/fnv"
+	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/apis/kops/validation"
 	"k8s.io/kops/pkg/model"
 )
 
@@ -14,11 +20,21 @@ import (
 const (
 	TagClusterName   = "KubernetesCluster"
 	TagInstanceGroup = "kops.k8s.io/instancegroup"
-	tagOwnedPrefix   = "kubernetes.io/cluster/"
-	tagOwned         = "owned"
+	// TagRoleMaster marks the control plane's machines and volumes (etcd's volumes among them).
+	TagRoleMaster  = "k8s.io/role/master"
+	tagOwnedPrefix = "kubernetes.io/cluster/"
+	tagOwned       = "owned"
 )
 
-// roleKind is the name part kops gives the IAM objects of a machine role.
+// AWS's limits on the names kops gives: an IAM role or instance profile name, and what kops keeps
+// of a cluster name in an SQS queue name (the queue name itself may have 80 characters).
+const (
+	maxIAMNameLength     = 64
+	maxQueuePrefixLength = 75
+)
+
+// roleKind is the name part kops gives the IAM objects of a machine role, also the prefix of the
+// role's terraform outputs (masters_role_arn).
 func roleKind(role kops.InstanceGroupRole) (string, error) {
 	switch role {
 	case kops.RoleControlPlane, kops.RoleMaster:
@@ -33,13 +49,45 @@ func roleKind(role kops.InstanceGroupRole) (string, error) {
 	return "", fmt.Errorf("instance group role %q has no IAM role", role)
 }
 
-// iamName is the name of the role, profile and policy of a machine role: nodes.<cluster>.
+// iamName is the name of the role, profile and policy of a machine role: nodes.<cluster>, cut to
+// AWS's 64 characters as kops cuts it.
 func iamName(ctx *model.KopsModelContext, role kops.InstanceGroupRole) (string, error) {
 	kind, err := roleKind(role)
 	if err != nil {
 		return "", err
 	}
-	return kind + "." + ctx.Cluster.Name, nil
+	return truncateName(kind+"."+ctx.Cluster.Name, maxIAMNameLength), nil
+}
+
+// LaunchTemplateName is kops's name of a group's launch template (and auto-scaling group):
+// <group>.masters.<cluster> for a control plane, <group>.apiservers.<cluster> for API servers,
+// <group>.<cluster> for nodes and bastions.
+func LaunchTemplateName(cluster string, ig *kops.InstanceGroup) string {
+	switch {
+	case ig.IsControlPlane():
+		return ig.Name + ".masters." + cluster
+	case ig.Spec.Role == kops.RoleAPIServer:
+		return ig.Name + ".apiservers." + cluster
+	}
+	return ig.Name + "." + cluster
+}
+
+// queueName is the name of the SQS queue kops creates for the node termination handler.
+func queueName(cluster string) string {
+	return truncateName(strings.ReplaceAll(cluster, ".", "-"), maxQueuePrefixLength) + "-nth"
+}
+
+// truncateName shortens s to max characters as kops does, so that the names agree: a name that fits
+// is kept; a longer one is cut and ends in "-" and six characters of the lower-case base32hex of
+// its FNV-1a hash, which keeps two long names that share a beginning apart.
+func truncateName(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(s)) // never fails
+	sum := strings.ToLower(base32.HexEncoding.EncodeToString(h.Sum(nil)))[:6]
+	return s[:max-len(sum)-1] + "-" + sum
 }
 
 // clusterTags are the tags of every object of the cluster.
@@ -48,6 +96,38 @@ func clusterTags(ctx *model.KopsModelContext) map[string]string {
 		TagClusterName:                    ctx.Cluster.Name,
 		tagOwnedPrefix + ctx.Cluster.Name: tagOwned,
 	}
+}
+
+// Region is the AWS region of the cluster: that of its subnets' zones (validation holds them to
+// one region). Shared subnets may leave their zone to the cloud; a cluster with no zone at all has
+// no region this build can know.
+func Region(c *kops.Cluster) (string, error) {
+	for _, s := range c.Spec.Subnets {
+		if s.Zone == "" {
+			continue
+		}
+		region, problem := validation.ZoneRegion("aws", s.Zone)
+		if problem != "" {
+			return "", fmt.Errorf("spec.subnets: zone %q %s", s.Zone, problem)
+		}
+		return region, nil
+	}
+	return "", fmt.Errorf("spec.subnets: no subnet names a zone, so the cluster's AWS region is unknown (the IAM policies and the terraform provider name it)")
+}
+
+// partition is the AWS partition of a region, the second field of every ARN.
+func partition(region string) string {
+	switch {
+	case strings.HasPrefix(region, "cn-"):
+		return "aws-cn"
+	case strings.HasPrefix(region, "us-gov-"):
+		return "aws-us-gov"
+	case strings.HasPrefix(region, "us-isob-"):
+		return "aws-iso-b"
+	case strings.HasPrefix(region, "us-iso-"):
+		return "aws-iso"
+	}
+	return "aws"
 }
 
 // Builders returns the AWS model builders for ctx, none for a cluster on another cloud.

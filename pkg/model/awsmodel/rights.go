@@ -1,36 +1,37 @@
 package awsmodel
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
-	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 )
 
-// scope says how far a row of rights reaches.
-type scope int
+// condition is an IAM condition: operator -> key -> values (any value of a key matches; every key
+// must match).
+type condition map[string]map[string][]string
 
-const (
-	// readOnly actions only read; they are granted on every resource.
-	readOnly scope = iota
-	// clusterResources actions change a resource only if it carries the cluster's tag.
-	clusterResources
-	// clusterCreates actions create a resource only if the request tags it as the cluster's.
-	clusterCreates
-)
-
-// rights is one row of a role's rights table: actions granted on every resource within a scope.
-type rights struct {
-	scope   scope
-	actions []string
+// grant is one right of a machine role: actions on resources (ARNs; none means every resource)
+// under a condition.
+type grant struct {
+	actions   []string
+	resources []string
+	condition condition
 }
 
-// readOnlyPrefixes are the only action names that never change anything. Whatever else an action
-// is called counts as changing something, so a new action must be scoped to the cluster.
+// readOnlyPrefixes are the action names that only read. Whatever else an action is called counts
+// as changing something, so a new action must be scoped to the cluster.
 var readOnlyPrefixes = []string{"Describe", "Get", "List"}
+
+// readOnlyActions are reads whose names do not say so.
+var readOnlyActions = []string{"ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage"}
 
 // isReadOnly says whether action (service:Name) only reads.
 func isReadOnly(action string) bool {
+	if slices.Contains(readOnlyActions, action) {
+		return true
+	}
 	_, name, ok := strings.Cut(action, ":")
 	if !ok {
 		return false
@@ -43,112 +44,91 @@ func isReadOnly(action string) bool {
 	return false
 }
 
-// controlPlaneRights is what the control plane's cloud provider does with EC2 and load balancers:
-// read everything, change only the cluster's tagged routes, volumes, security groups and load
-// balancers, and create them only tagged as the cluster's.
-func controlPlaneRights() []rights {
-	return []rights{
-		{readOnly, []string{
-			"autoscaling:DescribeAutoScalingGroups",
-			"ec2:DescribeAvailabilityZones",
-			"ec2:DescribeInstanceTypes",
-			"ec2:DescribeInstances",
-			"ec2:DescribeRegions",
-			"ec2:DescribeRouteTables",
-			"ec2:DescribeSecurityGroups",
-			"ec2:DescribeSubnets",
-			"ec2:DescribeVolumes",
-			"ec2:DescribeVpcs",
-			"elasticloadbalancing:DescribeListeners",
-			"elasticloadbalancing:DescribeLoadBalancerAttributes",
-			"elasticloadbalancing:DescribeLoadBalancers",
-			"elasticloadbalancing:DescribeTargetGroups",
-			"elasticloadbalancing:DescribeTargetHealth",
-		}},
-		{clusterResources, []string{
-			"ec2:AttachVolume",
-			"ec2:AuthorizeSecurityGroupIngress",
-			"ec2:CreateRoute",
-			"ec2:DeleteRoute",
-			"ec2:DeleteSecurityGroup",
-			"ec2:DeleteVolume",
-			"ec2:DetachVolume",
-			"ec2:ModifyInstanceAttribute",
-			"ec2:ModifyVolume",
-			"ec2:RevokeSecurityGroupIngress",
-			"elasticloadbalancing:CreateListener",
-			"elasticloadbalancing:DeleteListener",
-			"elasticloadbalancing:DeleteLoadBalancer",
-			"elasticloadbalancing:DeleteTargetGroup",
-			"elasticloadbalancing:DeregisterTargets",
-			"elasticloadbalancing:ModifyLoadBalancerAttributes",
-			"elasticloadbalancing:ModifyTargetGroup",
-			"elasticloadbalancing:RegisterTargets",
-		}},
-		{clusterCreates, []string{
-			"ec2:CreateSecurityGroup",
-			"ec2:CreateVolume",
-			"elasticloadbalancing:CreateLoadBalancer",
-			"elasticloadbalancing:CreateTargetGroup",
+// onEvery grants actions on every resource, unconditioned: for reads, and for the few changing
+// actions whose resources carry no tag (each call says why).
+func onEvery(actions ...string) grant { return grant{actions: actions} }
+
+// onTagged grants actions on resources that carry the cluster's tag.
+func (f *clusterFacts) onTagged(actions ...string) grant {
+	return grant{actions: actions, condition: condition{"StringEquals": {"aws:ResourceTag/" + TagClusterName: {f.name}}}}
+}
+
+// creatingTagged grants creating resources only if the request tags them as the cluster's.
+func (f *clusterFacts) creatingTagged(actions ...string) grant {
+	return grant{actions: actions, condition: condition{"StringEquals": {"aws:RequestTag/" + TagClusterName: {f.name}}}}
+}
+
+// ec2Tagging is how EC2 resources of the given types may be tagged: when the named calls create
+// them tagged as the cluster's, and later only if they are the cluster's already and the request
+// leaves the cluster tag alone. Tagging anything else is not granted: whoever may put the cluster's
+// tag on a foreign resource gains every onTagged right over it.
+func (f *clusterFacts) ec2Tagging(creates []string, types ...string) []grant {
+	var arns []string
+	for _, t := range types {
+		arns = append(arns, f.arn("ec2", "*:*:"+t+"/*"))
+	}
+	return []grant{
+		{actions: []string{"ec2:CreateTags"}, resources: arns, condition: condition{"StringEquals": {
+			"aws:RequestTag/" + TagClusterName: {f.name},
+			"ec2:CreateAction":                 creates,
+		}}},
+		{actions: []string{"ec2:CreateTags", "ec2:DeleteTags"}, resources: arns, condition: condition{
+			"StringEquals": {"aws:ResourceTag/" + TagClusterName: {f.name}},
+			"Null":         {"aws:RequestTag/" + TagClusterName: {"true"}},
 		}},
 	}
 }
 
-// tagging is a service's tagging action and the creates whose new resource it may tag in the same
-// call. Tagging anything else is not granted: whoever may put the cluster's tag on a foreign
-// resource gains every clusterResources right over it.
-type tagging struct {
-	service, action string
-	creates         []string
+// arn is arn:<partition>:<service>:<rest>.
+func (f *clusterFacts) arn(service, rest string) string {
+	return "arn:" + f.partition + ":" + service + ":" + rest
 }
 
-func taggingRights() []tagging {
-	return []tagging{
-		{"ec2", "CreateTags", []string{"CreateSecurityGroup", "CreateVolume"}},
-		{"elasticloadbalancing", "AddTags", []string{"CreateLoadBalancer", "CreateTargetGroup"}},
+// policy merges grants into a document: grants with the same resources and condition become one
+// statement with their actions sorted and unique; statements are sorted by resources, then
+// condition, so the same rights always give the same bytes. No grant, no document.
+func policy(grants []grant) *awstasks.PolicyDocument {
+	type key struct{ resources, condition string }
+	merged := map[key]*awstasks.Statement{}
+	for _, g := range grants {
+		resources := g.resources
+		if len(resources) == 0 {
+			resources = []string{"*"}
+		}
+		resources = sortedUnique(resources)
+		s := awstasks.Statement{Effect: "Allow", Resource: resources, Condition: g.condition}
+		k := key{strings.Join(resources, ","), s.ConditionSummary()}
+		if m, ok := merged[k]; ok {
+			m.Action = append(m.Action, g.actions...)
+			continue
+		}
+		s.Action = append([]string(nil), g.actions...)
+		merged[k] = &s
 	}
-}
-
-// policyFor returns the statements of a machine role, none when the role is granted nothing.
-func policyFor(c *kops.Cluster, role kops.InstanceGroupRole) *awstasks.PolicyDocument {
-	var st []awstasks.Statement
-	switch role {
-	case kops.RoleControlPlane, kops.RoleMaster:
-		for _, r := range controlPlaneRights() {
-			st = append(st, statementFor(c.Name, r))
-		}
-		for _, t := range taggingRights() {
-			st = append(st, awstasks.Statement{
-				Effect: "Allow", Action: []string{t.service + ":" + t.action}, Resource: []string{"*"},
-				Condition: map[string]map[string][]string{"StringEquals": {
-					"aws:RequestTag/" + TagClusterName: {c.Name},
-					t.service + ":CreateAction":        append([]string(nil), t.creates...),
-				}},
-			})
-		}
-	case kops.RoleNode:
-		// Nodes get nothing by default: pods would inherit it. With Forward, the node's kube2iam
-		// assumes the pods' roles, and only those under baseRoleARN.
-		if p := c.Spec.PodMetadataAccess; p != nil && p.Mode == kops.PodMetadataAccessForward && p.Forward != nil && p.Forward.BaseRoleARN != "" {
-			st = append(st, awstasks.Statement{
-				Effect: "Allow", Action: []string{"sts:AssumeRole"}, Resource: []string{p.Forward.BaseRoleARN + "*"},
-			})
-		}
-	}
-	if len(st) == 0 {
+	if len(merged) == 0 {
 		return nil
 	}
-	return &awstasks.PolicyDocument{Version: awstasks.PolicyVersion, Statement: st}
+	keys := make([]key, 0, len(merged))
+	for k := range merged {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].resources != keys[b].resources {
+			return keys[a].resources < keys[b].resources
+		}
+		return keys[a].condition < keys[b].condition
+	})
+	doc := &awstasks.PolicyDocument{Version: awstasks.PolicyVersion}
+	for _, k := range keys {
+		s := merged[k]
+		s.Action = sortedUnique(s.Action)
+		doc.Statement = append(doc.Statement, *s)
+	}
+	return doc
 }
 
-// statementFor turns a row of rights into a statement with the condition its scope needs.
-func statementFor(cluster string, r rights) awstasks.Statement {
-	s := awstasks.Statement{Effect: "Allow", Action: append([]string(nil), r.actions...), Resource: []string{"*"}}
-	switch r.scope {
-	case clusterResources:
-		s.Condition = map[string]map[string][]string{"StringEquals": {"aws:ResourceTag/" + TagClusterName: {cluster}}}
-	case clusterCreates:
-		s.Condition = map[string]map[string][]string{"StringEquals": {"aws:RequestTag/" + TagClusterName: {cluster}}}
-	}
-	return s
+func sortedUnique(in []string) []string {
+	out := slices.Clone(in)
+	sort.Strings(out)
+	return slices.Compact(out)
 }

@@ -30,7 +30,7 @@ func BenchmarkUserData(b *testing.B) {
 	ig := group("nodes", kops.RoleNode)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := UserData(c, ig); err != nil {
+		if _, err := UserData(c, ig, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

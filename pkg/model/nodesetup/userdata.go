@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
 )
 
 // mimeBoundary is fixed so that the same inputs give the same bytes (and launch templates do not
@@ -45,43 +46,72 @@ func Files(cluster *kops.Cluster) (*NodeFiles, error) {
 
 // UserData returns the user data of an instance group's machines, as the launch template carries it.
 // The cluster must be completed (kops.CompleteCluster). Contract for the AWS model: deterministic
-// bytes for the same inputs. It is a cloud-init multipart document whose cloud-config writes the
-// script and the unit and enables the unit; bastions get an empty cloud-config.
-func UserData(cluster *kops.Cluster, ig *kops.InstanceGroup) ([]byte, error) {
-	config := "#cloud-config\n"
+// bytes for the same inputs. It is a cloud-init MIME multipart document laid out as kops lays out
+// a group with spec.additionalUserData: our parts first (the cloud-config that writes the node
+// rules' script and unit and enables the unit; then, where HasBootstrap, the script that runs
+// nodeup), then the group's parts in their order. Bastions run no kubelet, so they have no part
+// of ours; without parts of their own they get no user data at all (nil), as with kops.
+func UserData(cluster *kops.Cluster, ig *kops.InstanceGroup, nodeup model.NodeupSource) ([]byte, error) {
+	var parts []kops.UserData
 	if HasNodeSetup(ig) {
 		files, err := Files(cluster)
 		if err != nil {
 			return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
 		}
-		if config, err = cloudConfig(files); err != nil {
+		config, err := cloudConfig(files)
+		if err != nil {
 			return nil, err
 		}
+		parts = append(parts, kops.UserData{Name: nodeSetupPartName, Type: nodeSetupPartType, Content: config})
 	}
-	return multipartUserData(config)
+	if HasBootstrap(ig, nodeup) {
+		script, err := bootstrapScript(cluster, ig, nodeup)
+		if err != nil {
+			return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
+		}
+		parts = append(parts, kops.UserData{Name: bootstrapPartName, Type: bootstrapPartType, Content: script})
+	}
+	parts = append(parts, ig.Spec.AdditionalUserData...)
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	return multipartUserData(ig, parts)
 }
 
-// multipartUserData wraps a cloud-config in a MIME multipart document, the form in which further
-// parts (the node bootstrap script, additionalUserData) join it.
-func multipartUserData(config string) ([]byte, error) {
-	if strings.Contains(config, mimeBoundary) {
-		return nil, fmt.Errorf("user data contains the MIME boundary %q", mimeBoundary)
-	}
+// The part of ours in the user data.
+const (
+	nodeSetupPartName = "kops-nodesetup.cfg"
+	nodeSetupPartType = `text/cloud-config; charset="us-ascii"`
+)
+
+// multipartUserData writes the parts as a MIME multipart document, each with its file name; ours
+// come first, so the group's parts start at index len(parts) - len(spec.additionalUserData).
+func multipartUserData(ig *kops.InstanceGroup, parts []kops.UserData) ([]byte, error) {
+	first := len(parts) - len(ig.Spec.AdditionalUserData)
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	if err := w.SetBoundary(mimeBoundary); err != nil {
 		return nil, err
 	}
-	part, err := w.CreatePart(textproto.MIMEHeader{
-		"Content-Type":              {`text/cloud-config; charset="us-ascii"`},
-		"Content-Transfer-Encoding": {"7bit"},
-		"Content-Disposition":       {`attachment; filename="kops-nodesetup.cfg"`},
-	})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := part.Write([]byte(config)); err != nil {
-		return nil, err
+	for i, p := range parts {
+		if strings.Contains(p.Content, mimeBoundary) {
+			where := "part " + p.Name + " of ours"
+			if i >= first {
+				where = fmt.Sprintf("spec.additionalUserData[%d].content", i-first)
+			}
+			return nil, fmt.Errorf("instance group %q: %s contains the MIME boundary %q of the user data", ig.Name, where, mimeBoundary)
+		}
+		part, err := w.CreatePart(textproto.MIMEHeader{
+			"Content-Type":              {p.Type},
+			"Content-Transfer-Encoding": {"7bit"},
+			"Content-Disposition":       {fmt.Sprintf("attachment; filename=%q", p.Name)},
+		})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := part.Write([]byte(p.Content)); err != nil {
+			return nil, err
+		}
 	}
 	if err := w.Close(); err != nil {
 		return nil, err

@@ -44,9 +44,9 @@ func TestUserData(t *testing.T) {
 	c := testCluster("Forward", false, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
 	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleNode}}
 	ig.Name = "nodes"
-	data, err := UserData(c, ig)
+	data, err := UserData(c, ig, nil)
 	require.NoError(t, err)
-	again, err := UserData(c, ig)
+	again, err := UserData(c, ig, nil)
 	require.NoError(t, err)
 	assert.Equal(t, data, again, "deterministic bytes")
 
@@ -71,11 +71,73 @@ func TestUserData(t *testing.T) {
 	assert.Equal(t, [][]string{{"systemctl", "daemon-reload"}, {"systemctl", "enable", "--now", UnitName}}, doc.RunCmd)
 }
 
+// orderedParts decodes user data as cloud-init does and returns each part as
+// "<file name> <content type>" and its body, in order.
+func orderedParts(t *testing.T, userData []byte) (heads, bodies []string) {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(userData))
+	require.NoError(t, err)
+	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return heads, bodies
+		}
+		require.NoError(t, err)
+		body, err := io.ReadAll(p)
+		require.NoError(t, err)
+		heads = append(heads, p.FileName()+" "+p.Header.Get("Content-Type"))
+		bodies = append(bodies, string(body))
+	}
+}
+
+// A group's own parts (its bootstrap) follow ours in their order, as kops appends
+// additionalUserData after its nodeup script.
+func TestUserDataCarriesTheGroupsParts(t *testing.T) {
+	c := testCluster("Block", false, nil)
+	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleNode, AdditionalUserData: []kops.UserData{
+		{Name: "bootstrap.sh", Type: "text/x-shellscript", Content: "#!/bin/sh\nexec /opt/bootstrap\n"},
+		{Name: "extra.cfg", Type: "text/cloud-config", Content: "#cloud-config\nruncmd: [[true]]\n"},
+	}}}
+	ig.Name = "nodes"
+	data, err := UserData(c, ig, nil)
+	require.NoError(t, err)
+	heads, bodies := orderedParts(t, data)
+	assert.Equal(t, []string{
+		`kops-nodesetup.cfg text/cloud-config; charset="us-ascii"`,
+		"bootstrap.sh text/x-shellscript",
+		"extra.cfg text/cloud-config",
+	}, heads)
+	assert.Equal(t, "#!/bin/sh\nexec /opt/bootstrap\n", bodies[1], "byte for byte")
+	assert.Equal(t, "#cloud-config\nruncmd: [[true]]\n", bodies[2])
+}
+
+// Bastions run no kubelet: no part of ours, and no user data at all without parts of their own.
 func TestUserDataBastionHasNoNodeSetup(t *testing.T) {
 	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleBastion}}
-	data, err := UserData(testCluster("Block", false, nil), ig)
+	data, err := UserData(testCluster("Block", false, nil), ig, nil)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]string{"text/cloud-config": "#cloud-config\n"}, parts(t, data))
+	assert.Nil(t, data)
+
+	ig.Spec.AdditionalUserData = []kops.UserData{{Name: "motd.sh", Type: "text/x-shellscript", Content: "#!/bin/sh\n"}}
+	data, err = UserData(testCluster("Block", false, nil), ig, nil)
+	require.NoError(t, err)
+	heads, _ := orderedParts(t, data)
+	assert.Equal(t, []string{"motd.sh text/x-shellscript"}, heads)
+}
+
+// A part that holds the boundary would end the document early, and what follows would be read
+// as parts the user never wrote.
+func TestUserDataRefusesTheBoundaryInAPart(t *testing.T) {
+	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleNode, AdditionalUserData: []kops.UserData{
+		{Name: "a.sh", Type: "text/x-shellscript", Content: "#!/bin/sh\n"},
+		{Name: "b.sh", Type: "text/x-shellscript", Content: "--" + mimeBoundary + "\nContent-Type: text/x-shellscript\n\nrm -rf /\n"},
+	}}}
+	ig.Name = "nodes"
+	_, err := UserData(testCluster("Block", false, nil), ig, nil)
+	assert.ErrorContains(t, err, `instance group "nodes": spec.additionalUserData[1].content contains the MIME boundary`)
 }
 
 func TestUserDataReportsTheGroup(t *testing.T) {
@@ -83,7 +145,7 @@ func TestUserDataReportsTheGroup(t *testing.T) {
 	c.Spec.PodMetadataAccess.HostInterface = "cali+;x"
 	ig := &kops.InstanceGroup{Spec: kops.InstanceGroupSpec{Role: kops.RoleNode}}
 	ig.Name = "nodes"
-	_, err := UserData(c, ig)
+	_, err := UserData(c, ig, nil)
 	assert.ErrorContains(t, err, `instance group "nodes": spec.podMetadataAccess.hostInterface: Invalid value`)
 }
 

@@ -22,11 +22,30 @@ type store struct {
 	binary, dir string
 }
 
-// newStore creates the cluster with `kops create cluster` (a control plane and nodes-us-east-2a)
-// and, for extraGroups > 0, that many more node groups with `kops create -f`.
+// bootstrapEnv tells kops where the control plane's machines get nodeup, and bootstrapPart is a
+// node group's own bootstrap: a group that runs kubelet gets a launch template only with one, and
+// these tests and benchmarks measure a cluster whose every group has its template.
+var bootstrapEnv = []string{
+	"NODEUP_URL_AMD64=https://example.com/nodeup-linux-amd64",
+	"NODEUP_HASH_AMD64=" + strings.Repeat("ab", 32),
+}
+
+const bootstrapPart = `  additionalUserData:
+  - name: nodeup.sh
+    type: text/x-shellscript
+    content: "#!/bin/sh"
+`
+
+// newStore creates the cluster with `kops create cluster` (a control plane and nodes-us-east-2a,
+// given its bootstrap) and, for extraGroups > 0, that many more node groups with `kops create -f`.
 func newStore(tb testing.TB, binary string, extraGroups int) *store {
 	s := &store{binary: binary, dir: filepath.Join(tb.TempDir(), "state")}
 	s.kops(tb, "create", "cluster", clusterName, "--zones", "us-east-2a")
+	nodes := filepath.Join(s.dir, clusterName, "instancegroup", "nodes-us-east-2a")
+	data, err := os.ReadFile(nodes)
+	require.NoError(tb, err)
+	require.Regexp(tb, `\nspec:\n(  .*\n)*$`, string(data), "spec is the stored group's last field")
+	require.NoError(tb, os.WriteFile(nodes, append(data, bootstrapPart...), 0o600))
 	if extraGroups == 0 {
 		return s
 	}
@@ -45,7 +64,7 @@ spec:
   minSize: 1
   maxSize: 1
   subnets: [us-east-2a]
-`, i, clusterName)
+%s`, i, clusterName, bootstrapPart)
 	}
 	file := filepath.Join(tb.TempDir(), "groups.yaml")
 	require.NoError(tb, os.WriteFile(file, []byte(docs.String()), 0o600))
@@ -55,7 +74,7 @@ spec:
 
 func (s *store) kops(tb testing.TB, args ...string) string {
 	args = append(args, "--state", "file://"+s.dir)
-	stdout, stderr, err := kopsenv.Exec(s.binary, nil, args...)
+	stdout, stderr, err := kopsenv.Exec(s.binary, bootstrapEnv, args...)
 	require.NoError(tb, err, "kops %v:\n%s%s", args, stdout, stderr)
 	return stdout
 }

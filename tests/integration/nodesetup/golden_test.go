@@ -46,7 +46,7 @@ func runCase(t *testing.T, dir string) {
 	require.NotNil(t, nodes, "the case has a group named nodes")
 	files, err := nodesetup.Files(checked.Cluster)
 	require.NoError(t, err)
-	userData, err := nodesetup.UserData(checked.Cluster, nodes)
+	userData, err := nodesetup.UserData(checked.Cluster, nodes, nil)
 	require.NoError(t, err)
 	golden.Check(t, dir, map[string]string{
 		nodesetup.ScriptFile:        string(files.Script),

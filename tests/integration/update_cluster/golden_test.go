@@ -23,11 +23,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/nodesetup"
 	"k8s.io/kops/tests/integration/golden"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 	"k8s.io/kops/util/pkg/vfs"
@@ -69,6 +72,11 @@ func newGoldenStore(t *testing.T, dir string) *goldenStore {
 
 	n, err := client.NewClusterFromObjects(objs)
 	require.NoError(t, err)
+	for _, ig := range n.InstanceGroups {
+		if nodesetup.HasNodeSetup(ig) && !ig.IsControlPlane() && len(ig.Spec.AdditionalUserData) == 0 {
+			ig.Spec.AdditionalUserData = []kops.UserData{goldenBootstrap}
+		}
+	}
 	mem := &vfs.MemFS{}
 	base, err := vfs.ParsePath("memfs://golden", mem)
 	require.NoError(t, err)
@@ -77,11 +85,24 @@ func newGoldenStore(t *testing.T, dir string) *goldenStore {
 	return s
 }
 
+// A kops cluster's groups carry their bootstrap (kops's nodeup script) in their launch templates.
+// Here every group that runs kubelet, but for the control plane, carries this stand-in for it in
+// spec.additionalUserData, and update is told where nodeup is (goldenNodeup) so that the control
+// plane gets the bootstrap of ours: otherwise no group that runs kubelet would get a launch
+// template (pkg/model/awsmodel canBoot), and the cases would pin none.
+var (
+	goldenBootstrap = kops.UserData{Name: "nodeup.sh", Type: "text/x-shellscript", Content: "#!/bin/bash\n# the group's own bootstrap\n"}
+	goldenNodeup    = model.NodeupSource{
+		"amd64": {URLs: []string{"https://artifacts.example.com/kops/nodeup-linux-amd64"}, SHA256: strings.Repeat("1a", 32)},
+		"arm64": {URLs: []string{"https://artifacts.example.com/kops/nodeup-linux-arm64"}, SHA256: strings.Repeat("2b", 32)},
+	}
+)
+
 func (s *goldenStore) update(t *testing.T, target string) (string, *cloudup.ApplyResult) {
 	t.Helper()
 	var out bytes.Buffer
 	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Out: &out,
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: target, Out: &out, Nodeup: goldenNodeup,
 	})
 	require.NoError(t, err)
 	return out.String(), result

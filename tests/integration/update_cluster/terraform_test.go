@@ -51,7 +51,7 @@ func (s *goldenStore) updateTerraform(t *testing.T) map[string]string {
 	run := func() *cloudup.ApplyResult {
 		var report bytes.Buffer
 		result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-			Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetTerraform,
+			Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetTerraform, Nodeup: goldenNodeup,
 			OutDir: outDir, Yes: true, Out: &report,
 		})
 		require.NoError(t, err)
@@ -108,7 +108,7 @@ func TestTerraformModeChangeShowsLaunchTemplateDiffs(t *testing.T) {
 	before, _ := s.mem.Stats()
 	var report bytes.Buffer
 	result, err := cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetTerraform,
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetTerraform, Nodeup: goldenNodeup,
 		OutDir: "memfs://golden-out/" + s.name, Out: &report,
 	})
 	require.NoError(t, err)
@@ -121,7 +121,7 @@ func TestTerraformModeChangeShowsLaunchTemplateDiffs(t *testing.T) {
 	assert.Contains(t, text, "Will modify resources:\n")
 	assert.Contains(t, text, "\n  TerraformFile/kubernetes.tf\n")
 	assert.Contains(t, text, "\n  ManagedFile/igconfig/node/nodes/kops-pod-metadata-access.sh\n")
-	for _, lt := range []string{"control-plane-us-east-2a-pod-metadata-block-example-com", "nodes-pod-metadata-block-example-com"} {
+	for _, lt := range []string{"control-plane-us-east-2a-masters-pod-metadata-block-example-com", "nodes-pod-metadata-block-example-com"} {
 		header := "--- resource aws_launch_template." + lt + " (current)\n"
 		require.Contains(t, text, header)
 		hunk := text[strings.Index(text, header):]
@@ -135,7 +135,7 @@ func TestTerraformModeChangeShowsLaunchTemplateDiffs(t *testing.T) {
 
 	var dryRun bytes.Buffer
 	_, err = cloudup.ApplyCluster(context.Background(), cloudup.ApplyClusterOptions{
-		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetDryRun, Out: &dryRun,
+		Clientset: s.clientset, ClusterName: s.name, Flags: s.flags, Target: cloudup.TargetDryRun, Out: &dryRun, Nodeup: goldenNodeup,
 	})
 	require.NoError(t, err)
 	assert.Contains(t, dryRun.String(), "MetadataOptions     \tendpoint enabled, tokens required, hop limit 2,")

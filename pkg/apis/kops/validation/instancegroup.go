@@ -64,6 +64,7 @@ func validateInstanceGroup(ig *kops.InstanceGroup, cluster *kops.Cluster, root *
 	errs = append(errs, validateIGSubnets(ig.Spec.Subnets, cluster, spec.Child("subnets"))...)
 	errs = append(errs, validateInstanceMetadata(ig.Spec.InstanceMetadata, spec.Child("instanceMetadata"))...)
 	errs = append(errs, validateInstanceMetadataForMode(ig, cluster, spec.Child("instanceMetadata"))...)
+	errs = append(errs, validateAdditionalUserData(ig.Spec.AdditionalUserData, spec.Child("additionalUserData"))...)
 	return errs
 }
 

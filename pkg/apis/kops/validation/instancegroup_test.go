@@ -56,6 +56,37 @@ func TestValidateInstanceGroup(t *testing.T) {
 		{"hop limit too large", func(g *kops.InstanceGroup) {
 			g.Spec.InstanceMetadata = &kops.InstanceMetadataSpec{HTTPPutResponseHopLimit: ptr[int64](65)}
 		}, []want{{invalid, "spec.instanceMetadata.httpPutResponseHopLimit", "from 1 to 64"}}},
+		{"additional user data as kops takes it", func(g *kops.InstanceGroup) {
+			g.Spec.AdditionalUserData = []kops.UserData{
+				{Name: "bootstrap.sh", Type: "text/x-shellscript", Content: "#!/bin/sh\n"},
+				{Name: "extra.cfg", Type: "text/cloud-config", Content: "#cloud-config\n"},
+			}
+		}, nil},
+		{"additional user data parts incomplete", func(g *kops.InstanceGroup) {
+			g.Spec.AdditionalUserData = []kops.UserData{{Type: "text/x-shellscript"}}
+		}, []want{
+			{required, "spec.additionalUserData[0].name", "file name"},
+			{required, "spec.additionalUserData[0].content", ""},
+		}},
+		{"additional user data of a type cloud-init does not read", func(g *kops.InstanceGroup) {
+			g.Spec.AdditionalUserData = []kops.UserData{{Name: "a", Type: "application/octet-stream", Content: "x"}}
+		}, []want{{notSupported, "spec.additionalUserData[0].type", "text/x-shellscript"}}},
+		{"additional user data names unique", func(g *kops.InstanceGroup) {
+			part := kops.UserData{Name: "a.sh", Type: "text/x-shellscript", Content: "x"}
+			g.Spec.AdditionalUserData = []kops.UserData{part, part}
+		}, []want{{duplicate, "spec.additionalUserData[1].name", ""}}},
+		// The name is written into a header line: a quote, a line break or a path must not get there.
+		{"additional user data names that would break the header", func(g *kops.InstanceGroup) {
+			g.Spec.AdditionalUserData = []kops.UserData{
+				{Name: `a"b`, Type: "text/x-shellscript", Content: "x"},
+				{Name: "a\r\nContent-Type: text/x-shellscript", Type: "text/x-shellscript", Content: "x"},
+				{Name: "../etc/x", Type: "text/x-shellscript", Content: "x"},
+			}
+		}, []want{
+			{invalid, "spec.additionalUserData[0].name", "file name"},
+			{invalid, "spec.additionalUserData[1].name", "file name"},
+			{invalid, "spec.additionalUserData[2].name", "file name"},
+		}},
 		{"everything wrong at once", func(g *kops.InstanceGroup) {
 			g.Name = ""
 			g.Labels = nil

@@ -55,10 +55,22 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 		}
 		defer unlock()
 	}
+	if err := nodesetup.ValidateNodeupSource(o.Nodeup, "nodeup source"); err != nil {
+		return nil, err
+	}
 	modelContext, warnings, err := LoadModelContext(o.Clientset, o.ClusterName, o.Flags)
 	result := &ApplyResult{Warnings: warnings}
 	if err != nil {
 		return result, err
+	}
+	modelContext.Nodeup = o.Nodeup
+	cloudWarnings, err := awsmodel.Warnings(modelContext)
+	if err != nil {
+		return result, err
+	}
+	source := o.Clientset.Base().Join(o.ClusterName).String()
+	for _, w := range cloudWarnings {
+		result.Warnings = append(result.Warnings, kopscodecs.Warning{Source: source, Text: w})
 	}
 	tasks, err := BuildTasks(modelContext)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/upup/pkg/fi"
 )
 
@@ -30,6 +31,9 @@ type ApplyClusterOptions struct {
 	Yes bool
 	// Out receives the report of what would change or what changed.
 	Out io.Writer
+	// Nodeup is where machines download nodeup (checked by nodesetup.ValidateNodeupSource); nil
+	// when not given, and then control-plane launch templates carry no bootstrap of ours.
+	Nodeup model.NodeupSource
 }
 
 // ApplyResult is what an update did or would do.

@@ -12,6 +12,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -39,16 +41,32 @@ func TestKopsWrittenStoreBuilds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, kops.PodMetadataAccessBlock, ctx.Cluster.Spec.PodMetadataMode())
 
+	// As kops stored them, the groups carry no bootstrap of their own: no template is written.
 	tasks, err := BuildTasks(ctx)
 	require.NoError(t, err)
+	assert.Empty(t, launchTemplates(tasks), "a template without a bootstrap would boot machines that never join")
+
+	// Told where nodeup is, the control plane gets our bootstrap; the nodes carry theirs.
+	ctx.Nodeup = model.NodeupSource{"amd64": {URLs: []string{"https://example.com/nodeup"}, SHA256: strings.Repeat("ab", 32)}}
+	for _, ig := range ctx.InstanceGroups {
+		if ig.Name == "nodes-us-east-2a" {
+			ig.Spec.AdditionalUserData = []kops.UserData{{Name: "nodeup.sh", Type: "text/x-shellscript", Content: "#!/bin/sh\n"}}
+		}
+	}
+	tasks, err = BuildTasks(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]awstasks.MetadataOptions{
+		"control-plane-us-east-2a.masters.prod.example.com": {HTTPTokens: "required", HopLimit: 3},
+		"nodes-us-east-2a.prod.example.com":                 {HTTPTokens: "required", HopLimit: 1},
+	}, launchTemplates(tasks), "kops's names, and the metadata options the groups say")
+}
+
+func launchTemplates(tasks []fi.Task) map[string]awstasks.MetadataOptions {
 	got := map[string]awstasks.MetadataOptions{}
 	for _, task := range tasks {
 		if lt, ok := task.(*awstasks.LaunchTemplate); ok {
 			got[lt.Name] = lt.Metadata
 		}
 	}
-	assert.Equal(t, map[string]awstasks.MetadataOptions{
-		"control-plane-us-east-2a.prod.example.com": {HTTPTokens: "required", HopLimit: 3},
-		"nodes-us-east-2a.prod.example.com":         {HTTPTokens: "required", HopLimit: 1},
-	}, got)
+	return got
 }

@@ -14,6 +14,9 @@ type IAMRole struct {
 	// AssumeRolePolicy is the trust policy: who may take the role.
 	AssumeRolePolicy *PolicyDocument
 	Tags             map[string]string
+	// ExportAs names the role's terraform outputs, <ExportAs>_role_arn and <ExportAs>_role_name,
+	// as kops names them (masters, nodes, ...); empty for none.
+	ExportAs string
 }
 
 var (
@@ -56,6 +59,13 @@ func (r *IAMRole) RenderTerraform(t *terraform.Target) error {
 	policy, err := t.AddFile("aws_iam_role", r.Name, "policy", doc, false)
 	if err != nil {
 		return fmt.Errorf("IAMRole %s: %w", r.Name, err)
+	}
+	if r.ExportAs != "" {
+		for output, attr := range map[string]string{r.ExportAs + "_role_arn": "arn", r.ExportAs + "_role_name": "name"} {
+			if err := t.AddOutput(output, terraform.LiteralProperty("aws_iam_role", r.TerraformResourceName(), attr)); err != nil {
+				return fmt.Errorf("IAMRole %s: %w", r.Name, err)
+			}
+		}
 	}
 	return t.RenderResource("aws_iam_role", r.TerraformResourceName(),
 		&terraformIAMRole{Name: r.Name, AssumeRolePolicy: policy, Tags: cloneTags(r.Tags)})

@@ -3,6 +3,7 @@ package awstasks
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
@@ -15,12 +16,44 @@ type LaunchTemplate struct {
 	InstanceType string
 	RootVolume   RootVolume
 	Metadata     MetadataOptions
-	// UserData is the cloud-init document the machines run first.
+	// UserData is the cloud-init document the machines run first; nil for none.
 	UserData []byte
 	// InstanceProfile names the IAMInstanceProfile task whose role the machines get.
 	InstanceProfile string
-	// Tags go on the template, and on the instances and volumes it launches.
+	// Tags go on the template, and on the instances, volumes and network interfaces it launches.
 	Tags map[string]string
+	// SecurityGroups are the machines' security groups, in order.
+	SecurityGroups []SecurityGroup
+	// OutputRole names the terraform output the security groups are listed in,
+	// <OutputRole>_security_group_ids (master, node, bastion, ...), as kops lists them; empty for
+	// none.
+	OutputRole string
+}
+
+// SecurityGroup is a security group of a template's machines: one kops made, looked up by its name
+// and the cluster's tag (Name, Cluster), or one the instance group names by ID.
+type SecurityGroup struct {
+	Name, Cluster string
+	ID            string
+}
+
+// String is how reports show the group.
+func (g SecurityGroup) String() string {
+	if g.ID != "" {
+		return g.ID
+	}
+	return g.Name + " (looked up by name and " + "KubernetesCluster=" + g.Cluster + ")"
+}
+
+func formatSecurityGroups(groups []SecurityGroup) string {
+	if len(groups) == 0 {
+		return "none (the VPC's default security group)"
+	}
+	s := make([]string, len(groups))
+	for i, g := range groups {
+		s[i] = g.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 // RootVolume is the machines' boot disk.
@@ -59,7 +92,7 @@ func (l *LaunchTemplate) Dependencies() []fi.TaskKey {
 
 func (l *LaunchTemplate) String() string {
 	return fmt.Sprintf("LaunchTemplate{Name: %q, ImageID: %q, InstanceType: %q, Metadata: %s, UserData: %s, InstanceProfile: %q}",
-		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarize(l.UserData), l.InstanceProfile)
+		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarizeUserData(l.UserData), l.InstanceProfile)
 }
 
 // String is the options on one line, as reports show them.
@@ -83,10 +116,19 @@ func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) 
 		fi.FieldChange{Name: "InstanceType", New: orNotSet(l.InstanceType, "spec.machineType")},
 		fi.FieldChange{Name: "RootVolume", New: l.RootVolume.String()},
 		fi.FieldChange{Name: "MetadataOptions", New: l.Metadata.String()},
-		fi.FieldChange{Name: "UserData", New: summarize(l.UserData)},
+		fi.FieldChange{Name: "UserData", New: summarizeUserData(l.UserData)},
 		fi.FieldChange{Name: "InstanceProfile", New: l.InstanceProfile},
+		fi.FieldChange{Name: "SecurityGroups", New: formatSecurityGroups(l.SecurityGroups)},
 		fi.FieldChange{Name: "Tags", New: formatTags(l.Tags)},
 	), nil
+}
+
+// summarizeUserData shows user data by size and hash, or says there is none.
+func summarizeUserData(b []byte) string {
+	if b == nil {
+		return "none"
+	}
+	return summarize(b)
 }
 
 func enabled(b bool) string {

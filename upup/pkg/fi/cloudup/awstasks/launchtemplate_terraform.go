@@ -18,6 +18,13 @@ type terraformLaunchTemplate struct {
 	TagSpecifications   []*terraformTagSpecification `cty:"tag_specifications"`
 	Tags                map[string]string            `cty:"tags"`
 	UserData            *terraform.Literal           `cty:"user_data"`
+	SecurityGroupIDs    []*terraform.Literal         `cty:"vpc_security_group_ids"`
+}
+
+// terraformSecurityGroupLookup finds a security group kops made: by its name, among the cluster's.
+type terraformSecurityGroupLookup struct {
+	Name string            `cty:"name"`
+	Tags map[string]string `cty:"tags"`
 }
 
 type terraformBlockDevice struct {
@@ -86,19 +93,55 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 		Name: l.Name,
 		TagSpecifications: []*terraformTagSpecification{
 			{ResourceType: "instance", Tags: cloneTags(l.Tags)},
+			// The interfaces carry the cluster's tag too, as kops tags them: rights on the
+			// machine's own interface (Calico's source/destination check) are scoped by it.
+			{ResourceType: "network-interface", Tags: cloneTags(l.Tags)},
 			{ResourceType: "volume", Tags: cloneTags(l.Tags)},
 		},
-		Tags:     cloneTags(l.Tags),
-		UserData: userData,
+		Tags:             cloneTags(l.Tags),
+		UserData:         userData,
+		SecurityGroupIDs: l.securityGroupIDs(),
 	}
 }
 
-// RenderTerraform writes aws_launch_template with the user data in data/ (base64, as the API
-// takes it).
+// securityGroupIDs are the IDs the groups are named by, or the lookups of kops's groups.
+func (l *LaunchTemplate) securityGroupIDs() []*terraform.Literal {
+	var out []*terraform.Literal
+	for _, g := range l.SecurityGroups {
+		if g.ID != "" {
+			out = append(out, terraform.LiteralString(g.ID))
+			continue
+		}
+		out = append(out, terraform.LiteralDataProperty("aws_security_group", terraform.ResourceName(g.Name), "id"))
+	}
+	return out
+}
+
+// RenderTerraform writes aws_launch_template with the user data, if any, in data/ (base64, as the
+// API takes it).
 func (l *LaunchTemplate) RenderTerraform(t *terraform.Target) error {
-	userData, err := t.AddFile("aws_launch_template", l.Name, "user_data", l.UserData, true)
-	if err != nil {
-		return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+	var userData *terraform.Literal
+	if l.UserData != nil {
+		var err error
+		if userData, err = t.AddFile("aws_launch_template", l.Name, "user_data", l.UserData, true); err != nil {
+			return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+		}
+	}
+	for _, g := range l.SecurityGroups {
+		if g.ID != "" {
+			continue
+		}
+		lookup := &terraformSecurityGroupLookup{Name: g.Name, Tags: map[string]string{"KubernetesCluster": g.Cluster}}
+		if err := t.RenderDataSource("aws_security_group", terraform.ResourceName(g.Name), lookup); err != nil {
+			return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+		}
+	}
+	if l.OutputRole != "" {
+		for _, id := range l.securityGroupIDs() {
+			if err := t.AddOutputListItem(l.OutputRole+"_security_group_ids", id); err != nil {
+				return fmt.Errorf("LaunchTemplate %s: %w", l.Name, err)
+			}
+		}
 	}
 	return t.RenderResource("aws_launch_template", terraform.ResourceName(l.Name), l.terraformBody(userData))
 }

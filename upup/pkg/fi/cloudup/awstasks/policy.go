@@ -65,6 +65,14 @@ func (s *Statement) Summary() string {
 	if len(s.Resource) > 0 {
 		fmt.Fprintf(&b, " on %s", strings.Join(s.Resource, ","))
 	}
+	b.WriteString(s.ConditionSummary())
+	return b.String()
+}
+
+// ConditionSummary is the statement's condition on one line, operators and keys sorted:
+// " if StringEquals aws:ResourceTag/KubernetesCluster=a.example.com"; empty without one.
+func (s *Statement) ConditionSummary() string {
+	var b strings.Builder
 	ops := make([]string, 0, len(s.Condition))
 	for op := range s.Condition {
 		ops = append(ops, op)

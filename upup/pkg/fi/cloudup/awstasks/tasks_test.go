@@ -94,7 +94,7 @@ func TestMetadataOptionsIPv6(t *testing.T) {
 func TestTerraformBodyRefersToProfile(t *testing.T) {
 	body := sampleTemplate().terraformBody(nil)
 	assert.Equal(t, "aws_iam_instance_profile.nodes-a-example-com.id", body.IAMInstanceProfile.Name.String())
-	require.Len(t, body.TagSpecifications, 2)
+	require.Len(t, body.TagSpecifications, 3)
 	assert.Equal(t, "a.example.com", body.TagSpecifications[0].Tags["KubernetesCluster"], "instances carry the cluster tag")
 	body.Tags["KubernetesCluster"] = "changed"
 	assert.Equal(t, "a.example.com", sampleTemplate().Tags["KubernetesCluster"], "the body does not share the task's map")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Renderer is implemented by tasks the terraform target can write.
@@ -45,6 +46,24 @@ func LiteralProperty(resourceType, resourceName, prop string) *Literal {
 		hcl.TraverseAttr{Name: prop},
 	})
 	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), refersTo: resourceType + "." + resourceName}
+}
+
+// LiteralString is a string value where an expression is expected (an ID in a list of references).
+func LiteralString(s string) *Literal {
+	tokens := hclwrite.TokensForValue(cty.StringVal(s))
+	return &Literal{tokens: tokens, expr: string(tokens.Bytes())}
+}
+
+// LiteralDataProperty refers to an attribute of a rendered data source:
+// LiteralDataProperty("aws_security_group", "nodes-a-example-com", "id").
+func LiteralDataProperty(dataType, name, prop string) *Literal {
+	tokens := hclwrite.TokensForTraversal(hcl.Traversal{
+		hcl.TraverseRoot{Name: "data"},
+		hcl.TraverseAttr{Name: dataType},
+		hcl.TraverseAttr{Name: name},
+		hcl.TraverseAttr{Name: prop},
+	})
+	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), refersTo: "data." + dataType + "." + name}
 }
 
 // ResourceName turns a kops object name (nodes.a.example.com) into a Terraform resource name

@@ -46,8 +46,18 @@ func (t *Target) Files() (map[string][]byte, error) {
 func (t *Target) checkReferences() error {
 	var problems []string
 	read := map[string]bool{}
+	refs := map[string][]*Literal{}
 	for key, r := range t.resources {
-		for _, l := range r.refs {
+		refs[key] = r.refs
+	}
+	for name, l := range t.outputs {
+		refs["output."+name] = append(refs["output."+name], l)
+	}
+	for name, items := range t.outputLists {
+		refs["output."+name] = append(refs["output."+name], items...)
+	}
+	for key, literals := range refs {
+		for _, l := range literals {
 			if l.refersTo != "" && !t.hasResource(l.refersTo) {
 				problems = append(problems, fmt.Sprintf("%s: reference to %s, which is not defined", key, l.refersTo))
 			}
@@ -76,26 +86,44 @@ func (t *Target) hasResource(key string) bool {
 	return ok
 }
 
-// mainFile writes locals, outputs and the provider, then every resource sorted by type and
-// name, then the terraform block with the provider requirement, as kops lays kubernetes.tf out.
+// mainFile writes locals and outputs (cluster_name, region and what tasks added, each once as a
+// local and once as an output, sorted by name) and the provider, then every resource sorted by type
+// and name, then the terraform block with the provider requirement, as kops lays kubernetes.tf out.
 func (t *Target) mainFile() []byte {
 	f := hclwrite.NewEmptyFile()
 	root := f.Body()
-	header := map[string]cty.Value{}
+	header := map[string]hclwrite.Tokens{}
 	if t.opts.ClusterName != "" {
-		header["cluster_name"] = cty.StringVal(t.opts.ClusterName)
+		header["cluster_name"] = hclwrite.TokensForValue(cty.StringVal(t.opts.ClusterName))
 	}
 	if t.opts.Region != "" {
-		header["region"] = cty.StringVal(t.opts.Region)
+		header["region"] = hclwrite.TokensForValue(cty.StringVal(t.opts.Region))
+	}
+	for name, l := range t.outputs {
+		header[name] = l.tokens
+	}
+	for name, items := range t.outputLists {
+		sorted := append([]*Literal(nil), items...)
+		sort.Slice(sorted, func(a, b int) bool { return sorted[a].expr < sorted[b].expr })
+		elems := make([]hclwrite.Tokens, len(sorted))
+		for i, l := range sorted {
+			elems[i] = l.tokens
+		}
+		header[name] = hclwrite.TokensForTuple(elems)
 	}
 	if len(header) > 0 {
-		locals := root.AppendNewBlock("locals", nil).Body()
-		for _, name := range sortedNames(header) {
-			locals.SetAttributeValue(name, header[name])
+		names := make([]string, 0, len(header))
+		for n := range header {
+			names = append(names, n)
 		}
-		for _, name := range sortedNames(header) {
+		sort.Strings(names)
+		locals := root.AppendNewBlock("locals", nil).Body()
+		for _, name := range names {
+			locals.SetAttributeRaw(name, cloneTokens(header[name]))
+		}
+		for _, name := range names {
 			root.AppendNewline()
-			root.AppendNewBlock("output", []string{name}).Body().SetAttributeValue("value", header[name])
+			root.AppendNewBlock("output", []string{name}).Body().SetAttributeRaw("value", cloneTokens(header[name]))
 		}
 		root.AppendNewline()
 	}
@@ -108,8 +136,12 @@ func (t *Target) mainFile() []byte {
 	for k := range t.resources {
 		keys = append(keys, k)
 	}
+	// Data sources first, then resources, each sorted by type and name.
 	sort.Slice(keys, func(a, b int) bool {
 		ra, rb := t.resources[keys[a]], t.resources[keys[b]]
+		if ra.block != rb.block {
+			return ra.block == "data"
+		}
 		if ra.resourceType != rb.resourceType {
 			return ra.resourceType < rb.resourceType
 		}
@@ -118,7 +150,7 @@ func (t *Target) mainFile() []byte {
 	for _, k := range keys {
 		r := t.resources[k]
 		root.AppendNewline()
-		writeItems(root.AppendNewBlock("resource", []string{r.resourceType, r.name}).Body(), r.items)
+		writeItems(root.AppendNewBlock(r.block, []string{r.resourceType, r.name}).Body(), r.items)
 	}
 
 	root.AppendNewline()
@@ -131,11 +163,13 @@ func (t *Target) mainFile() []byte {
 	return fileBytes(f)
 }
 
-func sortedNames(m map[string]cty.Value) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
+// cloneTokens copies tokens, so that one expression written twice (a local and its output) is laid
+// out in each place on its own.
+func cloneTokens(in hclwrite.Tokens) hclwrite.Tokens {
+	out := make(hclwrite.Tokens, len(in))
+	for i, t := range in {
+		c := *t
+		out[i] = &c
 	}
-	sort.Strings(names)
-	return names
+	return out
 }

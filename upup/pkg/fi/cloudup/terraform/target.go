@@ -32,12 +32,18 @@ type Target struct {
 	opts Options
 
 	mu        sync.Mutex
-	resources map[string]resource // by "type.name"
+	resources map[string]resource // by "type.name", data sources by "data.type.name"
 	files     map[string][]byte   // by path below --out, "data/..."
+	outputs   map[string]*Literal // by output name
+	// outputLists are outputs whose value is a list that several tasks add to (kops's
+	// node_security_group_ids), by name; each item once.
+	outputLists map[string][]*Literal
 }
 
-// resource is one rendered `resource "type" "name"` block.
+// resource is one rendered `resource "type" "name"` block, or `data "type" "name"` block.
 type resource struct {
+	// block is "resource" or "data".
+	block              string
 	resourceType, name string
 	items              []item
 	// refs are the literals the body uses.
@@ -48,7 +54,8 @@ var _ fi.Target = (*Target)(nil)
 
 // NewTarget returns an empty target.
 func NewTarget(opts Options) *Target {
-	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}}
+	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}, outputs: map[string]*Literal{},
+		outputLists: map[string][]*Literal{}}
 }
 
 func (t *Target) Name() string { return "terraform" }
@@ -86,7 +93,80 @@ func (t *Target) RenderResource(resourceType, resourceName string, body interfac
 	if _, dup := t.resources[key]; dup {
 		return fmt.Errorf("resource %s is rendered twice: two tasks map to the same terraform name", key)
 	}
-	t.resources[key] = resource{resourceType: resourceType, name: resourceName, items: items, refs: refs}
+	t.resources[key] = resource{block: "resource", resourceType: resourceType, name: resourceName, items: items, refs: refs}
+	return nil
+}
+
+// RenderDataSource adds data "<dataType>" "<name>" with body, as RenderResource adds a resource:
+// something terraform looks up rather than makes (a security group kops made). Tasks that share
+// what they look up may each declare it: a second declaration with the same body is the same
+// data source, one with another body an error.
+func (t *Target) RenderDataSource(dataType, name string, body interface{}) error {
+	if err := labelsValid(dataType, name); err != nil {
+		return err
+	}
+	key := "data." + dataType + "." + name
+	var refs []*Literal
+	items, err := encodeBody(reflect.ValueOf(body), key, &refs)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, dup := t.resources[key]; dup {
+		if !reflect.DeepEqual(old.items, items) {
+			return fmt.Errorf("%s is declared twice with different bodies", key)
+		}
+		return nil
+	}
+	t.resources[key] = resource{block: "data", resourceType: dataType, name: name, items: items, refs: refs}
+	return nil
+}
+
+// AddOutput adds `output "<name>"` (and the local of the same name) with value, kops's way of
+// telling other terraform what it made (nodes_role_arn). name must be a valid HCL name, not
+// cluster_name or region (always written), and not added twice with another value.
+func (t *Target) AddOutput(name string, value *Literal) error {
+	if !validName(name) {
+		return fmt.Errorf("output %q: not a valid HCL name", name)
+	}
+	if name == "cluster_name" || name == "region" {
+		return fmt.Errorf("output %q is written by the target itself", name)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, list := t.outputLists[name]; list {
+		return fmt.Errorf("output %s is a single value and a list", name)
+	}
+	if old, ok := t.outputs[name]; ok && old.expr != value.expr {
+		return fmt.Errorf("output %s is added twice with different values: %s and %s", name, old.expr, value.expr)
+	}
+	t.outputs[name] = value
+	return nil
+}
+
+// AddOutputListItem adds item to the list output name (and its local), as kops collects what
+// several tasks share under one output (node_security_group_ids: every node group's security
+// groups). An item already in the list is not added again; the list is written sorted. name must
+// not also be a single-valued output.
+func (t *Target) AddOutputListItem(name string, item *Literal) error {
+	if !validName(name) {
+		return fmt.Errorf("output %q: not a valid HCL name", name)
+	}
+	if name == "cluster_name" || name == "region" {
+		return fmt.Errorf("output %q is written by the target itself", name)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, single := t.outputs[name]; single {
+		return fmt.Errorf("output %s is a single value and a list", name)
+	}
+	for _, l := range t.outputLists[name] {
+		if l.expr == item.expr {
+			return nil
+		}
+	}
+	t.outputLists[name] = append(t.outputLists[name], item)
 	return nil
 }
 

@@ -204,3 +204,125 @@ func TestOutputTasks(t *testing.T) {
 		assert.Equal(t, "aws_launch_template_nodes-0-a-example-com_user_data", left[0].Base())
 	})
 }
+
+// An output names what a task made, as kops names its outputs; it is written as a local and an
+// output of the same name, sorted with cluster_name and region.
+func TestOutputs(t *testing.T) {
+	target := NewTarget(Options{ClusterName: "a.example.com", Region: "us-east-2"})
+	require.NoError(t, (&testInstanceProfile{Name: "nodes.a.example.com"}).RenderTerraform(target))
+	arn := LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "arn")
+	require.NoError(t, target.AddOutput("nodes_profile_arn", arn))
+	require.NoError(t, target.AddOutput("nodes_profile_arn", LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "arn")),
+		"the same output twice is fine")
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files))
+	main := string(files[MainFile])
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Contains(t, main, `locals {
+  cluster_name      = "a.example.com"
+  nodes_profile_arn = aws_iam_instance_profile.nodes-a-example-com.arn
+  region            = "us-east-2"
+}
+
+output "cluster_name" {
+  value = "a.example.com"
+}
+
+output "nodes_profile_arn" {
+  value = aws_iam_instance_profile.nodes-a-example-com.arn
+}
+
+output "region" {
+`)
+
+	assert.ErrorContains(t, target.AddOutput("nodes_profile_arn", LiteralProperty("aws_iam_instance_profile", "other", "arn")),
+		"added twice with different values")
+	for _, name := range []string{"region", "cluster_name", "a b", "", "x.y"} {
+		assert.Error(t, target.AddOutput(name, arn), "output %q", name)
+	}
+
+	dangling := NewTarget(Options{})
+	require.NoError(t, dangling.AddOutput("nodes_role_arn", LiteralProperty("aws_iam_role", "nodes-a-example-com", "arn")))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "output.nodes_role_arn: reference to aws_iam_role.nodes-a-example-com, which is not defined")
+}
+
+type testLookup struct {
+	Name string            `cty:"name"`
+	Tags map[string]string `cty:"tags"`
+}
+
+type testUsesGroups struct {
+	Name           string     `cty:"name"`
+	SecurityGroups []*Literal `cty:"vpc_security_group_ids"`
+}
+
+// A data source is looked up, not made: written as a data block before the resources, referred to
+// as data.<type>.<name>; tasks sharing one may each declare it, but not with another body.
+func TestDataSources(t *testing.T) {
+	target := NewTarget(Options{ClusterName: "a.example.com", Region: "us-east-2"})
+	lookup := &testLookup{Name: "nodes.a.example.com", Tags: map[string]string{"KubernetesCluster": "a.example.com"}}
+	require.NoError(t, target.RenderDataSource("aws_security_group", "nodes-a-example-com", lookup))
+	require.NoError(t, target.RenderDataSource("aws_security_group", "nodes-a-example-com",
+		&testLookup{Name: "nodes.a.example.com", Tags: map[string]string{"KubernetesCluster": "a.example.com"}}), "the same lookup twice")
+	assert.ErrorContains(t, target.RenderDataSource("aws_security_group", "nodes-a-example-com", &testLookup{Name: "other"}),
+		"declared twice with different bodies")
+	require.NoError(t, target.RenderResource("aws_launch_template", "nodes-a-example-com", &testUsesGroups{
+		Name: "nodes.a.example.com", SecurityGroups: []*Literal{LiteralDataProperty("aws_security_group", "nodes-a-example-com", "id")},
+	}))
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files))
+	main := string(files[MainFile])
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Contains(t, main, `data "aws_security_group" "nodes-a-example-com" {
+  name = "nodes.a.example.com"
+  tags = {
+    KubernetesCluster = "a.example.com"
+  }
+}
+
+resource "aws_launch_template" "nodes-a-example-com" {
+  name                   = "nodes.a.example.com"
+  vpc_security_group_ids = [data.aws_security_group.nodes-a-example-com.id]
+}
+`)
+
+	dangling := NewTarget(Options{})
+	require.NoError(t, dangling.RenderResource("aws_launch_template", "x", &testUsesGroups{
+		Name: "x", SecurityGroups: []*Literal{LiteralDataProperty("aws_security_group", "missing", "id")},
+	}))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "reference to data.aws_security_group.missing, which is not defined")
+	assert.ErrorContains(t, Verify(map[string][]byte{MainFile: []byte("resource \"a\" \"b\" {\n  x = data.aws_security_group.missing.id\n}\n")}),
+		"reference to data.aws_security_group.missing, which is not defined")
+	assert.NoError(t, Verify(map[string][]byte{MainFile: []byte("data \"aws_security_group\" \"s\" {\n  name = \"s\"\n}\n\nresource \"a\" \"b\" {\n  x = data.aws_security_group.s.id\n}\n")}))
+}
+
+// A list output collects what several tasks add, each item once, sorted.
+func TestOutputLists(t *testing.T) {
+	target := NewTarget(Options{ClusterName: "a.example.com"})
+	for _, name := range []string{"nodes-b", "nodes-a", "nodes-b"} {
+		require.NoError(t, target.RenderDataSource("aws_security_group", name, &testLookup{Name: name}))
+		require.NoError(t, target.AddOutputListItem("node_security_group_ids", LiteralDataProperty("aws_security_group", name, "id")))
+	}
+	require.NoError(t, target.AddOutputListItem("node_security_group_ids", LiteralString("sg-123")))
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, Verify(files))
+	main := string(files[MainFile])
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Contains(t, main, `output "node_security_group_ids" {
+  value = ["sg-123", data.aws_security_group.nodes-a.id, data.aws_security_group.nodes-b.id]
+}`)
+	assert.ErrorContains(t, target.AddOutput("node_security_group_ids", LiteralString("x")), "a single value and a list")
+	require.NoError(t, target.AddOutput("single", LiteralString("x")))
+	assert.ErrorContains(t, target.AddOutputListItem("single", LiteralString("y")), "a single value and a list")
+	assert.Error(t, target.AddOutputListItem("region", LiteralString("y")))
+
+	dangling := NewTarget(Options{})
+	require.NoError(t, dangling.AddOutputListItem("node_security_group_ids", LiteralDataProperty("aws_security_group", "missing", "id")))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "output.node_security_group_ids: reference to data.aws_security_group.missing, which is not defined")
+}

@@ -14,8 +14,8 @@ import (
 )
 
 // Verify parses every .tf file of files (paths relative to the module directory) with hclparse
-// and checks that each reference resolves: resource references to a resource block, local.x to a
-// local, file()/filebase64() to a file in files; and that every data file is read by something.
+// and checks that each reference resolves: resource references to a resource block,
+// data.<type>.<name> to a data block, local.x to a local, file()/filebase64() to a file in files; and that every data file is read by something.
 // It returns every problem at once.
 func Verify(files map[string][]byte) error {
 	parser := hclparse.NewParser()
@@ -38,6 +38,8 @@ func Verify(files map[string][]byte) error {
 			switch {
 			case b.Type == "resource" && len(b.Labels) == 2:
 				defined[b.Labels[0]+"."+b.Labels[1]] = true
+			case b.Type == "data" && len(b.Labels) == 2:
+				defined["data."+b.Labels[0]+"."+b.Labels[1]] = true
 			case b.Type == "locals":
 				for name := range b.Body.Attributes {
 					defined["local."+name] = true
@@ -99,12 +101,18 @@ func checkTraversal(tr hcl.Traversal, defined map[string]bool) string {
 	if root == "path" {
 		return ""
 	}
+	// data.<type>.<name> names a data source by two attributes, everything else by one.
+	parts := 1
+	if root == "data" {
+		parts = 2
+	}
 	var name string
-	if len(tr) > 1 {
-		if attr, ok := tr[1].(hcl.TraverseAttr); ok {
-			name = attr.Name
+	for i := 1; i <= parts && i < len(tr); i++ {
+		if attr, ok := tr[i].(hcl.TraverseAttr); ok {
+			name += "." + attr.Name
 		}
 	}
+	name = strings.TrimPrefix(name, ".")
 	if ref := root + "." + name; !defined[ref] {
 		return fmt.Sprintf("%s: reference to %s, which is not defined", tr.SourceRange(), ref)
 	}

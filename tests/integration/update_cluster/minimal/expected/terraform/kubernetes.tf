@@ -1,10 +1,40 @@
 locals {
-  cluster_name = "minimal.example.com"
-  region       = "us-east-2"
+  cluster_name              = "minimal.example.com"
+  master_security_group_ids = [data.aws_security_group.masters-minimal-example-com.id]
+  masters_role_arn          = aws_iam_role.masters-minimal-example-com.arn
+  masters_role_name         = aws_iam_role.masters-minimal-example-com.name
+  node_security_group_ids   = [data.aws_security_group.nodes-minimal-example-com.id]
+  nodes_role_arn            = aws_iam_role.nodes-minimal-example-com.arn
+  nodes_role_name           = aws_iam_role.nodes-minimal-example-com.name
+  region                    = "us-east-2"
 }
 
 output "cluster_name" {
   value = "minimal.example.com"
+}
+
+output "master_security_group_ids" {
+  value = [data.aws_security_group.masters-minimal-example-com.id]
+}
+
+output "masters_role_arn" {
+  value = aws_iam_role.masters-minimal-example-com.arn
+}
+
+output "masters_role_name" {
+  value = aws_iam_role.masters-minimal-example-com.name
+}
+
+output "node_security_group_ids" {
+  value = [data.aws_security_group.nodes-minimal-example-com.id]
+}
+
+output "nodes_role_arn" {
+  value = aws_iam_role.nodes-minimal-example-com.arn
+}
+
+output "nodes_role_name" {
+  value = aws_iam_role.nodes-minimal-example-com.name
 }
 
 output "region" {
@@ -13,6 +43,20 @@ output "region" {
 
 provider "aws" {
   region = "us-east-2"
+}
+
+data "aws_security_group" "masters-minimal-example-com" {
+  name = "masters.minimal.example.com"
+  tags = {
+    KubernetesCluster = "minimal.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-minimal-example-com" {
+  name = "nodes.minimal.example.com"
+  tags = {
+    KubernetesCluster = "minimal.example.com"
+  }
 }
 
 resource "aws_iam_instance_profile" "masters-minimal-example-com" {
@@ -57,7 +101,7 @@ resource "aws_iam_role_policy" "masters-minimal-example-com" {
   role   = aws_iam_role.masters-minimal-example-com.name
 }
 
-resource "aws_launch_template" "control-plane-us-east-2a-minimal-example-com" {
+resource "aws_launch_template" "control-plane-us-east-2a-masters-minimal-example-com" {
   block_device_mappings {
     device_name = "/dev/xvda"
     ebs {
@@ -82,9 +126,17 @@ resource "aws_launch_template" "control-plane-us-east-2a-minimal-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
-  name = "control-plane-us-east-2a.minimal.example.com"
+  name = "control-plane-us-east-2a.masters.minimal.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      KubernetesCluster                           = "minimal.example.com"
+      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
+      "kubernetes.io/cluster/minimal.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       KubernetesCluster                           = "minimal.example.com"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
@@ -104,7 +156,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-minimal-example-com" {
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-2a"
     "kubernetes.io/cluster/minimal.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.minimal.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.minimal.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-minimal-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-minimal-example-com" {
@@ -142,6 +195,14 @@ resource "aws_launch_template" "nodes-minimal-example-com" {
     }
   }
   tag_specifications {
+    resource_type = "network-interface"
+    tags = {
+      KubernetesCluster                           = "minimal.example.com"
+      "kops.k8s.io/instancegroup"                 = "nodes"
+      "kubernetes.io/cluster/minimal.example.com" = "owned"
+    }
+  }
+  tag_specifications {
     resource_type = "volume"
     tags = {
       KubernetesCluster                           = "minimal.example.com"
@@ -154,7 +215,8 @@ resource "aws_launch_template" "nodes-minimal-example-com" {
     "kops.k8s.io/instancegroup"                 = "nodes"
     "kubernetes.io/cluster/minimal.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.minimal.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.minimal.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-minimal-example-com.id]
 }
 
 terraform {

@@ -1,10 +1,40 @@
 locals {
-  cluster_name = "pod-metadata-allow.example.com"
-  region       = "us-east-2"
+  cluster_name              = "pod-metadata-allow.example.com"
+  master_security_group_ids = [data.aws_security_group.masters-pod-metadata-allow-example-com.id]
+  masters_role_arn          = aws_iam_role.masters-pod-metadata-allow-example-com.arn
+  masters_role_name         = aws_iam_role.masters-pod-metadata-allow-example-com.name
+  node_security_group_ids   = [data.aws_security_group.nodes-pod-metadata-allow-example-com.id]
+  nodes_role_arn            = aws_iam_role.nodes-pod-metadata-allow-example-com.arn
+  nodes_role_name           = aws_iam_role.nodes-pod-metadata-allow-example-com.name
+  region                    = "us-east-2"
 }
 
 output "cluster_name" {
   value = "pod-metadata-allow.example.com"
+}
+
+output "master_security_group_ids" {
+  value = [data.aws_security_group.masters-pod-metadata-allow-example-com.id]
+}
+
+output "masters_role_arn" {
+  value = aws_iam_role.masters-pod-metadata-allow-example-com.arn
+}
+
+output "masters_role_name" {
+  value = aws_iam_role.masters-pod-metadata-allow-example-com.name
+}
+
+output "node_security_group_ids" {
+  value = [data.aws_security_group.nodes-pod-metadata-allow-example-com.id]
+}
+
+output "nodes_role_arn" {
+  value = aws_iam_role.nodes-pod-metadata-allow-example-com.arn
+}
+
+output "nodes_role_name" {
+  value = aws_iam_role.nodes-pod-metadata-allow-example-com.name
 }
 
 output "region" {
@@ -13,6 +43,20 @@ output "region" {
 
 provider "aws" {
   region = "us-east-2"
+}
+
+data "aws_security_group" "masters-pod-metadata-allow-example-com" {
+  name = "masters.pod-metadata-allow.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-allow.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-pod-metadata-allow-example-com" {
+  name = "nodes.pod-metadata-allow.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-allow.example.com"
+  }
 }
 
 resource "aws_iam_instance_profile" "masters-pod-metadata-allow-example-com" {
@@ -57,7 +101,13 @@ resource "aws_iam_role_policy" "masters-pod-metadata-allow-example-com" {
   role   = aws_iam_role.masters-pod-metadata-allow-example-com.name
 }
 
-resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-allow-example-com" {
+resource "aws_iam_role_policy" "nodes-pod-metadata-allow-example-com" {
+  name   = "nodes.pod-metadata-allow.example.com"
+  policy = file("${path.module}/data/aws_iam_role_policy_nodes.pod-metadata-allow.example.com_policy")
+  role   = aws_iam_role.nodes-pod-metadata-allow-example-com.name
+}
+
+resource "aws_launch_template" "control-plane-us-east-2a-masters-pod-metadata-allow-example-com" {
   block_device_mappings {
     device_name = "/dev/xvda"
     ebs {
@@ -83,9 +133,17 @@ resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-allow-exam
     http_put_response_hop_limit = 2
     http_tokens                 = "required"
   }
-  name = "control-plane-us-east-2a.pod-metadata-allow.example.com"
+  name = "control-plane-us-east-2a.masters.pod-metadata-allow.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      KubernetesCluster                                      = "pod-metadata-allow.example.com"
+      "kops.k8s.io/instancegroup"                            = "control-plane-us-east-2a"
+      "kubernetes.io/cluster/pod-metadata-allow.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       KubernetesCluster                                      = "pod-metadata-allow.example.com"
       "kops.k8s.io/instancegroup"                            = "control-plane-us-east-2a"
@@ -105,7 +163,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-allow-exam
     "kops.k8s.io/instancegroup"                            = "control-plane-us-east-2a"
     "kubernetes.io/cluster/pod-metadata-allow.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.pod-metadata-allow.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-allow.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-pod-metadata-allow-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-pod-metadata-allow-example-com" {
@@ -144,6 +203,14 @@ resource "aws_launch_template" "nodes-pod-metadata-allow-example-com" {
     }
   }
   tag_specifications {
+    resource_type = "network-interface"
+    tags = {
+      KubernetesCluster                                      = "pod-metadata-allow.example.com"
+      "kops.k8s.io/instancegroup"                            = "nodes"
+      "kubernetes.io/cluster/pod-metadata-allow.example.com" = "owned"
+    }
+  }
+  tag_specifications {
     resource_type = "volume"
     tags = {
       KubernetesCluster                                      = "pod-metadata-allow.example.com"
@@ -156,7 +223,8 @@ resource "aws_launch_template" "nodes-pod-metadata-allow-example-com" {
     "kops.k8s.io/instancegroup"                            = "nodes"
     "kubernetes.io/cluster/pod-metadata-allow.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-allow.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-allow.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-pod-metadata-allow-example-com.id]
 }
 
 terraform {

@@ -1,10 +1,40 @@
 locals {
-  cluster_name = "pod-metadata-block.example.com"
-  region       = "us-east-2"
+  cluster_name              = "pod-metadata-block.example.com"
+  master_security_group_ids = [data.aws_security_group.masters-pod-metadata-block-example-com.id]
+  masters_role_arn          = aws_iam_role.masters-pod-metadata-block-example-com.arn
+  masters_role_name         = aws_iam_role.masters-pod-metadata-block-example-com.name
+  node_security_group_ids   = [data.aws_security_group.nodes-pod-metadata-block-example-com.id]
+  nodes_role_arn            = aws_iam_role.nodes-pod-metadata-block-example-com.arn
+  nodes_role_name           = aws_iam_role.nodes-pod-metadata-block-example-com.name
+  region                    = "us-east-2"
 }
 
 output "cluster_name" {
   value = "pod-metadata-block.example.com"
+}
+
+output "master_security_group_ids" {
+  value = [data.aws_security_group.masters-pod-metadata-block-example-com.id]
+}
+
+output "masters_role_arn" {
+  value = aws_iam_role.masters-pod-metadata-block-example-com.arn
+}
+
+output "masters_role_name" {
+  value = aws_iam_role.masters-pod-metadata-block-example-com.name
+}
+
+output "node_security_group_ids" {
+  value = [data.aws_security_group.nodes-pod-metadata-block-example-com.id]
+}
+
+output "nodes_role_arn" {
+  value = aws_iam_role.nodes-pod-metadata-block-example-com.arn
+}
+
+output "nodes_role_name" {
+  value = aws_iam_role.nodes-pod-metadata-block-example-com.name
 }
 
 output "region" {
@@ -13,6 +43,20 @@ output "region" {
 
 provider "aws" {
   region = "us-east-2"
+}
+
+data "aws_security_group" "masters-pod-metadata-block-example-com" {
+  name = "masters.pod-metadata-block.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-block.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-pod-metadata-block-example-com" {
+  name = "nodes.pod-metadata-block.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-block.example.com"
+  }
 }
 
 resource "aws_iam_instance_profile" "masters-pod-metadata-block-example-com" {
@@ -57,7 +101,13 @@ resource "aws_iam_role_policy" "masters-pod-metadata-block-example-com" {
   role   = aws_iam_role.masters-pod-metadata-block-example-com.name
 }
 
-resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-block-example-com" {
+resource "aws_iam_role_policy" "nodes-pod-metadata-block-example-com" {
+  name   = "nodes.pod-metadata-block.example.com"
+  policy = file("${path.module}/data/aws_iam_role_policy_nodes.pod-metadata-block.example.com_policy")
+  role   = aws_iam_role.nodes-pod-metadata-block-example-com.name
+}
+
+resource "aws_launch_template" "control-plane-us-east-2a-masters-pod-metadata-block-example-com" {
   block_device_mappings {
     device_name = "/dev/xvda"
     ebs {
@@ -83,9 +133,17 @@ resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-block-exam
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
-  name = "control-plane-us-east-2a.pod-metadata-block.example.com"
+  name = "control-plane-us-east-2a.masters.pod-metadata-block.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      KubernetesCluster                                      = "pod-metadata-block.example.com"
+      "kops.k8s.io/instancegroup"                            = "control-plane-us-east-2a"
+      "kubernetes.io/cluster/pod-metadata-block.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       KubernetesCluster                                      = "pod-metadata-block.example.com"
       "kops.k8s.io/instancegroup"                            = "control-plane-us-east-2a"
@@ -105,7 +163,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-block-exam
     "kops.k8s.io/instancegroup"                            = "control-plane-us-east-2a"
     "kubernetes.io/cluster/pod-metadata-block.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.pod-metadata-block.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-block.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-pod-metadata-block-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-pod-metadata-block-example-com" {
@@ -144,6 +203,14 @@ resource "aws_launch_template" "nodes-pod-metadata-block-example-com" {
     }
   }
   tag_specifications {
+    resource_type = "network-interface"
+    tags = {
+      KubernetesCluster                                      = "pod-metadata-block.example.com"
+      "kops.k8s.io/instancegroup"                            = "nodes"
+      "kubernetes.io/cluster/pod-metadata-block.example.com" = "owned"
+    }
+  }
+  tag_specifications {
     resource_type = "volume"
     tags = {
       KubernetesCluster                                      = "pod-metadata-block.example.com"
@@ -156,7 +223,8 @@ resource "aws_launch_template" "nodes-pod-metadata-block-example-com" {
     "kops.k8s.io/instancegroup"                            = "nodes"
     "kubernetes.io/cluster/pod-metadata-block.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-block.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-block.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-pod-metadata-block-example-com.id]
 }
 
 terraform {

@@ -1,10 +1,40 @@
 locals {
-  cluster_name = "pod-metadata-forward.example.com"
-  region       = "us-east-2"
+  cluster_name              = "pod-metadata-forward.example.com"
+  master_security_group_ids = [data.aws_security_group.masters-pod-metadata-forward-example-com.id]
+  masters_role_arn          = aws_iam_role.masters-pod-metadata-forward-example-com.arn
+  masters_role_name         = aws_iam_role.masters-pod-metadata-forward-example-com.name
+  node_security_group_ids   = [data.aws_security_group.nodes-pod-metadata-forward-example-com.id]
+  nodes_role_arn            = aws_iam_role.nodes-pod-metadata-forward-example-com.arn
+  nodes_role_name           = aws_iam_role.nodes-pod-metadata-forward-example-com.name
+  region                    = "us-east-2"
 }
 
 output "cluster_name" {
   value = "pod-metadata-forward.example.com"
+}
+
+output "master_security_group_ids" {
+  value = [data.aws_security_group.masters-pod-metadata-forward-example-com.id]
+}
+
+output "masters_role_arn" {
+  value = aws_iam_role.masters-pod-metadata-forward-example-com.arn
+}
+
+output "masters_role_name" {
+  value = aws_iam_role.masters-pod-metadata-forward-example-com.name
+}
+
+output "node_security_group_ids" {
+  value = [data.aws_security_group.nodes-pod-metadata-forward-example-com.id]
+}
+
+output "nodes_role_arn" {
+  value = aws_iam_role.nodes-pod-metadata-forward-example-com.arn
+}
+
+output "nodes_role_name" {
+  value = aws_iam_role.nodes-pod-metadata-forward-example-com.name
 }
 
 output "region" {
@@ -13,6 +43,20 @@ output "region" {
 
 provider "aws" {
   region = "us-east-2"
+}
+
+data "aws_security_group" "masters-pod-metadata-forward-example-com" {
+  name = "masters.pod-metadata-forward.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-forward.example.com"
+  }
+}
+
+data "aws_security_group" "nodes-pod-metadata-forward-example-com" {
+  name = "nodes.pod-metadata-forward.example.com"
+  tags = {
+    KubernetesCluster = "pod-metadata-forward.example.com"
+  }
 }
 
 resource "aws_iam_instance_profile" "masters-pod-metadata-forward-example-com" {
@@ -63,7 +107,7 @@ resource "aws_iam_role_policy" "nodes-pod-metadata-forward-example-com" {
   role   = aws_iam_role.nodes-pod-metadata-forward-example-com.name
 }
 
-resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-forward-example-com" {
+resource "aws_launch_template" "control-plane-us-east-2a-masters-pod-metadata-forward-example-com" {
   block_device_mappings {
     device_name = "/dev/xvda"
     ebs {
@@ -89,9 +133,17 @@ resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-forward-ex
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
-  name = "control-plane-us-east-2a.pod-metadata-forward.example.com"
+  name = "control-plane-us-east-2a.masters.pod-metadata-forward.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      KubernetesCluster                                        = "pod-metadata-forward.example.com"
+      "kops.k8s.io/instancegroup"                              = "control-plane-us-east-2a"
+      "kubernetes.io/cluster/pod-metadata-forward.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       KubernetesCluster                                        = "pod-metadata-forward.example.com"
       "kops.k8s.io/instancegroup"                              = "control-plane-us-east-2a"
@@ -111,7 +163,8 @@ resource "aws_launch_template" "control-plane-us-east-2a-pod-metadata-forward-ex
     "kops.k8s.io/instancegroup"                              = "control-plane-us-east-2a"
     "kubernetes.io/cluster/pod-metadata-forward.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.pod-metadata-forward.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-2a.masters.pod-metadata-forward.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.masters-pod-metadata-forward-example-com.id]
 }
 
 resource "aws_launch_template" "nodes-pod-metadata-forward-example-com" {
@@ -150,6 +203,14 @@ resource "aws_launch_template" "nodes-pod-metadata-forward-example-com" {
     }
   }
   tag_specifications {
+    resource_type = "network-interface"
+    tags = {
+      KubernetesCluster                                        = "pod-metadata-forward.example.com"
+      "kops.k8s.io/instancegroup"                              = "nodes"
+      "kubernetes.io/cluster/pod-metadata-forward.example.com" = "owned"
+    }
+  }
+  tag_specifications {
     resource_type = "volume"
     tags = {
       KubernetesCluster                                        = "pod-metadata-forward.example.com"
@@ -162,7 +223,8 @@ resource "aws_launch_template" "nodes-pod-metadata-forward-example-com" {
     "kops.k8s.io/instancegroup"                              = "nodes"
     "kubernetes.io/cluster/pod-metadata-forward.example.com" = "owned"
   }
-  user_data = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-forward.example.com_user_data")
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes.pod-metadata-forward.example.com_user_data")
+  vpc_security_group_ids = [data.aws_security_group.nodes-pod-metadata-forward-example-com.id]
 }
 
 terraform {

@@ -1,0 +1,55 @@
+package validation
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// userDataTypes are the part types kops accepts in spec.additionalUserData: the ones cloud-init
+// reads from a MIME multipart user data document.
+var userDataTypes = []string{
+	"text/x-include-once-url",
+	"text/x-include-url",
+	"text/cloud-config-archive",
+	"text/upstart-job",
+	"text/cloud-config",
+	"text/part-handler",
+	"text/x-shellscript",
+	"text/cloud-boothook",
+}
+
+// validateAdditionalUserData holds each part to kops's rules (a name, a content, a type cloud-init
+// reads), and adds what the MIME document needs: the name becomes a quoted file name in a header
+// line, so it must be printable and free of quotes and backslashes, and unique, since cloud-init
+// writes each part to a file of that name.
+func validateAdditionalUserData(parts []kops.UserData, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	seen := map[string]bool{}
+	for i, part := range parts {
+		p := path.Index(i)
+		namePath := p.Child("name")
+		switch {
+		case part.Name == "":
+			errs = append(errs, field.Required(namePath, "the part's file name, e.g. bootstrap.sh"))
+		case strings.ContainsAny(part.Name, `"\/`) || strings.IndexFunc(part.Name, notPrintable) >= 0:
+			errs = append(errs, field.Invalid(namePath, part.Name, `must be printable and hold no '"', '\' or '/': it is the part's file name`))
+		case seen[part.Name]:
+			errs = append(errs, field.Duplicate(namePath, part.Name))
+		}
+		seen[part.Name] = true
+		if part.Content == "" {
+			errs = append(errs, field.Required(p.Child("content"), ""))
+		}
+		if !slices.Contains(userDataTypes, part.Type) {
+			errs = append(errs, field.NotSupported(p.Child("type"), part.Type, userDataTypes))
+		}
+	}
+	return errs
+}
+
+func notPrintable(r rune) bool { return !unicode.IsPrint(r) }

@@ -1,0 +1,275 @@
+package awsmodel
+
+import (
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// The rights of each machine role are what kops's components running with that role's instance
+// credentials call (kops's pkg/model/iam, checked against kops's expected policies by
+// tests/integration/kopsparity). Each component says what it calls and on what, scoped as tightly as
+// kops scopes it or tighter; docs/terraform.md lists where and why we are tighter.
+
+// grantsFor returns the rights of a machine role on the cluster.
+func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
+	var g []grant
+	switch role {
+	case kops.RoleControlPlane, kops.RoleMaster:
+		g = append(g, f.etcdManager()...)
+		g = append(g, f.kopsController()...)
+		g = append(g, f.nodeup()...)
+		g = append(g, f.stateStore(true)...)
+		g = append(g, f.kms()...)
+		g = append(g, f.dnsController()...)
+		g = append(g, f.ebsCSIDriver()...)
+		g = append(g, f.cloudControllerManager()...)
+		g = append(g, f.clusterAutoscalerRights()...)
+		g = append(g, f.terminationHandler()...)
+		g = append(g, f.containerRegistry()...)
+		g = append(g, f.cni(role)...)
+	case kops.RoleAPIServer:
+		g = append(g, f.nodeup()...)
+		g = append(g, f.stateStore(false)...)
+		g = append(g, f.kms()...)
+		g = append(g, f.containerRegistry()...)
+		g = append(g, f.cni(role)...)
+	case kops.RoleNode:
+		g = append(g, f.nodeup()...)
+		g = append(g, f.containerRegistry()...)
+		g = append(g, f.cni(role)...)
+		g = append(g, f.kube2iam()...)
+	}
+	// Bastions run none of kops's components.
+	return g
+}
+
+// etcdManager finds etcd's volumes and attaches them: only the control plane's volumes of this
+// cluster.
+func (f *clusterFacts) etcdManager() []grant {
+	return []grant{
+		onEvery("ec2:DescribeInstances", "ec2:DescribeVolumes"),
+		{actions: []string{"ec2:AttachVolume"}, condition: condition{"StringEquals": {
+			"aws:ResourceTag/" + TagClusterName: {f.name},
+			"aws:ResourceTag/" + TagRoleMaster:  {"1"},
+		}}},
+	}
+}
+
+// kopsController verifies joining machines and labels nodes from their instances; on IPv6
+// clusters it also hands out the nodes' pod prefixes from their network interfaces.
+func (f *clusterFacts) kopsController() []grant {
+	g := []grant{onEvery("ec2:DescribeInstances")}
+	if f.ipv6 {
+		g = append(g, onEvery("ec2:DescribeNetworkInterfaces"))
+	}
+	return g
+}
+
+// nodeup, on every machine that runs kubelet, reads the instance type (GPU drivers, and the pod
+// count of ENI-based networking) and on IPv6 clusters assigns the machine its IPv6 prefix. kops
+// grants the assignment on every interface: the primary interface's tag is not a condition AWS
+// documents for it, and scoping it could stop nodes from getting addresses.
+func (f *clusterFacts) nodeup() []grant {
+	var g []grant
+	if f.nvidiaGPU || f.amazonVPC || f.ciliumENI {
+		g = append(g, onEvery("ec2:DescribeInstanceTypes"))
+	}
+	if f.ipv6 {
+		g = append(g, onEvery("ec2:AssignIpv6Addresses"))
+	}
+	return g
+}
+
+// stateStore: the control plane and API servers read the cluster's configuration, keys and
+// secrets below their paths; with etcdBackups (the control plane only, where etcd-manager runs)
+// it also writes etcd's backups below theirs. The buckets themselves are listed and located.
+func (f *clusterFacts) stateStore(etcdBackups bool) []grant {
+	var g []grant
+	buckets := map[string]bool{}
+	for _, l := range f.stateStoreReads {
+		g = append(g, grant{actions: []string{"s3:Get*"}, resources: []string{l.arn(f.partition)}})
+		buckets[l.bucket] = true
+	}
+	if etcdBackups {
+		for _, l := range f.etcdBackups {
+			g = append(g, grant{
+				actions:   []string{"s3:DeleteObject", "s3:DeleteObjectVersion", "s3:GetObject", "s3:PutObject"},
+				resources: []string{l.arn(f.partition)},
+			})
+			buckets[l.bucket] = true
+		}
+	}
+	for b := range buckets {
+		g = append(g, grant{
+			actions:   []string{"s3:GetBucketLocation", "s3:GetEncryptionConfiguration", "s3:ListBucket", "s3:ListBucketVersions"},
+			resources: []string{f.arn("s3", "::"+b)},
+		})
+	}
+	return g
+}
+
+// kms: encrypted EBS volumes (etcd's, the CSI driver's) and a state store encrypted with KMS use
+// the key through EC2 and S3 only; a grant may be created only for an AWS service.
+func (f *clusterFacts) kms() []grant {
+	return []grant{
+		{actions: []string{"kms:CreateGrant"}, condition: condition{"Bool": {"kms:GrantIsForAWSResource": {"true"}}}},
+		{actions: []string{"kms:Decrypt", "kms:DescribeKey", "kms:Encrypt", "kms:GenerateDataKey*", "kms:ReEncrypt*"},
+			condition: condition{"StringLike": {"kms:ViaService": {"ec2." + f.region + ".amazonaws.com", "s3.*.amazonaws.com"}}}},
+	}
+}
+
+// dnsController changes the records of the cluster's hosted zone only.
+func (f *clusterFacts) dnsController() []grant {
+	if f.hostedZoneID == "" {
+		return nil
+	}
+	return []grant{
+		{actions: []string{"route53:ChangeResourceRecordSets", "route53:GetHostedZone", "route53:ListResourceRecordSets"},
+			resources: []string{f.arn("route53", "::hostedzone/"+f.hostedZoneID)}},
+		{actions: []string{"route53:GetChange"}, resources: []string{f.arn("route53", "::change/*")}},
+		onEvery("route53:ListHostedZones", "route53:ListTagsForResource"),
+	}
+}
+
+// ebsCSIDriver creates, attaches, resizes and deletes the cluster's volumes.
+func (f *clusterFacts) ebsCSIDriver() []grant {
+	g := []grant{
+		onEvery("ec2:DescribeAvailabilityZones", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes", "ec2:DescribeTags",
+			"ec2:DescribeVolumes", "ec2:DescribeVolumesModifications", "ec2:DescribeVolumeStatus"),
+		f.onTagged("ec2:AttachVolume", "ec2:DeleteVolume", "ec2:DetachVolume", "ec2:ModifyVolume"),
+		f.creatingTagged("ec2:CopyVolumes", "ec2:CreateVolume"),
+	}
+	return append(g, f.ec2Tagging([]string{"CopyVolumes", "CreateVolume"}, "snapshot", "volume")...)
+}
+
+// cloudControllerManager keeps Services of type LoadBalancer (classic and network load balancers,
+// their security groups and listeners), node addresses and, with kubenet, routes.
+func (f *clusterFacts) cloudControllerManager() []grant {
+	g := []grant{
+		onEvery(
+			"autoscaling:DescribeAutoScalingGroups", "autoscaling:DescribeTags",
+			"ec2:DescribeAvailabilityZones", "ec2:DescribeInstanceTopology", "ec2:DescribeInstances", "ec2:DescribeRegions",
+			"ec2:DescribeRouteTables", "ec2:DescribeSecurityGroups", "ec2:DescribeSubnets", "ec2:DescribeVpcs",
+			"elasticloadbalancing:DescribeListeners", "elasticloadbalancing:DescribeLoadBalancerAttributes",
+			"elasticloadbalancing:DescribeLoadBalancerPolicies", "elasticloadbalancing:DescribeLoadBalancers",
+			"elasticloadbalancing:DescribeTargetGroupAttributes", "elasticloadbalancing:DescribeTargetGroups",
+			"elasticloadbalancing:DescribeTargetHealth", "kms:DescribeKey",
+		),
+		f.onTagged(
+			"ec2:AuthorizeSecurityGroupIngress", "ec2:DeleteSecurityGroup", "ec2:ModifyInstanceAttribute",
+			"ec2:RevokeSecurityGroupIngress",
+			"elasticloadbalancing:AddTags", "elasticloadbalancing:ApplySecurityGroupsToLoadBalancer",
+			"elasticloadbalancing:AttachLoadBalancerToSubnets", "elasticloadbalancing:ConfigureHealthCheck",
+			"elasticloadbalancing:CreateLoadBalancerListeners", "elasticloadbalancing:CreateLoadBalancerPolicy",
+			"elasticloadbalancing:DeleteListener", "elasticloadbalancing:DeleteLoadBalancer",
+			"elasticloadbalancing:DeleteLoadBalancerListeners", "elasticloadbalancing:DeleteTargetGroup",
+			"elasticloadbalancing:DeregisterInstancesFromLoadBalancer", "elasticloadbalancing:DeregisterTargets",
+			"elasticloadbalancing:DetachLoadBalancerFromSubnets", "elasticloadbalancing:ModifyListener",
+			"elasticloadbalancing:ModifyLoadBalancerAttributes", "elasticloadbalancing:ModifyTargetGroup",
+			"elasticloadbalancing:ModifyTargetGroupAttributes", "elasticloadbalancing:RegisterInstancesWithLoadBalancer",
+			"elasticloadbalancing:RegisterTargets", "elasticloadbalancing:SetLoadBalancerPoliciesForBackendServer",
+			"elasticloadbalancing:SetLoadBalancerPoliciesOfListener",
+		),
+		// A listener is created tagged by its request; it has no tag of its own yet to condition on.
+		f.creatingTagged("ec2:CreateSecurityGroup", "elasticloadbalancing:CreateListener",
+			"elasticloadbalancing:CreateLoadBalancer", "elasticloadbalancing:CreateTargetGroup"),
+		// Creating a security group also touches its VPC, which no request tag can describe and
+		// kops does not require to be tagged; the group itself must still be created tagged.
+		{actions: []string{"ec2:CreateSecurityGroup"}, resources: []string{f.arn("ec2", "*:*:vpc/*")}},
+		// The first load balancer of an account needs ELB's service-linked role; nothing else.
+		{actions: []string{"iam:CreateServiceLinkedRole"},
+			condition: condition{"StringEquals": {"iam:AWSServiceName": {"elasticloadbalancing.amazonaws.com"}}}},
+	}
+	g = append(g, f.ec2Tagging([]string{"CreateSecurityGroup"}, "security-group")...)
+	if f.kubenet {
+		g = append(g, f.onTagged("ec2:CreateRoute", "ec2:DeleteRoute"))
+	}
+	if f.nlbSecurityGroups {
+		g = append(g, f.onTagged("elasticloadbalancing:SetSecurityGroups"))
+	}
+	return g
+}
+
+// clusterAutoscalerRights are granted only when kops runs the cluster autoscaler: it resizes the
+// cluster's groups and terminates their instances, and nothing else on the cluster needs that.
+func (f *clusterFacts) clusterAutoscalerRights() []grant {
+	if !f.clusterAutoscaler {
+		return nil
+	}
+	g := []grant{
+		onEvery("autoscaling:DescribeAutoScalingGroups", "autoscaling:DescribeAutoScalingInstances",
+			"autoscaling:DescribeLaunchConfigurations", "autoscaling:DescribeScalingActivities",
+			"ec2:DescribeImages", "ec2:DescribeLaunchTemplateVersions", "ec2:GetInstanceTypesFromInstanceRequirements"),
+		f.onTagged("autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"),
+	}
+	if !f.staticInstanceList {
+		g = append(g, onEvery("ec2:DescribeInstanceTypes"))
+	}
+	return g
+}
+
+// terminationHandler drains nodes on the events of the cluster's queue, and completes the
+// lifecycle hooks of the cluster's groups. Messages are received from and deleted in that queue
+// only.
+func (f *clusterFacts) terminationHandler() []grant {
+	if !f.terminationQueue {
+		return nil
+	}
+	return []grant{
+		onEvery("autoscaling:DescribeAutoScalingInstances", "autoscaling:DescribeTags", "ec2:DescribeInstances"),
+		{actions: []string{"sqs:DeleteMessage", "sqs:ReceiveMessage"},
+			resources: []string{f.arn("sqs", f.region+":*:"+queueName(f.name))}},
+		f.onTagged("autoscaling:CompleteLifecycleAction"),
+	}
+}
+
+// containerRegistry lets kubelet pull images from ECR, with spec.iam.allowContainerRegistry.
+func (f *clusterFacts) containerRegistry() []grant {
+	if !f.allowContainerRegistry {
+		return nil
+	}
+	return []grant{onEvery("ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage", "ecr:DescribeRepositories",
+		"ecr:GetAuthorizationToken", "ecr:GetDownloadUrlForLayer", "ecr:GetRepositoryPolicy", "ecr:ListImages")}
+}
+
+// cni is what the cluster's network plugin does with the machine's network interfaces.
+func (f *clusterFacts) cni(role kops.InstanceGroupRole) []grant {
+	var g []grant
+	if f.amazonVPC {
+		// The VPC CNI creates, attaches and addresses interfaces of its own, untagged when they
+		// are created; kops grants them on every interface, as AWS's own CNI policy does.
+		g = append(g,
+			onEvery("ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface",
+				"ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes",
+				"ec2:DescribeNetworkInterfaces", "ec2:DescribeSecurityGroups", "ec2:DescribeSubnets", "ec2:DescribeTags",
+				"ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses"),
+			grant{actions: []string{"ec2:CreateTags"}, resources: []string{f.arn("ec2", "*:*:network-interface/*")}})
+	}
+	if f.ciliumENI && role != kops.RoleNode {
+		// Cilium's operator runs on the control plane; kops grants it ec2:CreateTags on every
+		// resource, here only on network interfaces, the only ones it tags.
+		g = append(g,
+			onEvery("ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface",
+				"ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeNetworkInterfaces",
+				"ec2:DescribeRouteTables", "ec2:DescribeSecurityGroups", "ec2:DescribeSubnets", "ec2:DescribeTags",
+				"ec2:DescribeVpcs", "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses"),
+			grant{actions: []string{"ec2:CreateTags"}, resources: []string{f.arn("ec2", "*:*:network-interface/*")}})
+	}
+	if f.calicoSrcDst {
+		// Calico turns off the source/destination check of the machine's own interface, which the
+		// launch template tags as the cluster's; kops grants it on every interface.
+		g = append(g, onEvery("ec2:DescribeInstances"), f.onTagged("ec2:ModifyNetworkInterfaceAttribute"))
+	}
+	if f.kindnet || (f.kubeRouter && role == kops.RoleNode) {
+		// They turn off the source/destination check of the cluster's instances.
+		g = append(g, f.onTagged("ec2:ModifyInstanceAttribute"))
+	}
+	return g
+}
+
+// kube2iam, in pod metadata mode Forward, assumes the pods' roles: only those below baseRoleARN.
+func (f *clusterFacts) kube2iam() []grant {
+	if f.forwardBaseRoleARN == "" {
+		return nil
+	}
+	return []grant{{actions: []string{"sts:AssumeRole"}, resources: []string{f.forwardBaseRoleARN + "*"}}}
+}

@@ -1,0 +1,182 @@
+package awsmodel
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
+)
+
+// clusterFacts are what decides the machines' IAM rights: which of kops's components run on the
+// cluster and where their resources are. They are read once from the completed cluster, modeled
+// fields and the kops fields this build keeps as written alike.
+type clusterFacts struct {
+	name, region, partition string
+
+	// stateStoreReads are the S3 objects (bucket/key) below which the control plane reads the
+	// cluster's configuration and keys; etcdBackups those it writes etcd's backups to.
+	stateStoreReads, etcdBackups []s3Location
+	// hostedZoneID is the Route 53 zone dns-controller writes to; empty when the cluster has no
+	// Route 53 DNS, or when it has one this build cannot name (dnsWarning says why).
+	hostedZoneID, dnsWarning string
+
+	allowContainerRegistry bool
+	clusterAutoscaler      bool
+	staticInstanceList     bool
+	terminationQueue       bool
+	nlbSecurityGroups      bool
+	ipv6                   bool
+	nvidiaGPU              bool
+
+	amazonVPC, ciliumENI, calicoSrcDst, kubenet, kubeRouter, kindnet bool
+
+	// forwardBaseRoleARN is set in pod metadata mode Forward: kube2iam on the nodes assumes the
+	// pods' roles below it.
+	forwardBaseRoleARN string
+}
+
+// unsupported are kops options that change what kops grants (or which roles it makes) in ways this
+// build does not model. Rather than emit roles that would break the cluster, or grant past what
+// the user chose, a cluster that sets one is refused with the field and why.
+var unsupported = []struct {
+	path []string
+	why  string
+}{
+	{[]string{"spec", "iam", "useServiceAccountExternalPermissions"}, "kops then gives dns-controller, the CSI driver and the cloud controller roles of their own, which this build does not make"},
+	{[]string{"spec", "iam", "permissionsBoundary"}, "the roles this build makes carry no permissions boundary"},
+	{[]string{"spec", "additionalPolicies"}, "kops attaches them as further inline policies, which this build does not write"},
+	{[]string{"spec", "externalPolicies"}, "kops attaches these managed policies, which this build does not"},
+	{[]string{"spec", "awsLoadBalancerController", "enabled"}, "the AWS Load Balancer Controller's rights are not modeled"},
+	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled"},
+	{[]string{"spec", "snapshotController", "enabled"}, "the CSI snapshot rights are not modeled"},
+	{[]string{"spec", "encryptionConfig"}, "a KMS plugin on the control plane needs KMS outside EC2 and S3, which is not modeled"},
+	{[]string{"spec", "containerd", "useECRCredentialsForMirrors"}, "the ECR pull-through cache rights are not modeled"},
+	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
+}
+
+// unsupportedGroupFields are the same for instance groups.
+var unsupportedGroupFields = []struct {
+	path []string
+	why  string
+}{
+	{[]string{"spec", "iam", "profile"}, "the group's machines would take that instance profile, and this build makes and names its own"},
+	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
+}
+
+// readFacts reads the facts of a completed cluster; an option this build cannot honour is an error
+// naming the field.
+func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
+	c := ctx.Cluster
+	u := c.Unmodeled
+	for _, f := range unsupported {
+		if v, _, _ := kopsField(u, f.path...); isSet(v) {
+			return nil, fmt.Errorf("%s is set: %s, so the IAM roles this build would make differ from what the cluster needs; unset it, or keep kops for this cluster's cloud resources", strings.Join(f.path, "."), f.why)
+		}
+	}
+	for _, ig := range ctx.InstanceGroups {
+		for _, f := range unsupportedGroupFields {
+			if v, _, _ := kopsField(ig.Unmodeled, f.path...); isSet(v) {
+				return nil, fmt.Errorf("instance group %q: %s is set: %s", ig.Name, strings.Join(f.path, "."), f.why)
+			}
+		}
+	}
+
+	region, err := Region(c)
+	if err != nil {
+		return nil, err
+	}
+	f := &clusterFacts{name: c.Name, region: region, partition: partition(region), ipv6: c.Spec.IsIPv6Only()}
+	if err := f.readStateStore(c); err != nil {
+		return nil, err
+	}
+	if err := f.readDNS(c); err != nil {
+		return nil, err
+	}
+	if err := f.readComponents(c); err != nil {
+		return nil, err
+	}
+	if p := c.Spec.PodMetadataAccess; p != nil && p.Mode == kops.PodMetadataAccessForward && p.Forward != nil {
+		f.forwardBaseRoleARN = p.Forward.BaseRoleARN
+	}
+	return f, nil
+}
+
+// readDNS finds the Route 53 hosted zone dns-controller writes the cluster's records to. A gossip
+// cluster (.k8s.local) and one with spec.topology.dns.type None have none. Otherwise kops looks the
+// zone's ID up in Route 53 from spec.dnsZone (or the cluster name); this build calls no cloud API,
+// so it knows the ID only when spec.dnsZone is one.
+func (f *clusterFacts) readDNS(c *kops.Cluster) error {
+	dnsType, err := kopsString(c.Unmodeled, "spec", "topology", "dns", "type")
+	if err != nil {
+		return err
+	}
+	if strings.HasSuffix(c.Name, ".k8s.local") || dnsType == "None" {
+		return nil
+	}
+	zone, err := kopsString(c.Unmodeled, "spec", "dnsZone")
+	if err != nil {
+		return err
+	}
+	id := strings.TrimPrefix(strings.TrimPrefix(zone, "/"), "hostedzone/")
+	if id != "" && !strings.Contains(id, ".") {
+		f.hostedZoneID = id
+		return nil
+	}
+	named := "its parent domain"
+	if zone != "" {
+		named = fmt.Sprintf("%q", zone)
+	}
+	f.dnsWarning = fmt.Sprintf("spec.dnsZone: dns-controller keeps the cluster's DNS records in a Route 53 hosted zone, and its rights name the zone by ID; kops looks the ID of %s up in Route 53, this build calls no cloud API, so the control plane is granted no Route 53 rights and DNS records will not follow changes: set spec.dnsZone to the zone's ID (aws route53 list-hosted-zones-by-name --dns-name <zone>)", named)
+	return nil
+}
+
+// readComponents reads which optional components kops runs, with kops's defaults.
+func (f *clusterFacts) readComponents(c *kops.Cluster) error {
+	u := c.Unmodeled
+	var err error
+	read := func(def bool, path ...string) bool {
+		if err != nil {
+			return false
+		}
+		var v bool
+		v, err = kopsBool(u, def, path...)
+		return v
+	}
+	f.allowContainerRegistry = read(false, "spec", "iam", "allowContainerRegistry")
+	f.clusterAutoscaler = read(false, "spec", "clusterAutoscaler", "enabled")
+	f.staticInstanceList = read(false, "spec", "clusterAutoscaler", "awsUseStaticInstanceList")
+	// The node termination handler runs by default, processing a queue unless told not to.
+	f.terminationQueue = read(true, "spec", "nodeTerminationHandler", "enabled") &&
+		read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
+	f.nvidiaGPU = read(false, "spec", "containerd", "nvidiaGPU", "enabled")
+	if err != nil {
+		return err
+	}
+	mode, err := kopsString(u, "spec", "cloudConfig", "nlbSecurityGroupMode")
+	if err != nil {
+		return err
+	}
+	f.nlbSecurityGroups = mode == "Managed"
+
+	n := c.Spec.Networking
+	if n == nil {
+		n = &kops.NetworkingSpec{}
+	}
+	f.amazonVPC = n.AmazonVPC != nil
+	f.ciliumENI = n.Cilium != nil && n.Cilium.IPAM == kops.CiliumIPAMENI
+	f.kubenet = n.Kubenet != nil
+	f.kubeRouter = n.KubeRouter != nil
+	if _, f.kindnet, err = kopsField(u, "spec", "networking", "kindnet"); err != nil {
+		return err
+	}
+	if n.Calico != nil && !f.ipv6 {
+		// Calico turns the source/destination check off itself unless told to do nothing.
+		check, err := kopsString(u, "spec", "networking", "calico", "awsSrcDstCheck")
+		if err != nil {
+			return err
+		}
+		f.calicoSrcDst = check != "DoNothing"
+	}
+	return nil
+}

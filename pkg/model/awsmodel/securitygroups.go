@@ -1,0 +1,72 @@
+package awsmodel
+
+import (
+	"fmt"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
+)
+
+// securityGroupName is the name of the security group kops makes for a group's role:
+// masters.<cluster> for machines that run the API server, bastion.<cluster> for bastions,
+// nodes.<cluster> otherwise. This build makes no security groups; its launch templates look
+// kops's up, so that a machine launched from them is let in and out as kops's are.
+func securityGroupName(cluster string, ig *kops.InstanceGroup) string {
+	switch {
+	case ig.IsControlPlane() || ig.Spec.Role == kops.RoleAPIServer:
+		return "masters." + cluster
+	case ig.Spec.Role == kops.RoleBastion:
+		return "bastion." + cluster
+	}
+	return "nodes." + cluster
+}
+
+// outputRole is the role kops names a group's outputs by (master_security_group_ids).
+func outputRole(ig *kops.InstanceGroup) string {
+	switch {
+	case ig.IsControlPlane():
+		return "master"
+	case ig.Spec.Role == kops.RoleAPIServer:
+		return "apiserver"
+	case ig.Spec.Role == kops.RoleBastion:
+		return "bastion"
+	}
+	return "node"
+}
+
+// securityGroups are a group's security groups as kops gives them: the role's (or the ID in
+// spec.securityGroupOverride instead), the API load balancer's additional groups on machines that
+// run the API server behind a network load balancer, then spec.additionalSecurityGroups.
+func securityGroups(c *kops.Cluster, ig *kops.InstanceGroup) ([]awstasks.SecurityGroup, error) {
+	override, err := kopsString(ig.Unmodeled, "spec", "securityGroupOverride")
+	if err != nil {
+		return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
+	}
+	groups := []awstasks.SecurityGroup{{Name: securityGroupName(c.Name, ig), Cluster: c.Name}}
+	if override != "" {
+		groups = []awstasks.SecurityGroup{{ID: override}}
+	}
+	if ig.IsControlPlane() || ig.Spec.Role == kops.RoleAPIServer {
+		class, err := kopsString(c.Unmodeled, "spec", "api", "loadBalancer", "class")
+		if err != nil {
+			return nil, err
+		}
+		if class == "Network" {
+			ids, err := kopsStrings(c.Unmodeled, "spec", "api", "loadBalancer", "additionalSecurityGroups")
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				groups = append(groups, awstasks.SecurityGroup{ID: id})
+			}
+		}
+	}
+	ids, err := kopsStrings(ig.Unmodeled, "spec", "additionalSecurityGroups")
+	if err != nil {
+		return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
+	}
+	for _, id := range ids {
+		groups = append(groups, awstasks.SecurityGroup{ID: id})
+	}
+	return groups, nil
+}

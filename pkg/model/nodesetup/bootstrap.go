@@ -1,0 +1,140 @@
+package nodesetup
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
+)
+
+// The bootstrap part of ours in the user data.
+const (
+	bootstrapPartName = "kops-bootstrap.sh"
+	bootstrapPartType = `text/x-shellscript; charset="us-ascii"`
+	// BootstrapConfigPath is where the script writes the boot configuration nodeup reads, kops's
+	// kube_env.yaml.
+	BootstrapConfigPath = "/opt/kops/conf/kube_env.yaml"
+)
+
+// Architectures nodeup is built for, as kops names them, with what `uname -m` says on them.
+var nodeupArchitectures = []struct{ name, uname string }{{"amd64", "x86_64"}, {"arm64", "aarch64"}}
+
+var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// ValidateNodeupSource checks where machines download nodeup from: known architectures, at least
+// one http(s) URL each (the hash, not the transport, vouches for the binary), a lower-case hex
+// SHA-256. what names the source in errors (the environment variables it came from).
+func ValidateNodeupSource(src model.NodeupSource, what string) error {
+	for arch, bin := range src {
+		if !slices.ContainsFunc(nodeupArchitectures, func(a struct{ name, uname string }) bool { return a.name == arch }) {
+			return fmt.Errorf("%s: architecture %q: nodeup is built for amd64 and arm64", what, arch)
+		}
+		if len(bin.URLs) == 0 {
+			return fmt.Errorf("%s: %s: no URL", what, arch)
+		}
+		for _, u := range bin.URLs {
+			parsed, err := url.Parse(u)
+			if err != nil || (parsed.Scheme != "https" && parsed.Scheme != "http") || parsed.Host == "" || strings.ContainsAny(u, " \t\n'\"\\$`,") {
+				return fmt.Errorf("%s: %s: %q is not an http(s) URL without quotes, spaces, commas or shell characters", what, arch, u)
+			}
+		}
+		if !sha256RE.MatchString(bin.SHA256) {
+			return fmt.Errorf("%s: %s: %q is not a SHA-256 (64 lower-case hex digits)", what, arch, bin.SHA256)
+		}
+	}
+	return nil
+}
+
+// HasBootstrap says whether a group's user data gets our bootstrap script: a control-plane group,
+// when the command was told where nodeup is. Nodes and API servers are bootstrapped by kops
+// through kops-controller, whose CA certificate their boot configuration must carry; this build
+// does not read kops's keystore, so their bootstrap must come with the group
+// (spec.additionalUserData).
+func HasBootstrap(ig *kops.InstanceGroup, src model.NodeupSource) bool {
+	return ig.IsControlPlane() && len(src) > 0
+}
+
+// bootstrapScript is the script a control-plane machine runs once, as cloud-init runs a
+// text/x-shellscript part (after the cloud-config's write_files, so the node rules' unit and
+// kubelet's drop-in are already in place when nodeup starts kubelet).
+func bootstrapScript(cluster *kops.Cluster, ig *kops.InstanceGroup, src model.NodeupSource) (string, error) {
+	type arch struct{ Name, Uname, URLs, SHA256 string }
+	data := struct {
+		Group, ConfigPath, Config string
+		Archs                     []arch
+	}{Group: ig.Name, ConfigPath: BootstrapConfigPath}
+	for _, a := range nodeupArchitectures {
+		if bin, ok := src[a.name]; ok {
+			data.Archs = append(data.Archs, arch{a.name, a.uname, strings.Join(bin.URLs, " "), bin.SHA256})
+		}
+	}
+	// kops's boot configuration of a control-plane machine: nodeup reads the group's
+	// nodeupconfig.yaml below ConfigBase (kops writes it there). Values are YAML double-quoted
+	// strings, so nothing in them is read as YAML syntax.
+	var config strings.Builder
+	for _, kv := range [][2]string{
+		{"CloudProvider", cluster.Spec.CloudProvider},
+		{"ClusterName", cluster.Name},
+		{"ConfigBase", strings.TrimSuffix(cluster.Spec.ConfigBase, "/")},
+		{"InstanceGroupName", ig.Name},
+		{"InstanceGroupRole", "ControlPlane"},
+	} {
+		fmt.Fprintf(&config, "%s: %s\n", kv[0], strconv.Quote(kv[1]))
+	}
+	data.Config = config.String()
+	if strings.Contains(data.Config, "\nKOPS_BOOT_CONFIG") {
+		return "", fmt.Errorf("the boot configuration holds the end marker of its here-document")
+	}
+	var b bytes.Buffer
+	if err := bootstrapTemplate.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("rendering the bootstrap script: %w", err)
+	}
+	return b.String(), nil
+}
+
+var bootstrapTemplate = template.Must(template.New("bootstrap").Parse(`#!/bin/bash
+# Written by kops update cluster for instance group {{.Group}}.
+# It downloads kops's nodeup for this machine's architecture, checks its SHA-256, writes the boot
+# configuration that points nodeup at the cluster's state store, and runs nodeup, which installs
+# and starts kubelet as the group's nodeupconfig.yaml in the state store says.
+set -o errexit -o nounset -o pipefail
+
+case "$(uname -m)" in
+{{- range .Archs}}
+{{.Uname}}) urls="{{.URLs}}" sha256={{.SHA256}} ;;
+{{- end}}
+*) echo "kops-bootstrap: no nodeup was given for architecture $(uname -m)" >&2; exit 1 ;;
+esac
+
+mkdir -p /opt/kops/bin /opt/kops/conf
+nodeup=/opt/kops/bin/nodeup
+
+# Try each URL in turn until one gives the expected bytes; a machine that cannot get nodeup keeps
+# trying (a mirror may come back), as kops's own bootstrap does, rather than start without it.
+until [[ -f "${nodeup}" ]] && [[ "$(sha256sum "${nodeup}" | cut -d' ' -f1)" == "${sha256}" ]]; do
+  rm -f "${nodeup}"
+  for url in ${urls}; do
+    if curl -fsSL --connect-timeout 20 --retry 6 --retry-delay 10 -o "${nodeup}.tmp" "${url}" &&
+      [[ "$(sha256sum "${nodeup}.tmp" | cut -d' ' -f1)" == "${sha256}" ]]; then
+      mv "${nodeup}.tmp" "${nodeup}"
+      break
+    fi
+    echo "kops-bootstrap: ${url} failed or gave other bytes than sha256 ${sha256}" >&2
+    rm -f "${nodeup}.tmp"
+  done
+  [[ -f "${nodeup}" ]] || sleep 60
+done
+chmod 0755 "${nodeup}"
+
+cat > {{.ConfigPath}} <<'KOPS_BOOT_CONFIG'
+{{.Config}}KOPS_BOOT_CONFIG
+
+exec "${nodeup}" --install-systemd-unit --conf={{.ConfigPath}} --v=8
+`))
