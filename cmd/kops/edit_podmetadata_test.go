@@ -47,23 +47,29 @@ func TestEditRefusesPodMetadataContradictions(t *testing.T) {
 		stored string
 		script string
 		want   []string
+		// mode, when set, is written into the cluster first: only a mode the user wrote can be
+		// contradicted (the default is not).
+		mode string
 	}{
 		{"mode typo and forward without Forward", []string{"edit", "cluster", "pm.k8s.local"}, "config",
 			`s/^  cloudProvider: aws/  cloudProvider: aws\n  podMetadataAccess:\n    mode: Blok\n    forward:\n      port: 8181/`,
 			[]string{`spec.podMetadataAccess.mode: Invalid value: "Blok": unsupported value; did you mean "Block"?`,
-				"spec.podMetadataAccess.forward: Forbidden: may only be set when spec.podMetadataAccess.mode is Forward"}},
+				"spec.podMetadataAccess.forward: Forbidden: may only be set when spec.podMetadataAccess.mode is Forward"}, ""},
 		{"Allow while groups keep hop limit 1", []string{"edit", "cluster", "pm.k8s.local"}, "config",
 			`s/^  cloudProvider: aws/  cloudProvider: aws\n  podMetadataAccess:\n    mode: Allow/`,
-			[]string{"spec.instanceMetadata.httpPutResponseHopLimit: Invalid value: 1: contradicts spec.podMetadataAccess.mode Allow"}},
+			[]string{"spec.instanceMetadata.httpPutResponseHopLimit: Invalid value: 1: contradicts spec.podMetadataAccess.mode Allow"}, ""},
 		{"a group lets pods get a token under Block", []string{"edit", "ig", "nodes-us-east-2a", "--name", "pm.k8s.local"}, "instancegroup/nodes-us-east-2a",
 			`s/httpPutResponseHopLimit: 1/httpPutResponseHopLimit: 2/;s/httpTokens: required/httpTokens: optional/`,
 			[]string{"spec.instanceMetadata.httpPutResponseHopLimit: Invalid value: 2: contradicts spec.podMetadataAccess.mode Block",
-				`spec.instanceMetadata.httpTokens: Invalid value: "optional": contradicts spec.podMetadataAccess.mode Block`}},
+				`spec.instanceMetadata.httpTokens: Invalid value: "optional": contradicts spec.podMetadataAccess.mode Block`}, "Block"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCLI(t)
 			c.mustRun("create", "cluster", "pm.k8s.local", "--zones", "us-east-2a")
+			if tc.mode != "" {
+				c.mustRun("edit", "cluster", "pm.k8s.local", "--set", "spec.podMetadataAccess.mode="+tc.mode)
+			}
 			stored := c.storePath("pm.k8s.local", tc.stored)
 			before, err := os.ReadFile(stored)
 			require.NoError(t, err)
@@ -167,4 +173,31 @@ spec:
 		assert.Contains(t, r.stderr, want)
 	}
 	assert.NoDirExists(t, c.storePath("bad.k8s.local"), "nothing is stored")
+}
+
+// TestDefaultModeIsNeverAnError: a kops spec whose node group lets pods reach metadata (hop limit 3,
+// as clusters kops built before this feature have) and that writes no mode loads; the group keeps
+// its access in mode Allow, update says so naming the group and how to block, and get --full shows
+// each group's mode and why. The same group under a mode the user wrote is still refused (above).
+func TestDefaultModeIsNeverAnError(t *testing.T) {
+	c := newCLI(t)
+	c.mustRun("create", "cluster", "pm.k8s.local", "--zones", "us-east-2a")
+	c.editor(`s/httpPutResponseHopLimit: 1/httpPutResponseHopLimit: 3/`)
+	c.mustRun("edit", "ig", "nodes-us-east-2a", "--name", "pm.k8s.local")
+
+	r := c.mustRun("update", "cluster", "pm.k8s.local", "--yes")
+	assert.Contains(t, r.stderr, `instance group "nodes-us-east-2a": pods on its machines keep access to instance metadata (mode Allow): `+
+		`the group writes spec.instanceMetadata.httpPutResponseHopLimit: 3, which lets pods reach instance metadata, and spec.podMetadataAccess.mode is not set; `+
+		`to block them, set spec.podMetadataAccess.mode: Block and the group's httpPutResponseHopLimit to 1`)
+	script, err := os.ReadFile(c.storePath("pm.k8s.local", "igconfig", "node", "nodes-us-east-2a", "kops-pod-metadata-access.sh"))
+	require.NoError(t, err)
+	assert.Contains(t, string(script), "# Mode Allow:")
+	script, err = os.ReadFile(c.storePath("pm.k8s.local", "igconfig", "controlplane", "control-plane-us-east-2a", "kops-pod-metadata-access.sh"))
+	require.NoError(t, err)
+	assert.Contains(t, string(script), "# Mode Block:", "other groups keep the default")
+
+	r = c.mustRun("get", "cluster", "pm.k8s.local", "-o", "yaml", "--full")
+	assert.Contains(t, r.stdout, "# Pod metadata access by instance group:\n")
+	assert.Contains(t, r.stdout, "#   control-plane-us-east-2a: Block, the default (spec.podMetadataAccess.mode is not set)\n")
+	assert.Contains(t, r.stdout, "#   nodes-us-east-2a: Allow, the group writes spec.instanceMetadata.httpPutResponseHopLimit: 3")
 }

@@ -8,7 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/kopscodecs"
+	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
 
 func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
@@ -65,15 +67,19 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 			failed = append(failed, name)
 			continue
 		}
+		var comment string
 		if full {
 			c = kops.CompleteCluster(c, clientset.Base().String())
+			if comment, err = podMetadataComment(clientset, c); err != nil {
+				return err
+			}
 		}
 		rows = append(rows, clusterRow(c))
 		data, err := kopscodecs.EncodeCluster(c)
 		if err != nil {
 			return err
 		}
-		docs = append(docs, data)
+		docs = append(docs, append([]byte(comment), data...))
 	}
 	if output == outputTable {
 		err = printTable(f.Out, clusterHeaders, rows)
@@ -84,6 +90,21 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 		err = fmt.Errorf("%d of %d clusters could not be read: %s", len(failed), len(names), strings.Join(failed, ", "))
 	}
 	return err
+}
+
+// podMetadataComment says, as YAML comments above the completed spec, which pod metadata mode each
+// instance group's machines end up with and why (a group may keep access where the cluster writes
+// no mode). JSON output drops comments.
+func podMetadataComment(clientset *client.Clientset, completed *kops.Cluster) (string, error) {
+	groups, _, err := clientset.ListInstanceGroups(completed.Name)
+	if err != nil {
+		return "", err
+	}
+	lines := cloudup.PodMetadataByGroup(completed, groups)
+	if len(lines) == 0 {
+		return "", nil
+	}
+	return "# Pod metadata access by instance group:\n#   " + strings.Join(lines, "\n#   ") + "\n", nil
 }
 
 // clusterHeaders are the columns of a cluster table, as kops prints them.

@@ -15,6 +15,11 @@ type PodMetadataAccessSpec struct {
 	// (cali+, eth1). Unset, they hold every interface but lo, whatever spec.networking is, so
 	// that no pod interface can be missed; set, every other interface reaches metadata.
 	HostInterface string `json:"hostInterface,omitempty"`
+
+	// ModeDefaulted is set by CompleteCluster when the user wrote no mode and Block was filled in.
+	// A default is never an error: a group that itself lets pods reach metadata then keeps that
+	// access (PodMetadataFor). It is never stored.
+	ModeDefaulted bool `json:"-"`
 }
 
 // The values of podMetadataAccess.mode.

@@ -40,7 +40,7 @@ func completePodMetadataAccess(s *ClusterSpec) {
 		s.PodMetadataAccess = p
 	}
 	if p.Mode == "" && hasMetadata {
-		p.Mode = PodMetadataAccessBlock
+		p.Mode, p.ModeDefaulted = PodMetadataAccessBlock, true
 	}
 	if p.Mode != PodMetadataAccessForward {
 		return

@@ -15,14 +15,14 @@ func TestCompletePodMetadataAccess(t *testing.T) {
 		in    *PodMetadataAccessSpec
 		want  *PodMetadataAccessSpec
 	}{
-		{"aws blocks by default", "aws", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
-		{"gce blocks by default", "gce", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
-		{"scaleway blocks by default", "scaleway", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock}},
+		{"aws blocks by default", "aws", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, ModeDefaulted: true}},
+		{"gce blocks by default", "gce", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, ModeDefaulted: true}},
+		{"scaleway blocks by default", "scaleway", nil, &PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, ModeDefaulted: true}},
 		{"a cloud without metadata gets no setting", "metal", nil, nil},
 		{"no cloud gets no setting", "", nil, nil},
 		{"a set mode is kept", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessAllow}, &PodMetadataAccessSpec{Mode: PodMetadataAccessAllow}},
 		{"an empty mode is filled, hostInterface kept", "aws", &PodMetadataAccessSpec{HostInterface: "veth+"},
-			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, HostInterface: "veth+"}},
+			&PodMetadataAccessSpec{Mode: PodMetadataAccessBlock, HostInterface: "veth+", ModeDefaulted: true}},
 		{"forward gets proxy, port and namespace restrictions", "aws", &PodMetadataAccessSpec{Mode: PodMetadataAccessForward},
 			&PodMetadataAccessSpec{Mode: PodMetadataAccessForward, Forward: &PodMetadataForwardSpec{Proxy: "kube2iam", Port: ptrTo(int32(8181)), NamespaceRestrictions: ptrTo(true)}}},
 		{"forward keeps a set port", "aws",

@@ -37,17 +37,20 @@ const LedgerLocation = "igconfig/" + fitasks.LedgerName
 // kubelet, recorded in igconfig/'s ledger before they are written; the recorded files of groups
 // that are gone (or no longer run node setup) are deleted after.
 func (b *Builder) Build(c *fi.ModelBuilderContext) error {
-	var files *NodeFiles
+	byMode := map[string]*NodeFiles{} // groups of one mode share their files
 	written := map[string][]byte{}
 	for _, ig := range b.Context.InstanceGroups {
 		if !HasNodeSetup(ig) {
 			continue
 		}
+		mode := b.Context.Cluster.Spec.PodMetadataFor(ig).Mode
+		files := byMode[mode]
 		if files == nil {
 			var err error
-			if files, err = Files(b.Context.Cluster); err != nil {
+			if files, err = Files(b.Context.Cluster, ig); err != nil {
 				return err
 			}
+			byMode[mode] = files
 		}
 		dir := IGConfigDir(ig)
 		for _, f := range []struct {

@@ -26,7 +26,7 @@ func TestBuilder(t *testing.T) {
 	}}
 	mc := &fi.ModelBuilderContext{}
 	require.NoError(t, (&Builder{Context: ctx}).Build(mc))
-	files, err := Files(c)
+	files, err := Files(c, nil)
 	require.NoError(t, err)
 	got := map[string][]byte{}
 	var ledger *fitasks.LedgerUpdate

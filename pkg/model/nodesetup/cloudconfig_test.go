@@ -28,7 +28,7 @@ func TestWriteCloudConfigMatchesTheEncoder(t *testing.T) {
 			for _, mode := range allModes {
 				c := testCluster(mode, ipv6, nil)
 				c.Spec.PodMetadataAccess.HostInterface = hostInterface
-				files, err := Files(c)
+				files, err := Files(c, nil)
 				require.NoError(t, err)
 				doc := docOf(files)
 				fast, ok := writeCloudConfig(doc)

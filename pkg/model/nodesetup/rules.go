@@ -122,11 +122,13 @@ type Rules struct {
 // It is also what keeps a user's hostInterface from being shell or iptables syntax in the script.
 var interfaceName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,15}\+?$`)
 
-// RulesFor derives the node rules from a completed cluster. spec.networking plays no part: the
+// RulesFor derives the node rules of a group's machines from a completed cluster (the group's mode
+// is the cluster's but where kops.ClusterSpec.PodMetadataFor derives another; a nil group gets the
+// cluster's own). spec.networking plays no part: the
 // rules hold every interface but lo, unless spec.podMetadataAccess.hostInterface narrows them.
-func RulesFor(cluster *kops.Cluster) (*Rules, error) {
+func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	spec := &cluster.Spec
-	r := &Rules{Mode: effectiveMode(spec), Port: kops.DefaultPodMetadataForwardPort}
+	r := &Rules{Mode: effectiveMode(spec, ig), Port: kops.DefaultPodMetadataForwardPort}
 	if p := spec.PodMetadataAccess; p != nil && p.Forward != nil && p.Forward.Port != nil {
 		r.Port = *p.Forward.Port
 	}
@@ -213,9 +215,12 @@ func metadataAddresses(cloud string) (ipv4, ipv6 string) {
 
 // effectiveMode is the mode with the default filled in. Defaulting belongs to CompleteCluster (issue
 // #11); until it fills the mode, an empty one means Block on AWS and Allow elsewhere, as documented.
-func effectiveMode(spec *kops.ClusterSpec) string {
+func effectiveMode(spec *kops.ClusterSpec, ig *kops.InstanceGroup) string {
 	if p := spec.PodMetadataAccess; p != nil && p.Mode != "" {
-		return p.Mode
+		if ig == nil {
+			return p.Mode
+		}
+		return spec.PodMetadataFor(ig).Mode
 	}
 	if spec.CloudProvider == "aws" {
 		return kops.PodMetadataAccessBlock

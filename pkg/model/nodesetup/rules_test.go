@@ -123,12 +123,12 @@ func TestHostInterfaceNarrowsOnlyWhereSet(t *testing.T) {
 }
 
 func TestDefaultMode(t *testing.T) {
-	r, err := RulesFor(testCluster("", false, nil))
+	r, err := RulesFor(testCluster("", false, nil), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Block", r.Mode, "Block on AWS")
 	gce := testCluster("", false, nil)
 	gce.Spec.CloudProvider = "gce"
-	r, err = RulesFor(gce)
+	r, err = RulesFor(gce, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Allow", r.Mode, "Allow where the default is not Block")
 }

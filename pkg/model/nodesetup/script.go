@@ -40,9 +40,9 @@ func RenderScript(r *Rules) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Script renders the node script of a completed cluster.
+// Script renders the node script of a completed cluster's own mode.
 func Script(cluster *kops.Cluster) ([]byte, error) {
-	r, err := RulesFor(cluster)
+	r, err := RulesFor(cluster, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func TestUnitsVerify(t *testing.T) {
 	if err != nil {
 		t.Skip("systemd-analyze not found (package systemd); skipped")
 	}
-	r, err := RulesFor(testCluster("Block", false, nil))
+	r, err := RulesFor(testCluster("Block", false, nil), nil)
 	require.NoError(t, err)
 	dir := t.TempDir()
 	write := func(name string, data []byte) {

@@ -31,9 +31,9 @@ func HasNodeSetup(ig *kops.InstanceGroup) bool {
 	return ig.Spec.Role != kops.RoleBastion
 }
 
-// Files renders the node files of a completed cluster.
-func Files(cluster *kops.Cluster) (*NodeFiles, error) {
-	r, err := RulesFor(cluster)
+// Files renders the node files of a group of a completed cluster.
+func Files(cluster *kops.Cluster, ig *kops.InstanceGroup) (*NodeFiles, error) {
+	r, err := RulesFor(cluster, ig)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func Files(cluster *kops.Cluster) (*NodeFiles, error) {
 func UserData(cluster *kops.Cluster, ig *kops.InstanceGroup, nodeup model.NodeupSource) ([]byte, error) {
 	var parts []kops.UserData
 	if HasNodeSetup(ig) {
-		files, err := Files(cluster)
+		files, err := Files(cluster, ig)
 		if err != nil {
 			return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
 		}

@@ -61,7 +61,7 @@ func TestUserData(t *testing.T) {
 	dec := yaml.NewDecoder(strings.NewReader(config))
 	dec.KnownFields(true)
 	require.NoError(t, dec.Decode(&doc))
-	files, err := Files(c)
+	files, err := Files(c, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []map[string]string{
 		{"path": ScriptPath, "owner": "root:root", "permissions": "0755", "content": string(files.Script)},
@@ -150,7 +150,7 @@ func TestUserDataReportsTheGroup(t *testing.T) {
 }
 
 func TestUnit(t *testing.T) {
-	r, err := RulesFor(testCluster("Block", false, nil))
+	r, err := RulesFor(testCluster("Block", false, nil), nil)
 	require.NoError(t, err)
 	unit := string(RenderUnit(r))
 	for _, line := range []string{

@@ -44,7 +44,7 @@ func runCase(t *testing.T, dir string) {
 		}
 	}
 	require.NotNil(t, nodes, "the case has a group named nodes")
-	files, err := nodesetup.Files(checked.Cluster)
+	files, err := nodesetup.Files(checked.Cluster, nodes)
 	require.NoError(t, err)
 	userData, err := nodesetup.UserData(checked.Cluster, nodes, nil)
 	require.NoError(t, err)

@@ -108,14 +108,17 @@ func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.Err
 // validateInstanceMetadataForMode checks a node group's metadata settings against the cluster's mode
 // on AWS, where the launch template decides whether a pod can obtain an IMDSv2 token at all.
 //
-// Only groups of role Node run workload pods. Control-plane groups are left alone: kops itself
+// Only a mode the user wrote can be contradicted (kops.ClusterSpec.PodMetadataFor). Only groups of
+// role Node run workload pods. Control-plane groups are left alone: kops itself
 // writes them with hop limit 3, so a rule here would refuse every real kops cluster, and the node
 // rules still drop their pods' metadata traffic. Bastions run no pods.
 func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Cluster, path *field.Path) field.ErrorList {
 	if cluster == nil || cluster.Spec.CloudProvider != "aws" || ig.Spec.Role != kops.RoleNode {
 		return nil
 	}
-	mode := cluster.Spec.PodMetadataMode()
+	// The group's mode: where the cluster wrote none, a group that itself lets pods reach metadata
+	// keeps that access (mode Allow) instead of contradicting a default the user never wrote.
+	mode := cluster.Spec.PodMetadataFor(ig).Mode
 	o := cluster.Spec.InstanceMetadataFor(ig)
 	tokensPath, hopPath := path.Child("httpTokens"), path.Child("httpPutResponseHopLimit")
 	var errs field.ErrorList

@@ -1,0 +1,49 @@
+package kops
+
+import "fmt"
+
+// GroupPodMetadata is the pod metadata mode an instance group's machines end up with, and why.
+type GroupPodMetadata struct {
+	Mode   string
+	Reason string
+	// Derived is set when the mode is not the cluster's: the cluster wrote none, and the group's
+	// own metadata settings, written by the user, let pods reach instance metadata.
+	Derived bool
+}
+
+// PodMetadataFor returns the mode of ig's machines on a completed cluster. It is the cluster's,
+// except where the cluster wrote no mode (Block is only the default) and a group of nodes itself
+// lets pods reach instance metadata (a hop limit above 1, or IMDSv1 allowed): such a spec was valid
+// for kops, so the group keeps that access, in mode Allow, rather than turning a stored kops spec
+// invalid. Only a mode the user wrote contradicts a group's settings (validation refuses that).
+func (s *ClusterSpec) PodMetadataFor(ig *InstanceGroup) GroupPodMetadata {
+	p := s.PodMetadataAccess
+	switch {
+	case p == nil || p.Mode == "":
+		return GroupPodMetadata{Mode: "", Reason: fmt.Sprintf("cloud %q has no instance metadata service this build knows", s.CloudProvider)}
+	case !p.ModeDefaulted:
+		return GroupPodMetadata{Mode: p.Mode, Reason: "spec.podMetadataAccess.mode"}
+	}
+	if ig.Spec.Role == RoleNode && p.Mode == PodMetadataAccessBlock && s.CloudProvider == "aws" {
+		if what := loosenedBy(ig); what != "" {
+			return GroupPodMetadata{Mode: PodMetadataAccessAllow, Derived: true, Reason: fmt.Sprintf(
+				"the group writes %s, which lets pods reach instance metadata, and spec.podMetadataAccess.mode is not set", what)}
+		}
+	}
+	return GroupPodMetadata{Mode: p.Mode, Reason: "the default (spec.podMetadataAccess.mode is not set)"}
+}
+
+// loosenedBy names the group's own settings that let a pod reach instance metadata, or "".
+func loosenedBy(ig *InstanceGroup) string {
+	m := ig.Spec.InstanceMetadata
+	if m == nil {
+		return ""
+	}
+	switch {
+	case m.HTTPPutResponseHopLimit != nil && *m.HTTPPutResponseHopLimit > DefaultHopLimit:
+		return fmt.Sprintf("spec.instanceMetadata.httpPutResponseHopLimit: %d", *m.HTTPPutResponseHopLimit)
+	case m.HTTPTokens != nil && *m.HTTPTokens == HTTPTokensOptional:
+		return "spec.instanceMetadata.httpTokens: optional"
+	}
+	return ""
+}

@@ -1,0 +1,39 @@
+package cloudup
+
+import (
+	"fmt"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+// derivedPodMetadata warns of each group whose mode is not the cluster's default: the cluster
+// writes no mode and the group itself lets pods reach instance metadata, so it keeps that access
+// (kops.ClusterSpec.PodMetadataFor). It names the group, why, and how to block.
+func derivedPodMetadata(cluster *kops.Cluster, groups []*kops.InstanceGroup, source string) []kopscodecs.Warning {
+	var warnings []kopscodecs.Warning
+	for _, ig := range groups {
+		m := cluster.Spec.PodMetadataFor(ig)
+		if !m.Derived {
+			continue
+		}
+		warnings = append(warnings, kopscodecs.Warning{Source: source, Text: fmt.Sprintf(
+			"instance group %q: pods on its machines keep access to instance metadata (mode %s): %s; "+
+				"to block them, set spec.podMetadataAccess.mode: Block and the group's httpPutResponseHopLimit to 1 (and httpTokens to required)",
+			ig.Name, m.Mode, m.Reason)})
+	}
+	return warnings
+}
+
+// PodMetadataByGroup is what `kops get cluster --full` says of each group: its mode and why.
+func PodMetadataByGroup(completed *kops.Cluster, groups []*kops.InstanceGroup) []string {
+	var lines []string
+	for _, ig := range groups {
+		m := completed.Spec.PodMetadataFor(ig)
+		if m.Mode == "" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s, %s", ig.Name, m.Mode, m.Reason))
+	}
+	return lines
+}
