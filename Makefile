@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build images test test-unit test-images test-e2e test-apiserver test-packages verify quickstart
+.PHONY: build images test test-unit test-images test-e2e test-apiserver test-node test-packages verify quickstart cluster cluster-down
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -35,7 +35,14 @@ test-images:
 test-apiserver:
 	./hack/build-test-apiserver.sh
 
-test-e2e: test-apiserver
+# The one-node cluster's binaries (kubelet, kube-controller-manager, kube-scheduler, kube-proxy,
+# CoreDNS, the EC2 metadata mock), built from Go modules on first use like the API server's.
+test-node: test-apiserver
+	./hack/build-test-node.sh
+
+# The node tests (tests/e2e/node) need the cluster's packages (containerd, runc, CNI plugins) and
+# binaries; they skip, with one line saying why, only where the machine cannot run containers.
+test-e2e: test-apiserver test-node test-packages
 	cd tests/e2e && $(GO) test -count=1 ./...
 
 verify:
@@ -47,3 +54,11 @@ verify:
 
 quickstart:
 	./hack/quickstart.sh
+
+# A one-node cluster on this machine, offline, in its own network namespace (as root): the README's
+# try-it flow runs against it. Its kubeconfig is _output/cluster/kubeconfig; see hack/cluster.sh.
+cluster:
+	./hack/cluster.sh up
+
+cluster-down:
+	./hack/cluster.sh down
