@@ -467,3 +467,27 @@ func containerdVersion() string {
 func (c *Cluster) apiServerURL() string {
 	return "https://" + net.JoinHostPort(c.NodeIP, strconv.Itoa(apiServerPort))
 }
+
+// ResidentBytes is the resident memory (VmRSS) of every process in the cluster's cgroup added up:
+// the daemons, containerd's shims and the pods' containers.
+func (c *Cluster) ResidentBytes() (int64, error) {
+	pids, err := cgroupProcesses(c.CgroupName, "")
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, pid := range pids {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			continue // gone since it was listed
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64); err == nil {
+					total += kb * 1024
+				}
+			}
+		}
+	}
+	return total, nil
+}
