@@ -54,6 +54,9 @@ type Cluster struct {
 	NetNS, MountNS string
 	// CgroupName is the cluster's cgroup (under every hierarchy's root) and kubelet's cgroupRoot.
 	CgroupName string
+	// NodeBinDir holds the node's binaries (Options.NodeBinDir), the AWS metadata mock
+	// (ec2-metadata-mock) and CoreDNS among them, for StartOnNode.
+	NodeBinDir string
 
 	paths paths
 	slot  slot
@@ -96,6 +99,10 @@ func Preflight(opts Options) error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("missing on this machine: %s; run hack/install-test-packages.sh (make test-packages) as root", strings.Join(missing, ", "))
+	}
+	// Root inside an unprivileged container is root without CAP_SYS_ADMIN: no namespace, no node.
+	if out, err := exec.Command("unshare", "--net", "--mount", "true").CombinedOutput(); err != nil {
+		return &UnsupportedError{Reason: fmt.Sprintf("cannot create network and mount namespaces: %v: %s", err, strings.TrimSpace(string(out)))}
 	}
 	for dir, names := range map[string][]string{
 		opts.APIServerBinDir: {"kube-apiserver", "etcd"},
@@ -147,7 +154,7 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &record{ClusterName: opts.ClusterName, Slot: s}
+	rec := &record{ClusterName: opts.ClusterName, Slot: s, NodeBinDir: opts.NodeBinDir}
 	if err := writeRecord(p, rec); err != nil {
 		_ = teardownNetwork(s)
 		return nil, err
@@ -160,7 +167,7 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 		}
 	}()
 	c = &Cluster{Name: opts.ClusterName, StateDir: opts.StateDir, Kubeconfig: p.kubeconfig(), NodeIP: s.nodeIP(), HostIP: s.hostIP(),
-		NetNS: s.netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), paths: p, slot: s}
+		NetNS: s.netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), NodeBinDir: opts.NodeBinDir, paths: p, slot: s}
 
 	if err := setupNetwork(s); err != nil {
 		return nil, err
@@ -265,7 +272,7 @@ func Load(stateDir string) (*Cluster, error) {
 	}
 	s := rec.Slot
 	c := &Cluster{Name: rec.ClusterName, StateDir: stateDir, Kubeconfig: p.kubeconfig(), NodeIP: s.nodeIP(), HostIP: s.hostIP(),
-		NetNS: s.netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), paths: p, slot: s}
+		NetNS: s.netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), NodeBinDir: rec.NodeBinDir, paths: p, slot: s}
 	if c.Config, err = clientcmd.BuildConfigFromFlags("", p.kubeconfig()); err != nil {
 		return nil, err
 	}
@@ -387,8 +394,8 @@ func (c *Cluster) Down() error { return Down(c.StateDir) }
 
 // NodeCommand is a command that runs on the node: in its network and mount namespaces (its
 // addresses, routes and iptables rules; its /run, where iptables' lock is), with the daemons'
-// PATH. The caller runs it (Run, Output, Start); a process started with Start that outlives the
-// cluster is killed by Down only if it joined the cluster's cgroup, see StartOnNode.
+// PATH. The caller runs it (Run, Output, CombinedOutput); a process meant to keep running (a
+// listener, a mock) is started with StartOnNode instead, so that Down stops it too.
 func (c *Cluster) NodeCommand(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "nsenter", append([]string{"--mount=" + c.MountNS, "--net=" + c.NetNS, "--", name}, args...)...)
 	cmd.Env = append([]string(nil), nodeEnv...)
@@ -490,4 +497,25 @@ func (c *Cluster) ResidentBytes() (int64, error) {
 		}
 	}
 	return total, nil
+}
+
+// StartOnNode starts binary on the node (its namespaces, the cluster's cgroup), writing its output
+// to LogFile(name): a listener or mock a test needs next to the node, such as the AWS metadata
+// mock (filepath.Join(c.NodeBinDir, "ec2-metadata-mock")) or an upstream DNS stub. The caller
+// stops it (cmd.Process.Kill, then cmd.Wait); Down kills it too if the test does not get to.
+func (c *Cluster) StartOnNode(name, binary string, args ...string) (*exec.Cmd, error) {
+	log, err := os.OpenFile(c.LogFile(name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	cmd, err := nodeProcess(c.paths, c.slot, binary, args...)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s on the node: %w", name, err)
+	}
+	return cmd, nil
 }

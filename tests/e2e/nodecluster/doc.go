@@ -28,8 +28,11 @@
 //     network and mount namespaces (its addresses, routes, iptables rules). cluster.NodeIP is the
 //     node's address, where a pod reaches a listener started that way; cluster.HostIP is the host's
 //     end of the veth.
+//   - cluster.StartOnNode("imds", filepath.Join(cluster.NodeBinDir, "ec2-metadata-mock"), ...)
+//     starts a long-running process on the node (the AWS metadata mock, a DNS stub), logging to
+//     cluster.LogFile("imds"); Down kills it if the test does not.
 //   - cluster.ImportImage adds an image tarball to the node; cluster.LogFile("kubelet") is a
-//     daemon's log.
+//     daemon's log; cluster.ResidentBytes sums the memory of all the cluster's processes.
 //
 // The images' names are PauseImage, TestClientImage and CoreDNSImage (the one kops renders), and
 // the service range, kube-dns address and cluster domain are kops's defaults (ServiceCIDR,

@@ -18,6 +18,7 @@ import (
 type record struct {
 	ClusterName string    `json:"clusterName"`
 	Slot        slot      `json:"slot"`
+	NodeBinDir  string    `json:"nodeBinDir"`
 	Processes   []process `json:"processes"`
 }
 
@@ -80,8 +81,7 @@ var nodeEnv = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 
 // startDaemon starts binary in the node's namespaces and the cluster's cgroup, in a session of its
 // own (a Ctrl-C in the terminal that ran make cluster does not reach it), writing its output to
-// <state>/logs/<name>.log. The shell that starts it joins the cgroup and then becomes nsenter,
-// which becomes the daemon: one PID throughout, and no moment outside the cgroup.
+// <state>/logs/<name>.log (see nodeProcess).
 func startDaemon(p paths, s slot, name, binary string, args ...string) (process, error) {
 	if err := os.MkdirAll(p.logs(), 0o755); err != nil {
 		return process{}, err
@@ -91,19 +91,10 @@ func startDaemon(p paths, s slot, name, binary string, args ...string) (process,
 		return process{}, err
 	}
 	defer log.Close()
-	hierarchies, err := cgroupHierarchies()
+	cmd, err := nodeProcess(p, s, binary, args...)
 	if err != nil {
 		return process{}, err
 	}
-	h, err := pidsHierarchy(hierarchies)
-	if err != nil {
-		return process{}, err
-	}
-	procs := filepath.Join(h, s.cgroupName(), "node", "cgroup.procs")
-	argv := append([]string{"-c", `echo $$ > "$0" && exec "$@"`, procs,
-		"nsenter", "--mount=" + p.mountNS(), "--net=" + s.netnsPath(), "--", binary}, args...)
-	cmd := exec.Command("/bin/sh", argv...)
-	cmd.Env = nodeEnv
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -117,6 +108,27 @@ func startDaemon(p paths, s slot, name, binary string, args ...string) (process,
 		return process{}, fmt.Errorf("%s exited at once; see %s", name, filepath.Join(p.logs(), name+".log"))
 	}
 	return process{Name: name, PID: cmd.Process.Pid, StartTime: t}, nil
+}
+
+// nodeProcess is a command that runs binary in the node's namespaces and the cluster's cgroup.
+// The shell that starts it joins the cgroup and then becomes nsenter, which becomes binary: one
+// PID throughout, and no moment outside the cgroup, so Down finds it whatever happens to its
+// parent.
+func nodeProcess(p paths, s slot, binary string, args ...string) (*exec.Cmd, error) {
+	hierarchies, err := cgroupHierarchies()
+	if err != nil {
+		return nil, err
+	}
+	h, err := pidsHierarchy(hierarchies)
+	if err != nil {
+		return nil, err
+	}
+	procs := filepath.Join(h, s.cgroupName(), "node", "cgroup.procs")
+	argv := append([]string{"-c", `echo $$ > "$0" && exec "$@"`, procs,
+		"nsenter", "--mount=" + p.mountNS(), "--net=" + s.netnsPath(), "--", binary}, args...)
+	cmd := exec.Command("/bin/sh", argv...)
+	cmd.Env = append([]string(nil), nodeEnv...)
+	return cmd, nil
 }
 
 // stop sends SIGTERM, waits up to grace for the process to go, then kills it.
