@@ -35,6 +35,10 @@ type Options struct {
 	Images []string
 	// Progress receives a line per step with its time; nil for none.
 	Progress io.Writer
+	// Owned ties the cluster to the calling process (a test binary): when that process dies without
+	// stopping it (go test -timeout kills it outright), StopOrphans stops the cluster later. A
+	// cluster of make cluster is not owned: it outlives the command that started it.
+	Owned bool
 }
 
 // Cluster is a running one-node cluster.
@@ -155,6 +159,13 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 		return nil, err
 	}
 	rec := &record{ClusterName: opts.ClusterName, Slot: s, NodeBinDir: opts.NodeBinDir}
+	if opts.Owned {
+		t, ok := startTime(os.Getpid())
+		if !ok {
+			return nil, errors.New("reading this process's start time from /proc")
+		}
+		rec.Owner = &process{Name: "owner", PID: os.Getpid(), StartTime: t}
+	}
 	if err := writeRecord(p, rec); err != nil {
 		_ = teardownNetwork(s)
 		return nil, err
@@ -372,6 +383,35 @@ func Down(stateDir string) error {
 		errs = append(errs, os.Remove(p.state()))
 	}
 	return errors.Join(errs...)
+}
+
+// StopOrphans stops the owned clusters (Options.Owned) in the state folders matching pattern (a
+// filepath.Glob pattern, such as filepath.Join(os.TempDir(), "kops-node-*")) whose owner is gone,
+// and removes those folders; it returns the folders it cleaned. Clusters whose owner still runs
+// (another test package's, right now) and clusters nobody owns are left alone.
+func StopOrphans(pattern string) ([]string, error) {
+	dirs, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	var cleaned []string
+	var errs []error
+	for _, dir := range dirs {
+		rec, err := readRecord(paths{dir})
+		if err != nil || rec.Owner == nil || rec.Owner.alive() {
+			continue
+		}
+		if err := Down(dir); err != nil {
+			errs = append(errs, fmt.Errorf("stopping the orphaned cluster in %s: %w", dir, err))
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cleaned = append(cleaned, dir)
+	}
+	return cleaned, errors.Join(errs...)
 }
 
 // canonicalDir is dir as the kernel names it: absolute, with no symlink (an _output that links

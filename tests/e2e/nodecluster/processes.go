@@ -16,10 +16,12 @@ import (
 // record is what a running cluster keeps in <state>/state.json: enough for another process (make
 // cluster-down, a test's cleanup after a crash) to find and stop everything it started.
 type record struct {
-	ClusterName string    `json:"clusterName"`
-	Slot        slot      `json:"slot"`
-	NodeBinDir  string    `json:"nodeBinDir"`
-	Processes   []process `json:"processes"`
+	ClusterName string `json:"clusterName"`
+	Slot        slot   `json:"slot"`
+	NodeBinDir  string `json:"nodeBinDir"`
+	// Owner is the process the cluster belongs to (Options.Owned), nil when it outlives its starter.
+	Owner     *process  `json:"owner,omitempty"`
+	Processes []process `json:"processes"`
 }
 
 // process is one daemon the cluster started: its PID and the kernel's start time of that PID, so

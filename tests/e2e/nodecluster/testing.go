@@ -58,6 +58,9 @@ func runMain(m *testing.M, setup func(*Cluster)) int {
 	return code
 }
 
+// tempPrefix names the state folders of the tests' clusters under the temporary directory.
+const tempPrefix = "kops-node-"
+
 // StartForTests builds the images (when their sources changed, a few seconds otherwise) and
 // starts a cluster in a new folder under the system's temporary directory, with the binaries
 // hack/build-test-node.sh built. cleanup(removeLogs) stops it and removes its folder, or keeps the
@@ -73,17 +76,24 @@ func StartForTests(ctx context.Context) (c *Cluster, cleanup func(removeLogs boo
 	}
 	nodeBin, apiBin := BinDirs(root)
 	// Short: containerd's socket is in it, and a unix socket path is at most 107 bytes.
-	dir, err := os.MkdirTemp("", "kops-node-")
+	dir, err := os.MkdirTemp("", tempPrefix)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := Options{StateDir: dir, NodeBinDir: nodeBin, APIServerBinDir: apiBin}
+	opts := Options{StateDir: dir, NodeBinDir: nodeBin, APIServerBinDir: apiBin, Owned: true}
 	if testing.Verbose() {
 		opts.Progress = os.Stdout
 	}
 	if err := Preflight(opts); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, nil, err
+	}
+	// A test binary killed by go test -timeout left its cluster running: stop it now.
+	if cleaned, err := StopOrphans(filepath.Join(os.TempDir(), tempPrefix+"*")); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, nil, err
+	} else if len(cleaned) > 0 {
+		fmt.Fprintf(os.Stderr, "stopped the clusters of test runs that died: %v\n", cleaned)
 	}
 	images, err := BuildImages(ctx, root, nodeBin, filepath.Join(root, "_output", "images", "node"))
 	if err != nil {
