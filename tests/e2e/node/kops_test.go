@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/tests/e2e/kopsenv"
+	"k8s.io/kops/tests/e2e/nodecluster"
 )
 
 // kopsFlow is a kops state store in a folder of the test's and the built kops and channels
@@ -23,15 +24,22 @@ type kopsFlow struct {
 // README's try-it flow does.
 func newKopsFlow(t testing.TB, featureFlags string) *kopsFlow {
 	t.Helper()
+	f := kopsFlowFor(t, cluster, featureFlags)
+	f.must(t, "kops", "create", "cluster", cluster.Name, "--zones", "us-east-2a", "--channel", "file://channels/stable")
+	return f
+}
+
+// kopsFlowFor is a kops environment for c with an empty state store: nothing created yet.
+func kopsFlowFor(t testing.TB, c *nodecluster.Cluster, featureFlags string) *kopsFlow {
+	t.Helper()
 	dir := t.TempDir()
 	f := &kopsFlow{root: kopsenv.RepoRoot(t), bin: kopsenv.BuildCommands(t, "kops", "channels"), dir: dir}
 	f.env = []string{
 		"KOPS_STATE_STORE=file://" + filepath.Join(dir, "state"),
-		"KOPS_CLUSTER_NAME=" + cluster.Name,
-		"KUBECONFIG=" + cluster.Kubeconfig,
+		"KOPS_CLUSTER_NAME=" + c.Name,
+		"KUBECONFIG=" + c.Kubeconfig,
 		"KOPS_FEATURE_FLAGS=" + featureFlags,
 	}
-	f.must(t, "kops", "create", "cluster", cluster.Name, "--zones", "us-east-2a", "--channel", "file://channels/stable")
 	return f
 }
 

@@ -14,7 +14,8 @@
 //
 // Main skips the package with one line where the machine cannot run containers (not root, no
 // cgroups, no namespaces), and fails it for anything that can be fixed (a package or binary
-// missing). Then, in a test:
+// missing). A test that needs a fresh cluster, or leaves its cluster changed, starts one of its
+// own next to it with Start(t) (stopped when the test ends). Then, in a test:
 //
 //   - cluster.Kubeconfig is an admin kubeconfig whose context is cluster.Name, the kops cluster's
 //     name (DefaultClusterName); give it to kops, channels or kubectl as KUBECONFIG.

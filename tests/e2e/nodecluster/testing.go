@@ -122,3 +122,20 @@ func StartForTests(ctx context.Context) (c *Cluster, cleanup func(removeLogs boo
 	}
 	return c, cleanup, nil
 }
+
+// Start starts a cluster of the test's own, next to the package's (a test that must begin from
+// a fresh cluster, or leaves its cluster changed), and stops it when the test ends, keeping its
+// logs when the test failed. Where the machine cannot run containers the test skips.
+func Start(t testing.TB) *Cluster {
+	t.Helper()
+	c, cleanup, err := StartForTests(context.Background())
+	var unsupported *UnsupportedError
+	if errors.As(err, &unsupported) {
+		t.Skip(err.Error())
+	}
+	if err != nil {
+		t.Fatalf("starting a one-node cluster: %v", err)
+	}
+	t.Cleanup(func() { cleanup(!t.Failed()) })
+	return c
+}
