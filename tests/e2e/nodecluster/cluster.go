@@ -26,8 +26,8 @@ type Options struct {
 	StateDir string
 	// ClusterName names the kubeconfig's context, cluster and user (DefaultClusterName when empty).
 	ClusterName string
-	// NodeBinDir holds kubelet, kube-controller-manager, kube-scheduler, kube-proxy
-	// (hack/build-test-node.sh); APIServerBinDir holds kube-apiserver and etcd
+	// NodeBinDir holds kubelet, kube-controller-manager, kube-scheduler, kube-proxy, coredns and
+	// ec2-metadata-mock (hack/build-test-node.sh); APIServerBinDir holds kube-apiserver and etcd
 	// (hack/build-test-apiserver.sh).
 	NodeBinDir, APIServerBinDir string
 	// Images are image tarballs imported into the node's containerd before kubelet starts; the
@@ -88,6 +88,9 @@ func Preflight(opts Options) error {
 	if _, err := os.Stat("/proc/self/ns/net"); err != nil {
 		return &UnsupportedError{Reason: "no network namespaces (/proc/self/ns/net)"}
 	}
+	if n := len(paths{opts.StateDir}.containerdSocket()); n > 107 {
+		return fmt.Errorf("state folder %s is too deep: containerd's socket path would be %d bytes, a unix socket takes 107 at most", opts.StateDir, n)
+	}
 	var missing []string
 	for _, cmd := range []string{"containerd", "runc", "ctr", "iptables", "ip", "nsenter", "unshare", "mount", "umount", "conntrack"} {
 		if _, err := exec.LookPath(cmd); err != nil {
@@ -110,7 +113,7 @@ func Preflight(opts Options) error {
 	}
 	for dir, names := range map[string][]string{
 		opts.APIServerBinDir: {"kube-apiserver", "etcd"},
-		opts.NodeBinDir:      {"kubelet", "kube-controller-manager", "kube-scheduler", "kube-proxy"},
+		opts.NodeBinDir:      {"kubelet", "kube-controller-manager", "kube-scheduler", "kube-proxy", "coredns", "ec2-metadata-mock"},
 	} {
 		for _, name := range names {
 			info, err := os.Stat(filepath.Join(dir, name))
@@ -118,9 +121,6 @@ func Preflight(opts Options) error {
 				return fmt.Errorf("%s not found in %s: run hack/build-test-node.sh (make test-node)", name, dir)
 			}
 		}
-	}
-	if n := len(paths{opts.StateDir}.containerdSocket()); n > 107 {
-		return fmt.Errorf("state folder %s is too deep: containerd's socket path would be %d bytes, a unix socket takes 107 at most", opts.StateDir, n)
 	}
 	return nil
 }
