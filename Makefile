@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build images test test-unit test-images test-e2e test-apiserver test-packages verify quickstart
+.PHONY: build images test test-unit test-images test-e2e test-apiserver test-node test-packages verify quickstart cluster cluster-down
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -35,8 +35,19 @@ test-images:
 test-apiserver:
 	./hack/build-test-apiserver.sh
 
-test-e2e: test-apiserver
-	cd tests/e2e && $(GO) test -count=1 ./...
+# The one-node cluster's binaries (kubelet, kube-controller-manager, kube-scheduler, kube-proxy,
+# CoreDNS, the EC2 metadata mock), built from Go modules on first use like the API server's. Not
+# for a user who is not root: the node tests skip then, and the build takes minutes.
+test-node: test-apiserver
+	@if [ "$$(id -u)" -eq 0 ]; then ./hack/build-test-node.sh; \
+	else echo "not root: the node tests (tests/e2e/node) will skip; their binaries are not built"; fi
+
+# The node tests (tests/e2e/node) need the cluster's packages (containerd, runc, CNI plugins) and
+# binaries; they skip, with one line saying why, only where the machine cannot run containers.
+# 30m rather than go test's 10m per package: on a fresh machine the node package also builds its
+# images (the operator's among them) before its cluster starts.
+test-e2e: test-apiserver test-node test-packages
+	cd tests/e2e && $(GO) test -count=1 -timeout 30m ./...
 
 verify:
 	@unformatted=$$(gofmt -l .); \
@@ -47,3 +58,11 @@ verify:
 
 quickstart:
 	./hack/quickstart.sh
+
+# A one-node cluster on this machine, offline, in its own network namespace (as root): the README's
+# try-it flow runs against it. Its kubeconfig is _output/cluster/kubeconfig; see hack/cluster.sh.
+cluster:
+	./hack/cluster.sh up
+
+cluster-down:
+	./hack/cluster.sh down

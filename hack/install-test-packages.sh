@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need when their commands are missing: iptables (the node
-# rules' network-namespace proof), iproute2 (ip netns) and shellcheck (the node script's lint).
+# rules' network-namespace proof), iproute2 (ip netns) and shellcheck (the node script's lint), and
+# what the one-node cluster runs (make cluster, tests/e2e/nodecluster): containerd, runc, the CNI
+# plugins (bridge, host-local, loopback, portmap), conntrack, socat and ethtool.
 # CI starts without them, as root; a developer who is not root is told what to install.
 set -euo pipefail
 
@@ -8,12 +10,40 @@ declare -A package_of=(
 	[iptables]=iptables [ip6tables]=iptables [iptables-restore]=iptables [ip6tables-restore]=iptables
 	[ip]=iproute2 [shellcheck]=shellcheck
 )
-missing=()
-for command in "${!package_of[@]}"; do
-	if ! command -v "$command" >/dev/null 2>&1; then
-		missing+=("${package_of[$command]}")
+# The one-node cluster's: it needs root, so a developer who is not root only hears about them.
+declare -A node_package_of=(
+	[containerd]=containerd [ctr]=containerd [runc]=runc [conntrack]=conntrack [socat]=socat [ethtool]=ethtool
+	[nsenter]=util-linux [unshare]=util-linux
+	[/usr/lib/cni/bridge]=containernetworking-plugins [/usr/lib/cni/host-local]=containernetworking-plugins
+	[/usr/lib/cni/loopback]=containernetworking-plugins [/usr/lib/cni/portmap]=containernetworking-plugins
+)
+
+# present NAME: a command on PATH (or in /usr/sbin, which a non-root PATH may lack), or a file
+# when NAME is a path.
+present() {
+	if [[ "$1" == /* ]]; then
+		[ -x "$1" ]
+	else
+		command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]
 	fi
+}
+
+missing=()
+for name in "${!package_of[@]}"; do
+	present "$name" || missing+=("${package_of[$name]}")
 done
+node_missing=()
+for name in "${!node_package_of[@]}"; do
+	present "$name" || node_missing+=("${node_package_of[$name]}")
+done
+if [ "$(id -u)" -ne 0 ]; then
+	if [ "${#node_missing[@]}" -gt 0 ]; then
+		mapfile -t node_packages < <(printf '%s\n' "${node_missing[@]}" | sort -u)
+		echo "the one-node cluster (make cluster, tests/e2e/node) needs root and: ${node_packages[*]}" >&2
+	fi
+else
+	missing+=("${node_missing[@]}")
+fi
 if [ "${#missing[@]}" -eq 0 ]; then
 	exit 0
 fi

@@ -1,0 +1,18 @@
+// Package node proves on a real one-node cluster (tests/e2e/nodecluster: kubelet, containerd,
+// kube-proxy and a control plane in a network namespace of their own) what the other e2e packages
+// can only check on an API server: that what `kops update cluster` renders and `channels apply`
+// applies runs, answers and validates. It needs root; it skips, with one line, where the machine
+// cannot run containers at all.
+package node
+
+import (
+	"testing"
+
+	"k8s.io/kops/tests/e2e/nodecluster"
+)
+
+// cluster is the package's one cluster, started once for all its tests: a test that changes the
+// cluster puts it back as it found it, or names what it leaves.
+var cluster *nodecluster.Cluster
+
+func TestMain(m *testing.M) { nodecluster.Main(m, func(c *nodecluster.Cluster) { cluster = c }) }

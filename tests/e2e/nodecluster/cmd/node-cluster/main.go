@@ -1,0 +1,111 @@
+// Command node-cluster starts and stops the one-node cluster of tests/e2e/nodecluster: what
+// `make cluster` and `make cluster-down` run (through hack/cluster.sh, which builds the binaries
+// first), from the repository root:
+//
+//	go -C tests/e2e run ./nodecluster/cmd/node-cluster up --state-dir DIR [--name NAME]
+//	go -C tests/e2e run ./nodecluster/cmd/node-cluster down --state-dir DIR
+//	go -C tests/e2e run ./nodecluster/cmd/node-cluster status --state-dir DIR
+//
+// up builds the images, starts the cluster, waits for its node to be Ready and prints how to use
+// its kubeconfig; the daemons keep running after it exits, until down.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"k8s.io/kops/tests/e2e/nodecluster"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "node-cluster:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return errors.New("usage: node-cluster up|down|status --state-dir DIR [--name NAME]")
+	}
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "the cluster's folder (required)")
+	name := fs.String("name", nodecluster.DefaultClusterName, "the kops cluster's name: the kubeconfig's context")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *stateDir == "" || fs.NArg() != 0 {
+		return errors.New("usage: node-cluster up|down|status --state-dir DIR [--name NAME]")
+	}
+	switch args[0] {
+	case "up":
+		return up(*stateDir, *name)
+	case "down":
+		if err := nodecluster.Down(*stateDir); err != nil {
+			return err
+		}
+		fmt.Printf("cluster in %s stopped; its logs stay in %s\n", *stateDir, filepath.Join(*stateDir, "logs"))
+		return nil
+	case "status":
+		c, err := nodecluster.Load(*stateDir)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("cluster %s is running: node %s at %s, kubeconfig %s\n", c.Name, nodecluster.NodeName, c.NodeIP, c.Kubeconfig)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q: want up, down or status", args[0])
+	}
+}
+
+func up(stateDir, name string) error {
+	if c, err := nodecluster.Load(stateDir); err == nil {
+		fmt.Printf("cluster %s is already running (node %s at %s)\n", c.Name, nodecluster.NodeName, c.NodeIP)
+		printUsage(c)
+		return nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	root, err := nodecluster.RepoRoot(wd)
+	if err != nil {
+		return err
+	}
+	// Interrupted, Up stops what it started before returning.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	nodeBin, apiBin := nodecluster.BinDirs(root)
+	opts := nodecluster.Options{StateDir: stateDir, ClusterName: name, NodeBinDir: nodeBin, APIServerBinDir: apiBin, Progress: os.Stdout}
+	if err := nodecluster.Preflight(opts); err != nil {
+		return err
+	}
+	fmt.Println("building the images (make images, hack/tools/images/nodeimages)...")
+	images, err := nodecluster.BuildImages(ctx, root, nodeBin, filepath.Join(root, "_output", "images", "node"))
+	if err != nil {
+		return err
+	}
+	opts.Images = images.All()
+	c, err := nodecluster.Up(ctx, opts)
+	if err != nil {
+		return err
+	}
+	printUsage(c)
+	return nil
+}
+
+func printUsage(c *nodecluster.Cluster) {
+	fmt.Printf(`
+The cluster %[1]s is up. Its kubeconfig (context %[1]s):
+    export KUBECONFIG=%[2]s
+Daemon logs: %[3]s
+Commands on the node: nsenter --net=%[4]s --mount=%[5]s -- COMMAND
+Stop it with: make cluster-down
+`, c.Name, c.Kubeconfig, filepath.Join(c.StateDir, "logs"), c.NetNS, c.MountNS)
+}

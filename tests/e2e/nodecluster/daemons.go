@@ -1,0 +1,174 @@
+package nodecluster
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The control plane's and node's flags. Every address is the node's or its loopback (inside its
+// network namespace, so no port is shared with anything on the host).
+
+func etcdArgs(p paths) []string {
+	return []string{
+		"--name=node-1",
+		"--data-dir=" + p.etcdData(),
+		"--listen-client-urls=http://127.0.0.1:2379",
+		"--advertise-client-urls=http://127.0.0.1:2379",
+		"--listen-peer-urls=http://127.0.0.1:2380",
+		"--initial-advertise-peer-urls=http://127.0.0.1:2380",
+		"--initial-cluster=node-1=http://127.0.0.1:2380",
+		"--listen-metrics-urls=",
+		// A throwaway cluster: losing its data on a power cut costs nothing, fsync costs every write.
+		"--unsafe-no-fsync",
+		"--log-level=warn",
+	}
+}
+
+func apiServerArgs(p paths, s slot, c certs) []string {
+	return []string{
+		"--etcd-servers=http://127.0.0.1:2379",
+		"--advertise-address=" + s.nodeIP(),
+		"--bind-address=" + s.nodeIP(),
+		fmt.Sprintf("--secure-port=%d", apiServerPort),
+		"--service-cluster-ip-range=" + ServiceCIDR,
+		"--authorization-mode=Node,RBAC",
+		"--enable-admission-plugins=NodeRestriction",
+		"--allow-privileged=true",
+		"--client-ca-file=" + c.ca,
+		"--tls-cert-file=" + c.apiServer,
+		"--tls-private-key-file=" + c.apiServerKey,
+		"--kubelet-client-certificate=" + c.kubeletClient,
+		"--kubelet-client-key=" + c.kubeletClientKy,
+		"--kubelet-certificate-authority=" + c.ca,
+		// kubectl logs and exec reach kubelet at the node's address, not its name.
+		"--kubelet-preferred-address-types=InternalIP",
+		"--service-account-issuer=https://kubernetes.default.svc." + ClusterDomain,
+		"--service-account-key-file=" + c.saPub,
+		"--service-account-signing-key-file=" + c.saKey,
+		"--profiling=false",
+		"--v=1",
+	}
+}
+
+func controllerManagerArgs(p paths, c certs) []string {
+	kubeconfig := filepath.Join(p.config(), "controller-manager.kubeconfig")
+	return []string{
+		"--kubeconfig=" + kubeconfig,
+		"--authentication-kubeconfig=" + kubeconfig,
+		"--authorization-kubeconfig=" + kubeconfig,
+		"--bind-address=127.0.0.1",
+		"--leader-elect=false",
+		"--use-service-account-credentials=true",
+		"--service-account-private-key-file=" + c.saKey,
+		"--root-ca-file=" + c.ca,
+		"--cluster-signing-cert-file=" + c.ca,
+		"--cluster-signing-key-file=" + c.caKey,
+		"--service-cluster-ip-range=" + ServiceCIDR,
+		"--cluster-cidr=" + ClusterCIDR,
+		"--allocate-node-cidrs=true",
+		"--node-cidr-mask-size=24",
+		"--profiling=false",
+		"--v=1",
+	}
+}
+
+func schedulerArgs(p paths) []string {
+	kubeconfig := filepath.Join(p.config(), "scheduler.kubeconfig")
+	return []string{
+		"--kubeconfig=" + kubeconfig,
+		"--authentication-kubeconfig=" + kubeconfig,
+		"--authorization-kubeconfig=" + kubeconfig,
+		"--bind-address=127.0.0.1",
+		"--leader-elect=false",
+		"--profiling=false",
+		"--v=1",
+	}
+}
+
+func kubeletArgs(p paths, s slot) []string {
+	return []string{
+		"--config=" + filepath.Join(p.config(), "kubelet.yaml"),
+		"--kubeconfig=" + filepath.Join(p.config(), "kubelet.kubeconfig"),
+		"--root-dir=" + p.kubelet(),
+		"--cert-dir=" + filepath.Join(p.kubelet(), "pki"),
+		"--hostname-override=" + NodeName,
+		"--node-ip=" + s.nodeIP(),
+		"--v=1",
+	}
+}
+
+func (c *Cluster) waitAPIServer(ctx context.Context, rec *record) error {
+	return c.poll(ctx, rec, "kube-apiserver ready", 2*time.Minute, func(ctx context.Context) (bool, string) {
+		body, err := c.Clientset.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return true, string(body)
+	})
+}
+
+// waitNodeReady waits for the node to report Ready, kube-proxy to have synced its rules, and the
+// default namespace's service account (pods cannot be created before it exists).
+func (c *Cluster) waitNodeReady(ctx context.Context, rec *record) error {
+	err := c.poll(ctx, rec, "node "+NodeName+" Ready", 3*time.Minute, func(ctx context.Context) (bool, string) {
+		node, err := c.Clientset.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, cond := range node.Status.Conditions {
+			if cond.Type == corev1.NodeReady {
+				return cond.Status == corev1.ConditionTrue, fmt.Sprintf("Ready=%s %s: %s", cond.Status, cond.Reason, cond.Message)
+			}
+		}
+		return false, "no Ready condition yet"
+	})
+	if err != nil {
+		return err
+	}
+	err = c.poll(ctx, rec, "kube-proxy healthy", time.Minute, func(ctx context.Context) (bool, string) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s:10256/healthz", c.NodeIP), nil)
+		if err != nil {
+			return false, err.Error()
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+		return resp.StatusCode == http.StatusOK, strings.TrimSpace(string(body))
+	})
+	if err != nil {
+		return err
+	}
+	return c.poll(ctx, rec, "service account default/default", time.Minute, func(ctx context.Context) (bool, string) {
+		_, err := c.Clientset.CoreV1().ServiceAccounts(metav1.NamespaceDefault).Get(ctx, "default", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return true, ""
+	})
+}
+
+// progress prints a line per step with the time since the first.
+type progress struct {
+	out   io.Writer
+	start time.Time
+}
+
+func newProgress(out io.Writer) *progress { return &progress{out: out, start: time.Now()} }
+
+func (p *progress) step(format string, args ...any) {
+	if p.out == nil {
+		return
+	}
+	fmt.Fprintf(p.out, "[%5.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,94 @@
+package nodecluster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Images are the image tarballs BuildImages made.
+type Images struct {
+	// Operator is the CoreDNS operator's, as `make images` builds it (under _output/images).
+	Operator string
+	// Pause, TestClient and CoreDNS are PauseImage's, TestClientImage's and CoreDNSImage's.
+	Pause, TestClient, CoreDNS string
+}
+
+// All lists every tarball, for Options.Images.
+func (i Images) All() []string { return []string{i.Pause, i.TestClient, i.CoreDNS, i.Operator} }
+
+// BuildImages builds the node's images offline: the operator's with `make images` (the repository's
+// own target, so the cluster runs exactly what a user pushes), the others with
+// hack/tools/images/nodeimages into outDir, CoreDNS from the binary hack/build-test-node.sh built in
+// nodeBinDir. Each build is a few seconds when Go's build cache is warm.
+func BuildImages(ctx context.Context, repoRoot, nodeBinDir, outDir string) (Images, error) {
+	var im Images
+	out, err := runIn(ctx, repoRoot, "make", "--no-print-directory", "images")
+	if err != nil {
+		return im, err
+	}
+	// make images prints "<name:tag> <digest> <file>".
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 3 && strings.HasSuffix(f[2], ".tar") {
+			im.Operator = f[2]
+		}
+	}
+	if im.Operator == "" {
+		return im, fmt.Errorf("make images printed no image tarball:\n%s", out)
+	}
+	if !filepath.IsAbs(im.Operator) {
+		im.Operator = filepath.Join(repoRoot, im.Operator)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return im, err
+	}
+	_, err = runIn(ctx, filepath.Join(repoRoot, "hack", "tools", "images"), "go", "run", "./nodeimages",
+		"--e2e-dir", filepath.Join(repoRoot, "tests", "e2e"),
+		"--coredns-binary", filepath.Join(nodeBinDir, "coredns"),
+		"--out", outDir,
+		"--pause", PauseImage, "--testclient", TestClientImage, "--coredns", CoreDNSImage)
+	if err != nil {
+		return im, err
+	}
+	im.Pause, im.TestClient, im.CoreDNS = filepath.Join(outDir, "pause.tar"), filepath.Join(outDir, "testclient.tar"), filepath.Join(outDir, "coredns.tar")
+	return im, nil
+}
+
+func runIn(ctx context.Context, dir, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s %s in %s: %w\n%s%s", name, strings.Join(args, " "), dir, err, stdout.String(), stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+// BinDirs are the folders hack/build-test-node.sh and hack/build-test-apiserver.sh build into,
+// under repoRoot.
+func BinDirs(repoRoot string) (nodeBinDir, apiServerBinDir string) {
+	testbin := filepath.Join(repoRoot, "_output", "testbin")
+	return filepath.Join(testbin, NodeBinaryDirName), filepath.Join(testbin, APIServerBinaryDirName)
+}
+
+// RepoRoot walks up from dir to the repository's root (the folder holding hack/build-test-node.sh).
+func RepoRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "hack", "build-test-node.sh")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no hack/build-test-node.sh in %s or any parent folder: run inside the kops repository", dir)
+		}
+	}
+}

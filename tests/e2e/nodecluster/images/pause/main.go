@@ -1,0 +1,30 @@
+// Command pause is the one-node cluster's sandbox ("pause") image: it holds a pod's namespaces
+// and does nothing else until it is told to stop. containerd starts it for every pod, under the
+// name the cluster's containerd configuration gives its sandbox image (tests/e2e/nodecluster).
+//
+// As the first process of a pod that shares its process namespace it also reaps the children
+// that are left to it, so that they do not linger as zombies.
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGCHLD)
+	for sig := range signals {
+		if sig != syscall.SIGCHLD {
+			os.Exit(0)
+		}
+		for {
+			var status syscall.WaitStatus
+			pid, err := syscall.Wait4(-1, &status, syscall.WNOHANG, nil)
+			if pid <= 0 || err != nil {
+				break
+			}
+		}
+	}
+}
