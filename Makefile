@@ -21,6 +21,7 @@ test: verify test-unit test-e2e
 
 # With the test packages installed, tests that need them fail instead of skipping when they are missing.
 test-unit: test-images test-packages
+	@echo "==> make test [2/3] unit, golden, CLI and network-namespace tests (about 2 minutes on 2 cores)"
 	KOPS_REQUIRE_TEST_PACKAGES=1 $(GO) test -count=1 ./...
 
 # The Debian packages of the node rules' tests (iptables, iproute2, shellcheck), installed if missing.
@@ -30,6 +31,7 @@ test-packages:
 # The image builder's own tests (its module is apart from the main one); they build a tiny package,
 # not the operator, so they stay cheap.
 test-images:
+	@echo "==> the image builder's tests"
 	cd hack/tools/images && $(GO) test -count=1 ./...
 
 test-apiserver:
@@ -47,9 +49,11 @@ test-node: test-apiserver
 # 30m rather than go test's 10m per package: on a fresh machine the node package also builds its
 # images (the operator's among them) before its cluster starts.
 test-e2e: test-apiserver test-node test-packages
+	@echo "==> make test [3/3] e2e tests on a real kube-apiserver and the one-node cluster (about 4 minutes on 2 cores)"
 	cd tests/e2e && $(GO) test -count=1 -timeout 30m ./...
 
 verify:
+	@echo "==> make test [1/3] gofmt and go vet (about a minute)"
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...

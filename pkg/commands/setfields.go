@@ -234,7 +234,7 @@ func assign(n *yaml.Node, t reflect.Type, value string, at *field.Path) field.Er
 		return nil
 	case reflect.Slice:
 		if k := derefKind(t.Elem()); k == reflect.Struct || k == reflect.Slice || k == reflect.Map {
-			return field.ErrorList{field.Invalid(at, value, "is a list of "+kindOf(t.Elem())+"s: set an item's fields with "+at.Index(0).String()+".FIELD=VALUE")}
+			return field.ErrorList{field.Invalid(at, value, "is a list whose items are each "+kindOf(t.Elem())+": set an item's fields with "+at.Index(0).String()+".FIELD=VALUE")}
 		}
 		if !ensure(n, yaml.SequenceNode, true) {
 			return field.ErrorList{field.TypeInvalid(at, shape(n), "is not a list in the document")}
