@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // dockerHub is the registry of references that name none; dockerHubLegacy is its old alias.
@@ -17,11 +18,13 @@ const (
 // container runtime would reject on the node turns a pod stuck in ErrImagePull into an error at
 // `kops update` time, with the field to fix.
 var (
-	registryRE  = regexp.MustCompile(`^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[0-9a-fA-F:.]+\])(?::[0-9]+)?$`)
-	componentRE = regexp.MustCompile(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
-	tagRE       = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
-	digestRE    = regexp.MustCompile(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[0-9a-fA-F]{32,}$`)
-	hasUpperRE  = regexp.MustCompile(`[A-Z]`)
+	registryRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[0-9a-fA-F:.]+\])(?::[0-9]+)?$`)
+	})
+	componentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`) })
+	tagRE       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`) })
+	digestRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[0-9a-fA-F]{32,}$`) })
+	hasUpperRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Z]`) })
 )
 
 // registryHintChars mark a first path component as a registry host, as container runtimes decide.
@@ -61,13 +64,13 @@ func parseImage(image string) (imageRef, error) {
 	name := image
 	if i := strings.IndexByte(name, '@'); i >= 0 {
 		name, ref.digest = name[:i], name[i+1:]
-		if !digestRE.MatchString(ref.digest) {
+		if !digestRE().MatchString(ref.digest) {
 			return ref, fmt.Errorf("image reference %q: invalid digest %q", image, ref.digest)
 		}
 	}
 	if i := strings.LastIndexByte(name, ':'); i > strings.LastIndexByte(name, '/') {
 		name, ref.tag = name[:i], name[i+1:]
-		if !tagRE.MatchString(ref.tag) {
+		if !tagRE().MatchString(ref.tag) {
 			return ref, fmt.Errorf("image reference %q: invalid tag %q", image, ref.tag)
 		}
 	}
@@ -75,14 +78,14 @@ func parseImage(image string) (imageRef, error) {
 	parts := strings.Split(name, "/")
 	if len(parts) > 1 && (strings.ContainsAny(parts[0], registryHintChars) || parts[0] == "localhost") {
 		ref.registry, parts = parts[0], parts[1:]
-		if !registryRE.MatchString(ref.registry) {
+		if !registryRE().MatchString(ref.registry) {
 			return ref, fmt.Errorf("image reference %q: invalid registry %q", image, ref.registry)
 		}
 	}
 	for _, p := range parts {
-		if !componentRE.MatchString(p) {
+		if !componentRE().MatchString(p) {
 			hint := ""
-			if hasUpperRE.MatchString(p) {
+			if hasUpperRE().MatchString(p) {
 				hint = " (repository names must be lowercase)"
 			}
 			return ref, fmt.Errorf("image reference %q: invalid repository component %q%s", image, p, hint)
@@ -106,7 +109,7 @@ func parseLocation(loc string) (string, error) {
 		return "", fmt.Errorf("%q must be a registry host, not a URL: drop the scheme", loc)
 	}
 	parts := strings.Split(loc, "/")
-	if !registryRE.MatchString(parts[0]) {
+	if !registryRE().MatchString(parts[0]) {
 		return "", fmt.Errorf("%q does not start with a registry host", loc)
 	}
 	// Remapped images start with the location, and runtimes read a first component without a dot
@@ -116,7 +119,7 @@ func parseLocation(loc string) (string, error) {
 		return "", fmt.Errorf("%q: %q would be read as a Docker Hub namespace, not a registry host; give its domain name or port (%s.example.com, %s:5000)", loc, parts[0], parts[0], parts[0])
 	}
 	for _, p := range parts[1:] {
-		if !componentRE.MatchString(p) {
+		if !componentRE().MatchString(p) {
 			return "", fmt.Errorf("%q: invalid repository component %q (lowercase letters, digits and . _ - only)", loc, p)
 		}
 	}

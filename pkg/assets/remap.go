@@ -82,7 +82,7 @@ func (r *Remapper) RemapImage(image string) (string, error) {
 		// The upstream host becomes a path component, which must be lower case (host names are
 		// not case-sensitive) and cannot hold a port or an IPv6 address.
 		upstream := strings.ToLower(ref.registry)
-		if !componentRE.MatchString(upstream) {
+		if !componentRE().MatchString(upstream) {
 			return "", fmt.Errorf("image reference %q: its registry %q cannot be named in a path below containerProxy %s; give the image from a registry without a port, or use containerRegistry", image, ref.registry, r.containerProxy)
 		}
 		return r.containerProxy + "/" + upstream + "/" + ref.repository + ref.suffix(), nil

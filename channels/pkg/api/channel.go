@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/blang/semver/v4"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -131,8 +132,8 @@ func validatePackage(path *field.Path, p PackageSpec) field.ErrorList {
 }
 
 var (
-	imageTag    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
-	imageDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	imageTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`) })
+	imageDigest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 )
 
 // ValidatePinnedImage reports whether an image reference names fixed content: it must carry a
@@ -143,7 +144,7 @@ func ValidatePinnedImage(image string) error {
 		return fmt.Errorf("image %q contains whitespace", image)
 	}
 	if repo, digest, ok := strings.Cut(image, "@"); ok {
-		if repo == "" || !imageDigest.MatchString(digest) {
+		if repo == "" || !imageDigest().MatchString(digest) {
 			return fmt.Errorf("image %q: a digest must look like repo@sha256:<64 hex digits>", image)
 		}
 		return nil
@@ -155,7 +156,7 @@ func ValidatePinnedImage(image string) error {
 		return fmt.Errorf("image %q has no tag; pin it with a version tag or a digest", image)
 	case tag == "latest":
 		return fmt.Errorf("image %q uses the mutable tag latest; pin it with a version tag or a digest", image)
-	case !imageTag.MatchString(tag):
+	case !imageTag().MatchString(tag):
 		return fmt.Errorf("image %q has an invalid tag %q", image, tag)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/blang/semver/v4"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -21,7 +22,7 @@ const AddonsAPIVersion = "kops.k8s.io/v1alpha1"
 // "addons.k8s.io/<name>"), so an addon name must be valid as the name part of a qualified key.
 const RecordKeyPrefix = "addons.k8s.io/"
 
-var manifestHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var manifestHashPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // Validate checks the whole channel: kind and apiVersion, and every addon's name, id, manifest,
 // hash, selector, namespace and prune rules. Every problem is returned at once, each with its
@@ -78,7 +79,7 @@ func validateAddon(p *field.Path, a AddonSpec) field.ErrorList {
 	switch {
 	case a.ManifestHash == "":
 		errs = append(errs, field.Required(p.Child("manifestHash"), "the hex SHA-256 of the manifest: with the id it is the addon's version"))
-	case !manifestHashPattern.MatchString(a.ManifestHash):
+	case !manifestHashPattern().MatchString(a.ManifestHash):
 		errs = append(errs, field.Invalid(p.Child("manifestHash"), a.ManifestHash, "must be a hex SHA-256 (64 lower-case hex digits)"))
 	}
 	errs = append(errs, metav1validation.ValidateLabels(a.Selector, p.Child("selector"))...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/blang/semver/v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -150,10 +151,12 @@ func splitImage(image string) (repo, tag string) {
 // A tag of one number (a date, a build number) is not read as a version: it has no order with
 // versions.
 func parseVersionTag(tag string) (semver.Version, error) {
-	if !versionTag.MatchString(tag) {
+	if !versionTag().MatchString(tag) {
 		return semver.Version{}, fmt.Errorf("tag %q is not a version", tag)
 	}
 	return semver.ParseTolerant(strings.TrimPrefix(tag, "v"))
 }
 
-var versionTag = regexp.MustCompile(`^v?[0-9]+\.[0-9]+(\.[0-9]+)?([-+][0-9A-Za-z.+-]*)?$`)
+var versionTag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?[0-9]+\.[0-9]+(\.[0-9]+)?([-+][0-9A-Za-z.+-]*)?$`)
+})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/kops/pkg/apis/kops"
 )
@@ -120,7 +121,7 @@ type Rules struct {
 
 // interfaceName is what iptables accepts after -i: up to 15 characters, a trailing + as wildcard.
 // It is also what keeps a user's hostInterface from being shell or iptables syntax in the script.
-var interfaceName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,15}\+?$`)
+var interfaceName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,15}\+?$`) })
 
 // RulesFor derives the node rules of a group's machines from a completed cluster (the group's mode
 // is the cluster's but where kops.ClusterSpec.PodMetadataFor derives another; a nil group gets the
@@ -144,7 +145,7 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	match := everyInterfaceButLoopback
 	if p := spec.PodMetadataAccess; p != nil && p.HostInterface != "" {
 		name := p.HostInterface
-		if !interfaceName.MatchString(name) || strings.TrimSuffix(name, "+") == "lo" {
+		if !interfaceName().MatchString(name) || strings.TrimSuffix(name, "+") == "lo" {
 			return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.-, optionally ending in + (a prefix), and not lo", name)
 		}
 		match = "-i " + name

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"sync"
 	"text/template"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -12,12 +13,15 @@ import (
 //go:embed script.sh.tmpl
 var scriptTemplateText string
 
-var scriptTemplate = template.Must(template.New("script").Funcs(template.FuncMap{
-	"modeSummary": modeSummary,
-	// The values of Family.When, so that the template cannot misspell one into the cleanup branch.
-	"always":        func() string { return Always },
-	"ifKernelHasIt": func() string { return IfKernelHasIt },
-}).Option("missingkey=error").Parse(scriptTemplateText))
+// scriptTemplate is parsed on first use: commands that render no node script do not pay for it.
+var scriptTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("script").Funcs(template.FuncMap{
+		"modeSummary": modeSummary,
+		// The values of Family.When, so that the template cannot misspell one into the cleanup branch.
+		"always":        func() string { return Always },
+		"ifKernelHasIt": func() string { return IfKernelHasIt },
+	}).Option("missingkey=error").Parse(scriptTemplateText))
+})
 
 // modeSummary says in one line what a mode does on the node.
 func modeSummary(mode string) string {
@@ -34,7 +38,7 @@ func modeSummary(mode string) string {
 // RenderScript renders the node script of rules.
 func RenderScript(r *Rules) ([]byte, error) {
 	var b bytes.Buffer
-	if err := scriptTemplate.Execute(&b, r); err != nil {
+	if err := scriptTemplate().Execute(&b, r); err != nil {
 		return nil, fmt.Errorf("rendering the node metadata script: %w", err)
 	}
 	return b.Bytes(), nil

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -21,9 +22,11 @@ import (
 var SupportedCloudProviders = []string{"aws", "gce", "azure", "digitalocean", "hetzner", "openstack", "scaleway"}
 
 // semverRE is a semantic version (https://semver.org) with an optional leading v.
-var semverRE = regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
-	`(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?` +
-	`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
+var semverRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+		`(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?` +
+		`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
+})
 
 // ValidateCluster returns every problem with c, which should have been completed by
 // kops.CompleteCluster first. c must not be nil.
@@ -37,7 +40,7 @@ func ValidateCluster(c *kops.Cluster) field.ErrorList {
 	switch {
 	case spec.KubernetesVersion == "":
 		errs = append(errs, field.Required(versionPath, "e.g. 1.34.2"))
-	case !semverRE.MatchString(spec.KubernetesVersion):
+	case !semverRE().MatchString(spec.KubernetesVersion):
 		errs = append(errs, field.Invalid(versionPath, spec.KubernetesVersion,
 			"must be a semantic version such as 1.34.2 or v1.34.2"))
 	}

@@ -6,14 +6,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The pieces of a container image reference, after the distribution reference grammar.
 var (
-	hostLabelRE     = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$`)
-	pathComponentRE = regexp.MustCompile(`^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*$`)
-	tagRE           = regexp.MustCompile(`^\w[\w.-]{0,127}$`)
-	digestRE        = regexp.MustCompile(`^[a-z0-9]+([+._-][a-z0-9]+)*:[a-fA-F0-9]{32,}$`)
+	hostLabelRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$`) })
+	pathComponentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*$`) })
+	tagRE           = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\w[\w.-]{0,127}$`) })
+	digestRE        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+([+._-][a-z0-9]+)*:[a-fA-F0-9]{32,}$`) })
 )
 
 // imageProblem explains what is wrong with an image reference such as
@@ -23,11 +24,11 @@ func imageProblem(ref string) string {
 		return msg
 	}
 	name, digest, hasDigest := strings.Cut(ref, "@")
-	if hasDigest && !digestRE.MatchString(digest) {
+	if hasDigest && !digestRE().MatchString(digest) {
 		return fmt.Sprintf("digest %q must be algorithm:hex, e.g. sha256:<64 hex digits>", digest)
 	}
 	if i := strings.LastIndex(name, ":"); i > strings.LastIndex(name, "/") {
-		if tag := name[i+1:]; !tagRE.MatchString(tag) {
+		if tag := name[i+1:]; !tagRE().MatchString(tag) {
 			return fmt.Sprintf("tag %q must be letters, digits, '_', '.' or '-', at most 128 long", tag)
 		}
 		name = name[:i]
@@ -114,7 +115,7 @@ func isHostname(host string) bool {
 		return false
 	}
 	for _, label := range strings.Split(host, ".") {
-		if !hostLabelRE.MatchString(label) {
+		if !hostLabelRE().MatchString(label) {
 			return false
 		}
 	}
@@ -126,7 +127,7 @@ func pathProblem(components []string) string {
 		if c == "" {
 			return "must not contain an empty path component (a doubled or trailing /)"
 		}
-		if !pathComponentRE.MatchString(c) {
+		if !pathComponentRE().MatchString(c) {
 			return fmt.Sprintf("path component %q must be lowercase letters and digits separated by '.', '_' or '-'", c)
 		}
 	}

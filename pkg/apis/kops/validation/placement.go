@@ -3,6 +3,7 @@ package validation
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -13,11 +14,11 @@ var (
 	// awsZoneRE is an AWS availability zone: its region (us-east-2, us-gov-west-1, eusc-de-east-1)
 	// then a letter, or a Local Zone of that region (us-west-2-lax-1a). A region's words hold no
 	// digit, so the region a zone names is never ambiguous.
-	awsZoneRE = regexp.MustCompile(`^([a-z]{2,}(?:-[a-z]+)+-\d+)(?:-[a-z]+-\d+)?[a-z]$`)
+	awsZoneRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]{2,}(?:-[a-z]+)+-\d+)(?:-[a-z]+-\d+)?[a-z]$`) })
 	// gceZoneRE is a GCE zone: its region (us-central1) then a dash and the zone's own name (a, b).
-	gceZoneRE = regexp.MustCompile(`^([a-z]+-[a-z]+\d+)-[a-z][a-z0-9]*$`)
+	gceZoneRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+-[a-z]+\d+)-[a-z][a-z0-9]*$`) })
 	// gceRegionRE is a GCE region, the place of a GCE subnet.
-	gceRegionRE = regexp.MustCompile(`^[a-z]+-[a-z]+\d+$`)
+	gceRegionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+\d+$`) })
 )
 
 // ZoneRegion returns the region of zone on the clouds whose zone names carry their region (AWS and
@@ -27,9 +28,9 @@ func ZoneRegion(cloud, zone string) (region, problem string) {
 	var re *regexp.Regexp
 	switch cloud {
 	case "aws":
-		re, problem = awsZoneRE, "is not an AWS availability zone (e.g. us-east-2a)"
+		re, problem = awsZoneRE(), "is not an AWS availability zone (e.g. us-east-2a)"
 	case "gce":
-		re, problem = gceZoneRE, "is not a GCE zone (e.g. us-central1-a)"
+		re, problem = gceZoneRE(), "is not a GCE zone (e.g. us-central1-a)"
 	default:
 		return "", ""
 	}
@@ -80,7 +81,7 @@ func validateSubnetPlacement(spec *kops.ClusterSpec, path *field.Path) field.Err
 			switch {
 			case s.Region == "":
 				errs = append(errs, field.Required(p.Child("region"), "GCE subnets are regional, e.g. us-central1"))
-			case !gceRegionRE.MatchString(s.Region):
+			case !gceRegionRE().MatchString(s.Region):
 				errs = append(errs, field.Invalid(p.Child("region"), s.Region, "is not a GCE region (e.g. us-central1)"))
 			default:
 				placed = append(placed, placedIn{s.Region, p.Child("region"), s.Region})

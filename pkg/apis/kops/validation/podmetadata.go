@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -17,12 +18,14 @@ var (
 	supportedMetadataProxies  = []string{kops.PodMetadataProxyKube2IAM}
 	// interfaceRE is an iptables -i pattern: a Linux interface name (at most 15 characters) with an
 	// optional trailing + that matches every name with that prefix.
-	interfaceRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,15}\+?$`)
+	interfaceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,15}\+?$`) })
 	// roleARNPrefixRE is the ARN of an IAM role path, up to and including its last slash:
 	// arn:aws:iam::123456789012:role/ or arn:aws:iam::123456789012:role/pods/.
-	roleARNPrefixRE = regexp.MustCompile(`^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([a-zA-Z0-9+=,.@_-]+/)*$`)
+	roleARNPrefixRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([a-zA-Z0-9+=,.@_-]+/)*$`)
+	})
 	// roleNameRE is an IAM role name, optionally under a path.
-	roleNameRE = regexp.MustCompile(`^([a-zA-Z0-9+=,.@_-]+/)*[a-zA-Z0-9+=,.@_-]{1,64}$`)
+	roleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z0-9+=,.@_-]+/)*[a-zA-Z0-9+=,.@_-]{1,64}$`) })
 )
 
 // validatePodMetadataAccess checks spec.podMetadataAccess of a completed cluster.
@@ -62,7 +65,7 @@ func validatePodMetadataAccess(spec *kops.ClusterSpec, specPath *field.Path) fie
 	ifacePath := path.Child("hostInterface")
 	switch {
 	case p.HostInterface == "":
-	case !interfaceRE.MatchString(p.HostInterface):
+	case !interfaceRE().MatchString(p.HostInterface):
 		errs = append(errs, field.Invalid(ifacePath, p.HostInterface,
 			"must be an interface name of at most 15 letters, digits, '_', '.' or '-', optionally ending in + to match a prefix (cali+, eth1)"))
 	case strings.TrimSuffix(p.HostInterface, "+") == "lo":
@@ -86,7 +89,7 @@ func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.Err
 	case f.BaseRoleARN == "":
 		errs = append(errs, field.Required(basePath,
 			"the nodes may assume only the roles under this ARN prefix (e.g. arn:aws:iam::123456789012:role/); without it they could assume any role"))
-	case !roleARNPrefixRE.MatchString(f.BaseRoleARN):
+	case !roleARNPrefixRE().MatchString(f.BaseRoleARN):
 		errs = append(errs, field.Invalid(basePath, f.BaseRoleARN,
 			"must be an IAM role ARN prefix ending in /, e.g. arn:aws:iam::123456789012:role/ or arn:aws:iam::123456789012:role/pods/"))
 	}
@@ -98,7 +101,7 @@ func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.Err
 				errs = append(errs, field.Invalid(rolePath, r,
 					fmt.Sprintf("must lie under %s, the only roles the nodes may assume", basePath)))
 			}
-		case !roleNameRE.MatchString(r):
+		case !roleNameRE().MatchString(r):
 			errs = append(errs, field.Invalid(rolePath, r, "must be an IAM role name (letters, digits, +=,.@_-), relative to baseRoleARN, or a role ARN under it"))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/kops/pkg/templates"
 	"k8s.io/kops/upup/models"
@@ -47,7 +48,7 @@ type Config struct {
 
 // argValueRE is what a flag value may hold: no whitespace or control characters, which would make
 // a second argument in a shell-less args list only in the reader's eyes, but still confuse them.
-var argValueRE = regexp.MustCompile(`^[^\s\x00-\x1f\x7f]*$`)
+var argValueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s\x00-\x1f\x7f]*$`) })
 
 // Problem is one setting Render cannot take: the Config field (as the cluster spec spells it) and
 // what is wrong with it.
@@ -67,7 +68,7 @@ func (c Config) Check() []Problem {
 		problems = append(problems, Problem{"port", fmt.Sprintf("%d is not between 1 and 65535", c.Port)})
 	}
 	for _, v := range []struct{ name, value string }{{"baseRoleARN", c.BaseRoleARN}, {"defaultRole", c.DefaultRole}} {
-		if !argValueRE.MatchString(v.value) {
+		if !argValueRE().MatchString(v.value) {
 			problems = append(problems, Problem{v.name, fmt.Sprintf("%q contains whitespace or control characters", v.value)})
 		}
 	}

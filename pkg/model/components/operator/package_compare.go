@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // maxDifferences bounds how many differences an error lists: a package that differs everywhere
@@ -124,10 +125,10 @@ func added(path string, v interface{}, out *[]string) {
 
 // plainKey is a key that reads unambiguously after a dot; others (labels such as
 // app.kubernetes.io/name) are shown in brackets.
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 func key(path, k string) string {
-	if !plainKey.MatchString(k) {
+	if !plainKey().MatchString(k) {
 		return path + "[" + k + "]"
 	}
 	return join(path, k)

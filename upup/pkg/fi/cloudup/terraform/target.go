@@ -172,7 +172,7 @@ func (t *Target) AddOutputListItem(name string, item *Literal) error {
 
 // fileNameRE keeps data file names free of anything HCL would need to escape inside a template,
 // and of path separators.
-var fileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var fileNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // AddFile stores contents as data/<resourceType>_<resourceName>_<key> and returns the expression
 // that reads it: file("${path.module}/data/...") or, with base64 set, filebase64(...) (user data).
@@ -180,7 +180,7 @@ var fileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte, base64 bool) (*Literal, error) {
 	name := resourceType + "_" + resourceName + "_" + key
 	for _, part := range []string{resourceType, resourceName, key} {
-		if !fileNameRE.MatchString(part) {
+		if !fileNameRE().MatchString(part) {
 			return nil, fmt.Errorf("data file name %q: each of type, name and key must be letters, digits, '.', '_' and '-', got %q", name, part)
 		}
 	}
