@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -26,7 +27,7 @@ const (
 // Architectures nodeup is built for, as kops names them, with what `uname -m` says on them.
 var nodeupArchitectures = []struct{ name, uname string }{{"amd64", "x86_64"}, {"arm64", "aarch64"}}
 
-var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var sha256RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // ValidateNodeupSource checks where machines download nodeup from: known architectures, at least
 // one http(s) URL each (the hash, not the transport, vouches for the binary), a lower-case hex
@@ -45,7 +46,7 @@ func ValidateNodeupSource(src model.NodeupSource, what string) error {
 				return fmt.Errorf("%s: %s: %q is not an http(s) URL without quotes, spaces, commas or shell characters", what, arch, u)
 			}
 		}
-		if !sha256RE.MatchString(bin.SHA256) {
+		if !sha256RE().MatchString(bin.SHA256) {
 			return fmt.Errorf("%s: %s: %q is not a SHA-256 (64 lower-case hex digits)", what, arch, bin.SHA256)
 		}
 	}
@@ -93,13 +94,14 @@ func bootstrapScript(cluster *kops.Cluster, ig *kops.InstanceGroup, src model.No
 		return "", fmt.Errorf("the boot configuration holds the end marker of its here-document")
 	}
 	var b bytes.Buffer
-	if err := bootstrapTemplate.Execute(&b, data); err != nil {
+	if err := bootstrapTemplate().Execute(&b, data); err != nil {
 		return "", fmt.Errorf("rendering the bootstrap script: %w", err)
 	}
 	return b.String(), nil
 }
 
-var bootstrapTemplate = template.Must(template.New("bootstrap").Parse(`#!/bin/bash
+var bootstrapTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("bootstrap").Parse(`#!/bin/bash
 # Written by kops update cluster for instance group {{.Group}}.
 # It downloads kops's nodeup for this machine's architecture, checks its SHA-256, writes the boot
 # configuration that points nodeup at the cluster's state store, and runs nodeup, which installs
@@ -138,3 +140,4 @@ cat > {{.ConfigPath}} <<'KOPS_BOOT_CONFIG'
 
 exec "${nodeup}" --install-systemd-unit --conf={{.ConfigPath}} --v=8
 `))
+})
