@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need when their commands are missing: iptables (the node
-# rules' network-namespace proof), iproute2 (ip netns) and shellcheck (the node script's lint), and
+# rules' network-namespace proof), iproute2 (ip netns), shellcheck (the node script's lint), time
+# (a command's peak memory, for the start-up benchmark: a child of the Go test process would report
+# the test's own), and
 # what the one-node cluster runs (make cluster, tests/e2e/nodecluster): containerd, runc, the CNI
 # plugins (bridge, host-local, loopback, portmap), conntrack, socat and ethtool.
 # CI starts without them, as root; a developer who is not root is told what to install.
@@ -8,7 +10,7 @@ set -euo pipefail
 
 declare -A package_of=(
 	[iptables]=iptables [ip6tables]=iptables [iptables-restore]=iptables [ip6tables-restore]=iptables
-	[ip]=iproute2 [shellcheck]=shellcheck
+	[ip]=iproute2 [shellcheck]=shellcheck [/usr/bin/time]=time
 )
 # The one-node cluster's: it needs root, so a developer who is not root only hears about them.
 declare -A node_package_of=(

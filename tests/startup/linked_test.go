@@ -1,0 +1,50 @@
+package startup
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/tests/integration/golden"
+)
+
+// binaries are the commands this repository ships.
+var binaries = []string{"kops", "channels", "coredns-operator"}
+
+// neverLinked are packages no shipped binary may link: test libraries, and client-go's typed
+// clientset and discovery client, which link every built-in API group (they doubled kops's
+// start-up once; see TestCommandsLinkNoTypedClientset).
+var neverLinked = []string{
+	"github.com/stretchr/testify",
+	"k8s.io/client-go/kubernetes",
+	"k8s.io/client-go/discovery",
+}
+
+// TestLinkedPackages: every package outside the standard library that a shipped binary links is
+// listed in testdata/<binary>.txt, so a new one (and what it initialises at every start) is a
+// decision a reviewer reads in the diff. hack/update-expected.sh rewrites the lists
+// (UPDATE_EXPECTED=1); a package that is gone must leave its list too, so the lists stay exact.
+func TestLinkedPackages(t *testing.T) {
+	for _, b := range binaries {
+		t.Run(b, func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./cmd/"+b)
+			cmd.Dir = repo
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			deps := strings.Fields(string(out))
+			require.Contains(t, deps, "k8s.io/kops/cmd/"+b, "the listing is the real one")
+			slices.Sort(deps)
+			for _, d := range deps {
+				for _, never := range neverLinked {
+					assert.False(t, d == never || strings.HasPrefix(d, never+"/"), "%s links %s", b, d)
+				}
+			}
+			golden.Check(t, filepath.Join("testdata", b), map[string]string{b + ".txt": strings.Join(deps, "\n") + "\n"})
+		})
+	}
+}
