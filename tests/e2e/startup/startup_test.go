@@ -121,6 +121,9 @@ func BenchmarkStartup(b *testing.B) {
 			b.ReportMetric(float64(peak)/1024, "peak-rss-MB")
 			b.ReportMetric(float64(traced.initTime.Microseconds())/1000, "init-ms")
 			b.ReportMetric(float64(traced.packages), "packages-initialised")
+			fi, err := os.Stat(c.binary)
+			require.NoError(b, err)
+			b.ReportMetric(float64(fi.Size())/(1<<20), "binary-MB")
 		})
 	}
 }
