@@ -46,9 +46,9 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 	var rows [][]string
 	var docs [][]byte
 	var failed []string
-	for _, name := range names {
-		c, warnings, err := clientset.GetCluster(name)
-		f.Warn(warnings)
+	for i, read := range clientset.GetClusters(names) {
+		name, c, err := names[i], read.Cluster, read.Err
+		f.Warn(read.Warnings)
 		if err != nil {
 			if len(names) == 1 {
 				return err
