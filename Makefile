@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build images test test-unit test-images test-e2e test-apiserver test-packages verify quickstart
+.PHONY: build images test test-unit test-images test-e2e test-apiserver test-packages test-s3 verify quickstart
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -19,9 +19,10 @@ images:
 # kube-apiserver (built from Go modules on first use, see hack/build-test-apiserver.sh).
 test: verify test-unit test-e2e
 
-# With the test packages installed, tests that need them fail instead of skipping when they are missing.
-test-unit: test-images test-packages
-	KOPS_REQUIRE_TEST_PACKAGES=1 $(GO) test -count=1 ./...
+# With the test packages and the test S3 server installed, tests that need them fail instead of
+# skipping when they are missing.
+test-unit: test-images test-packages test-s3
+	KOPS_REQUIRE_TEST_PACKAGES=1 KOPS_REQUIRE_TEST_S3=1 $(GO) test -count=1 ./...
 
 # The Debian packages of the node rules' tests (iptables, iproute2, shellcheck), installed if missing.
 test-packages:
@@ -34,6 +35,11 @@ test-images:
 
 test-apiserver:
 	./hack/build-test-apiserver.sh
+
+# The S3 server the s3:// store and CLI tests run on (SeaweedFS, built once from its Go module into
+# _output/testbin; the tests start it on 127.0.0.1). See docs/state-store.md.
+test-s3:
+	./hack/build-test-s3.sh
 
 test-e2e: test-apiserver
 	cd tests/e2e && $(GO) test -count=1 ./...

@@ -34,12 +34,12 @@ type backend struct {
 
 var backends = []backend{
 	{"file", newCLI},
-	{"s3", newS3CLI},
+	{"s3", func(t *testing.T) *cli { return newS3CLI(t) }},
 }
 
 // newS3CLI is a cli whose store is a fresh bucket of the test S3 server, with the S3_* settings a
 // user of an S3-compatible server sets.
-func newS3CLI(t *testing.T) *cli {
+func newS3CLI(t testing.TB) *cli {
 	srv := s3test.Shared(t)
 	state := "s3://" + srv.NewBucket(t) + "/kops"
 	env := srv.Env()
@@ -322,4 +322,54 @@ func TestFileStoreCopiedToBucket(t *testing.T) {
 	}
 	assert.Equal(t, local.mustRun("get", "cluster", "copy.k8s.local", "-o", "yaml").stdout,
 		back.mustRun("get", "cluster", "copy.k8s.local", "-o", "yaml").stdout)
+}
+
+// thousandClusters is a bucket holding 1,000 clusters, each stored as `kops create cluster` stores
+// one (its config and groups, copied from one made by the CLI under the other names).
+func thousandClusters(tb testing.TB) *cli {
+	c := newS3CLI(tb)
+	c.mustRun("create", "cluster", "c0000.k8s.local", "--zones", "us-east-2a")
+	files := c.files()
+	store := c.store()
+	sem := make(chan struct{}, 32)
+	errs := make(chan error, 1000)
+	for i := 1; i < 1000; i++ {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			name := fmt.Sprintf("c%04d.k8s.local", i)
+			var err error
+			for f, data := range files {
+				f = strings.Replace(f, "c0000.k8s.local", name, 1)
+				if err = store.Join(f).WriteFile([]byte(strings.ReplaceAll(data, "c0000.k8s.local", name))); err != nil {
+					break
+				}
+			}
+			errs <- err
+		}()
+	}
+	for i := 1; i < 1000; i++ {
+		require.NoError(tb, <-errs)
+	}
+	return c
+}
+
+// TestGetThousandClustersS3: `kops get clusters` lists every cluster of a bucket of 1,000 (how
+// long it takes is BenchmarkGetThousandClustersS3's, in docs/performance.md).
+func TestGetThousandClustersS3(t *testing.T) {
+	c := thousandClusters(t)
+	r := c.mustRun("get", "clusters")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 1001)
+	assert.Equal(t, "c0000.k8s.local  aws    us-east-2a", lines[1])
+	assert.Equal(t, "c0999.k8s.local  aws    us-east-2a", lines[1000])
+}
+
+// BenchmarkGetThousandClustersS3 is `kops get clusters` (in process, a new client per run as for
+// the binary) over a bucket of 1,000 clusters.
+func BenchmarkGetThousandClustersS3(b *testing.B) {
+	c := thousandClusters(b)
+	for b.Loop() {
+		c.mustRun("get", "clusters")
+	}
 }

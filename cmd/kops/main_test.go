@@ -14,7 +14,7 @@ import (
 
 // cli runs kops in-process against one temporary file:// state store.
 type cli struct {
-	t     *testing.T
+	t     testing.TB
 	state string
 	env   map[string]string
 }
