@@ -25,10 +25,11 @@ VERSION="$(cd "${TOOL}" && go list -m -f '{{.Version}}' "${MODULE}")"
 OUT="${REPO_ROOT}/_output/testbin/seaweedfs-${VERSION}"
 BIN="${OUT}/weed"
 
-# ok: the binary exists and was built from the pinned module version.
+# ok: the binary exists and was built from the pinned module version (go version -m names it as
+# the main module, "mod", when built through the tool module).
 ok() {
   [[ -x "${BIN}" ]] || return 1
-  go version -m "${BIN}" 2>/dev/null | grep -qE "^[[:space:]]+dep[[:space:]]+${MODULE}[[:space:]]+${VERSION}([[:space:]]|$)"
+  go version -m "${BIN}" 2>/dev/null | grep -qE "^[[:space:]]+(mod|dep)[[:space:]]+${MODULE}[[:space:]]+${VERSION}([[:space:]]|$)"
 }
 
 if ok; then

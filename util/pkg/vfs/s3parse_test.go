@@ -59,3 +59,14 @@ func TestS3JoinStaysBelow(t *testing.T) {
 	assert.Equal(t, "s3://bucket", base.Dir().String())
 	assert.Equal(t, "s3://bucket", base.Dir().Dir().String(), "the bucket is its own parent")
 }
+
+// TestValidChild: listed names that are no path element (keys like "a//b", "a/./b" or "a/../b"
+// that another tool wrote, which some servers keep as they are) never become a Path.
+func TestValidChild(t *testing.T) {
+	for name, want := range map[string]bool{
+		"config": true, "c1.k8s.local": true, ".kops-ledger.sha256": true,
+		"": false, ".": false, "..": false, "a/b": false,
+	} {
+		assert.Equal(t, want, validChild(name), "%q", name)
+	}
+}

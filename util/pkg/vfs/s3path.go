@@ -186,6 +186,16 @@ func (p s3Path) list(deep bool, max int32, f func(*s3.ListObjectsV2Output) (more
 	})
 }
 
+// hasMarker says whether a "p/" folder marker object is there: an empty folder that some tools
+// write, and that servers which keep folders (SeaweedFS) answer to until it is removed.
+func (p s3Path) hasMarker() (bool, error) {
+	if p.key == "" {
+		return false, nil
+	}
+	ok, _, err := (s3Path{b: p.b, key: p.key + "/"}).head()
+	return ok, err
+}
+
 // hasChildren says whether any object lies below p (p is then a folder).
 func (p s3Path) hasChildren() (bool, error) {
 	found := false
@@ -230,7 +240,9 @@ func (p s3Path) delete(etag string) error {
 	})
 }
 
-// RemoveDir succeeds when nothing lies below p: S3 has no empty folders to remove.
+// RemoveDir succeeds when nothing lies below p. S3 has no folders, but a "p/" marker object (some
+// tools write one, and servers that keep folders, such as SeaweedFS, answer to it) is deleted, so
+// the folder is no longer listed.
 func (p s3Path) RemoveDir() error {
 	children, err := p.hasChildren()
 	if err != nil {
@@ -239,7 +251,18 @@ func (p s3Path) RemoveDir() error {
 	if children {
 		return &fs.PathError{Op: "removedir", Path: p.String(), Err: syscall.ENOTEMPTY}
 	}
-	return nil
+	return p.removeMarker()
+}
+
+func (p s3Path) removeMarker() error {
+	if p.key == "" {
+		return nil
+	}
+	err := (s3Path{b: p.b, key: p.key + "/"}).delete("")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // RemoveAll deletes the object p and every object below it; missing is not an error.
@@ -258,8 +281,24 @@ func (p s3Path) RemoveAll() error {
 		return err
 	}
 	keys = append(keys, p.key)
+	// The folders below p, deepest first, for their markers once their objects are gone.
+	var folders []string
+	seen := map[string]bool{}
 	for _, k := range keys {
+		if strings.HasSuffix(k, "/") {
+			continue // a marker itself: removed with its folder below
+		}
 		if err := (s3Path{b: p.b, key: k}).delete(""); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		for dir, _ := split(k); len(dir) > len(p.key) && !seen[dir]; dir, _ = split(dir) {
+			seen[dir] = true
+			folders = append(folders, dir)
+		}
+	}
+	slices.SortFunc(folders, func(a, b string) int { return len(b) - len(a) })
+	for _, dir := range append(folders, p.key) {
+		if err := (s3Path{b: p.b, key: dir}).removeMarker(); err != nil {
 			return err
 		}
 	}
@@ -290,7 +329,9 @@ func (p s3Path) ReadDir() ([]Path, error) {
 		return nil, err
 	}
 	if len(children) == 0 {
-		return nil, &fs.PathError{Op: "readdir", Path: p.String(), Err: fs.ErrNotExist}
+		if ok, err := p.hasMarker(); err != nil || !ok {
+			return nil, errors.Join(&fs.PathError{Op: "readdir", Path: p.String(), Err: fs.ErrNotExist}, err)
+		}
 	}
 	slices.SortFunc(children, func(a, b Path) int { return strings.Compare(a.Base(), b.Base()) })
 	return children, nil
@@ -311,7 +352,10 @@ func (p s3Path) Exists() (bool, error) {
 	if err != nil || ok {
 		return ok, err
 	}
-	return p.hasChildren()
+	if ok, err = p.hasChildren(); err != nil || ok {
+		return ok, err
+	}
+	return p.hasMarker()
 }
 
 // IsDir says whether p is a folder: no object of its own, but objects below it.
@@ -327,13 +371,13 @@ func (p s3Path) IsDir() (bool, error) {
 		return false, nil
 	}
 	children, err := p.hasChildren()
-	if err != nil {
-		return false, err
+	if err != nil || children {
+		return children, err
 	}
-	if !children {
-		return false, &fs.PathError{Op: "stat", Path: p.String(), Err: fs.ErrNotExist}
+	if ok, err := p.hasMarker(); err != nil || ok {
+		return ok, err
 	}
-	return true, nil
+	return false, &fs.PathError{Op: "stat", Path: p.String(), Err: fs.ErrNotExist}
 }
 
 func (p s3Path) bucketExists() error {
