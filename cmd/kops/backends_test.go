@@ -324,10 +324,9 @@ func TestFileStoreCopiedToBucket(t *testing.T) {
 		back.mustRun("get", "cluster", "copy.k8s.local", "-o", "yaml").stdout)
 }
 
-// thousandClusters is a bucket holding 1,000 clusters, each stored as `kops create cluster` stores
+// thousandClusters fills c's store with 1,000 clusters, each stored as `kops create cluster` stores
 // one (its config and groups, copied from one made by the CLI under the other names).
-func thousandClusters(tb testing.TB) *cli {
-	c := newS3CLI(tb)
+func thousandClusters(tb testing.TB, c *cli) *cli {
 	c.mustRun("create", "cluster", "c0000.k8s.local", "--zones", "us-east-2a")
 	files := c.files()
 	store := c.store()
@@ -355,9 +354,9 @@ func thousandClusters(tb testing.TB) *cli {
 }
 
 // TestGetThousandClustersS3: `kops get clusters` lists every cluster of a bucket of 1,000 (how
-// long it takes is BenchmarkGetThousandClustersS3's, in docs/performance.md).
+// long it takes is BenchmarkGetThousandClusters's, in docs/performance.md).
 func TestGetThousandClustersS3(t *testing.T) {
-	c := thousandClusters(t)
+	c := thousandClusters(t, newS3CLI(t))
 	r := c.mustRun("get", "clusters")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	require.Len(t, lines, 1001)
@@ -365,11 +364,24 @@ func TestGetThousandClustersS3(t *testing.T) {
 	assert.Equal(t, "c0999.k8s.local  aws    us-east-2a", lines[1000])
 }
 
-// BenchmarkGetThousandClustersS3 is `kops get clusters` (in process, a new client per run as for
-// the binary) over a bucket of 1,000 clusters.
-func BenchmarkGetThousandClustersS3(b *testing.B) {
-	c := thousandClusters(b)
-	for b.Loop() {
-		c.mustRun("get", "clusters")
+// BenchmarkGetThousandClusters is `kops get clusters` (in process, a new S3 client per run as for
+// the binary) over a store of 1,000 clusters, on each kind of store.
+func BenchmarkGetThousandClusters(b *testing.B) {
+	for _, s := range []struct {
+		name   string
+		newCLI func(testing.TB) *cli
+	}{
+		{"file", func(tb testing.TB) *cli {
+			state := "file://" + filepath.Join(tb.TempDir(), "state")
+			return &cli{t: tb, state: state, env: map[string]string{"KOPS_STATE_STORE": state}}
+		}},
+		{"s3", newS3CLI},
+	} {
+		b.Run(s.name, func(b *testing.B) {
+			c := thousandClusters(b, s.newCLI(b))
+			for b.Loop() {
+				c.mustRun("get", "clusters")
+			}
+		})
 	}
 }

@@ -1,7 +1,11 @@
 package client
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"sync"
+	"syscall"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kopscodecs"
@@ -45,4 +49,47 @@ func (c *Clientset) GetClusters(names []string) []ClusterRead {
 		out[i].Cluster, out[i].Warnings, out[i].Err = c.GetCluster(names[i])
 	})
 	return out
+}
+
+// GetAllClusters lists the store's clusters and reads them: what ListClusters and then GetClusters
+// do, with one read per folder instead of two (on S3 a folder's config is read, not first checked
+// for, so a listing of 1,000 clusters is 1,001 requests). A folder without a config is no cluster
+// and is left out; one whose name is no cluster name is checked for a config first, and listed
+// with its error if it has one, as ListClusters lists it.
+func (c *Clientset) GetAllClusters() ([]string, []ClusterRead, error) {
+	dirs, err := c.base.ReadDir()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing clusters in %s: %w", c.base, err)
+	}
+	reads := make([]ClusterRead, len(dirs))
+	isCluster := make([]bool, len(dirs))
+	inParallel(len(dirs), func(i int) {
+		name := dirs[i].Base()
+		if ValidateClusterName(name) != nil {
+			ok, err := dirs[i].Join("config").Exists()
+			if errors.Is(err, syscall.ENOTDIR) {
+				return
+			}
+			isCluster[i], reads[i].Err = ok || err != nil, err
+			if ok {
+				reads[i].Err = ValidateClusterName(name)
+			}
+			return
+		}
+		r := &reads[i]
+		r.Cluster, r.Warnings, r.Err = c.GetCluster(name)
+		isCluster[i] = !errors.Is(r.Err, ErrClusterNotFound) && !errors.Is(r.Err, syscall.ENOTDIR)
+	})
+	var names []string
+	var out []ClusterRead
+	for i, d := range dirs {
+		if isCluster[i] {
+			names = append(names, d.Base())
+			out = append(out, reads[i])
+		}
+	}
+	return names, out, nil
 }
