@@ -62,8 +62,8 @@ func TestParsePathRejected(t *testing.T) {
 		wantErr string
 	}{
 		{in: "", wantErr: "no state store given: set --state or KOPS_STATE_STORE"},
-		{in: "s3://bucket", wantErr: `state store "s3://bucket": s3:// needs the S3 settings the kops command reads from its environment`},
-		{in: "S3://bucket/path", wantErr: `state store "S3://bucket/path": s3:// needs the S3 settings the kops command reads from its environment`},
+		{in: "s3://bucket", wantErr: `state store "s3://bucket": s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)`},
+		{in: "S3://bucket/path", wantErr: `state store "S3://bucket/path": s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)`},
 		{in: "gs://bucket/path", wantErr: unsupported("gs://bucket/path", "gs")},
 		{in: "azureblob://container", wantErr: unsupported("azureblob://container", "azureblob")},
 		{in: "swift://container", wantErr: unsupported("swift://container", "swift")},

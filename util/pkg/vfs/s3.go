@@ -119,7 +119,7 @@ func parseS3(s, rest string, stores *s3Stores) (Path, error) {
 		return nil, fmt.Errorf("state store %q: an s3 URL takes no query (?), fragment (#) or backslash; name a bucket and a prefix, e.g. s3://my-bucket/kops", s)
 	}
 	if stores == nil {
-		return nil, fmt.Errorf("state store %q: s3:// needs the S3 settings the kops command reads from its environment", s)
+		return nil, fmt.Errorf("state store %q: s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)", s)
 	}
 	root := s3Path{b: stores.bucket(bucket)}
 	prefix = strings.Trim(prefix, "/")

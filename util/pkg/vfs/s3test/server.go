@@ -132,7 +132,9 @@ func freePorts(n int) ([]int, error) {
 }
 
 func start(bin string) (*Server, error) {
-	dir, err := os.MkdirTemp("", "kops-s3test-")
+	removeStale()
+	// The folder names the test binary, so that a later run can tell its server is gone.
+	dir, err := os.MkdirTemp("", fmt.Sprintf("kops-s3test-%d-", os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +192,21 @@ func start(bin string) (*Server, error) {
 		return nil, fmt.Errorf("%w; its log:\n%s", err, tail(filepath.Join(dir, "weed.log")))
 	}
 	return s, nil
+}
+
+// removeStale removes the folders of servers whose test binary has exited (the server died with
+// it): several test binaries run at once, so only a folder whose process is gone is removed.
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "kops-s3test-*-*"))
+	for _, dir := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(dir), "kops-s3test-%d-", &pid); err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.RemoveAll(dir)
+		}
+	}
 }
 
 func tail(name string) string {
