@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build images test test-unit test-images test-e2e test-apiserver test-node test-packages verify quickstart cluster cluster-down
+.PHONY: build images test test-unit test-images test-e2e test-apiserver test-node test-packages test-s3 verify quickstart cluster cluster-down
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -19,10 +19,11 @@ images:
 # kube-apiserver (built from Go modules on first use, see hack/build-test-apiserver.sh).
 test: verify test-unit test-e2e
 
-# With the test packages installed, tests that need them fail instead of skipping when they are missing.
-test-unit: test-images test-packages
-	@echo "==> make test [2/3] unit, golden, CLI and network-namespace tests (about 2 minutes on 2 cores)"
-	KOPS_REQUIRE_TEST_PACKAGES=1 $(GO) test -count=1 ./...
+# With the test packages and the test S3 server installed, tests that need them fail instead of
+# skipping when they are missing.
+test-unit: test-images test-packages test-s3
+	@echo "==> make test [2/3] unit, golden, CLI, network-namespace and S3 tests (about 3 minutes on 2 cores)"
+	KOPS_REQUIRE_TEST_PACKAGES=1 KOPS_REQUIRE_TEST_S3=1 $(GO) test -count=1 ./...
 
 # The Debian packages of the node rules' tests (iptables, iproute2, shellcheck), installed if missing.
 test-packages:
@@ -36,6 +37,11 @@ test-images:
 
 test-apiserver:
 	./hack/build-test-apiserver.sh
+
+# The S3 server the s3:// store and CLI tests run on (SeaweedFS, built once from its Go module into
+# _output/testbin; the tests start it on 127.0.0.1). See docs/state-store.md.
+test-s3:
+	./hack/build-test-s3.sh
 
 # The one-node cluster's binaries (kubelet, kube-controller-manager, kube-scheduler, kube-proxy,
 # CoreDNS, the EC2 metadata mock), built from Go modules on first use like the API server's. Not

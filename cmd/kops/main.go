@@ -14,7 +14,8 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], environ(), os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil)))
+	env := environ()
+	os.Exit(run(os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(s3Settings(env))))
 }
 
 // environ is the only place the process environment is read; everything below gets it as a value.

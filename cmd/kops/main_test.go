@@ -14,7 +14,7 @@ import (
 
 // cli runs kops in-process against one temporary file:// state store.
 type cli struct {
-	t     *testing.T
+	t     testing.TB
 	state string
 	env   map[string]string
 }
@@ -32,7 +32,7 @@ func newCLI(t *testing.T) *cli {
 
 func (c *cli) run(args ...string) result {
 	var out, errOut bytes.Buffer
-	code := run(args, c.env, strings.NewReader(""), &out, &errOut, nil)
+	code := run(args, c.env, strings.NewReader(""), &out, &errOut, testPaths(c.env))
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -211,7 +211,9 @@ func TestErrors(t *testing.T) {
 		want []string
 	}{
 		{"no state", map[string]string{}, []string{"get", "clusters"}, []string{"the state store is not set"}},
-		{"s3 state", map[string]string{"KOPS_STATE_STORE": "s3://bucket"}, []string{"get", "clusters"}, []string{`uses scheme "s3", which is not supported by this build`}},
+		{"s3 state without credentials", map[string]string{"KOPS_STATE_STORE": "s3://bucket"}, []string{"get", "clusters"},
+			[]string{`s3://bucket: no credentials: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or configure the AWS credential chain`}},
+		{"gs state", map[string]string{"KOPS_STATE_STORE": "gs://bucket"}, []string{"get", "clusters"}, []string{`uses scheme "gs", which is not supported by this build`}},
 		{"no name", nil, []string{"edit", "cluster"}, []string{"no cluster name"}},
 		{"missing cluster", nil, []string{"get", "cluster", "nope.k8s.local", "-o", "yaml"}, []string{`no cluster "nope.k8s.local"`}},
 		{"bad output", nil, []string{"get", "clusters", "-o", "xml"}, []string{`unknown output format "xml"`}},

@@ -90,16 +90,22 @@ func (c *Clientset) ListClusters() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing clusters in %s: %w", c.base, err)
 	}
-	var names []string
-	for _, d := range dirs {
-		ok, err := d.Join("config").Exists()
+	// Each folder is checked for a config with bounded parallel reads: on S3 each check is a request.
+	found := make([]bool, len(dirs))
+	errs := make([]error, len(dirs))
+	inParallel(len(dirs), func(i int) {
+		ok, err := dirs[i].Join("config").Exists()
 		if errors.Is(err, syscall.ENOTDIR) {
-			continue // a file at the root of the store, not a cluster directory
+			return // a file at the root of the store, not a cluster directory
 		}
-		if err != nil {
-			return nil, err
+		found[i], errs[i] = ok, err
+	})
+	var names []string
+	for i, d := range dirs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if ok {
+		if found[i] {
 			names = append(names, d.Base())
 		}
 	}

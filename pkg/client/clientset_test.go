@@ -137,6 +137,12 @@ func TestListClusters(t *testing.T) {
 			strays: []string{"README", "config"},
 			want:   []string{"real.example.com"},
 		},
+		{
+			name:   "a folder named as no cluster is, with a config, is listed (and fails to read)",
+			create: []string{"real.example.com"},
+			strays: []string{"Not_A_Name/config", "Nor_This/instancegroup/nodes"},
+			want:   []string{"Not_A_Name", "real.example.com"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,6 +157,19 @@ func TestListClusters(t *testing.T) {
 				got, err := cs.ListClusters()
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, got)
+
+				// GetAllClusters lists the same clusters, each with its read.
+				all, reads, err := cs.GetAllClusters()
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, all)
+				for i, r := range reads {
+					if client.ValidateClusterName(all[i]) != nil {
+						assert.ErrorIs(t, r.Err, client.ErrInvalidName)
+						continue
+					}
+					require.NoError(t, r.Err)
+					assert.Equal(t, all[i], r.Cluster.Name)
+				}
 			})
 		})
 	}

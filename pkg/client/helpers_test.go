@@ -13,6 +13,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/util/pkg/vfs"
+	"k8s.io/kops/util/pkg/vfs/s3test"
 )
 
 // testStore is one kind of state store the tests run against. mem is nil for stores that are not in
@@ -36,6 +37,16 @@ var testStores = []testStore{
 		name: "file",
 		open: func(t *testing.T) (vfs.Path, *vfs.MemFS) {
 			base, err := vfs.ParsePath("file://"+t.TempDir(), nil)
+			require.NoError(t, err)
+			return base, nil
+		},
+	},
+	{
+		// A bucket of its own on the test S3 server (util/pkg/vfs/s3test), below a prefix.
+		name: "s3",
+		open: func(t *testing.T) (vfs.Path, *vfs.MemFS) {
+			srv := s3test.Shared(t)
+			base, err := vfs.NewContext(nil).WithS3(srv.Settings()).ParsePath("s3://" + srv.NewBucket(t) + "/kops")
 			require.NoError(t, err)
 			return base, nil
 		},

@@ -103,7 +103,12 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 		return err
 	}
 	for i, p := range order {
-		if err := p.WriteFile(writes[p.String()]); err != nil {
+		// Each file is created only where none is (on S3 at the server: If-None-Match), so a create
+		// that raced another past the lock (a lease lost by a paused process) replaces nothing.
+		if err := vfs.CreateFile(p, writes[p.String()]); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				err = fmt.Errorf("%w: %s was stored by another command meanwhile", ErrConflict, p)
+			}
 			for _, done := range order[:i] {
 				_ = done.Remove()
 			}
@@ -191,8 +196,9 @@ func (c *Clientset) updateCluster(cluster *kops.Cluster, read *Revision) error {
 // replace writes data over the existing file p, first checking (when read is given) that p still
 // holds that revision. Callers hold the store lock.
 func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, cluster string) error {
+	var version vfs.Version
 	if read != nil {
-		current, err := p.ReadFile()
+		current, v, err := vfs.ReadFileVersion(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: %s was deleted from state store %s", ErrConflict, what, c.base)
 		}
@@ -202,6 +208,7 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 		if revisionOf(current) != *read {
 			return fmt.Errorf("%w: %s was changed in state store %s by someone else", ErrConflict, what, c.base)
 		}
+		version = v
 	}
 	exists, err := c.configPath(cluster).Exists()
 	if err != nil {
@@ -210,7 +217,15 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 	if !exists {
 		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
 	}
-	return p.WriteFile(data)
+	// The write compares again where the store can (S3: If-Match on the ETag just read), so an edit
+	// that raced another past the lock fails instead of overwriting it.
+	if err := vfs.ReplaceFile(p, data, version); err != nil {
+		if errors.Is(err, vfs.ErrPrecondition) {
+			return fmt.Errorf("%w: %s was changed in state store %s by someone else", ErrConflict, what, c.base)
+		}
+		return err
+	}
+	return nil
 }
 
 // CreateInstanceGroup adds an instance group to an existing cluster, under the store lock; it
@@ -250,13 +265,18 @@ func (c *Clientset) writeInstanceGroup(cluster string, g *kops.InstanceGroup, re
 	defer unlock()
 	p := c.igDir(cluster).Join(g.Name)
 	if create {
-		exists, err := p.Exists()
+		exists, err := c.configPath(cluster).Exists()
 		if err != nil {
 			return err
 		}
-		if exists {
+		if !exists {
+			return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
+		}
+		err = vfs.CreateFile(p, data)
+		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("instance group %q already exists in cluster %q; use 'kops edit ig --name %s %s' to change it", g.Name, cluster, cluster, g.Name)
 		}
+		return err
 	}
 	return c.replace(p, data, read, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
 }

@@ -17,6 +17,7 @@ import (
 // store as the store's own paths are (no folder on the way, the cluster's included, may be a link).
 type Context struct {
 	mem   *MemFS
+	s3    *s3Stores
 	roots []fsPath
 }
 
@@ -28,17 +29,30 @@ func NewContext(mem *MemFS) *Context { return &Context{mem: mem} }
 // is a memfs:// path, so that a store's configBase and channel resolve where the store is, and
 // with p as a root when it is local.
 func ContextOf(p Path) *Context {
-	if m, ok := p.(memPath); ok {
-		return &Context{mem: m.fs}
+	switch p := p.(type) {
+	case memPath:
+		return &Context{mem: p.fs}
+	case s3Path:
+		return &Context{s3: p.b.stores}
 	}
 	return (&Context{}).WithRoot(p)
+}
+
+// WithS3 is a copy of c that resolves s3:// URLs with settings (read by the cmd edge). The copy
+// keeps one client per bucket for its lifetime.
+func (c *Context) WithS3(settings S3Settings) *Context {
+	out := &Context{s3: newS3Stores(settings)}
+	if c != nil {
+		out.mem, out.roots = c.mem, slices.Clone(c.roots)
+	}
+	return out
 }
 
 // WithRoot is a copy of c that resolves local paths below root (a store's base) inside root.
 func (c *Context) WithRoot(root Path) *Context {
 	out := &Context{}
 	if c != nil {
-		out.mem, out.roots = c.mem, slices.Clone(c.roots)
+		out.mem, out.s3, out.roots = c.mem, c.s3, slices.Clone(c.roots)
 	}
 	if p, ok := root.(fsPath); ok {
 		out.roots = append(out.roots, fsPath{root: p.path()})
@@ -49,10 +63,11 @@ func (c *Context) WithRoot(root Path) *Context {
 // ParsePath turns a path string into a Path (see the package function ParsePath for the forms).
 func (c *Context) ParsePath(s string) (Path, error) {
 	var mem *MemFS
+	var stores *s3Stores
 	if c != nil {
-		mem = c.mem
+		mem, stores = c.mem, c.s3
 	}
-	p, err := ParsePath(s, mem)
+	p, err := parsePath(s, mem, stores)
 	if err != nil || c == nil {
 		return p, err
 	}

@@ -54,7 +54,7 @@ func TestParsePathAccepted(t *testing.T) {
 func TestParsePathRejected(t *testing.T) {
 	unsupported := func(in, scheme string) string {
 		return `state store "` + in + `" uses scheme "` + scheme +
-			`", which is not supported by this build; use file:///path or a local directory`
+			`", which is not supported by this build; use s3://bucket/prefix, file:///path or a local directory`
 	}
 	tests := []struct {
 		in      string
@@ -62,8 +62,8 @@ func TestParsePathRejected(t *testing.T) {
 		wantErr string
 	}{
 		{in: "", wantErr: "no state store given: set --state or KOPS_STATE_STORE"},
-		{in: "s3://bucket", wantErr: unsupported("s3://bucket", "s3")},
-		{in: "S3://bucket/path", wantErr: unsupported("S3://bucket/path", "S3")},
+		{in: "s3://bucket", wantErr: `state store "s3://bucket": s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)`},
+		{in: "S3://bucket/path", wantErr: `state store "S3://bucket/path": s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)`},
 		{in: "gs://bucket/path", wantErr: unsupported("gs://bucket/path", "gs")},
 		{in: "azureblob://container", wantErr: unsupported("azureblob://container", "azureblob")},
 		{in: "swift://container", wantErr: unsupported("swift://container", "swift")},

@@ -1,7 +1,7 @@
 // Package vfs is the state-store filesystem abstraction: every read and write
 // of cluster state goes through a Path, so the same code runs against a local
-// directory (file:///path or a plain path) and an in-memory store used by
-// tests (memfs://name).
+// directory (file:///path or a plain path), an S3 bucket (s3://bucket/prefix, in kops's
+// layout) and an in-memory store used by tests (memfs://name).
 package vfs
 
 import (
@@ -57,10 +57,14 @@ type Path interface {
 
 // ParsePath turns a --state value into a Path. Accepted forms are
 // file:///abs/path, a plain absolute or relative directory (made absolute),
-// and memfs://name/... which resolves inside mem. mem may be nil when no
+// and memfs://name/... which resolves inside mem; s3://bucket/prefix resolves only through a
+// Context made WithS3, which carries the settings the cmd edge read. mem may be nil when no
 // in-memory store is wanted; memfs:// is then rejected. Production code parses through a Context
 // (its clientset's) rather than passing a MemFS along.
-func ParsePath(s string, mem *MemFS) (Path, error) {
+func ParsePath(s string, mem *MemFS) (Path, error) { return parsePath(s, mem, nil) }
+
+// parsePath is ParsePath with s3:// URLs resolved through stores (nil refuses them).
+func parsePath(s string, mem *MemFS, stores *s3Stores) (Path, error) {
 	if s == "" {
 		return nil, errors.New("no state store given: set --state or KOPS_STATE_STORE")
 	}
@@ -91,8 +95,10 @@ func ParsePath(s string, mem *MemFS) (Path, error) {
 			return nil, fmt.Errorf("state store %q: memfs:// is only available to tests that supply an in-memory store", s)
 		}
 		return mem.path(name, rel), nil
+	case "s3":
+		return parseS3(s, rest, stores)
 	default:
-		return nil, fmt.Errorf("state store %q uses scheme %q, which is not supported by this build; use file:///path or a local directory", s, scheme)
+		return nil, fmt.Errorf("state store %q uses scheme %q, which is not supported by this build; use s3://bucket/prefix, file:///path or a local directory", s, scheme)
 	}
 }
 

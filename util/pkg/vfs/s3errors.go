@@ -1,0 +1,144 @@
+package vfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	smithy "github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// ErrPrecondition is returned, wrapped, when a conditional write finds the object not as expected:
+// an If-None-Match create found one, or an If-Match replace found another revision (or none).
+var ErrPrecondition = errors.New("the stored object is not the one expected")
+
+var (
+	// ErrNoBucket is returned, wrapped, when the bucket of an s3:// store does not exist.
+	ErrNoBucket = errors.New("no such bucket")
+	// ErrAccessDenied is returned, wrapped, when S3 refuses the credentials in use an action.
+	ErrAccessDenied = errors.New("access denied")
+	// ErrUnreachable is returned, wrapped, when the S3 endpoint does not answer in time.
+	ErrUnreachable = errors.New("S3 endpoint unreachable")
+)
+
+// iamAction is the permission each call needs, named as an IAM policy names it, so that an access
+// denied error says what to grant.
+var iamAction = map[string]string{
+	"GetObject":     "s3:GetObject",
+	"HeadObject":    "s3:GetObject",
+	"PutObject":     "s3:PutObject",
+	"DeleteObject":  "s3:DeleteObject",
+	"ListObjectsV2": "s3:ListBucket",
+	"HeadBucket":    "s3:ListBucket",
+}
+
+// describe turns an error of the call op on key (empty for the bucket) into one a user can act on.
+// It names the bucket, key and action, never a credential: the SDK's own message is kept only
+// where it carries none (a code and a message from the server, or a network error).
+func (b *s3Bucket) describe(op, key string, err error) error {
+	where := "s3://" + b.name
+	if key != "" {
+		where += "/" + key
+	}
+	status := httpStatus(err)
+	var apiErr smithy.APIError
+	code := ""
+	if errors.As(err, &apiErr) {
+		code = apiErr.ErrorCode()
+	}
+	switch {
+	case code == "NoSuchKey" || (status == http.StatusNotFound && key != "" && code != "NoSuchBucket"):
+		return &fs.PathError{Op: op, Path: where, Err: fs.ErrNotExist}
+	case code == "NoSuchBucket" || status == http.StatusNotFound:
+		return fmt.Errorf("%w: bucket %q does not exist (or is not visible to these credentials)%s; create it first, e.g. `aws s3 mb s3://%s`",
+			ErrNoBucket, b.name, b.endpointNote(), b.name)
+	case code == "PreconditionFailed" || code == "ConditionalRequestConflict" || status == http.StatusPreconditionFailed:
+		return &fs.PathError{Op: op, Path: where, Err: ErrPrecondition}
+	case code == "AccessDenied" || status == http.StatusForbidden:
+		return fmt.Errorf("%w: %s on %s: the credentials in use lack that permission (or the bucket belongs to another account)%s",
+			ErrAccessDenied, iamAction[op], where, b.endpointNote())
+	case status == http.StatusMovedPermanently || code == "PermanentRedirect" || code == "AuthorizationHeaderMalformed":
+		return fmt.Errorf("%s: the bucket is in another region than %q, and S3 did not say which; set S3_REGION (or AWS_REGION) to the bucket's region", where, b.region)
+	case isNetwork(err):
+		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))
+	case code != "":
+		return fmt.Errorf("%s on %s: %s: %s", op, where, code, apiErr.ErrorMessage())
+	}
+	return fmt.Errorf("%s on %s: %w", op, where, err)
+}
+
+// endpointNote names a custom endpoint, without anything a URL may carry besides host and path.
+func (b *s3Bucket) endpointNote() string {
+	if b.settings.Endpoint == "" {
+		return ""
+	}
+	return " at S3_ENDPOINT " + redactURL(b.settings.Endpoint)
+}
+
+// redactURL drops user information (a password) and the query from a URL before it is shown.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(an endpoint that is not a URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
+
+func httpStatus(err error) int {
+	var re *smithyhttp.ResponseError
+	if errors.As(err, &re) && re.Response != nil {
+		return re.Response.StatusCode
+	}
+	return 0
+}
+
+// isNetwork says whether err means no answer came: refused, unresolvable, or timed out.
+func isNetwork(err error) bool {
+	var ne net.Error
+	var oe *net.OpError
+	var de *net.DNSError
+	return errors.As(err, &oe) || errors.As(err, &de) || errors.As(err, &ne) ||
+		errors.Is(err, context.DeadlineExceeded)
+}
+
+// netCause is the innermost network error, without the SDK's wrapping (which repeats the URL).
+func netCause(err error) error {
+	var oe *net.OpError
+	if errors.As(err, &oe) {
+		return oe
+	}
+	var de *net.DNSError
+	if errors.As(err, &de) {
+		return de
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return context.DeadlineExceeded
+	}
+	return err
+}
+
+// bucketRegion asks S3 where the bucket is: HeadBucket names it in x-amz-bucket-region, on success
+// and on the 301 a wrong region gets alike.
+func bucketRegion(ctx context.Context, c *s3.Client, bucket string) (string, error) {
+	out, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &bucket})
+	if err == nil {
+		if out.BucketRegion != nil {
+			return *out.BucketRegion, nil
+		}
+		return "", nil
+	}
+	var re *smithyhttp.ResponseError
+	if errors.As(err, &re) && re.Response != nil {
+		if r := re.Response.Header.Get("X-Amz-Bucket-Region"); r != "" {
+			return r, nil
+		}
+	}
+	return "", err
+}

@@ -1,0 +1,173 @@
+package vfs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// A store lock on S3 is a lease: an object created only if absent (If-None-Match: *), naming its
+// owner and how long it lasts. Its holder renews it (a PUT with If-Match on the ETag it holds, so a
+// lease someone took over is never renewed back) and deletes it on unlock (If-Match again). A
+// killed holder's lease expires; the next command then takes it over with If-Match on the expired
+// lease's ETag, so of two that find it expired exactly one gets it. Expiry is judged on the
+// server's clock alone (the object's Last-Modified against the Date of the answer), so clocks of
+// different machines need not agree.
+
+// leaseBody is what a lease object holds: who holds it, for people looking at the bucket, and how
+// long it lasts, which is the holder's setting and not the waiter's.
+type leaseBody struct {
+	Owner   string `json:"owner"`
+	Seconds int    `json:"leaseSeconds"`
+}
+
+// leaseOwner names this process for whoever finds its lease: host and pid, and a random part so two
+// locks of one process differ.
+func leaseOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("kops on %s, pid %d (%s)", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Lock takes the lease at p, waiting (up to the settings' LockWait) while another holds it.
+func (p s3Path) Lock() (func(), error) {
+	if p.key == "" {
+		return nil, fmt.Errorf("locking %s: a bucket is not a lock object", p)
+	}
+	lease := p.b.settings.lease()
+	body, _ := json.Marshal(leaseBody{Owner: leaseOwner(), Seconds: int((lease + time.Second - 1) / time.Second)})
+	deadline := time.Now().Add(p.b.settings.lockWait())
+	pause := 50 * time.Millisecond
+	for {
+		etag, err := p.putETag(body, nil, aws.String("*"))
+		if err == nil {
+			return p.hold(body, etag, lease), nil
+		}
+		if !errors.Is(err, ErrPrecondition) {
+			return nil, fmt.Errorf("locking %s: %w", p, err)
+		}
+		held, err := p.readLease()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // released meanwhile
+		case err != nil:
+			return nil, fmt.Errorf("locking %s: %w", p, err)
+		case held.expired:
+			etag, err := p.putETag(body, aws.String(held.etag), nil)
+			if err == nil {
+				return p.hold(body, etag, lease), nil
+			}
+			if !errors.Is(err, ErrPrecondition) && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("locking %s: %w", p, err)
+			}
+			continue // another took it over first, or its holder released it
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("state store %s is locked by %s since %s (a lease of %ds its command renews while it runs); "+
+				"waited %s. If no kops command is running there, the lease expires by itself",
+				p.Dir(), held.Owner, held.modified.UTC().Format(time.RFC3339), held.Seconds, p.b.settings.lockWait())
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, time.Second)
+	}
+}
+
+type heldLease struct {
+	leaseBody
+	etag     string
+	modified time.Time
+	expired  bool
+}
+
+// readLease reads the lease and says whether it has expired, on the server's clock.
+func (p s3Path) readLease() (heldLease, error) {
+	var h heldLease
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: &p.b.name, Key: &p.key})
+		if err != nil {
+			return p.b.describe("GetObject", p.key, err)
+		}
+		defer out.Body.Close()
+		data, err := io.ReadAll(io.LimitReader(out.Body, 4096))
+		if err != nil {
+			return err
+		}
+		h.etag, h.modified = aws.ToString(out.ETag), aws.ToTime(out.LastModified)
+		if json.Unmarshal(data, &h.leaseBody) != nil || h.Seconds <= 0 {
+			// Not a lease this build wrote: treat it as the shortest lease, so it cannot block forever.
+			h.Owner, h.Seconds = fmt.Sprintf("an unreadable lease object (%d bytes)", len(data)), int(DefaultLeaseDuration/time.Second)
+		}
+		now := serverTime(out.ResultMetadata)
+		h.expired = !now.IsZero() && now.Sub(h.modified) > time.Duration(h.Seconds)*time.Second
+		return nil
+	})
+	return h, err
+}
+
+// serverTime is the Date of an S3 answer; zero if it has none (an expiry is then never assumed).
+func serverTime(md middleware.Metadata) time.Time {
+	raw, ok := awsmiddleware.GetRawResponse(md).(*smithyhttp.Response)
+	if !ok || raw == nil {
+		return time.Time{}
+	}
+	t, err := http.ParseTime(raw.Header.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// hold renews the lease every third of its length until unlock, which deletes it.
+func (p s3Path) hold(body []byte, etag string, lease time.Duration) func() {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				mu.Lock()
+				next, err := p.putETag(body, aws.String(etag), nil)
+				if err == nil {
+					etag = next
+				}
+				mu.Unlock()
+				if err != nil && errors.Is(err, ErrPrecondition) {
+					return // taken over: every conditional write of the command still checks its own object
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(stop)
+			wg.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			_ = p.delete(etag) // a lease taken over meanwhile is the new holder's: If-Match leaves it
+		})
+	}
+}

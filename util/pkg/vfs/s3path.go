@@ -1,0 +1,390 @@
+package vfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// s3Path is a Path in a bucket: key is "/"-separated and clean, "" for the bucket itself. S3 has
+// objects, not folders: a folder is a key prefix that exists while an object lies below it, which
+// is how kops reads and writes its buckets too (the same keys as a file:// store's paths).
+type s3Path struct {
+	b   *s3Bucket
+	key string
+}
+
+// Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
+func (p s3Path) Join(elems ...string) Path {
+	if len(elems) == 0 {
+		return p
+	}
+	rel, err := joinRel(p.String, elems)
+	if err != nil {
+		return refused(p.String(), elems, err)
+	}
+	return s3Path{b: p.b, key: path.Join(p.key, rel)}
+}
+
+// Dir is the parent; the bucket is its own parent.
+func (p s3Path) Dir() Path {
+	dir, _ := split(p.key)
+	return s3Path{b: p.b, key: dir}
+}
+
+func (p s3Path) Base() string {
+	if p.key == "" {
+		return p.b.name
+	}
+	_, name := split(p.key)
+	return name
+}
+
+func (p s3Path) String() string {
+	if p.key == "" {
+		return "s3://" + p.b.name
+	}
+	return "s3://" + p.b.name + "/" + p.key
+}
+
+func (p s3Path) notFile(op string) error {
+	return &fs.PathError{Op: op, Path: p.String(), Err: errors.New("a bucket is not a file")}
+}
+
+// ReadFile reads the object, refusing one larger than MaxFileSize before reading it.
+func (p s3Path) ReadFile() ([]byte, error) {
+	data, _, err := p.read()
+	return data, err
+}
+
+// read returns the object and its ETag.
+func (p s3Path) read() ([]byte, string, error) {
+	if p.key == "" {
+		return nil, "", p.notFile("read")
+	}
+	var data []byte
+	var etag string
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: &p.b.name, Key: &p.key})
+		if err != nil {
+			return p.b.describe("GetObject", p.key, err)
+		}
+		defer out.Body.Close()
+		if n := aws.ToInt64(out.ContentLength); n > MaxFileSize {
+			return tooLarge(p.String(), n)
+		}
+		data, err = io.ReadAll(io.LimitReader(out.Body, MaxFileSize+1))
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+		if len(data) > MaxFileSize {
+			return tooLarge(p.String(), int64(len(data)))
+		}
+		etag = aws.ToString(out.ETag)
+		return nil
+	})
+	return data, etag, err
+}
+
+// WriteFile replaces the object: a PUT is atomic, readers see the old object or the new one.
+func (p s3Path) WriteFile(data []byte) error { return p.put(data, nil, nil) }
+
+// put writes the object, only if it is absent (ifNoneMatch "*") or still has the ETag ifMatch.
+func (p s3Path) put(data []byte, ifMatch, ifNoneMatch *string) error {
+	_, err := p.putETag(data, ifMatch, ifNoneMatch)
+	return err
+}
+
+func (p s3Path) putETag(data []byte, ifMatch, ifNoneMatch *string) (string, error) {
+	if p.key == "" {
+		return "", p.notFile("write")
+	}
+	var etag string
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.PutObject(ctx, &s3.PutObjectInput{
+			Bucket: &p.b.name, Key: &p.key, Body: bytes.NewReader(data),
+			ContentLength: aws.Int64(int64(len(data))),
+			IfMatch:       ifMatch, IfNoneMatch: ifNoneMatch,
+		})
+		if err != nil {
+			return p.b.describe("PutObject", p.key, err)
+		}
+		etag = aws.ToString(out.ETag)
+		return nil
+	})
+	return etag, err
+}
+
+// CheckWritable has nothing to check: no folder or link lies on an object's way.
+func (p s3Path) CheckWritable() error {
+	if p.key == "" {
+		return p.notFile("write")
+	}
+	return nil
+}
+
+// head says whether the object exists, and its ETag.
+func (p s3Path) head() (bool, string, error) {
+	if p.key == "" {
+		return false, "", nil
+	}
+	var etag string
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &p.b.name, Key: &p.key})
+		if err != nil {
+			return p.b.describe("HeadObject", p.key, err)
+		}
+		etag = aws.ToString(out.ETag)
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, "", nil
+	}
+	return err == nil, etag, err
+}
+
+// prefix is the key prefix of what lies below p.
+func (p s3Path) prefix() string {
+	if p.key == "" {
+		return ""
+	}
+	return p.key + "/"
+}
+
+// list calls f with each page of what lies below p: every key when deep, else the immediate
+// objects and sub-prefixes. max bounds the keys per page (0: S3's default).
+func (p s3Path) list(deep bool, max int32, f func(*s3.ListObjectsV2Output) (more bool)) error {
+	in := &s3.ListObjectsV2Input{Bucket: &p.b.name, Prefix: aws.String(p.prefix())}
+	if !deep {
+		in.Delimiter = aws.String("/")
+	}
+	if max > 0 {
+		in.MaxKeys = aws.Int32(max)
+	}
+	return p.b.op(func(ctx context.Context, c *s3.Client) error {
+		pages := s3.NewListObjectsV2Paginator(c, in)
+		for pages.HasMorePages() {
+			out, err := pages.NextPage(ctx)
+			if err != nil {
+				return p.b.describe("ListObjectsV2", p.key, err)
+			}
+			if !f(out) {
+				return nil
+			}
+		}
+		return nil
+	})
+}
+
+// hasMarker says whether a "p/" folder marker object is there: an empty folder that some tools
+// write, and that servers which keep folders (SeaweedFS) answer to until it is removed.
+func (p s3Path) hasMarker() (bool, error) {
+	if p.key == "" {
+		return false, nil
+	}
+	ok, _, err := (s3Path{b: p.b, key: p.key + "/"}).head()
+	return ok, err
+}
+
+// hasChildren says whether any object lies below p (p is then a folder).
+func (p s3Path) hasChildren() (bool, error) {
+	found := false
+	err := p.list(true, 1, func(out *s3.ListObjectsV2Output) bool {
+		found = len(out.Contents) > 0
+		return false
+	})
+	return found, err
+}
+
+// Remove deletes the object, and only the revision it found, so a file replaced meanwhile is not
+// lost; a folder with something in it is ENOTEMPTY, one without does not exist.
+func (p s3Path) Remove() error {
+	exists, etag, err := p.head()
+	if err != nil {
+		return err
+	}
+	if !exists {
+		children, err := p.hasChildren()
+		if err != nil {
+			return err
+		}
+		if children {
+			return &fs.PathError{Op: "remove", Path: p.String(), Err: syscall.ENOTEMPTY}
+		}
+		return &fs.PathError{Op: "remove", Path: p.String(), Err: fs.ErrNotExist}
+	}
+	return p.delete(etag)
+}
+
+// delete removes the object if it still has the ETag etag (any, when empty).
+func (p s3Path) delete(etag string) error {
+	return p.b.op(func(ctx context.Context, c *s3.Client) error {
+		in := &s3.DeleteObjectInput{Bucket: &p.b.name, Key: &p.key}
+		if etag != "" {
+			in.IfMatch = aws.String(etag)
+		}
+		if _, err := c.DeleteObject(ctx, in); err != nil {
+			return p.b.describe("DeleteObject", p.key, err)
+		}
+		return nil
+	})
+}
+
+// RemoveDir succeeds when nothing lies below p. S3 has no folders, but a "p/" marker object (some
+// tools write one, and servers that keep folders, such as SeaweedFS, answer to it) is deleted, so
+// the folder is no longer listed.
+func (p s3Path) RemoveDir() error {
+	children, err := p.hasChildren()
+	if err != nil {
+		return err
+	}
+	if children {
+		return &fs.PathError{Op: "removedir", Path: p.String(), Err: syscall.ENOTEMPTY}
+	}
+	return p.removeMarker()
+}
+
+func (p s3Path) removeMarker() error {
+	if p.key == "" {
+		return nil
+	}
+	err := (s3Path{b: p.b, key: p.key + "/"}).delete("")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// RemoveAll deletes the object p and every object below it; missing is not an error.
+func (p s3Path) RemoveAll() error {
+	if p.key == "" {
+		return &fs.PathError{Op: "removeall", Path: p.String(), Err: errors.New("a bucket is not removed through its own path")}
+	}
+	var keys []string
+	err := p.list(true, 0, func(out *s3.ListObjectsV2Output) bool {
+		for _, o := range out.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	keys = append(keys, p.key)
+	// The folders below p, deepest first, for their markers once their objects are gone.
+	var folders []string
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if strings.HasSuffix(k, "/") {
+			continue // a marker itself: removed with its folder below
+		}
+		if err := (s3Path{b: p.b, key: k}).delete(""); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		for dir, _ := split(k); len(dir) > len(p.key) && !seen[dir]; dir, _ = split(dir) {
+			seen[dir] = true
+			folders = append(folders, dir)
+		}
+	}
+	slices.SortFunc(folders, func(a, b string) int { return len(b) - len(a) })
+	for _, dir := range append(folders, p.key) {
+		if err := (s3Path{b: p.b, key: dir}).removeMarker(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadDir lists the objects and sub-prefixes just below p, sorted, hiding lock objects (and a
+// "folder/" marker object some tools write). A prefix with nothing below it does not exist.
+func (p s3Path) ReadDir() ([]Path, error) {
+	var children []Path
+	pre := p.prefix()
+	err := p.list(false, 0, func(out *s3.ListObjectsV2Output) bool {
+		for _, cp := range out.CommonPrefixes {
+			name := strings.TrimSuffix(strings.TrimPrefix(aws.ToString(cp.Prefix), pre), "/")
+			if validChild(name) {
+				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
+			}
+		}
+		for _, o := range out.Contents {
+			name := strings.TrimPrefix(aws.ToString(o.Key), pre)
+			if validChild(name) && !isLockName(name) && !isTempName(name) {
+				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(children) == 0 {
+		if ok, err := p.hasMarker(); err != nil || !ok {
+			return nil, errors.Join(&fs.PathError{Op: "readdir", Path: p.String(), Err: fs.ErrNotExist}, err)
+		}
+	}
+	slices.SortFunc(children, func(a, b Path) int { return strings.Compare(a.Base(), b.Base()) })
+	return children, nil
+}
+
+// validChild refuses names that are no path element: S3 keys may hold "a//b" or "a/../b", which no
+// Path below p can name (Join would clean them into something else).
+func validChild(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
+}
+
+// Exists says whether an object or a folder (objects below p) is there.
+func (p s3Path) Exists() (bool, error) {
+	if p.key == "" {
+		return true, p.bucketExists()
+	}
+	ok, _, err := p.head()
+	if err != nil || ok {
+		return ok, err
+	}
+	if ok, err = p.hasChildren(); err != nil || ok {
+		return ok, err
+	}
+	return p.hasMarker()
+}
+
+// IsDir says whether p is a folder: no object of its own, but objects below it.
+func (p s3Path) IsDir() (bool, error) {
+	if p.key == "" {
+		return true, p.bucketExists()
+	}
+	ok, _, err := p.head()
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		return false, nil
+	}
+	children, err := p.hasChildren()
+	if err != nil || children {
+		return children, err
+	}
+	if ok, err := p.hasMarker(); err != nil || ok {
+		return ok, err
+	}
+	return false, &fs.PathError{Op: "stat", Path: p.String(), Err: fs.ErrNotExist}
+}
+
+func (p s3Path) bucketExists() error {
+	return p.b.op(func(ctx context.Context, c *s3.Client) error {
+		if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &p.b.name}); err != nil {
+			return p.b.describe("HeadBucket", "", err)
+		}
+		return nil
+	})
+}

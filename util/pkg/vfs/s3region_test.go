@@ -1,0 +1,64 @@
+package vfs
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBucketRegion: the bucket's region is read from S3's answer to HeadBucket, on success and on
+// the 301 (or 403) that a request signed for another region gets; an answer without it is the error.
+// The server stands in for AWS's regional endpoint, which no test reaches; what it sends is what S3
+// documents for HeadBucket.
+func TestBucketRegion(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		region  string
+		want    string
+		wantErr bool
+	}{
+		{"same region", http.StatusOK, "us-east-1", "us-east-1", false},
+		{"moved", http.StatusMovedPermanently, "eu-west-1", "eu-west-1", false},
+		{"forbidden but located", http.StatusForbidden, "ap-south-1", "ap-south-1", false},
+		{"missing", http.StatusNotFound, "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				assert.Equal(t, http.MethodHead, r.Method)
+				assert.Equal(t, "/my-bucket", r.URL.Path)
+				if tt.region != "" {
+					w.Header().Set("X-Amz-Bucket-Region", tt.region)
+				}
+				w.WriteHeader(tt.status)
+			}))
+			defer srv.Close()
+			c := s3.New(s3.Options{
+				Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), UsePathStyle: true,
+				Credentials:      credentials.NewStaticCredentialsProvider("a", "b", ""),
+				RetryMaxAttempts: 1,
+			})
+			got, err := bucketRegion(context.Background(), c, "my-bucket")
+			if tt.wantErr {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// TestRedactURL: an endpoint is shown without what a URL can carry besides where it is.
+func TestRedactURL(t *testing.T) {
+	assert.Equal(t, "https://s3.example.com:9000/base", redactURL("https://user:secret@s3.example.com:9000/base?X-Amz-Signature=abc#f"))
+	assert.Equal(t, "(an endpoint that is not a URL)", redactURL("http://[::1"))
+}

@@ -1,0 +1,283 @@
+// Package s3test runs a real S3 server for tests: SeaweedFS's `weed server`, built by
+// hack/build-test-s3.sh, on 127.0.0.1 ports of its own, one per test binary, each test in a
+// bucket of its own. It is test support, never imported by production code.
+package s3test
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"k8s.io/kops/util/pkg/vfs"
+)
+
+// Keys of the server's two identities: an admin, and one that may only read and list.
+const (
+	AccessKey         = "kops-test-admin"
+	SecretKey         = "kops-test-admin-secret-0123456789"
+	ReadOnlyAccessKey = "kops-test-reader"
+	ReadOnlySecretKey = "kops-test-reader-secret-0123456789"
+	// Region is the one region the server answers for.
+	Region = "us-east-1"
+)
+
+// Server is a running S3 server.
+type Server struct {
+	// Endpoint is its URL, http://127.0.0.1:PORT.
+	Endpoint string
+	dir      string
+}
+
+var (
+	shared    *Server
+	sharedErr error
+	once      sync.Once
+)
+
+// Binary is where hack/build-test-s3.sh puts the server for the version its tool module pins, and
+// whether it is there.
+func Binary() (string, bool, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return "", false, err
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "hack", "tools", "seaweedfs", "go.mod"))
+	if err != nil {
+		return "", false, err
+	}
+	m := regexp.MustCompile(`(?m)^\s*github\.com/seaweedfs/seaweedfs (v\S+)`).FindSubmatch(mod)
+	if m == nil {
+		return "", false, errors.New("hack/tools/seaweedfs/go.mod pins no github.com/seaweedfs/seaweedfs")
+	}
+	bin := filepath.Join(root, "_output", "testbin", "seaweedfs-"+string(m[1]), "weed")
+	_, err = os.Stat(bin)
+	return bin, err == nil, nil
+}
+
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(data), "module k8s.io/kops\n") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the k8s.io/kops module")
+		}
+		dir = parent
+	}
+}
+
+// Shared is the test binary's server, started on first use. Without the binary the test is
+// skipped, or fails when KOPS_REQUIRE_TEST_S3=1 (as `make test` sets it, after building it).
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	bin, ok, err := Binary()
+	if err != nil {
+		t.Fatalf("finding the test S3 server: %v", err)
+	}
+	if !ok {
+		if os.Getenv("KOPS_REQUIRE_TEST_S3") == "1" {
+			t.Fatalf("the test S3 server %s is missing: run hack/build-test-s3.sh", bin)
+		}
+		t.Skipf("the test S3 server %s is missing: run hack/build-test-s3.sh (make test does)", bin)
+	}
+	once.Do(func() { shared, sharedErr = start(bin) })
+	if sharedErr != nil {
+		t.Fatalf("starting the test S3 server: %v", sharedErr)
+	}
+	return shared
+}
+
+// freePorts finds n ports free on 127.0.0.1 (the server binds them soon after; a clash fails the
+// start, which says so).
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	for len(ports) < n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+func start(bin string) (*Server, error) {
+	removeStale()
+	// The folder names the test binary, so that a later run can tell its server is gone.
+	dir, err := os.MkdirTemp("", fmt.Sprintf("kops-s3test-%d-", os.Getpid()))
+	if err != nil {
+		return nil, err
+	}
+	config := fmt.Sprintf(`{"identities":[
+  {"name":"admin","credentials":[{"accessKey":%q,"secretKey":%q}],"actions":["Admin","Read","Write","List","Tagging"]},
+  {"name":"reader","credentials":[{"accessKey":%q,"secretKey":%q}],"actions":["Read","List"]}]}`,
+		AccessKey, SecretKey, ReadOnlyAccessKey, ReadOnlySecretKey)
+	if err := os.WriteFile(filepath.Join(dir, "s3.json"), []byte(config), 0o600); err != nil {
+		return nil, err
+	}
+	ports, err := freePorts(8)
+	if err != nil {
+		return nil, err
+	}
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return nil, err
+	}
+	args := []string{"server",
+		"-dir=" + data, "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+		fmt.Sprintf("-master.port=%d", ports[0]), fmt.Sprintf("-master.port.grpc=%d", ports[1]),
+		fmt.Sprintf("-volume.port=%d", ports[2]), fmt.Sprintf("-volume.port.grpc=%d", ports[3]),
+		"-filer", fmt.Sprintf("-filer.port=%d", ports[4]), fmt.Sprintf("-filer.port.grpc=%d", ports[5]),
+		"-s3", fmt.Sprintf("-s3.port=%d", ports[6]), fmt.Sprintf("-s3.port.grpc=%d", ports[7]),
+		"-s3.config=" + filepath.Join(dir, "s3.json"),
+		// Nothing leaves the machine: no usage report.
+		"-master.telemetry=false",
+		"-master.volumeSizeLimitMB=64", "-volume.max=0",
+	}
+	s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", ports[6]), dir: dir}
+	log, err := os.Create(filepath.Join(dir, "weed.log"))
+	if err != nil {
+		return nil, err
+	}
+	started := make(chan error, 1)
+	// The server dies with the test binary (Pdeathsig), which is bound to the thread that started
+	// it: that thread is locked and kept for the process's life.
+	go func() {
+		runtime.LockOSThread()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "TMPDIR=" + dir}
+		cmd.Stdout, cmd.Stderr = log, log
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		started <- cmd.Start()
+		if cmd.Process != nil {
+			_ = cmd.Wait()
+		}
+		select {} // keep the thread
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	if err := s.waitReady(90 * time.Second); err != nil {
+		return nil, fmt.Errorf("%w; its log:\n%s", err, tail(filepath.Join(dir, "weed.log")))
+	}
+	return s, nil
+}
+
+// removeStale removes the folders of servers whose test binary has exited (the server died with
+// it): several test binaries run at once, so only a folder whose process is gone is removed.
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "kops-s3test-*-*"))
+	for _, dir := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(dir), "kops-s3test-%d-", &pid); err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
+
+func tail(name string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if len(lines) > 40 {
+			lines = lines[1:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// waitReady waits until a bucket can be made and written: the S3 gateway answers only once the
+// filer and a volume are up.
+func (s *Server) waitReady(limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	c := s.Client(AccessKey, SecretKey)
+	bucket := "kops-s3test-ready"
+	var err error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err = c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &bucket})
+		if err == nil || strings.Contains(err.Error(), "BucketAlreadyOwnedByYou") || strings.Contains(err.Error(), "BucketAlreadyExists") {
+			_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: &bucket, Key: aws.String("ready"), Body: strings.NewReader("ok")})
+		}
+		cancel()
+		if err == nil {
+			return nil
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return fmt.Errorf("the test S3 server did not get ready in %s: %v", limit, err)
+}
+
+// Client is an S3 client for the server with the given keys.
+func (s *Server) Client(key, secret string) *s3.Client {
+	return s3.New(s3.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(s.Endpoint),
+		UsePathStyle: true,
+		Credentials:  credentials.NewStaticCredentialsProvider(key, secret, ""),
+	})
+}
+
+// Settings are what the kops command reads from S3_* for this server, as the admin.
+func (s *Server) Settings() vfs.S3Settings {
+	return vfs.S3Settings{Endpoint: s.Endpoint, Region: Region, AccessKeyID: AccessKey, SecretAccessKey: SecretKey}
+}
+
+// Env is the environment a kops process needs for this server, as the admin.
+func (s *Server) Env() map[string]string {
+	return map[string]string{"S3_ENDPOINT": s.Endpoint, "S3_REGION": Region, "S3_ACCESS_KEY_ID": AccessKey, "S3_SECRET_ACCESS_KEY": SecretKey}
+}
+
+// NewBucket makes an empty bucket for one test and returns its name.
+func (s *Server) NewBucket(t testing.TB) string {
+	t.Helper()
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	name := "kops-test-" + hex.EncodeToString(b[:])
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := s.Client(AccessKey, SecretKey).CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &name}); err != nil {
+		t.Fatalf("creating bucket %s: %v", name, err)
+	}
+	return name
+}
