@@ -138,7 +138,7 @@ func TestStoreRoundTripCLI(t *testing.T) {
 		r = c.mustRun("get", "ig", "--name", "round.k8s.local")
 		assert.Contains(t, r.stdout, "control-plane-us-east-2a  ControlPlane  t3.medium    1    1    us-east-2a")
 		files := c.files()
-		for _, f := range []string{"round.k8s.local/config", "round.k8s.local/instancegroup/nodes", "round.k8s.local/instancegroup/control-plane-us-east-2a"} {
+		for _, f := range []string{"round.k8s.local/config", "round.k8s.local/instancegroup/nodes-us-east-2a", "round.k8s.local/instancegroup/control-plane-us-east-2a"} {
 			assert.Contains(t, files, f, "kops's layout")
 		}
 
@@ -222,7 +222,7 @@ func TestConcurrentCreatesProcessesCLI(t *testing.T) {
 				groups = append(groups, name)
 			}
 		}
-		assert.ElementsMatch(t, []string{"control-plane-" + zones[winner], "nodes"}, groups)
+		assert.ElementsMatch(t, []string{"control-plane-" + zones[winner], "nodes-" + zones[winner]}, groups)
 	})
 }
 
@@ -240,7 +240,7 @@ func TestConcurrentEditsProcessesCLI(t *testing.T) {
 			editor := filepath.Join(dir, "editor.sh")
 			script := fmt.Sprintf("#!/bin/sh\nsleep 0.1\nsed -i 's/^    kops.k8s.io\\/cluster: .*/&\\n    editor-%d: \"yes\"/' \"$1\"\n", i)
 			require.NoError(t, os.WriteFile(editor, []byte(script), 0o755))
-			cmds[i] = c.kopsProcess(map[string]string{"KOPS_EDITOR": editor, "TMPDIR": dir}, "edit", "ig", "nodes", "--name", "edit.k8s.local")
+			cmds[i] = c.kopsProcess(map[string]string{"KOPS_EDITOR": editor, "TMPDIR": dir}, "edit", "ig", "nodes-us-east-2a", "--name", "edit.k8s.local")
 			outs[i] = &bytes.Buffer{}
 			cmds[i].Stdout, cmds[i].Stderr = outs[i], outs[i]
 		}
@@ -249,7 +249,7 @@ func TestConcurrentEditsProcessesCLI(t *testing.T) {
 			wg.Go(func() { _ = cmd.Run() })
 		}
 		wg.Wait()
-		stored := c.mustRun("get", "ig", "nodes", "--name", "edit.k8s.local", "-o", "yaml").stdout
+		stored := c.mustRun("get", "ig", "nodes-us-east-2a", "--name", "edit.k8s.local", "-o", "yaml").stdout
 		landed := 0
 		for i, cmd := range cmds {
 			label := fmt.Sprintf("editor-%d: \"yes\"", i)
