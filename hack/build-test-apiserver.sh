@@ -71,6 +71,16 @@ if command -v flock >/dev/null 2>&1; then
   fi
 fi
 
+# wait_for PID SECONDS: true once the process has exited, false if it still runs after SECONDS.
+wait_for() {
+  local i
+  for ((i = 0; i < $2 * 10; i++)); do
+    kill -0 "$1" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  ! kill -0 "$1" 2>/dev/null
+}
+
 # build NAME MODULE_DIR PACKAGE WANT [go build flags...]
 # Builds into a temporary name and renames it, so an interrupted build never
 # leaves a binary that looks complete.
@@ -82,8 +92,14 @@ build() {
     return
   fi
   echo "building ${name} from ${pkg} (minutes with cold caches)..."
-  local start=${SECONDS}
-  (cd "${dir}" && go build "$@" -o "${OUT}/.${name}.tmp" "${pkg}")
+  local start=${SECONDS} pid
+  (cd "${dir}" && go build "$@" -o "${OUT}/.${name}.tmp" "${pkg}") &
+  pid=$!
+  # A line every 30 s, so that a long build on a loaded machine is never silent.
+  while ! wait_for "${pid}" 30; do
+    echo "  still building ${name} ($((SECONDS - start))s)"
+  done
+  wait "${pid}"
   mv -f "${OUT}/.${name}.tmp" "${OUT}/${name}"
   if ! ok "${OUT}/${name}" "${want}"; then
     echo "error: ${OUT}/${name} does not report ${want}: $("${OUT}/${name}" --version 2>&1 || true)" >&2

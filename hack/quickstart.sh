@@ -6,7 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "quickstart: building bin/kops and bin/channels (about 1-2 minutes the first time on 2 cores, seconds after)" >&2
+start=$SECONDS
 make build >/dev/null
+echo "quickstart: built in $((SECONDS - start)) s" >&2
 export KOPS_STATE_STORE="file://$PWD/.state"
 export KOPS_FEATURE_FLAGS="ClusterAddons,UseAddonOperators"
 kops=./bin/kops

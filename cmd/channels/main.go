@@ -40,6 +40,20 @@ func environ() map[string]string {
 }
 
 func run(ctx context.Context, args []string, env map[string]string, out, errOut io.Writer) int {
+	root := newRoot(ctx, env, out)
+	root.SetArgs(args)
+	root.SetOut(out)
+	root.SetErr(errOut)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintf(errOut, "Error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// newRoot builds the command tree; the docs check parses the documentation's command lines
+// against it.
+func newRoot(ctx context.Context, env map[string]string, out io.Writer) *cobra.Command {
 	root := &cobra.Command{Use: "channels", Short: "Apply kops addon channels to a cluster", SilenceErrors: true, SilenceUsage: true}
 	var kubeconfig string
 	var yes, allowDowngrade bool
@@ -93,14 +107,7 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 	root.PersistentFlags().StringVar(&kubeconfig, "kubeconfig", "", "Path to a kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)")
 	applyCmd.AddCommand(channelCmd)
 	root.AddCommand(applyCmd)
-	root.SetArgs(args)
-	root.SetOut(out)
-	root.SetErr(errOut)
-	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintf(errOut, "Error: %v\n", err)
-		return 1
-	}
-	return 0
+	return root
 }
 
 // restConfig finds the cluster: --kubeconfig, else KUBECONFIG, else ~/.kube/config, else the

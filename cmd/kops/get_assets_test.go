@@ -24,6 +24,8 @@ func TestGetAssets(t *testing.T) {
 		operatorDep = "addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml Deployment/coredns-operator-system/coredns-operator spec.template.spec.containers[0].image"
 		builtInDep  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns spec.template.spec.containers[0].image"
 		autoscaler  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
+		// With the operator, kops runs the autoscaler itself, as an addon of its own.
+		operatorAutoscaler = "addons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
 	)
 	mirror := func(image string) string { return "registry.example.com/mirror/" + image }
 	tests := []struct {
@@ -48,7 +50,7 @@ func TestGetAssets(t *testing.T) {
 				// The built-in addon is written too, for the takeover of a cluster kops's channels
 				// managed, and runs these images until it is retired.
 				{Original: "registry.k8s.io/coredns/coredns:v1.14.2", Remapped: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep, operatorCR}},
-				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{autoscaler}},
+				{Original: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Remapped: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{operatorAutoscaler, autoscaler}},
 			},
 		},
 	}

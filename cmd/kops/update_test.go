@@ -61,7 +61,7 @@ func TestUpdateClusterRefusesInvalidSpec(t *testing.T) {
 	config := c.storePath("bad.k8s.local", "config")
 	data, err := os.ReadFile(config)
 	require.NoError(t, err)
-	broken := []byte(string(data) + "  serviceClusterIPRange: 10.0.0.0/24\n")
+	broken := []byte(string(data) + "  serviceClusterIPRange: 10.0.0.0/33\n")
 	require.NoError(t, os.WriteFile(config, broken, 0o644))
 
 	r := c.run("update", "cluster", "bad.k8s.local", "--yes")

@@ -41,6 +41,46 @@ type buildOptions struct {
 	revision  string // source revision, for the label
 	goArch    string
 	outDir    string
+	// progress receives a line per step and, during the compile, one every heartbeat, so that a
+	// long build on a loaded machine is never silent; nil for none.
+	progress  io.Writer
+	heartbeat time.Duration
+}
+
+func (o buildOptions) say(format string, args ...any) {
+	if o.progress != nil {
+		fmt.Fprintf(o.progress, "images: "+format+"\n", args...)
+	}
+}
+
+// whileRunning reports every heartbeat how long fn has run, until it returns.
+func (o buildOptions) whileRunning(what string, fn func() error) error {
+	if o.progress == nil || o.heartbeat <= 0 {
+		return fn()
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(o.heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				o.say("still %s (%s)", what, time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	err := fn()
+	close(done)
+	<-stopped
+	if err == nil {
+		o.say("%s took %s", what, time.Since(start).Round(100*time.Millisecond))
+	}
+	return err
 }
 
 type built struct {
@@ -147,10 +187,17 @@ func build(o buildOptions) (built, error) {
 		return built{}, err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := buildBinary(o, tmp)
+	o.say("compiling %s for linux/%s (a minute or two on 2 cores with a cold build cache)", o.goPackage, o.goArch)
+	var bin string
+	err = o.whileRunning("compiling "+o.goPackage, func() error {
+		var err error
+		bin, err = buildBinary(o, tmp)
+		return err
+	})
 	if err != nil {
 		return built{}, err
 	}
+	o.say("assembling %s", o.image)
 	img, err := assemble(o, bin)
 	if err != nil {
 		return built{}, err
@@ -163,6 +210,7 @@ func build(o buildOptions) (built, error) {
 		return built{}, err
 	}
 	dest := filepath.Join(o.outDir, tarballName(ref))
+	o.say("writing %s", dest)
 	partial, err := os.CreateTemp(o.outDir, ".partial-*.tar")
 	if err != nil {
 		return built{}, err

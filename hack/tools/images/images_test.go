@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,4 +160,24 @@ func TestBuildErrors(t *testing.T) {
 	entries, err := os.ReadDir(out)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "a failed build leaves no tarball")
+}
+
+// TestBuildReportsProgress: every step says so, and a compile longer than the heartbeat says it
+// is still running, so that a build on a loaded machine is never silent.
+func TestBuildReportsProgress(t *testing.T) {
+	var progress strings.Builder
+	out := t.TempDir()
+	_, err := build(buildOptions{sourceDir: ".", goPackage: "./testdata/hello", image: "example-project/hello:v1.2.3",
+		goArch: "amd64", outDir: out, progress: &progress, heartbeat: time.Millisecond})
+	require.NoError(t, err)
+	lines := progress.String()
+	for _, want := range []string{
+		"images: compiling ./testdata/hello for linux/amd64",
+		"images: still compiling ./testdata/hello (",
+		"images: compiling ./testdata/hello took ",
+		"images: assembling example-project/hello:v1.2.3",
+		"images: writing " + filepath.Join(out, "hello-v1.2.3.tar"),
+	} {
+		assert.Contains(t, lines, want)
+	}
 }

@@ -7,7 +7,7 @@
 //	go -C hack/tools/images run . --source-dir "$PWD" --channel channels/stable \
 //	    --package operator.coredns.addons.x-k8s.io --out _output/images ./cmd/coredns-operator
 //
-// It prints "<name:tag> <digest> <file>".
+// It prints "<name:tag> <digest> <file>", and its progress on stderr.
 package main
 
 import (
@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 )
 
 func main() {
@@ -58,6 +59,8 @@ func run(args []string) error {
 		revision:  sourceRevision(*sourceDir),
 		goArch:    *goArch,
 		outDir:    abs(*outDir),
+		progress:  os.Stderr,
+		heartbeat: 15 * time.Second,
 	})
 	if err != nil {
 		return err

@@ -12,8 +12,11 @@ import (
 const (
 	DefaultChannel           = "stable"
 	DefaultNonMasqueradeCIDR = "100.64.0.0/10"
-	// DefaultIPv6ServiceClusterIPRange is the service range of every IPv6 cluster; it is not
-	// derived from nonMasqueradeCIDR, which is ::/0 on such clusters.
+	// DefaultServiceClusterIPRange and DefaultIPv6ServiceClusterIPRange are the service ranges of
+	// IPv4 and IPv6 clusters that set none. As in kops they are fixed, not derived from
+	// nonMasqueradeCIDR: an AWS VPC CNI cluster's nonMasqueradeCIDR is its VPC's own range, and a
+	// service range carved from it would collide with machine addresses.
+	DefaultServiceClusterIPRange     = "100.64.0.0/13"
 	DefaultIPv6ServiceClusterIPRange = "fd00:5e4f:ce::/108"
 	DefaultDNSProvider               = DNSProviderCoreDNS
 	DefaultDNSDomain                 = "cluster.local"
@@ -22,9 +25,6 @@ const (
 	DefaultDNSMemoryLimit            = "170Mi"
 	// DNSServerIPOffset is how far into the service range the cluster DNS service address lies.
 	DNSServerIPOffset = 10
-	// serviceRangePrefixIncrease shrinks the IPv4 non-masquerade range to the service range: the
-	// service range is its first 1/8th.
-	serviceRangePrefixIncrease = 3
 )
 
 // CompleteCluster returns a deep copy of in with every empty defaulted field filled in; in is not
@@ -104,10 +104,10 @@ func (s *ClusterSpec) IsIPv6Only() bool {
 	return IsIPv6CIDR(s.NonMasqueradeCIDR)
 }
 
-// DeriveServiceClusterIPRange returns the default service range for a nonMasqueradeCIDR: the fixed
-// DefaultIPv6ServiceClusterIPRange for IPv6, and for IPv4 the first subnet three bits longer
-// (100.64.0.0/10 gives 100.64.0.0/13). It returns "" when nonMasqueradeCIDR does not parse or is too
-// small to hold such a subnet.
+// DeriveServiceClusterIPRange returns the default service range for a nonMasqueradeCIDR, as kops
+// defaults it: DefaultIPv6ServiceClusterIPRange for an IPv6 cluster, DefaultServiceClusterIPRange
+// otherwise. It returns "" when nonMasqueradeCIDR does not parse, so that validation reports that
+// field rather than a guessed range.
 func DeriveServiceClusterIPRange(nonMasqueradeCIDR string) string {
 	p, err := netip.ParsePrefix(nonMasqueradeCIDR)
 	if err != nil {
@@ -116,11 +116,7 @@ func DeriveServiceClusterIPRange(nonMasqueradeCIDR string) string {
 	if p.Addr().Is6() {
 		return DefaultIPv6ServiceClusterIPRange
 	}
-	bits := p.Bits() + serviceRangePrefixIncrease
-	if bits > p.Addr().BitLen() {
-		return ""
-	}
-	return netip.PrefixFrom(p.Masked().Addr(), bits).String()
+	return DefaultServiceClusterIPRange
 }
 
 // DNSServerIP returns the default cluster DNS address for a service range: its base address plus

@@ -95,11 +95,12 @@ func TestCompleteCluster(t *testing.T) {
 			},
 		},
 		{
-			name: "IPv4 range derived from custom nonMasqueradeCIDR",
+			// kops's default, whatever nonMasqueradeCIDR is: an AWS VPC CNI cluster's is its VPC.
+			name: "IPv4 range is kops's default, not carved from a custom nonMasqueradeCIDR",
 			in:   named(ClusterSpec{NonMasqueradeCIDR: "10.0.0.0/8"}),
 			check: func(t *testing.T, s ClusterSpec) {
-				assert.Equal(t, "10.0.0.0/11", s.ServiceClusterIPRange)
-				assert.Equal(t, "10.0.0.10", s.KubeDNS.ServerIP)
+				assert.Equal(t, "100.64.0.0/13", s.ServiceClusterIPRange)
+				assert.Equal(t, "100.64.0.10", s.KubeDNS.ServerIP)
 			},
 		},
 		{
@@ -144,11 +145,11 @@ func TestCompleteCluster(t *testing.T) {
 			},
 		},
 		{
-			name: "nonMasqueradeCIDR too small to derive a range",
+			name: "a small nonMasqueradeCIDR still gets the default range",
 			in:   named(ClusterSpec{NonMasqueradeCIDR: "10.0.0.0/30"}),
 			check: func(t *testing.T, s ClusterSpec) {
-				assert.Empty(t, s.ServiceClusterIPRange)
-				assert.Empty(t, s.KubeDNS.ServerIP)
+				assert.Equal(t, "100.64.0.0/13", s.ServiceClusterIPRange)
+				assert.Equal(t, "100.64.0.10", s.KubeDNS.ServerIP)
 			},
 		},
 	}

@@ -2,17 +2,18 @@ package kops
 
 // PodMetadataAccessSpec says whether pods may reach the cloud's instance metadata service (IMDS,
 // 169.254.169.254), from which any pod on a node could otherwise read the node's credentials.
-// Host-network pods (the control plane, kube-proxy, CNI agents) are never affected: the rules act on
-// the pod interfaces only.
+// Host-network pods (the control plane, kube-proxy, CNI agents) are never affected: the node rules
+// act on what enters the node from any interface but lo, and the node's own processes send
+// through OUTPUT.
 type PodMetadataAccessSpec struct {
 	// Mode is PodMetadataAccessAllow, PodMetadataAccessBlock (the default on clouds with instance
 	// metadata) or PodMetadataAccessForward.
 	Mode string `json:"mode,omitempty"`
 	// Forward configures the credentials proxy pods are sent to; only with mode Forward.
 	Forward *PodMetadataForwardSpec `json:"forward,omitempty"`
-	// HostInterface overrides the iptables interface pattern of the pods' interfaces (cali+, eni+,
-	// cbr0, ...) that is otherwise derived from spec.networking. Required in Forward mode for a CNI
-	// this build does not know.
+	// HostInterface narrows the node rules to traffic entering on this iptables interface pattern
+	// (cali+, eth1). Unset, they hold every interface but lo, whatever spec.networking is, so
+	// that no pod interface can be missed; set, every other interface reaches metadata.
 	HostInterface string `json:"hostInterface,omitempty"`
 }
 

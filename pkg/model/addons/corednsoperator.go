@@ -24,14 +24,15 @@ const (
 	CoreDNSResourceAddonName = "coredns.addons.x-k8s.io"
 )
 
-// CoreDNSOperator deploys CoreDNS through the cluster-addons operator, in three addons applied in
+// CoreDNSOperator deploys CoreDNS through the cluster-addons operator, in four addons applied in
 // order: the RBAC CoreDNS needs (pre-created by kops, so the operator needs no RBAC rights), the
+// autoscaler and PodDisruptionBudget of CoreDNS (kops's too: the operator may write neither), the
 // operator package with the rights generated from corednsoperator.Rights, and the CoreDNS object.
 type CoreDNSOperator struct{}
 
-// Owns names the three addons.
+// Owns names the four addons.
 func (CoreDNSOperator) Owns() []string {
-	return []string{coredns.RBACAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
+	return []string{coredns.RBACAddonName, coredns.ScalingAddonName, corednsoperator.AddonName, CoreDNSResourceAddonName}
 }
 
 // Packages are the operator package and the CoreDNS versions, when the operator runs.
@@ -56,6 +57,10 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		return nil, err
 	}
 	rbac, err := coredns.RenderRBAC()
+	if err != nil {
+		return nil, err
+	}
+	scaling, err := renderScaling(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +90,22 @@ func (CoreDNSOperator) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	}
 	return []*Addon{
 		newAddon(coredns.RBACAddonName, coredns.RBACAddonID, rbac),
+		newAddon(coredns.ScalingAddonName, coredns.ScalingAddonID, scaling),
 		newAddon(corednsoperator.AddonName, operator.Version, operatorManifest),
 		newAddon(CoreDNSResourceAddonName, version.Version, resourceManifest),
 	}, nil
+}
+
+// renderScaling renders the autoscaler and the PodDisruptionBudget the built-in addon would, as an
+// addon of their own: the objects a switch of mode moves in place. The autoscaler may set no more
+// replicas than the operator's admission policy admits on Deployment coredns, or it would lock the
+// operator out of every write to it.
+func renderScaling(ctx *model.KopsModelContext) ([]byte, error) {
+	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	return coredns.RenderScaling(facts, corednsoperator.MaxReplicas)
 }
 
 // coreDNSResource renders the CoreDNS object from the completed cluster and the channel's CoreDNS

@@ -65,9 +65,10 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	for _, a := range got {
 		names = append(names, a.Spec.Name+"@"+a.Spec.ID)
 	}
-	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io@k8s-1.12", "operator.coredns.addons.x-k8s.io@0.2.0", "coredns.addons.x-k8s.io@1.12.4"}, names)
+	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io@k8s-1.12", "coredns-scaling.addons.k8s.io@k8s-1.12", "operator.coredns.addons.x-k8s.io@0.2.0", "coredns.addons.x-k8s.io@1.12.4"}, names)
 
-	objs, err := kubemanifest.DecodeStrict(got[1].Manifest)
+	operatorManifest := addonManifest(t, got, corednsoperator.AddonName)
+	objs, err := kubemanifest.DecodeStrict(operatorManifest)
 	require.NoError(t, err)
 	var keys []string
 	for _, o := range objs {
@@ -84,9 +85,9 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		"ValidatingAdmissionPolicy/coredns-operator-scope-exact", "ValidatingAdmissionPolicyBinding/coredns-operator-scope-exact",
 		"Deployment/coredns-operator-system/coredns-operator",
 	}, keys, "kops renders the Namespace, the CRD and the ServiceAccount the package does not hold; the rights and the policy come before the operator")
-	assert.Contains(t, string(got[1].Manifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
+	assert.Contains(t, string(operatorManifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
 	var resource corednsoperator.CoreDNS
-	require.NoError(t, yaml.UnmarshalStrict(got[2].Manifest, &resource), "exactly the fields the CRD declares")
+	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, got, CoreDNSResourceAddonName), &resource), "exactly the fields the CRD declares")
 	assert.Equal(t, corednsoperator.CoreDNSSpec{
 		Version:   "1.12.4",
 		Image:     "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4", // pinned and remapped

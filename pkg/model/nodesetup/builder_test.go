@@ -68,8 +68,9 @@ func keys(m map[string][]byte) []string {
 }
 
 func TestBuilderError(t *testing.T) {
-	c := testCluster("Forward", false, nil)
+	c := testCluster("Block", false, nil)
+	c.Spec.PodMetadataAccess.HostInterface = "lo"
 	ctx := &model.KopsModelContext{Cluster: c, InstanceGroups: []*kops.InstanceGroup{group("nodes", kops.RoleNode)}}
 	err := (&Builder{Context: ctx}).Build(&fi.ModelBuilderContext{})
-	assert.ErrorContains(t, err, "spec.podMetadataAccess.hostInterface: Required value")
+	assert.ErrorContains(t, err, "spec.podMetadataAccess.hostInterface: Invalid value")
 }

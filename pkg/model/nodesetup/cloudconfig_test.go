@@ -23,20 +23,19 @@ func docOf(files *NodeFiles) cloudConfigDoc {
 // TestWriteCloudConfigMatchesTheEncoder: the fast writer gives the encoder's bytes for every file
 // set the renderer produces.
 func TestWriteCloudConfigMatchesTheEncoder(t *testing.T) {
-	for _, cni := range cnis {
+	for _, hostInterface := range []string{"", "cali+"} {
 		for _, ipv6 := range []bool{false, true} {
-			for _, mode := range []string{"Allow", "Block", "Forward"} {
-				if mode == "Forward" && cni.networking == nil {
-					continue
-				}
-				files, err := Files(testCluster(mode, ipv6, cni.networking))
+			for _, mode := range allModes {
+				c := testCluster(mode, ipv6, nil)
+				c.Spec.PodMetadataAccess.HostInterface = hostInterface
+				files, err := Files(c)
 				require.NoError(t, err)
 				doc := docOf(files)
 				fast, ok := writeCloudConfig(doc)
-				require.True(t, ok, "%s %s %v: generated files are literal-block safe", cni.name, mode, ipv6)
+				require.True(t, ok, "%q %s %v: generated files are literal-block safe", hostInterface, mode, ipv6)
 				slow, err := encodeCloudConfig(doc)
 				require.NoError(t, err)
-				assert.Equal(t, slow, fast, "%s %s %v", cni.name, mode, ipv6)
+				assert.Equal(t, slow, fast, "%q %s %v", hostInterface, mode, ipv6)
 			}
 		}
 	}

@@ -21,73 +21,105 @@ func testCluster(mode string, ipv6 bool, n *kops.NetworkingSpec) *kops.Cluster {
 	return c
 }
 
-var cnis = []struct {
+// networkings are spec.networking values the rules must not depend on: each CNI kops names,
+// bring-your-own (cni), and none at all.
+var networkings = []struct {
 	name       string
 	networking *kops.NetworkingSpec
-	match      string
 }{
-	{"calico", &kops.NetworkingSpec{Calico: &kops.CNIPresence{}}, "-i cali+"},
-	{"cilium", &kops.NetworkingSpec{Cilium: &kops.CiliumNetworkingSpec{}}, "-i lxc+"},
-	{"amazonvpc", &kops.NetworkingSpec{AmazonVPC: &kops.AmazonVPCNetworkingSpec{}}, "-i eni+"},
-	{"flannel", &kops.NetworkingSpec{Flannel: &kops.CNIPresence{}}, "-i cni0"},
-	{"kubenet", &kops.NetworkingSpec{Kubenet: &kops.CNIPresence{}}, "-i cbr0"},
-	{"weave", &kops.NetworkingSpec{Weave: &kops.CNIPresence{}}, "-i weave"},
-	{"kuberouter", &kops.NetworkingSpec{KubeRouter: &kops.CNIPresence{}}, "-i kube-bridge"},
-	{"unknown", nil, "! -i lo"},
+	{"calico", &kops.NetworkingSpec{Calico: &kops.CNIPresence{}}},
+	{"canal", &kops.NetworkingSpec{Canal: &kops.CNIPresence{}}},
+	{"cilium", &kops.NetworkingSpec{Cilium: &kops.CiliumNetworkingSpec{}}},
+	{"amazonvpc", &kops.NetworkingSpec{AmazonVPC: &kops.AmazonVPCNetworkingSpec{}}},
+	{"flannel", &kops.NetworkingSpec{Flannel: &kops.CNIPresence{}}},
+	{"kubenet", &kops.NetworkingSpec{Kubenet: &kops.CNIPresence{}}},
+	{"weave", &kops.NetworkingSpec{Weave: &kops.CNIPresence{}}},
+	{"kuberouter", &kops.NetworkingSpec{KubeRouter: &kops.CNIPresence{}}},
+	{"cni", &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}},
+	{"none", nil},
 }
 
-// TestScriptPerModeCNIAndFamily pins the rule lines of every combination; the netns tests prove
-// what they do.
-func TestScriptPerModeCNIAndFamily(t *testing.T) {
-	for _, cni := range cnis {
-		for _, ipv6 := range []bool{false, true} {
-			for _, mode := range []string{"Allow", "Block", "Forward"} {
-				if mode == "Forward" && cni.networking == nil {
-					continue // refused, see TestRulesRefuse
-				}
-				family := map[bool]string{false: "ipv4", true: "ipv6"}[ipv6]
-				t.Run(cni.name+"/"+family+"/"+mode, func(t *testing.T) {
-					script, err := Script(testCluster(mode, ipv6, cni.networking))
-					require.NoError(t, err)
-					s := string(script)
-					drop4 := "-A KOPS-METADATA " + cni.match + " -d 169.254.169.254/32 -j DROP"
-					raw4 := "-A KOPS-METADATA-RAW " + cni.match + " -d 169.254.169.254/32 -j DROP"
-					dnat4 := "-A KOPS-METADATA-NAT " + cni.match + " -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j DNAT --to-destination ${node_ip4}:8181"
-					drop6 := "-A KOPS-METADATA " + cni.match + " -d fd00:ec2::254/128 -j DROP"
-					dnat6 := "--to-destination [${node_ip6}]:8181"
-					has := map[string]bool{
-						drop4: mode != "Allow", raw4: mode != "Allow", dnat4: mode == "Forward",
-						drop6: mode != "Allow" && ipv6, dnat6: mode == "Forward" && ipv6,
-						"need ip6tables\n": ipv6,
-						"jump_first iptables filter FORWARD KOPS-METADATA\n":                         mode != "Allow",
-						"jump_first iptables filter INPUT KOPS-METADATA\n":                           mode != "Allow",
-						"remove_chain iptables nat KOPS-METADATA-NAT PREROUTING\n":                   mode != "Forward",
-						"remove_chain iptables filter KOPS-METADATA FORWARD INPUT\n":                 mode == "Allow",
-						"remove_chain ip6tables raw KOPS-METADATA-RAW PREROUTING\n":                  !ipv6 || mode == "Allow",
-						"-p tcp -m tcp --dport 80 -j RETURN\n":                                       mode == "Forward",
-						"need iptables\n":                                                            true,
-						`echo "$name: mode ` + mode + ` applied"`:                                    true,
-						"if command -v ip6tables >/dev/null 2>&1; then\n":                            !ipv6,
-						"node_ip4=$(node_address -4 169.254.169.254 \"${KOPS_METADATA_NODE_IP:-}\")": mode == "Forward",
-					}
-					for line, want := range has {
-						assert.Equal(t, want, strings.Contains(s, line), "script contains %q", line)
-					}
-				})
+var allModes = []string{kops.PodMetadataAccessAllow, kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward}
+
+// TestRulesIgnoreNetworking: no CNI's interface names are listed anywhere, so the script is the
+// same whatever spec.networking says; a CNI kops cannot name gets exactly what Calico gets.
+func TestRulesIgnoreNetworking(t *testing.T) {
+	for _, ipv6 := range []bool{false, true} {
+		for _, mode := range allModes {
+			want, err := Script(testCluster(mode, ipv6, nil))
+			require.NoError(t, err)
+			for _, n := range networkings {
+				got, err := Script(testCluster(mode, ipv6, n.networking))
+				require.NoError(t, err)
+				assert.Equal(t, string(want), string(got), "%s, IPv6 %v, %s", mode, ipv6, n.name)
 			}
 		}
 	}
 }
 
-func TestRulesForwardPortAndOverride(t *testing.T) {
-	c := testCluster("Forward", false, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
+// TestScriptPerModeAndFamily pins the rule lines of every combination; the netns tests prove
+// what they do.
+func TestScriptPerModeAndFamily(t *testing.T) {
+	for _, ipv6 := range []bool{false, true} {
+		for _, mode := range allModes {
+			family := map[bool]string{false: "ipv4", true: "ipv6"}[ipv6]
+			t.Run(family+"/"+mode, func(t *testing.T) {
+				script, err := Script(testCluster(mode, ipv6, nil))
+				require.NoError(t, err)
+				s := string(script)
+				holds := mode != "Allow"
+				has := map[string]bool{
+					"-A KOPS-METADATA-RAW ! -i lo -d 169.254.169.254/32 -j DROP\n":                                                             holds,
+					"-A KOPS-METADATA ! -i lo -d 169.254.169.254/32 -j DROP\n":                                                                 holds,
+					"-A KOPS-METADATA-NAT ! -i lo -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j DNAT --to-destination ${node_ip4}:8181\n":  mode == "Forward",
+					"-A KOPS-METADATA-RAW ! -i lo -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j RETURN\n":                                  mode == "Forward",
+					"-A KOPS-METADATA-RAW ! -i lo -d fd00:ec2::254/128 -j DROP\n":                                                              holds,
+					"-A KOPS-METADATA ! -i lo -d fd00:ec2::254/128 -j DROP\n":                                                                  holds,
+					"-A KOPS-METADATA-NAT ! -i lo -d fd00:ec2::254/128 -p tcp -m tcp --dport 80 -j DNAT --to-destination [${node_ip6}]:8181\n": mode == "Forward" && ipv6,
+					"-A KOPS-METADATA-RAW ! -i lo -d fd00:ec2::254/128 -p tcp -m tcp --dport 80 -j RETURN\n":                                   mode == "Forward" && ipv6,
+					"-A KOPS-METADATA-POST -d 169.254.169.254/32 -m conntrack ! --ctorigdst 169.254.169.254/32 -j DROP\n":                      holds,
+					"-A KOPS-METADATA-POST -d fd00:ec2::254/128 -m conntrack --ctstate INVALID,UNTRACKED -j DROP\n":                            holds,
+					"jump_first iptables mangle POSTROUTING KOPS-METADATA-POST\n":                                                              holds,
+					"remove_chain ip6tables mangle KOPS-METADATA-POST POSTROUTING\n":                                                           !holds,
+					"need ip6tables\n": holds,
+					"jump_first iptables mangle FORWARD KOPS-METADATA\n":          holds,
+					"jump_first iptables mangle INPUT KOPS-METADATA\n":            holds,
+					"jump_first ip6tables mangle INPUT KOPS-METADATA\n":           holds,
+					"remove_chain iptables nat KOPS-METADATA-NAT PREROUTING\n":    mode != "Forward",
+					"remove_chain ip6tables nat KOPS-METADATA-NAT PREROUTING\n":   mode != "Forward" || !ipv6,
+					"remove_chain iptables mangle KOPS-METADATA FORWARD INPUT\n":  !holds,
+					"remove_chain iptables filter KOPS-METADATA FORWARD INPUT\n":  true,
+					"remove_chain ip6tables filter KOPS-METADATA FORWARD INPUT\n": true,
+					"if [ -e /proc/net/if_inet6 ]; then\n":                        holds && !ipv6,
+					"if command -v ip6tables >/dev/null 2>&1; then\n":             !holds,
+					"need iptables\n":                         true,
+					`echo "$name: mode ` + mode + ` applied"`: true,
+					"node_ip4=$(node_address -4 169.254.169.254 \"${KOPS_METADATA_NODE_IP:-}\")": mode == "Forward",
+					"node_ip6=$(node_address -6 fd00:ec2::254 \"${KOPS_METADATA_NODE_IPV6:-}\")": mode == "Forward" && ipv6,
+				}
+				for line, want := range has {
+					assert.Equal(t, want, strings.Contains(s, line), "script contains %q", line)
+				}
+				assert.Equal(t, strings.Count(s, "! -i lo "), strings.Count(s, "-i "), "every rule matches all but lo, no interface by name")
+			})
+		}
+	}
+}
+
+// TestHostInterfaceNarrowsOnlyWhereSet: hostInterface replaces the universal match in every rule
+// of both families, and nothing else does.
+func TestHostInterfaceNarrowsOnlyWhereSet(t *testing.T) {
+	c := testCluster("Forward", true, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
 	port := int32(9911)
 	c.Spec.PodMetadataAccess.Forward = &kops.PodMetadataForwardSpec{Port: &port}
 	c.Spec.PodMetadataAccess.HostInterface = "veth+"
 	script, err := Script(c)
 	require.NoError(t, err)
-	assert.Contains(t, string(script), "-A KOPS-METADATA-NAT -i veth+ -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j DNAT --to-destination ${node_ip4}:9911\n")
-	assert.NotContains(t, string(script), "cali+")
+	s := string(script)
+	assert.Contains(t, s, "-A KOPS-METADATA-NAT -i veth+ -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j DNAT --to-destination ${node_ip4}:9911\n")
+	assert.Contains(t, s, "-A KOPS-METADATA -i veth+ -d fd00:ec2::254/128 -j DROP\n")
+	assert.Contains(t, s, "# Pod traffic: only what enters on veth+ (spec.podMetadataAccess.hostInterface).\n")
+	assert.NotContains(t, s, "! -i lo")
 }
 
 func TestDefaultMode(t *testing.T) {
@@ -106,21 +138,19 @@ func TestDefaultMode(t *testing.T) {
 func TestRulesRefuse(t *testing.T) {
 	for _, tc := range []struct {
 		name, hostInterface, mode, want string
-		networking                      *kops.NetworkingSpec
 	}{
-		{"shell", "cali+; reboot", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"substitution", "$(reboot)", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"newline", "cali+\n-A INPUT -j ACCEPT", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"iptables option", "cali+ -j ACCEPT", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"negation", "!lo", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"too long", "abcdefghijklmnop", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"loopback would cut the node off", "lo", "Block", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"loopback prefix", "lo+", "Forward", "spec.podMetadataAccess.hostInterface: Invalid value", nil},
-		{"unknown CNI in Forward", "", "Forward", "spec.podMetadataAccess.hostInterface: Required value", nil},
-		{"bad mode", "", "Blok", "spec.podMetadataAccess.mode: Unsupported value", nil},
+		{"shell", "cali+; reboot", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"substitution", "$(reboot)", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"newline", "cali+\n-A INPUT -j ACCEPT", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"iptables option", "cali+ -j ACCEPT", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"negation", "!lo", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"too long", "abcdefghijklmnop", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"loopback would cut the node off", "lo", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"loopback prefix", "lo+", "Forward", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"bad mode", "", "Blok", "spec.podMetadataAccess.mode: Unsupported value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := testCluster(tc.mode, false, tc.networking)
+			c := testCluster(tc.mode, false, nil)
 			c.Spec.PodMetadataAccess.HostInterface = tc.hostInterface
 			_, err := Script(c)
 			require.Error(t, err)
@@ -134,27 +164,33 @@ func TestRulesRefuse(t *testing.T) {
 	assert.ErrorContains(t, err, "spec.podMetadataAccess.forward.port: Invalid value: 0")
 }
 
-// TestMetadataAddressPerCloud: the rules protect the cloud's own metadata address, and IPv6 only
-// where the cloud serves metadata over IPv6.
+// TestMetadataAddressPerCloud: the rules protect the cloud's own metadata addresses, IPv6 ones
+// on IPv4 clusters too.
 func TestMetadataAddressPerCloud(t *testing.T) {
 	for _, tc := range []struct {
-		cloud      string
-		ipv4       string
-		ipv6Blocks bool
+		cloud, ipv4, ipv6 string
 	}{
-		{"aws", "169.254.169.254/32", true},
-		{"gce", "169.254.169.254/32", false},
-		{"openstack", "169.254.169.254/32", false},
-		{"scaleway", "169.254.42.42/32", false},
+		{"aws", "169.254.169.254/32", "fd00:ec2::254/128"},
+		{"gce", "169.254.169.254/32", "fd20:ce::254/128"},
+		{"openstack", "169.254.169.254/32", ""},
+		{"scaleway", "169.254.42.42/32", "fd00:42::42/128"},
 	} {
-		t.Run(tc.cloud, func(t *testing.T) {
-			c := testCluster("Block", true, &kops.NetworkingSpec{Calico: &kops.CNIPresence{}})
-			c.Spec.CloudProvider = tc.cloud
-			script, err := Script(c)
-			require.NoError(t, err)
-			assert.Contains(t, string(script), "-A KOPS-METADATA -i cali+ -d "+tc.ipv4+" -j DROP\n")
-			assert.Equal(t, tc.ipv6Blocks, strings.Contains(string(script), "-d fd00:ec2::254/128 -j DROP"))
-			assert.Equal(t, tc.ipv6Blocks, strings.Contains(string(script), "need ip6tables\n"))
-		})
+		for _, ipv6 := range []bool{false, true} {
+			t.Run(tc.cloud+map[bool]string{false: "/ipv4", true: "/ipv6"}[ipv6], func(t *testing.T) {
+				c := testCluster("Block", ipv6, nil)
+				c.Spec.CloudProvider = tc.cloud
+				script, err := Script(c)
+				require.NoError(t, err)
+				s := string(script)
+				assert.Contains(t, s, "-A KOPS-METADATA ! -i lo -d "+tc.ipv4+" -j DROP\n")
+				if tc.ipv6 == "" {
+					assert.NotContains(t, s, "need ip6tables\n", "no IPv6 metadata, nothing to hold")
+					return
+				}
+				assert.Contains(t, s, "-A KOPS-METADATA-RAW ! -i lo -d "+tc.ipv6+" -j DROP\n")
+				assert.Contains(t, s, "-A KOPS-METADATA ! -i lo -d "+tc.ipv6+" -j DROP\n")
+				assert.Contains(t, s, "need ip6tables\n")
+			})
+		}
 	}
 }

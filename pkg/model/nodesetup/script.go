@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"strings"
 	"text/template"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -14,8 +13,10 @@ import (
 var scriptTemplateText string
 
 var scriptTemplate = template.Must(template.New("script").Funcs(template.FuncMap{
-	"join":        strings.Join,
 	"modeSummary": modeSummary,
+	// The values of Family.When, so that the template cannot misspell one into the cleanup branch.
+	"always":        func() string { return Always },
+	"ifKernelHasIt": func() string { return IfKernelHasIt },
 }).Option("missingkey=error").Parse(scriptTemplateText))
 
 // modeSummary says in one line what a mode does on the node.

@@ -1,6 +1,7 @@
 package nodesetup
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +14,8 @@ import (
 // requirePackages is set by the Makefile, which installs shellcheck: there a missing tool fails.
 var requirePackages = os.Getenv("KOPS_REQUIRE_TEST_PACKAGES") == "1"
 
-// TestScriptsPassShellcheck checks every mode, CNI and family the renderer can produce.
+// TestScriptsPassShellcheck checks every script the renderer can produce: spec.networking plays
+// no part (TestRulesIgnoreNetworking), so each mode, family, cloud, with and without hostInterface.
 func TestScriptsPassShellcheck(t *testing.T) {
 	shellcheck, err := exec.LookPath("shellcheck")
 	if err != nil {
@@ -24,21 +26,23 @@ func TestScriptsPassShellcheck(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var paths []string
-	for _, cni := range cnis {
-		for _, ipv6 := range []bool{false, true} {
-			for _, mode := range []string{"Allow", "Block", "Forward"} {
-				if mode == "Forward" && cni.networking == nil {
-					continue
+	for _, cloud := range []string{"aws", "gce", "openstack", "scaleway"} {
+		for _, hostInterface := range []string{"", "cali+"} {
+			for _, ipv6 := range []bool{false, true} {
+				for _, mode := range allModes {
+					c := testCluster(mode, ipv6, nil)
+					c.Spec.CloudProvider = cloud
+					c.Spec.PodMetadataAccess.HostInterface = hostInterface
+					script, err := Script(c)
+					require.NoError(t, err)
+					p := filepath.Join(dir, fmt.Sprintf("%s-%s-%s-%v.sh", cloud, mode, hostInterface, ipv6))
+					require.NoError(t, os.WriteFile(p, script, 0o644))
+					paths = append(paths, p)
 				}
-				script, err := Script(testCluster(mode, ipv6, cni.networking))
-				require.NoError(t, err)
-				p := filepath.Join(dir, cni.name+"-"+mode+map[bool]string{false: "-4", true: "-6"}[ipv6]+".sh")
-				require.NoError(t, os.WriteFile(p, script, 0o644))
-				paths = append(paths, p)
 			}
 		}
 	}
-	require.Len(t, paths, 46)
+	require.Len(t, paths, 48)
 	out, err := exec.Command(shellcheck, append([]string{"--shell=sh", "--severity=style"}, paths...)...).CombinedOutput()
 	assert.NoError(t, err, "shellcheck:\n%s", out)
 }
@@ -48,7 +52,7 @@ func TestScriptsPassShellcheck(t *testing.T) {
 func TestScriptWithoutIptables(t *testing.T) {
 	for _, mode := range []string{"Allow", "Block", "Forward"} {
 		t.Run(mode, func(t *testing.T) {
-			script, err := Script(testCluster(mode, false, cnis[0].networking))
+			script, err := Script(testCluster(mode, false, nil))
 			require.NoError(t, err)
 			p := filepath.Join(t.TempDir(), ScriptFile)
 			require.NoError(t, os.WriteFile(p, script, 0o755))

@@ -1,6 +1,8 @@
 package coredns
 
 import (
+	"fmt"
+
 	"k8s.io/kops/pkg/templates"
 	"k8s.io/kops/upup/models"
 )
@@ -22,4 +24,37 @@ const (
 // RenderRBAC renders the pre-created RBAC of CoreDNS.
 func RenderRBAC() ([]byte, error) {
 	return templates.Render(models.FS(), RBACTemplate, nil, models.Partials)
+}
+
+// The addon that holds the autoscaler and the PodDisruptionBudget of CoreDNS when its operator runs
+// it: the same objects as the built-in addon's, so that switching moves them in place, and kops's,
+// since the operator may write nothing but the four objects it reconciles.
+const (
+	ScalingAddonName = "coredns-scaling.addons.k8s.io"
+	ScalingAddonID   = "k8s-1.12"
+	ScalingTemplate  = "cloudup/resources/addons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml.template"
+)
+
+// scalingData is what the coredns-scaling partial reads.
+type scalingData struct {
+	// Addon is the addon the objects belong to (their addon.kops.k8s.io/name label).
+	Addon string
+	// AutoscalerImage is the cluster-proportional-autoscaler image, already remapped.
+	AutoscalerImage string
+	// MaxReplicas bounds the replica count the autoscaler sets; 0 sets no bound.
+	MaxReplicas int
+}
+
+// RenderScaling renders the autoscaler and the PodDisruptionBudget of CoreDNS as an addon of their
+// own, with the autoscaler image of facts and at most maxReplicas replicas (0: no bound, as the
+// built-in addon). The objects are those Render gives, but for their addon label and the bound.
+func RenderScaling(facts Facts, maxReplicas int) ([]byte, error) {
+	if facts.AutoscalerImage == "" {
+		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: no autoscaler image")
+	}
+	if maxReplicas < 0 {
+		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: maxReplicas %d is negative", maxReplicas)
+	}
+	data := scalingData{Addon: ScalingAddonName, AutoscalerImage: facts.AutoscalerImage, MaxReplicas: maxReplicas}
+	return templates.Render(models.FS(), ScalingTemplate, data, models.Partials)
 }

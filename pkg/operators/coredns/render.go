@@ -106,6 +106,8 @@ type templateData struct {
 	Facts Facts
 	// DNSIPFamily is the IP family of Spec.DNSIP, as Service kube-dns names it: IPv4 or IPv6.
 	DNSIPFamily string
+	// Scaling renders the autoscaler and the PodDisruptionBudget, as the built-in addon's.
+	Scaling scalingData
 }
 
 func newTemplateData(spec Spec, facts Facts) (*templateData, error) {
@@ -135,5 +137,6 @@ func newTemplateData(spec Spec, facts Facts) (*templateData, error) {
 		}
 		*q.value = parsed.String()
 	}
-	return &templateData{Spec: spec, Facts: facts, DNSIPFamily: family}, nil
+	scaling := scalingData{Addon: AddonName, AutoscalerImage: facts.AutoscalerImage}
+	return &templateData{Spec: spec, Facts: facts, DNSIPFamily: family, Scaling: scaling}, nil
 }

@@ -26,6 +26,7 @@ func TestOperatorAddonsApplyInAnyOrder(t *testing.T) {
 	assert.Equal(t, map[string]apply.Outcome{
 		"serviceaccount-defaults.addons.k8s.io": apply.Applied,
 		"coredns-rbac.addons.k8s.io":            apply.Applied,
+		"coredns-scaling.addons.k8s.io":         apply.Applied,
 		"operator.coredns.addons.x-k8s.io":      apply.Applied,
 		"coredns.addons.x-k8s.io":               apply.Applied,
 	}, run.Outcomes())

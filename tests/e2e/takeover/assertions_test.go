@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
@@ -50,23 +51,23 @@ func assertImage(t *testing.T, deployment, container, want string) {
 }
 
 // assertAutoscalerConfined checks with SubjectAccessReviews what kops's autoscaler identity may do
-// after the takeover: never scale another workload or create ConfigMaps (kops's broader rules are
-// gone), and scale Deployment coredns only while the built-in addon runs.
-func assertAutoscalerConfined(t *testing.T, builtIn bool) {
+// after the takeover, with the built-in addon or beside the operator: scale Deployment coredns and
+// count nodes, never scale another workload or create ConfigMaps (kops's broader rules are gone).
+func assertAutoscalerConfined(t *testing.T) {
 	t.Helper()
 	user, groups := framework.ServiceAccountUser("kube-system", "coredns-autoscaler")
 	cases := []struct {
 		verb, group, resource, sub, ns, name string
 		want                                 bool
 	}{
-		{"update", "apps", "deployments", "scale", "kube-system", "coredns", builtIn},
+		{"update", "apps", "deployments", "scale", "kube-system", "coredns", true},
 		{"update", "apps", "deployments", "scale", "kube-system", "dns-controller", false},
 		{"update", "apps", "deployments", "scale", "default", "web", false},
 		{"update", "apps", "replicasets", "scale", "default", "web", false},
 		{"update", "", "replicationcontrollers", "scale", "default", "web", false},
 		{"create", "", "configmaps", "", "kube-system", "", false},
 		{"create", "", "configmaps", "", "default", "", false},
-		{"list", "", "nodes", "", "", "", builtIn},
+		{"list", "", "nodes", "", "", "", true},
 	}
 	for _, c := range cases {
 		allowed, reason, err := env.SubjectAccessReview(user, groups, c.verb, c.group, c.resource, c.sub, c.ns, c.name)
@@ -96,7 +97,7 @@ func assertNothingUnlisted(t *testing.T) {
 		}
 	}
 	for kind, gvr := range resources {
-		for _, selector := range []string{apply.LabelAddonName + " in (coredns.addons.k8s.io,coredns.addons.x-k8s.io)", "k8s-addon=coredns.addons.k8s.io"} {
+		for _, selector := range []string{apply.LabelAddonName + " in (coredns.addons.k8s.io,coredns.addons.x-k8s.io,coredns-rbac.addons.k8s.io," + scalingAddon + ")", "k8s-addon=coredns.addons.k8s.io"} {
 			items, err := dyn(t).Resource(gvr).List(ctx, metav1.ListOptions{LabelSelector: selector})
 			require.NoError(t, err)
 			for _, o := range items.Items {
@@ -172,4 +173,22 @@ func assertNotOursUntouched(t *testing.T, record string) {
 	for _, mf := range d.ManagedFields {
 		assert.Equal(t, kopsManager, mf.Manager, "nothing but kops's channels wrote it")
 	}
+}
+
+// scalingUIDs are the UIDs of kops's autoscaler objects and CoreDNS budget (those of the fixture's
+// kinds that exist), keyed "Kind name".
+func scalingUIDs(t *testing.T) map[string]types.UID {
+	t.Helper()
+	ctx := framework.Context(t)
+	out := map[string]types.UID{}
+	for _, o := range []struct{ kind, ns, name string }{
+		{"PodDisruptionBudget", "kube-system", "kube-dns"}, {"ServiceAccount", "kube-system", "coredns-autoscaler"},
+		{"ClusterRole", "", "coredns-autoscaler"}, {"ClusterRoleBinding", "", "coredns-autoscaler"},
+		{"ConfigMap", "kube-system", "coredns-autoscaler"}, {"Deployment", "kube-system", "coredns-autoscaler"},
+	} {
+		obj, err := client(t, o.kind, o.ns).Get(ctx, o.name, metav1.GetOptions{})
+		require.NoError(t, err, "%s %s", o.kind, o.name)
+		out[o.kind+" "+o.name] = obj.GetUID()
+	}
+	return out
 }

@@ -39,6 +39,8 @@ const (
 	builtInAddon  = "coredns.addons.k8s.io"
 	notOurs       = "dns-controller.addons.k8s.io"
 	operatorAddon = "coredns.addons.x-k8s.io"
+	// scalingAddon holds the autoscaler and the budget beside the operator.
+	scalingAddon = "coredns-scaling.addons.k8s.io"
 )
 
 var resources = map[string]schema.GroupVersionResource{

@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -78,7 +77,7 @@ func TestBuiltInTakesOverKopsCoreDNS(t *testing.T) {
 	assertOnePDB(t, builtInAddon)
 	assertImage(t, "coredns", "coredns", coredns.DefaultImage)
 	assertImage(t, "coredns-autoscaler", "autoscaler", coredns.DefaultAutoscalerImage)
-	assertAutoscalerConfined(t, true)
+	assertAutoscalerConfined(t)
 	assertNothingUnlisted(t)
 	assertRecordReadableByBoth(t, location, builtInAddon, s)
 	assertNotOursUntouched(t, kopsRecords[notOurs])
@@ -125,7 +124,7 @@ func TestDowngradeIsRefusedUnlessAllowed(t *testing.T) {
 	assert.Contains(t, stdout, "coredns.addons.k8s.io (k8s-1.12)")
 	assertImage(t, "coredns", "coredns", coredns.DefaultImage)
 	assertOnePDB(t, builtInAddon)
-	assertAutoscalerConfined(t, true)
+	assertAutoscalerConfined(t)
 
 	again := kopsenv.ApplyWith(t, env, location, s.Mem, apply.Options{Yes: true})
 	require.NoError(t, again.Err, again.Output)
@@ -146,41 +145,49 @@ func TestOperatorTakesOverKopsCoreDNS(t *testing.T) {
 	assert.Equal(t, apply.WouldApply, dry.Outcomes()[builtInAddon], dry.Output)
 	assert.Contains(t, dry.Output, "its objects are taken over, then retired")
 
+	kopsScaling := scalingUIDs(t)
 	run := kopsenv.Apply(t, env, location, s.Mem, true)
 	require.NoError(t, run.Err, run.Output)
 	t.Log(run.Output)
 	assert.Equal(t, map[string]apply.Outcome{
-		builtInAddon: apply.Retired, "coredns-rbac.addons.k8s.io": apply.Applied,
+		builtInAddon: apply.Retired, "coredns-rbac.addons.k8s.io": apply.Applied, scalingAddon: apply.Applied,
 		"operator.coredns.addons.x-k8s.io": apply.Applied, operatorAddon: apply.Applied, notOurs: apply.LeftAlone,
 	}, outcomes(t, run), run.Output)
 	assert.Contains(t, run.Output, string(apply.TakenOver))
 	assert.Contains(t, run.Output, "handed over to coredns.addons.x-k8s.io: ")
-	for _, gone := range []string{"ClusterRole coredns-autoscaler", "ClusterRoleBinding coredns-autoscaler",
-		"Deployment kube-system/coredns-autoscaler", "ServiceAccount kube-system/coredns-autoscaler"} {
-		assert.Contains(t, run.Output, gone, "the output names what the takeover deleted")
-	}
+	assert.NotContains(t, run.Output, "deleted:", "the takeover deletes nothing of kops's: the operator's addon or kops's own takes each object")
+
+	// kops's autoscaler and budget are kept in place, now in kops's addon beside the operator (the
+	// operator may write neither), with our narrower rights: kops's broader rules are gone.
 	ctx := framework.Context(t)
-	for kind, name := range map[string]string{"ClusterRole": "coredns-autoscaler", "ClusterRoleBinding": "coredns-autoscaler"} {
-		_, err := client(t, kind, "").Get(ctx, name, metav1.GetOptions{})
-		assert.True(t, apierrors.IsNotFound(err), "kops's %s %s is gone: %v", kind, name, err)
+	after := scalingUIDs(t)
+	for key, uid := range kopsScaling {
+		assert.Equal(t, uid, after[key], "kops's %s is the same object", key)
 	}
-	for kind, name := range map[string]string{"Deployment": "coredns-autoscaler", "ServiceAccount": "coredns-autoscaler", "Role": "coredns-autoscaler", "RoleBinding": "coredns-autoscaler"} {
-		_, err := client(t, kind, "kube-system").Get(ctx, name, metav1.GetOptions{})
-		assert.True(t, apierrors.IsNotFound(err), "%s %s is gone (or was never made): %v", kind, name, err)
+	for kind, name := range map[string]string{"Deployment": "coredns-autoscaler", "ServiceAccount": "coredns-autoscaler", "ConfigMap": "coredns-autoscaler",
+		"Role": "coredns-autoscaler", "RoleBinding": "coredns-autoscaler", "PodDisruptionBudget": "kube-dns"} {
+		o, err := client(t, kind, "kube-system").Get(ctx, name, metav1.GetOptions{})
+		require.NoError(t, err, "%s %s", kind, name)
+		assert.Equal(t, scalingAddon, o.GetLabels()[apply.LabelAddonName], "%s %s", kind, name)
 	}
-	// The autoscaler made its ConfigMap itself, without kops's label: the takeover neither took it
-	// nor deleted it, and says so.
+	for _, kind := range []string{"ClusterRole", "ClusterRoleBinding"} {
+		o, err := client(t, kind, "").Get(ctx, "coredns-autoscaler", metav1.GetOptions{})
+		require.NoError(t, err, kind)
+		assert.Equal(t, scalingAddon, o.GetLabels()[apply.LabelAddonName], kind)
+	}
+	assertImage(t, "coredns-autoscaler", "autoscaler", coredns.DefaultAutoscalerImage)
+	assertAutoscalerConfined(t)
+	// The autoscaler made its ConfigMap itself, without kops's label: the takeover of the built-in
+	// addon leaves it, and kops's addon beside the operator, which lists it, takes it with our
+	// parameters, bounded by the replicas the operator's policy admits.
 	assert.Contains(t, run.Output, "not touched, without its label: ConfigMap kube-system/coredns-autoscaler")
 	cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns-autoscaler", metav1.GetOptions{})
 	require.NoError(t, err)
-	for _, mf := range cm.ManagedFields {
-		assert.Equal(t, "cluster-proportional-autoscaler", mf.Manager)
-	}
+	assert.Equal(t, `{"coresPerReplica":256,"nodesPerReplica":16,"min":1,"max":50,"preventSinglePointFailure":true}`, cm.Data["linear"])
 
 	assert.Equal(t, before, current(t), "Deployment coredns and Service kube-dns keep their identity and cluster IP")
-	assertOnePDB(t, operatorAddon)
+	assertOnePDB(t, scalingAddon)
 	assertImage(t, "coredns", "coredns", coredns.DefaultImage)
-	assertAutoscalerConfined(t, false)
 	assertNothingUnlisted(t)
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)

@@ -56,7 +56,7 @@ func current(t *testing.T) identity {
 func TestSwitchOperatorOnAndOff(t *testing.T) {
 	s := kopsenv.NewStore(t, "minimal")
 	builtIn := map[string]bool{"coredns.addons.k8s.io": true}
-	operator := map[string]bool{"coredns-rbac.addons.k8s.io": true, "operator.coredns.addons.x-k8s.io": true, "coredns.addons.x-k8s.io": true}
+	operator := map[string]bool{"coredns-rbac.addons.k8s.io": true, scalingAddon: true, "operator.coredns.addons.x-k8s.io": true, "coredns.addons.x-k8s.io": true}
 
 	location := s.Update(t, "")
 	kopsRecords := onAKopsCluster(t, location, s.Mem)
@@ -68,8 +68,13 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 	first := current(t)
 	assert.Equal(t, "100.64.0.10", first.clusterIP)
 	assertOwnedOnly(t, union(builtIn, kopsRecords))
+	// The autoscaler and the budget, made once by the built-in addon, are the same objects after
+	// every switch: moved between addons in place, never deleted and made again.
+	scaling := scalingUIDs(t, "coredns.addons.k8s.io")
+	assertScalesCoreDNS(t)
+	// The count the autoscaler sets survives every switch: no addon writes it.
+	count := scaleAsAutoscaler(t)
 
-	const flagsOn = "ClusterAddons,UseAddonOperators"
 	unchanged := map[string]apply.Outcome{
 		"coredns.addons.k8s.io": apply.Unchanged, "networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 	}
@@ -84,24 +89,24 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 		// Client-side mode writes the built-in addon's very objects: nothing to apply.
 		{"built in to client-side", flagsOn, kops.OperatorModeClientSide, unchanged, builtIn, "coredns.addons.k8s.io"},
 		{"client-side to server-side", flagsOn, kops.OperatorModeServerSide, map[string]apply.Outcome{
-			"coredns-rbac.addons.k8s.io": apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
+			"coredns-rbac.addons.k8s.io": apply.Applied, scalingAddon: apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
 			"coredns.addons.x-k8s.io": apply.Applied, "coredns.addons.k8s.io": apply.Retired,
 			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, operator, "coredns.addons.x-k8s.io"},
 		{"server-side to client-side", flagsOn, kops.OperatorModeClientSide, map[string]apply.Outcome{
-			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired,
+			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired, scalingAddon: apply.Retired,
 			"operator.coredns.addons.x-k8s.io": apply.Retired, "coredns.addons.x-k8s.io": apply.Retired,
 			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, builtIn, "coredns.addons.k8s.io"},
 		// Without the flags operatorMode is ignored (with a warning): built in, the same objects.
 		{"client-side to built in", "", kops.OperatorModeClientSide, unchanged, builtIn, "coredns.addons.k8s.io"},
 		{"operator on", flagsOn, "", map[string]apply.Outcome{
-			"coredns-rbac.addons.k8s.io": apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
+			"coredns-rbac.addons.k8s.io": apply.Applied, scalingAddon: apply.Applied, "operator.coredns.addons.x-k8s.io": apply.Applied,
 			"coredns.addons.x-k8s.io": apply.Applied, "coredns.addons.k8s.io": apply.Retired,
 			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, operator, "coredns.addons.x-k8s.io"},
 		{"operator off", "", "", map[string]apply.Outcome{
-			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired,
+			"coredns.addons.k8s.io": apply.Applied, "coredns-rbac.addons.k8s.io": apply.Retired, scalingAddon: apply.Retired,
 			"operator.coredns.addons.x-k8s.io": apply.Retired, "coredns.addons.x-k8s.io": apply.Retired,
 			"networking.cilium.io": apply.LeftAlone, "kops-controller.addons.k8s.io": apply.LeftAlone,
 		}, builtIn, "coredns.addons.k8s.io"},
@@ -127,6 +132,14 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 			assert.Contains(t, inventory(t, step.owner), apply.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"},
 				"the Deployment is in the inventory of the addon that owns it now, so that retiring that addon can delete it")
 			assertOwnedOnly(t, union(step.owners, kopsRecords))
+			scalingOwner := "coredns.addons.k8s.io"
+			if step.owners[scalingAddon] {
+				scalingOwner = scalingAddon
+			}
+			assert.Equal(t, scaling, scalingUIDs(t, scalingOwner), "the autoscaler's objects and the budget are the same objects")
+			assertScalesCoreDNS(t)
+			assert.Equal(t, count, replicasOf(t), "the switch keeps the replica count the autoscaler set")
+			count = scaleAsAutoscaler(t)
 
 			again := kopsenv.Apply(t, env, location, s.Mem, true)
 			require.NoError(t, again.Err)

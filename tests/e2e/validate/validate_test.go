@@ -237,7 +237,7 @@ func TestValidateOperator(t *testing.T) {
 			addons = append(addons, check.Name)
 		}
 	}
-	assert.Equal(t, []string{"serviceaccount-defaults.addons.k8s.io", "coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}, addons)
+	assert.Equal(t, []string{"serviceaccount-defaults.addons.k8s.io", "coredns-rbac.addons.k8s.io", "coredns-scaling.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}, addons)
 
 	setDeploymentAvailable(t, "coredns-operator-system", "coredns-operator", true)
 	setCoreDNSStatus(t, false, "waiting for Deployment coredns")

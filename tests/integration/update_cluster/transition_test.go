@@ -26,11 +26,12 @@ func TestOperatorFlagTransitions(t *testing.T) {
 	accounts := "serviceaccount-defaults.addons.k8s.io"
 	accountsFile := "addons/serviceaccount-defaults.addons.k8s.io/v1.yaml"
 	builtIn := []string{accounts, "coredns.addons.k8s.io"}
-	operator := []string{accounts, "coredns-rbac.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}
+	operator := []string{accounts, "coredns-rbac.addons.k8s.io", "coredns-scaling.addons.k8s.io", "operator.coredns.addons.x-k8s.io", "coredns.addons.x-k8s.io"}
 	builtInFiles := []string{"addons/bootstrap-channel.yaml", "addons/coredns.addons.k8s.io/k8s-1.12.yaml", accountsFile}
 	operatorFiles := []string{
 		"addons/bootstrap-channel.yaml",
 		"addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml",
+		"addons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml",
 		"addons/coredns.addons.k8s.io/k8s-1.12.yaml",
 		"addons/coredns.addons.x-k8s.io/1.14.2.yaml",
 		"addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml",
@@ -53,6 +54,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 		{name: "operator on", flags: on, addons: operator, takeOver: []string{"coredns.addons.k8s.io"}, files: operatorFiles, wantReport: []string{
 			"Will create resources:\n",
 			"  ManagedFile/addons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n",
+			"  ManagedFile/addons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml\n",
 			"  ManagedFile/addons/coredns.addons.x-k8s.io/1.14.2.yaml\n",
 			"  ManagedFile/addons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 			"Will modify resources:\n  ManagedFile/addons/bootstrap-channel.yaml\n",
@@ -64,6 +66,7 @@ func TestOperatorFlagTransitions(t *testing.T) {
 			"-  takeOver:\n",
 			"Will delete resources:\n  StaleFiles/addons\n" +
 				"  \tcoredns-rbac.addons.k8s.io\taddons/coredns-rbac.addons.k8s.io/k8s-1.12.yaml\n" +
+				"  \tcoredns-scaling.addons.k8s.io\taddons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml\n" +
 				"  \tcoredns.addons.x-k8s.io\taddons/coredns.addons.x-k8s.io/1.14.2.yaml\n" +
 				"  \toperator.coredns.addons.x-k8s.io\taddons/operator.coredns.addons.x-k8s.io/0.2.0.yaml\n",
 		}},

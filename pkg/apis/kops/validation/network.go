@@ -29,25 +29,20 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 	nonMasq, nonMasqOK := requiredCIDR(spec.NonMasqueradeCIDR, nonMasqPath, &errs)
 
 	servicePath := specPath.Child("serviceClusterIPRange")
-	var service netip.Prefix
-	var serviceOK bool
-	if spec.ServiceClusterIPRange == "" && nonMasqOK {
-		// CompleteCluster leaves it empty when nonMasqueradeCIDR is too small to derive it from.
-		errs = append(errs, field.Required(servicePath, fmt.Sprintf(
-			"could not be derived from %s %q; set it explicitly", nonMasqPath, spec.NonMasqueradeCIDR)))
-	} else {
-		service, serviceOK = optionalCIDR(spec.ServiceClusterIPRange, servicePath, &errs)
-	}
+	// CompleteCluster fills it in whenever nonMasqueradeCIDR parses.
+	service, serviceOK := optionalCIDR(spec.ServiceClusterIPRange, servicePath, &errs)
 
-	if nonMasqOK && serviceOK {
-		switch {
-		case nonMasq.Addr().Is4() != service.Addr().Is4():
-			errs = append(errs, field.Invalid(servicePath, spec.ServiceClusterIPRange,
-				fmt.Sprintf("must be the same IP family as %s %q", nonMasqPath, spec.NonMasqueradeCIDR)))
-		case nonMasq.Addr().Is4() && !contains(nonMasq, service):
-			errs = append(errs, field.Invalid(servicePath, spec.ServiceClusterIPRange,
-				fmt.Sprintf("must lie inside %s %q", nonMasqPath, spec.NonMasqueradeCIDR)))
-		}
+	// The service range need not lie inside nonMasqueradeCIDR: kops derives it from there when it is
+	// unset, but accepts any range, and its own completed spec of an AWS VPC CNI cluster pairs
+	// nonMasqueradeCIDR 172.20.0.0/16 with 100.64.0.0/13. What kops holds it to is the family, and
+	// that no subnet overlaps it (validateSubnets).
+	if nonMasqOK && serviceOK && nonMasq.Addr().Is4() != service.Addr().Is4() {
+		errs = append(errs, field.Invalid(servicePath, spec.ServiceClusterIPRange,
+			fmt.Sprintf("must be the same IP family as %s %q", nonMasqPath, spec.NonMasqueradeCIDR)))
+	}
+	var serviceRange *netip.Prefix
+	if serviceOK {
+		serviceRange = &service
 	}
 	if nonMasqOK && nonMasq.Addr().Is6() && nonMasq != ipv6Everything {
 		errs = append(errs, field.Forbidden(nonMasqPath, fmt.Sprintf(
@@ -108,7 +103,7 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 	if len(networks) == 0 && ipv4Cluster {
 		notIPv4 = ipv4Only(nonMasqPath, spec.NonMasqueradeCIDR)
 	}
-	errs = append(errs, validateSubnets(spec.Subnets, networks, notIPv4, networkPath, specPath.Child("subnets"))...)
+	errs = append(errs, validateSubnets(spec.Subnets, networks, notIPv4, serviceRange, networkPath, servicePath, specPath.Child("subnets"))...)
 	return append(errs, validateSubnetPlacement(spec, specPath.Child("subnets"))...)
 }
 
@@ -138,8 +133,8 @@ func ipv4Only(nonMasqPath *field.Path, nonMasq string) string {
 // validateSubnets checks each subnet and that their CIDRs lie inside one of networks (networkCIDR
 // then additionalNetworkCIDRs; no check when networkCIDR is unset or malformed) without overlapping
 // each other. A subnet CIDR that is not IPv4 is refused with notIPv4 unless that is empty.
-func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, notIPv4 string,
-	networkPath, path *field.Path) field.ErrorList {
+func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, notIPv4 string, service *netip.Prefix,
+	networkPath, servicePath, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	names := map[string]bool{}
 	type placed struct {
@@ -171,8 +166,9 @@ func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, 
 		if !ok {
 			continue
 		}
-		if msg := wholeSpace(prefix, "172.20.32.0/19"); msg != "" {
-			errs = append(errs, field.Invalid(cidrPath, s.CIDR, msg))
+		whole := wholeSpace(prefix, "172.20.32.0/19")
+		if whole != "" {
+			errs = append(errs, field.Invalid(cidrPath, s.CIDR, whole))
 		}
 		if notIPv4 != "" && !prefix.Addr().Is4() {
 			errs = append(errs, field.Invalid(cidrPath, s.CIDR, notIPv4))
@@ -183,6 +179,10 @@ func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, 
 				where += " or one of spec.additionalNetworkCIDRs"
 			}
 			errs = append(errs, field.Invalid(cidrPath, s.CIDR, "must lie inside "+where))
+		}
+		// Machines in the service range would be unreachable behind the Services' virtual IPs.
+		if service != nil && whole == "" && service.Overlaps(prefix) {
+			errs = append(errs, field.Invalid(cidrPath, s.CIDR, fmt.Sprintf("overlaps %s %q", servicePath, *service)))
 		}
 		for _, other := range seen {
 			if other.prefix.Overlaps(prefix) {

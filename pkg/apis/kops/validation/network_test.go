@@ -24,21 +24,19 @@ func TestValidateNetworkErrors(t *testing.T) {
 		{"networkCIDR overlaps nonMasqueradeCIDR", func(c *kops.Cluster) {
 			c.Spec.NetworkCIDR = "100.64.0.0/16"
 			c.Spec.Subnets[0].CIDR = "100.64.32.0/19"
-		}, []want{{invalid, "spec.networkCIDR", "spec.nonMasqueradeCIDR"}}},
+		}, []want{{invalid, "spec.networkCIDR", "spec.nonMasqueradeCIDR"}, {invalid, "spec.subnets[0].cidr", "overlaps spec.serviceClusterIPRange"}}},
 		{"nonMasqueradeCIDR not a CIDR", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "garbage" },
 			[]want{{invalid, "spec.nonMasqueradeCIDR", "must be a CIDR"}}},
 		{"nonMasqueradeCIDR IPv6 with host bits", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "fd00::1/64" },
 			[]want{{invalid, "spec.nonMasqueradeCIDR", `did you mean "fd00::/64"`}}},
-		{"nonMasqueradeCIDR too small to derive a service range", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "10.0.0.0/30" },
-			[]want{{required, "spec.serviceClusterIPRange", "could not be derived"}}},
+		{"a small nonMasqueradeCIDR with kops's default service range", func(c *kops.Cluster) { c.Spec.NonMasqueradeCIDR = "10.0.0.0/30" }, nil},
 		{"serviceClusterIPRange not a CIDR", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "100.64.0.0/99" },
 			[]want{{invalid, "spec.serviceClusterIPRange", "must be a CIDR"}}},
-		{"serviceClusterIPRange outside nonMasqueradeCIDR", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "10.96.0.0/12" },
-			[]want{{invalid, "spec.serviceClusterIPRange", "must lie inside spec.nonMasqueradeCIDR"}}},
-		{"serviceClusterIPRange larger than nonMasqueradeCIDR", func(c *kops.Cluster) {
-			c.Spec.NonMasqueradeCIDR = "100.64.0.0/13"
-			c.Spec.ServiceClusterIPRange = "100.64.0.0/10"
-		}, []want{{invalid, "spec.serviceClusterIPRange", "must lie inside"}}},
+		// kops accepts a service range outside nonMasqueradeCIDR (its completed spec of an AWS VPC CNI
+		// cluster has one), and refuses a subnet that overlaps it.
+		{"serviceClusterIPRange outside nonMasqueradeCIDR", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "10.96.0.0/12" }, nil},
+		{"subnet overlapping serviceClusterIPRange", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "172.20.0.0/18" },
+			[]want{{invalid, "spec.subnets[0].cidr", `overlaps spec.serviceClusterIPRange "172.20.0.0/18"`}}},
 		{"serviceClusterIPRange IPv6 in an IPv4 cluster", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "fd00::/108" },
 			[]want{{invalid, "spec.serviceClusterIPRange", "same IP family"}}},
 		{"serviceClusterIPRange IPv4 in an IPv6 cluster", func(c *kops.Cluster) {

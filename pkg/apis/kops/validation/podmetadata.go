@@ -60,15 +60,14 @@ func validatePodMetadataAccess(spec *kops.ClusterSpec, specPath *field.Path) fie
 	}
 
 	ifacePath := path.Child("hostInterface")
-	if p.HostInterface != "" && !interfaceRE.MatchString(p.HostInterface) {
+	switch {
+	case p.HostInterface == "":
+	case !interfaceRE.MatchString(p.HostInterface):
 		errs = append(errs, field.Invalid(ifacePath, p.HostInterface,
 			"must be an interface name of at most 15 letters, digits, '_', '.' or '-', optionally ending in + to match a prefix (cali+, eth1)"))
-	}
-	if p.Mode == kops.PodMetadataAccessForward {
-		if _, known := spec.PodInterfaces(); !known {
-			errs = append(errs, field.Required(ifacePath,
-				"the pods' interface cannot be derived from spec.networking; name it (e.g. cali+) so metadata requests from pods can be sent to the proxy"))
-		}
+	case strings.TrimSuffix(p.HostInterface, "+") == "lo":
+		// The node's own requests come back in through lo; matching it would cut the node off.
+		errs = append(errs, field.Invalid(ifacePath, p.HostInterface, "must not be lo: the node itself reaches instance metadata through it"))
 	}
 	return errs
 }

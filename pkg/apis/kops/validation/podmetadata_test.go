@@ -82,8 +82,13 @@ func TestValidatePodMetadataAccess(t *testing.T) {
 		}},
 		{"proxy typo", then(access("Forward"), func(c *kops.Cluster) { c.Spec.PodMetadataAccess.Forward.Proxy = "kube2aim" }),
 			[]want{{invalid, fwd + ".proxy", `did you mean "kube2iam"`}}},
-		{"Forward on an unknown CNI without hostInterface", then(access("Forward"), func(c *kops.Cluster) { c.Spec.Networking = nil }),
-			[]want{{required, iface, "spec.networking"}}},
+		{"Forward on an unknown CNI needs no interface", then(access("Forward"), func(c *kops.Cluster) { c.Spec.Networking = nil }), nil},
+		{"Forward on a bring-your-own CNI needs no interface", then(access("Forward"), func(c *kops.Cluster) {
+			c.Spec.Networking = &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}
+		}), nil},
+		{"hostInterface lo would cut the node off", then(access("Block"), func(c *kops.Cluster) {
+			c.Spec.PodMetadataAccess.HostInterface = "lo+"
+		}), []want{{invalid, iface, "must not be lo"}}},
 		{"Block on an unknown CNI needs no interface", then(access("Block"), func(c *kops.Cluster) { c.Spec.Networking = nil }), nil},
 		{"hostInterface not an interface", then(access("Block"), func(c *kops.Cluster) {
 			c.Spec.PodMetadataAccess.HostInterface = "eth0 -j ACCEPT"

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,44 +15,90 @@ import (
 	"k8s.io/kops/pkg/model/nodesetup"
 )
 
-// family is one IP family's addresses in the topology.
+// family is one IP family of the topology.
 type family struct {
-	name, imds, pod, node string
+	name, imds string
+	ipv6       bool
 }
 
 var (
-	ipv4 = family{"IPv4", imds4, podIP4, nodeIP4}
-	ipv6 = family{"IPv6", imds6, podIP6, nodeIP6}
+	ipv4     = family{"IPv4", imds4, false}
+	ipv6     = family{"IPv6", imds6, true}
+	families = []family{ipv4, ipv6}
 )
 
-// checkMode proves what the pod and the node reach in mode, over one family.
-func checkMode(t *testing.T, tp *topology, mode string, f family) {
+func (tp *topology) podAddress(f family) string {
+	if f.ipv6 {
+		return tp.pod6
+	}
+	return tp.pod4
+}
+
+// expected is what mode means for the pods' traffic of family f on a cluster that does or does not
+// use IPv6: an IPv4 cluster blocks IPv6 in Forward too, since its proxy listens on IPv4 only.
+func expected(mode string, f family, ipv6Cluster bool) string {
+	if mode == kops.PodMetadataAccessForward && f.ipv6 && !ipv6Cluster {
+		return kops.PodMetadataAccessBlock
+	}
+	return mode
+}
+
+// result is the outcome of one request.
+type result struct {
+	body string
+	err  error
+}
+
+// probe sends GET / to each address from ns at once (a dropped one costs the dial timeout, so they
+// are not sent one after the other) and returns the outcomes in order.
+func probe(ns string, addrs ...string) []result {
+	out := make([]result, len(addrs))
+	var wg sync.WaitGroup
+	for i, addr := range addrs {
+		wg.Go(func() {
+			body, err := get(ns, addr)
+			out[i] = result{body, err}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// checkMode proves what the pod and the node reach in mode, over both families.
+func checkMode(t *testing.T, tp *topology, mode string, ipv6Cluster bool) {
 	t.Helper()
-	http := net.JoinHostPort(f.imds, "80")
-	other := net.JoinHostPort(f.imds, otherPort)
-
-	body, err := get(tp.node, http)
-	if assert.NoError(t, err, "%s %s: the node (host network) must reach instance metadata", mode, f.name) {
-		assert.Regexp(t, `^imds `, body, "%s %s: the node's request reaches instance metadata itself", mode, f.name)
+	var addrs []string
+	for _, f := range families {
+		addrs = append(addrs, net.JoinHostPort(f.imds, "80"))
 	}
-
-	body, err = get(tp.pod, http)
-	switch mode {
-	case kops.PodMetadataAccessAllow:
-		assert.NoError(t, err, "%s %s: the pod reaches instance metadata", mode, f.name)
-		assert.Equal(t, "imds "+f.pod, body, "%s %s", mode, f.name)
-	case kops.PodMetadataAccessBlock:
-		assertDropped(t, err, "%s %s: the pod must not reach instance metadata, got %q", mode, f.name, body)
-	case kops.PodMetadataAccessForward:
-		assert.NoError(t, err, "%s %s: the pod's request reaches the proxy", mode, f.name)
-		assert.Equal(t, "kube2iam "+f.pod, body, "%s %s: the proxy answers and sees the pod's own address", mode, f.name)
+	node := probe(tp.node, addrs...)
+	for _, f := range families {
+		addrs = append(addrs, net.JoinHostPort(f.imds, otherPort))
 	}
+	pod := probe(tp.pod, addrs...)
+	for i, f := range families {
+		want := expected(mode, f, ipv6Cluster)
+		msg := func(what string) string { return mode + " " + f.name + ": " + what }
 
-	body, err = get(tp.pod, other)
-	if mode == kops.PodMetadataAccessAllow {
-		assert.NoError(t, err, "%s %s: every port is open to the pod", mode, f.name)
-	} else {
-		assertDropped(t, err, "%s %s: every port but the forwarded one is dropped, got %q", mode, f.name, body)
+		if assert.NoError(t, node[i].err, msg("the node (host network) must reach instance metadata")) {
+			assert.Regexp(t, `^imds `, node[i].body, msg("the node's request reaches instance metadata itself"))
+		}
+
+		http, other := pod[i], pod[len(families)+i]
+		src := tp.podAddress(f)
+		switch want {
+		case kops.PodMetadataAccessAllow:
+			assert.NoError(t, http.err, msg("the pod reaches instance metadata"))
+			assert.Equal(t, "imds "+src, http.body, msg("answered by instance metadata"))
+			assert.NoError(t, other.err, msg("every port is open to the pod"))
+		case kops.PodMetadataAccessBlock:
+			assertDropped(t, http.err, msg("the pod must not reach instance metadata, got %q"), http.body)
+			assertDropped(t, other.err, msg("no port is open to the pod, got %q"), other.body)
+		case kops.PodMetadataAccessForward:
+			assert.NoError(t, http.err, msg("the pod's request reaches the proxy"))
+			assert.Equal(t, "kube2iam "+src, http.body, msg("the proxy answers, sees the pod's own address and itself reaches instance metadata"))
+			assertDropped(t, other.err, msg("every port but the forwarded one is dropped, got %q"), other.body)
+		}
 	}
 }
 
@@ -74,38 +121,76 @@ var placements = []struct {
 	imdsOnNode bool
 }{{"imds behind the primary interface", false}, {"imds bound on the node", true}}
 
-func TestModesIPv4(t *testing.T) {
+var clusterFamilies = []struct {
+	name string
+	ipv6 bool
+}{{"IPv4 cluster", false}, {"IPv6 cluster", true}}
+
+func TestModes(t *testing.T) {
 	for _, p := range placements {
-		for _, mode := range modes {
-			t.Run(p.name+"/"+mode, func(t *testing.T) {
-				tp := newTopology(t, podInterfaceName, p.imdsOnNode)
-				pristine := tp.rules(t)
-				tp.apply(t, cluster(mode, false, calico()))
-				checkMode(t, tp, mode, ipv4)
-				once := tp.rules(t)
-				tp.apply(t, cluster(mode, false, calico()))
-				assert.Equal(t, once, tp.rules(t), "a second run adds nothing")
-				if mode == kops.PodMetadataAccessAllow {
-					assert.Equal(t, pristine, once, "Allow leaves no rule")
-				}
-				if mode == kops.PodMetadataAccessForward {
-					assert.Contains(t, tp.proxy.seen, podIP4, "the proxy saw the pod's address")
-				}
-			})
+		for _, cf := range clusterFamilies {
+			for _, mode := range modes {
+				t.Run(p.name+"/"+cf.name+"/"+mode, func(t *testing.T) {
+					tp := newTopology(t, routed(podInterfaceName), p.imdsOnNode)
+					pristine := tp.rules(t)
+					tp.apply(t, cluster(mode, cf.ipv6, calico()))
+					checkMode(t, tp, mode, cf.ipv6)
+					once := tp.rules(t)
+					tp.apply(t, cluster(mode, cf.ipv6, calico()))
+					assert.Equal(t, once, tp.rules(t), "a second run adds nothing")
+					if mode == kops.PodMetadataAccessAllow {
+						assert.Equal(t, pristine, once, "Allow leaves no rule")
+					}
+					if mode == kops.PodMetadataAccessForward {
+						assert.Contains(t, tp.proxy.seen, tp.pod4, "the proxy saw the pod's address")
+					}
+				})
+			}
 		}
 	}
 }
 
-func TestModesIPv6(t *testing.T) {
-	for _, mode := range modes {
-		t.Run(mode, func(t *testing.T) {
-			tp := newTopology(t, podInterfaceName, false)
-			tp.apply(t, cluster(mode, true, calico()))
-			checkMode(t, tp, mode, ipv4)
-			checkMode(t, tp, mode, ipv6)
-			once := tp.rules(t)
-			tp.apply(t, cluster(mode, true, calico()))
-			assert.Equal(t, once, tp.rules(t), "a second run adds nothing")
+// podWirings are pods wired as each CNI the spec names wires them, and the interfaces no CNI value
+// names: a branch-ENI pod, a Multus secondary network, traffic from another node's pod through an
+// overlay, an interface nobody told kops about. With each spec.networking value they may meet.
+var podWirings = []struct {
+	name       string
+	networking *kops.NetworkingSpec
+	wiring     wiring
+}{
+	{"calico", calico(), routed("cali1234")},
+	{"canal", &kops.NetworkingSpec{Canal: &kops.CNIPresence{}}, routed("cali5678")},
+	{"cilium", &kops.NetworkingSpec{Cilium: &kops.CiliumNetworkingSpec{}}, routed("lxc1234")},
+	{"amazonvpc", &kops.NetworkingSpec{AmazonVPC: &kops.AmazonVPCNetworkingSpec{}}, routed("eni1234")},
+	{"flannel", &kops.NetworkingSpec{Flannel: &kops.CNIPresence{}}, bridged("cni0")},
+	{"kubenet", &kops.NetworkingSpec{Kubenet: &kops.CNIPresence{}}, bridged("cbr0")},
+	{"weave", &kops.NetworkingSpec{Weave: &kops.CNIPresence{}}, bridged("weave")},
+	{"kuberouter", &kops.NetworkingSpec{KubeRouter: &kops.CNIPresence{}}, bridged("kube-bridge")},
+	{"cni (bridge)", &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}, bridged("cni0")},
+	{"cni (cilium installed by the user)", &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}, routed("lxc1234")},
+	{"cni (calico installed by the user)", &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}, routed("cali1234")},
+	{"cni (an unnamed interface)", &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}, routed("foo0")},
+	{"amazonvpc branch ENI", &kops.NetworkingSpec{AmazonVPC: &kops.AmazonVPCNetworkingSpec{}}, routed("vlan1a2b3c4d5e6")},
+	{"calico with Multus net1", calico(), multus()},
+	{"calico overlay from another node", calico(), overlay("vxlan.calico")},
+	{"flannel overlay from another node", &kops.NetworkingSpec{Flannel: &kops.CNIPresence{}}, overlay("flannel.1")},
+	{"calico and an unnamed interface", calico(), routed("foo0")},
+	{"no networking named", nil, routed("foo0")},
+}
+
+// TestEveryPodInterface: whatever carries the pod's traffic into the node, Block drops it, Forward
+// sends only its HTTP requests to the proxy, Allow lets it through, over both families on both
+// kinds of cluster; the node always reaches instance metadata.
+func TestEveryPodInterface(t *testing.T) {
+	for _, w := range podWirings {
+		t.Run(w.name, func(t *testing.T) {
+			tp := newTopology(t, w.wiring, false)
+			for _, cf := range clusterFamilies {
+				for _, mode := range modes {
+					tp.apply(t, cluster(mode, cf.ipv6, w.networking))
+					t.Run(cf.name+"/"+mode, func(t *testing.T) { checkMode(t, tp, mode, cf.ipv6) })
+				}
+			}
 		})
 	}
 }
@@ -119,67 +204,161 @@ func TestModeSwitches(t *testing.T) {
 	fresh := map[string]string{}
 	var pristine string
 	for _, mode := range modes {
-		tp := newTopology(t, podInterfaceName, false)
+		tp := newTopology(t, routed(podInterfaceName), false)
 		pristine = tp.rules(t)
 		tp.apply(t, cluster(mode, true, calico()))
 		fresh[mode] = tp.rules(t)
 	}
 	require.Equal(t, pristine, fresh[kops.PodMetadataAccessAllow])
 
-	tp := newTopology(t, podInterfaceName, false)
+	tp := newTopology(t, routed(podInterfaceName), false)
 	sequence := []string{"Block", "Forward", "Allow", "Forward", "Block", "Allow", "Block"}
 	for i, mode := range sequence {
 		tp.apply(t, cluster(mode, true, calico()))
 		if i > 0 {
 			assert.Equal(t, fresh[mode], tp.rules(t), "rules after %s -> %s", sequence[i-1], mode)
 		}
-		checkMode(t, tp, mode, ipv4)
-		checkMode(t, tp, mode, ipv6)
+		checkMode(t, tp, mode, true)
 	}
 }
 
-// TestBlockHoldsWhenACNIAcceptsFirst: CNIs insert their own chains at the top of FORWARD and INPUT
-// after the node script ran (Calico accepts pod traffic there). The drop happens in raw
-// PREROUTING, before any of them.
+// acceptFirst inserts an ACCEPT at the top of filter FORWARD and INPUT of both families, as CNIs
+// do after the node script ran (Calico accepts pod traffic there).
+func acceptFirst(t *testing.T, tp *topology) {
+	for _, cmd := range []string{"iptables", "ip6tables"} {
+		for _, chain := range []string{"FORWARD", "INPUT"} {
+			run(t, "ip", "netns", "exec", tp.node, cmd, "-w", "-I", chain, "1", "-j", "ACCEPT")
+		}
+	}
+}
+
+// TestBlockHoldsWhenACNIAcceptsFirst: the drop happens before any CNI's filter rule can accept.
 func TestBlockHoldsWhenACNIAcceptsFirst(t *testing.T) {
 	for _, p := range placements {
 		for _, mode := range []string{kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward} {
 			t.Run(p.name+"/"+mode, func(t *testing.T) {
-				tp := newTopology(t, podInterfaceName, p.imdsOnNode)
-				tp.apply(t, cluster(mode, false, calico()))
-				for _, cmd := range []string{"iptables", "ip6tables"} {
-					for _, chain := range []string{"FORWARD", "INPUT"} {
-						run(t, "ip", "netns", "exec", tp.node, cmd, "-w", "-I", chain, "1", "-j", "ACCEPT")
-					}
-				}
-				checkMode(t, tp, mode, ipv4)
+				tp := newTopology(t, routed(podInterfaceName), p.imdsOnNode)
+				tp.apply(t, cluster(mode, true, calico()))
+				acceptFirst(t, tp)
+				checkMode(t, tp, mode, true)
 			})
 		}
 	}
 }
 
-// TestUnknownCNIBlocksAllButTheNode: without a known pod interface, Block drops metadata traffic
-// from every interface but lo, so a pod on any veth is blocked and the node is not.
-func TestUnknownCNIBlocksAllButTheNode(t *testing.T) {
-	tp := newTopology(t, "veth9f3a", true)
-	tp.apply(t, cluster(kops.PodMetadataAccessBlock, false, nil))
-	checkMode(t, tp, kops.PodMetadataAccessBlock, ipv4)
+// TestServiceDNATToMetadata: a pod asks a Service address that the node's NAT sends to instance
+// metadata, as kube-proxy does for a Service whose EndpointSlice names fd00:ec2::254 (the API
+// server refuses link-local endpoints such as 169.254.169.254, but fd00:ec2::254 is not
+// link-local), with a CNI accepting pod traffic at the top of FORWARD and INPUT. The raw chain
+// sees only the Service address; the packet must still not arrive.
+func TestServiceDNATToMetadata(t *testing.T) {
+	service := map[bool]string{false: "10.96.0.80", true: "fd00:96::80"}
+	for _, p := range placements {
+		for _, mode := range modes {
+			t.Run(p.name+"/"+mode, func(t *testing.T) {
+				tp := newTopology(t, routed(podInterfaceName), p.imdsOnNode)
+				tp.apply(t, cluster(mode, true, calico()))
+				acceptFirst(t, tp)
+				var addrs []string
+				for _, f := range families {
+					cmd := map[bool]string{false: "iptables", true: "ip6tables"}[f.ipv6]
+					to := map[bool]string{false: imds4 + ":80", true: "[" + imds6 + "]:80"}[f.ipv6]
+					// kube-proxy puts its Service chain first in nat PREROUTING.
+					run(t, "ip", "netns", "exec", tp.node, cmd, "-w", "-t", "nat", "-I", "PREROUTING", "1",
+						"-d", service[f.ipv6], "-p", "tcp", "--dport", "80", "-j", "DNAT", "--to-destination", to)
+					addrs = append(addrs, net.JoinHostPort(service[f.ipv6], "80"))
+				}
+				got := probe(tp.pod, addrs...)
+				for i, f := range families {
+					if mode == kops.PodMetadataAccessAllow {
+						assert.NoError(t, got[i].err, "%s: the Service leads to instance metadata", f.name)
+						assert.Equal(t, "imds "+tp.podAddress(f), got[i].body, f.name)
+						continue
+					}
+					assertDropped(t, got[i].err, "%s %s: a Service must not lead the pod to instance metadata, got %q", mode, f.name, got[i].body)
+				}
+			})
+		}
+	}
 }
 
-// TestOtherPodInterfaceIsNotTheCNIs: the rules are scoped to the CNI's interfaces; a pod on another
-// interface is not matched. This is the cost of scoping, and why hostInterface exists.
-func TestRulesAreScopedToThePodInterfaces(t *testing.T) {
-	tp := newTopology(t, "eth1", false)
-	tp.apply(t, cluster(kops.PodMetadataAccessBlock, false, calico()))
-	_, err := get(tp.pod, net.JoinHostPort(imds4, "80"))
-	assert.NoError(t, err, "eth1 is not a calico interface, so its traffic is not matched")
+// TestIPv4MappedAddress: a pod's IPv6 socket connecting to ::ffff:169.254.169.254 sends IPv4
+// packets to 169.254.169.254, which the IPv4 rules hold like any other.
+func TestIPv4MappedAddress(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode, func(t *testing.T) {
+			tp := newTopology(t, routed(podInterfaceName), false)
+			tp.apply(t, cluster(mode, false, calico()))
+			body, err := getMapped(tp.pod, net.ParseIP(imds4), 80)
+			switch mode {
+			case kops.PodMetadataAccessAllow:
+				assert.NoError(t, err)
+				assert.Equal(t, "imds "+tp.pod4, body)
+			case kops.PodMetadataAccessBlock:
+				assertDropped(t, err, "got %q", body)
+			case kops.PodMetadataAccessForward:
+				assert.NoError(t, err)
+				assert.Equal(t, "kube2iam "+tp.pod4, body)
+			}
+		})
+	}
+}
+
+// TestSourceRoutedPackets: a pod addresses its packets to the node and lists instance metadata as
+// the next hop of a loose source route (IPv4 option LSRR). The raw chain sees the node's address;
+// a node that accepts source routes (net.ipv4.conf.*.accept_source_route, off by default) then
+// rewrites the destination and forwards, past a CNI that accepts pod traffic first in FORWARD.
+func TestSourceRoutedPackets(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode, func(t *testing.T) {
+			tp := newTopology(t, routed(podInterfaceName), false)
+			for _, ns := range []string{tp.node, tp.pod, tp.cloud} {
+				run(t, "ip", "netns", "exec", ns, "sysctl", "-q", "-w",
+					"net.ipv4.conf.all.accept_source_route=1", "net.ipv4.conf.default.accept_source_route=1")
+				out := run(t, "ip", "netns", "exec", ns, "sh", "-c", "for f in /proc/sys/net/ipv4/conf/*/accept_source_route; do echo 1 >$f; done")
+				require.Empty(t, out)
+			}
+			tp.apply(t, cluster(mode, false, calico()))
+			acceptFirst(t, tp)
+			body, err := getSourceRouted(tp.pod, net.ParseIP(nodeIP4), net.ParseIP(imds4), 80)
+			if mode == kops.PodMetadataAccessAllow {
+				assert.NoError(t, err, "the source route leads to instance metadata")
+				assert.Equal(t, "imds "+tp.pod4, body)
+				return
+			}
+			assertDropped(t, err, "a source route must not lead the pod to instance metadata, got %q", body)
+		})
+	}
+}
+
+// TestHostInterfaceNarrows: spec.podMetadataAccess.hostInterface, and only it, narrows the rules to
+// one interface pattern; a pod on another interface is then not matched. That is what the user
+// asked for, and why the field is documented as opening every other interface.
+func TestHostInterfaceNarrows(t *testing.T) {
+	for _, tc := range []struct {
+		wiring  wiring
+		matched bool
+	}{{routed("cali1234"), true}, {routed("foo0"), false}} {
+		t.Run(tc.wiring.name, func(t *testing.T) {
+			tp := newTopology(t, tc.wiring, false)
+			c := cluster(kops.PodMetadataAccessBlock, false, calico())
+			c.Spec.PodMetadataAccess.HostInterface = "cali+"
+			tp.apply(t, c)
+			if tc.matched {
+				checkMode(t, tp, kops.PodMetadataAccessBlock, false)
+				return
+			}
+			got := probe(tp.pod, net.JoinHostPort(imds4, "80"))
+			assert.NoError(t, got[0].err, "foo0 is outside hostInterface cali+, so its traffic is not matched")
+		})
+	}
 }
 
 // TestForwardWithoutANodeAddressChangesNothing: when the node address cannot be found (metadata
 // bound on the node, so the route to it is local), the script fails before touching any rule and
 // says what to do; the unit then keeps kubelet from starting.
 func TestForwardWithoutANodeAddressChangesNothing(t *testing.T) {
-	tp := newTopology(t, podInterfaceName, true)
+	tp := newTopology(t, routed(podInterfaceName), true)
 	before := tp.rules(t)
 	script, err := nodesetup.Script(cluster(kops.PodMetadataAccessForward, false, calico()))
 	require.NoError(t, err)
@@ -193,14 +372,57 @@ func TestForwardWithoutANodeAddressChangesNothing(t *testing.T) {
 	assert.Equal(t, before, tp.rules(t))
 }
 
+// TestNoIp6tablesOnAnIPv6KernelFailsClosed: an IPv4 cluster's node whose kernel has IPv6 but which
+// lacks ip6tables could not hold fd00:ec2::254; the script fails, before changing any rule, and
+// kubelet does not start.
+func TestNoIp6tablesOnAnIPv6KernelFailsClosed(t *testing.T) {
+	tp := newTopology(t, routed(podInterfaceName), false)
+	before := tp.rules(t)
+	bin := t.TempDir()
+	for _, tool := range []string{"iptables", "iptables-restore", "ip", "sed", "cat", "sleep"} {
+		p, err := exec.LookPath(tool)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(p, filepath.Join(bin, tool)))
+	}
+	out, err := tp.tryApply(t, cluster(kops.PodMetadataAccessBlock, false, calico()), bin)
+	require.Error(t, err)
+	assert.Contains(t, out, "ip6tables not found")
+	assert.Equal(t, before, tp.rules(t))
+}
+
 // hostRules is iptables -S of the namespace the test runs in: the scripts run only in theirs.
 func hostRules(t *testing.T) string {
 	t.Helper()
 	var out string
 	for _, cmd := range []string{"iptables", "ip6tables"} {
-		for _, table := range []string{"raw", "nat", "filter"} {
+		for _, table := range tables {
 			out += run(t, cmd, "-w", "-t", table, "-S")
 		}
 	}
 	return out
+}
+
+// TestEarlierFilterChainIsRemoved: a node an earlier version set up has the backstop in filter
+// FORWARD and INPUT, matching Calico's interfaces only. Running this version leaves exactly the
+// rules a fresh node gets, in every mode.
+func TestEarlierFilterChainIsRemoved(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode, func(t *testing.T) {
+			fresh := newTopology(t, routed(podInterfaceName), false)
+			fresh.apply(t, cluster(mode, true, calico()))
+
+			tp := newTopology(t, routed(podInterfaceName), false)
+			for cmd, imds := range map[string]string{"iptables": imds4 + "/32", "ip6tables": imds6 + "/128"} {
+				in := func(args ...string) { run(t, append([]string{"ip", "netns", "exec", tp.node, cmd, "-w"}, args...)...) }
+				in("-N", "KOPS-METADATA")
+				in("-A", "KOPS-METADATA", "-i", "cali+", "-d", imds, "-j", "DROP")
+				in("-I", "FORWARD", "1", "-j", "KOPS-METADATA")
+				in("-I", "INPUT", "1", "-j", "KOPS-METADATA")
+			}
+			require.Contains(t, tp.rules(t), "-A FORWARD -j KOPS-METADATA")
+			tp.apply(t, cluster(mode, true, calico()))
+			assert.Equal(t, fresh.rules(t), tp.rules(t))
+			checkMode(t, tp, mode, true)
+		})
+	}
 }

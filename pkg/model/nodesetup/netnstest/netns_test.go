@@ -55,6 +55,9 @@ func newNetns(t *testing.T, role string) string {
 			t.Errorf("deleting netns %s: %v: %s", name, err, out)
 		}
 	})
+	// No duplicate address detection on the links made later: a tentative link-local address
+	// leaves neighbor discovery unanswered for a second, longer than a probe waits.
+	run(t, "ip", "netns", "exec", name, "sysctl", "-q", "-w", "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0")
 	run(t, "ip", "-n", name, "link", "set", "lo", "up")
 	return name
 }
@@ -136,6 +139,11 @@ func get(ns, addr string) (string, error) {
 	}); err != nil {
 		return "", err
 	}
+	return request(conn)
+}
+
+// request sends GET / over conn, closes it and returns the body.
+func request(conn net.Conn) (string, error) {
 	defer conn.Close()
 	if err := conn.SetDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		return "", err
@@ -151,4 +159,61 @@ func get(ns, addr string) (string, error) {
 	var b strings.Builder
 	_, err = bufio.NewReader(resp.Body).WriteTo(&b)
 	return b.String(), err
+}
+
+// getMapped sends GET / from an IPv6 socket of ns to the IPv4-mapped form of ip (::ffff:a.b.c.d),
+// which the kernel turns into IPv4 packets. Go's dialer would pick an IPv4 socket itself.
+func getMapped(ns string, ip net.IP, port int) (string, error) {
+	sa := &unix.SockaddrInet6{Port: port}
+	copy(sa.Addr[:], ip.To16())
+	return getRaw(ns, unix.AF_INET6, sa, func(fd int) error {
+		return unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, 0)
+	})
+}
+
+// getSourceRouted sends GET / from ns to ip:port with a loose source route (IPv4 option LSRR)
+// through firstHop: the packets leave addressed to firstHop, and ip is the last entry of the
+// route, where the first hop is meant to send them on.
+func getSourceRouted(ns string, firstHop, ip net.IP, port int) (string, error) {
+	sa := &unix.SockaddrInet4{Port: port}
+	copy(sa.Addr[:], ip.To4())
+	// NOP, then LSRR: type, length 7, pointer 4, one address. Linux takes the first address of a
+	// user's route as the first hop and writes the socket's destination into the last slot.
+	const nop, lsrr = 0x01, 0x83 // RFC 791
+	opt := append([]byte{nop, lsrr, 7, 4}, firstHop.To4()...)
+	return getRaw(ns, unix.AF_INET, sa, func(fd int) error {
+		return unix.SetsockoptString(fd, unix.IPPROTO_IP, unix.IP_OPTIONS, string(opt))
+	})
+}
+
+// getRaw connects a TCP socket of domain, prepared by setup, to sa from inside ns, within
+// dialTimeout, and sends GET / over it.
+func getRaw(ns string, domain int, sa unix.Sockaddr, setup func(fd int) error) (string, error) {
+	var conn net.Conn
+	if err := inNetns(ns, func() error {
+		fd, err := unix.Socket(domain, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		f := os.NewFile(uintptr(fd), "probe")
+		defer f.Close()
+		timeout := unix.NsecToTimeval(dialTimeout.Nanoseconds())
+		if err := setup(fd); err != nil {
+			return err
+		}
+		if err := unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &timeout); err != nil {
+			return err
+		}
+		// A blocking connect gives up after SO_SNDTIMEO with EINPROGRESS: the SYN went unanswered.
+		if err := unix.Connect(fd, sa); err == unix.EINPROGRESS {
+			return unix.ETIMEDOUT
+		} else if err != nil {
+			return err
+		}
+		conn, err = net.FileConn(f)
+		return err
+	}); err != nil {
+		return "", err
+	}
+	return request(conn)
 }

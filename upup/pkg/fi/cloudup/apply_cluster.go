@@ -146,6 +146,7 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 	if w, ok := operatorModeIgnored(checked.Cluster, flags, clientset.Base().Join(name, "config").String()); ok {
 		warnings = append(warnings, w)
 	}
+	warnings = append(warnings, sharedSubnetZones(checked.Cluster, clientset.Base().Join(name, "config").String())...)
 	ctx := &model.KopsModelContext{
 		Cluster:        checked.Cluster,
 		InstanceGroups: groups,

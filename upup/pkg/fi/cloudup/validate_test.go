@@ -17,9 +17,8 @@ import (
 // it, returning the located problems ("" when every cluster is valid).
 func checkFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	objs, warnings, err := kopscodecs.Decode(name, data, false)
+	objs, _, err := kopscodecs.Decode(name, data, false)
 	require.NoError(t, err)
-	assert.NotEmpty(t, warnings, "real kops specs carry fields this build does not model; they are warned about")
 	groups := map[string][]*kopscodecs.Object{}
 	for _, o := range objs {
 		if o.InstanceGroup != nil {
@@ -44,46 +43,36 @@ func checkFile(t *testing.T, name string, data []byte) string {
 	return strings.Join(problems, "\n")
 }
 
-// Specs shaped like the ones kops writes for each rule family load and validate, as in kops.
-func TestKopsShapedSpecsValidate(t *testing.T) {
-	files, err := filepath.Glob("testdata/kops-specs/*.yaml")
-	require.NoError(t, err)
-	require.Len(t, files, 5)
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			require.NoError(t, err)
-			assert.Empty(t, checkFile(t, f, data))
-		})
-	}
-}
+// kopsSpecs holds the repository's kops-shaped specs (tests/kops-specs/README.md).
+const kopsSpecs = "../../../../tests/kops-specs"
 
-// The same specs, each changed the way kops refuses too, fail with the file, line and field path.
+// The kops-shaped specs load as they are (TestKopsSpecsLoad in cmd/kops runs every command on
+// them); changed the way kops refuses too, they fail with the file, line and field path.
 func TestKopsShapedSpecsRefused(t *testing.T) {
 	cases := []struct {
 		file, old, new string
 		want           string
 	}{
 		{"gce-regional.yaml", "    region: europe-west4\n", "    region: europe-west4\n    zone: europe-west4-a\n",
-			`gce-regional.yaml:29: document 1 (Cluster "regional.example.com"): spec.subnets[0].zone: Invalid value: "europe-west4-a": must not be set: GCE subnets are regional`},
+			`gce-regional.yaml:30: document 1 (Cluster "regional.example.com"): spec.subnets[0].zone: Invalid value: "europe-west4-a": must not be set: GCE subnets are regional`},
 		{"amazonvpc-additional-cidrs.yaml", "  - cidr: 10.21.64.0/18\n", "  - cidr: 10.22.64.0/18\n",
-			`amazonvpc-additional-cidrs.yaml:29: document 1 (Cluster "vpc-native.example.com"): spec.subnets[1].cidr: Invalid value: "10.22.64.0/18": must lie inside spec.networkCIDR "10.20.0.0/16" or one of spec.additionalNetworkCIDRs`},
+			`amazonvpc-additional-cidrs.yaml:30: document 1 (Cluster "vpc-native.example.com"): spec.subnets[1].cidr: Invalid value: "10.22.64.0/18": must lie inside spec.networkCIDR "10.20.0.0/16" or one of spec.additionalNetworkCIDRs`},
 		{"amazonvpc-additional-cidrs.yaml", "    amazonvpc:\n      env:\n", "    calico:\n      env:\n",
-			`amazonvpc-additional-cidrs.yaml:16: document 1 (Cluster "vpc-native.example.com"): spec.networkCIDR: Invalid value: "10.20.0.0/16": must not overlap spec.nonMasqueradeCIDR`},
+			`amazonvpc-additional-cidrs.yaml:17: document 1 (Cluster "vpc-native.example.com"): spec.networkCIDR: Invalid value: "10.20.0.0/16": must not overlap spec.nonMasqueradeCIDR`},
 		{"cilium-eni-ipv6.yaml", "      ipam: eni\n", "      ipam: kubernetes\n",
-			`cilium-eni-ipv6.yaml:12: document 1 (Cluster "eni.example.com"): spec.networkCIDR: Invalid value: "172.20.0.0/16": must not overlap`},
+			`cilium-eni-ipv6.yaml:13: document 1 (Cluster "eni.example.com"): spec.networkCIDR: Invalid value: "172.20.0.0/16": must not overlap`},
 		{"cilium-eni-ipv6.yaml", "  nonMasqueradeCIDR: ::/0\n", "  nonMasqueradeCIDR: fd00::/56\n",
-			`cilium-eni-ipv6.yaml:34: document 2 (Cluster "v6.example.com"): spec.nonMasqueradeCIDR: Forbidden: an IPv6 cluster must have a nonMasqueradeCIDR of "::/0"`},
+			`cilium-eni-ipv6.yaml:35: document 2 (Cluster "v6.example.com"): spec.nonMasqueradeCIDR: Forbidden: an IPv6 cluster must have a nonMasqueradeCIDR of "::/0"`},
 		{"aws-shared-subnets.yaml", "  - id: subnet-0123456789abcdef1\n    name:", "  - name:",
-			`aws-shared-subnets.yaml:27: document 1 (Cluster "shared.example.com"): spec.subnets[1].zone: Required value`},
+			`aws-shared-subnets.yaml:29: document 1 (Cluster "shared.example.com"): spec.subnets[1].zone: Required value`},
 		{"aws-shared-subnets.yaml", "    zone: us-west-2-lax-1a\n", "    zone: us-east-1-bos-1a\n",
-			`aws-shared-subnets.yaml:33: document 1 (Cluster "shared.example.com"): spec.subnets[2].zone: Invalid value: "us-east-1-bos-1a": region us-east-1 differs from region us-west-2 of spec.subnets[0].zone "us-west-2a": a cluster lies in one region`},
+			`aws-shared-subnets.yaml:35: document 1 (Cluster "shared.example.com"): spec.subnets[2].zone: Invalid value: "us-east-1-bos-1a": region us-east-1 differs from region us-west-2 of spec.subnets[0].zone "us-west-2a": a cluster lies in one region`},
 		{"aws-shared-subnets.yaml", "  kubernetesVersion: v1.35.0\n", "  kubernetesVersion: v1.29.15\n",
-			`aws-shared-subnets.yaml:14: document 1 (Cluster "shared.example.com"): spec.kubernetesVersion: Invalid value: "v1.29.15": is not supported: this build supports Kubernetes 1.30 to 1.36`},
+			`aws-shared-subnets.yaml:16: document 1 (Cluster "shared.example.com"): spec.kubernetesVersion: Invalid value: "v1.29.15": is not supported: this build supports Kubernetes 1.30 to 1.36`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file+" "+strings.TrimSpace(tc.new), func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata/kops-specs", tc.file))
+			data, err := os.ReadFile(filepath.Join(kopsSpecs, tc.file))
 			require.NoError(t, err)
 			changed := strings.Replace(string(data), tc.old, tc.new, 1)
 			require.NotEqual(t, string(data), changed, "the change applies")

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+const (
+	kopsSpecsDir  = "../../tests/kops-specs"
+	validationDir = "../../pkg/apis/kops/validation"
+)
+
+// buildWarnings are what this build says of any kops spec: the fields it keeps without modelling
+// them, and the cloud resources that only --target terraform writes.
+var buildWarnings = regexp.MustCompile(`is not modeled by this build; it is kept as written|cloud resources were not applied \(kops update cluster \S+ --target terraform`)
+
+// A kopsSpec is one file of tests/kops-specs with what its header says.
+type kopsSpec struct {
+	path     string
+	families []string
+	flags    string
+	expect   []string
+}
+
+var headerLine = regexp.MustCompile(`^# (families|flags|expect): (.+)$`)
+
+func readKopsSpecs(t *testing.T) []kopsSpec {
+	files, err := filepath.Glob(filepath.Join(kopsSpecsDir, "*.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var specs []kopsSpec
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		s := kopsSpec{path: f}
+		for _, line := range strings.Split(string(data), "\n") {
+			if !strings.HasPrefix(line, "#") {
+				break
+			}
+			m := headerLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			switch m[1] {
+			case "families":
+				for _, fam := range strings.Split(m[2], ",") {
+					s.families = append(s.families, strings.TrimSpace(fam))
+				}
+			case "flags":
+				s.flags = m[2]
+			case "expect":
+				s.expect = append(s.expect, m[2])
+			}
+		}
+		require.NotEmpty(t, s.families, "%s: the header names no validation family", f)
+		specs = append(specs, s)
+	}
+	return specs
+}
+
+// validationFamilies are the files of the validation package: each holds one family of rules.
+func validationFamilies(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join(validationDir, "*.go"))
+	require.NoError(t, err)
+	var families []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			families = append(families, strings.TrimSuffix(filepath.Base(f), ".go"))
+		}
+	}
+	require.NotEmpty(t, families)
+	return families
+}
+
+// TestKopsSpecsLoad: every kops-shaped spec of tests/kops-specs loads as kops users keep it:
+// `create -f`, `update cluster` (dry run, --yes, and for AWS --target terraform) and
+// `get cluster --full` succeed, and the only warnings are the unmodeled fields and those the
+// header expects. Every validation family is checked against at least one spec.
+func TestKopsSpecsLoad(t *testing.T) {
+	specs := readKopsSpecs(t)
+	families := validationFamilies(t)
+	named := map[string]bool{}
+	for _, s := range specs {
+		for _, fam := range s.families {
+			assert.Contains(t, families, fam, "%s names a family that is no file of %s", s.path, validationDir)
+			named[fam] = true
+		}
+	}
+	for _, fam := range families {
+		assert.True(t, named[fam], "validation family %q (%s/%s.go) is checked against no kops spec in %s: add one", fam, validationDir, fam, kopsSpecsDir)
+	}
+
+	for _, s := range specs {
+		t.Run(filepath.Base(s.path), func(t *testing.T) {
+			data, err := os.ReadFile(s.path)
+			require.NoError(t, err)
+			objs, _, err := kopscodecs.Decode(s.path, data, true)
+			require.NoError(t, err)
+			clouds := map[string]string{}
+			var names []string
+			for _, o := range objs {
+				if o.Cluster != nil {
+					names = append(names, o.Cluster.Name)
+					clouds[o.Cluster.Name] = o.Cluster.Spec.CloudProvider
+				}
+			}
+			require.NotEmpty(t, names, "the file holds a Cluster")
+
+			c := newCLI(t)
+			if s.flags != "" {
+				c.env["KOPS_FEATURE_FLAGS"] = s.flags
+			}
+			var stderr strings.Builder
+			stderr.WriteString(c.mustRun("create", "-f", s.path).stderr)
+			for _, name := range names {
+				stderr.WriteString(c.mustRun("update", "cluster", name).stderr)
+				stderr.WriteString(c.mustRun("update", "cluster", name, "--yes").stderr)
+				if clouds[name] == "aws" {
+					stderr.WriteString(c.mustRun("update", "cluster", name, "--target", "terraform", "--out", t.TempDir(), "--yes").stderr)
+				}
+				stderr.WriteString(c.mustRun("get", "cluster", name, "--full", "-o", "yaml").stderr)
+			}
+
+			seen := make([]bool, len(s.expect))
+			for _, line := range strings.Split(stderr.String(), "\n") {
+				if !strings.HasPrefix(line, "W: ") || buildWarnings.MatchString(line) {
+					continue
+				}
+				i := slices.IndexFunc(s.expect, func(e string) bool { return strings.Contains(line, e) })
+				if assert.GreaterOrEqual(t, i, 0, "a warning the header does not expect: %s", line) {
+					seen[i] = true
+				}
+			}
+			for i, e := range s.expect {
+				assert.True(t, seen[i], "expected warning %q was not printed:\n%s", e, stderr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,49 @@
+package coredns
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRenderScalingIsTheBuiltInAddons: the addon kops applies beside the operator holds exactly the
+// built-in addon's PodDisruptionBudget and autoscaler, byte for byte, but for the addon label of
+// each object (not of the autoscaler's pods, which would roll it out) and the replica bound, so
+// that switching mode updates them in place.
+func TestRenderScalingIsTheBuiltInAddons(t *testing.T) {
+	facts := DefaultFacts()
+	facts.AutoscalerImage = "registry.example.com/mirror/cpa/cluster-proportional-autoscaler:v1.9.0"
+	builtIn, err := Render(Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}, facts)
+	require.NoError(t, err)
+	start := strings.Index(string(builtIn), "apiVersion: policy/v1\nkind: PodDisruptionBudget\n")
+	require.Positive(t, start, "the built-in addon has the budget")
+	tail := string(builtIn[start:])
+
+	for _, max := range []int{0, 50} {
+		scaling, err := RenderScaling(facts, max)
+		require.NoError(t, err)
+		got := string(scaling)
+		assert.Equal(t, 8, strings.Count(got, "\n    addon.kops.k8s.io/name: "+ScalingAddonName+"\n"), "every object is labelled for its addon")
+		assert.Contains(t, got, "\n        addon.kops.k8s.io/name: "+AddonName+"\n", "the pods keep their label")
+		assert.Contains(t, got, "image: \""+facts.AutoscalerImage+"\"\n")
+		if max == 0 {
+			assert.NotContains(t, got, `"max"`)
+		} else {
+			assert.Contains(t, got, `"min":1,"max":50,"preventSinglePointFailure":true`)
+			got = strings.Replace(got, `"min":1,"max":50,`, `"min":1,`, 1)
+		}
+		got = strings.ReplaceAll(got, "addon.kops.k8s.io/name: "+ScalingAddonName, "addon.kops.k8s.io/name: "+AddonName)
+		assert.Equal(t, tail, got, "max %d", max)
+	}
+}
+
+func TestRenderScalingRejectsIncompleteInput(t *testing.T) {
+	facts := DefaultFacts()
+	_, err := RenderScaling(facts, -1)
+	assert.ErrorContains(t, err, "maxReplicas -1 is negative")
+	facts.AutoscalerImage = ""
+	_, err = RenderScaling(facts, 50)
+	assert.ErrorContains(t, err, "no autoscaler image")
+}

@@ -1,0 +1,114 @@
+package docs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Parse holds one documented command line to a command tree as cobra would run it, without
+// running it: the subcommand exists, every flag is one it has and its value parses, and the
+// positional arguments are as many as it takes. args excludes the program's name.
+func Parse(root *cobra.Command, args []string) error {
+	cmd, rest, err := root.Find(args)
+	if err != nil {
+		return err
+	}
+	cmd.InitDefaultHelpFlag()
+	if err := cmd.ParseFlags(rest); err != nil {
+		return fmt.Errorf("%s: %w", cmd.CommandPath(), err)
+	}
+	positional := cmd.Flags().Args()
+	// A command that groups subcommands and was given another word names a subcommand it lacks
+	// (cobra alone would run the group with it as an argument).
+	if cmd.HasAvailableSubCommands() && len(positional) > 0 {
+		return noSubcommand(cmd, positional[0])
+	}
+	if err := cmd.ValidateArgs(positional); err != nil {
+		return fmt.Errorf("%s: %w", cmd.CommandPath(), err)
+	}
+	return nil
+}
+
+func noSubcommand(cmd *cobra.Command, name string) error {
+	var names []string
+	for _, s := range cmd.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	return fmt.Errorf("%s has no subcommand %q (it has %s)", cmd.CommandPath(), name, strings.Join(names, ", "))
+}
+
+// Mention holds a command named in prose (a code span) to the tree: the words up to the first
+// placeholder, option or bracket name a command that exists; a bracketed choice right after a
+// command with subcommands (`get [clusters|instancegroups]`) names subcommands that exist; and
+// every flag written (`--wait`, `[-o table|yaml]`, `--set=…`) is one the command has. Arguments and
+// values are not held: a span may leave them out.
+func Mention(root *cobra.Command, args []string) error {
+	cmd := root
+	i := 0
+	for ; i < len(args); i++ {
+		next := findSub(cmd, args[i])
+		if next == nil {
+			break
+		}
+		cmd = next
+	}
+	if i < len(args) && cmd.HasAvailableSubCommands() {
+		word := args[i]
+		if strings.HasPrefix(word, "[") && !strings.HasPrefix(word, "[-") {
+			for _, alt := range strings.Split(strings.Trim(word, "[]"), "|") {
+				if findSub(cmd, alt) == nil {
+					return noSubcommand(cmd, alt)
+				}
+			}
+		} else if !strings.HasPrefix(word, "-") && word == strings.ToLower(word) && !strings.ContainsAny(word, "<$./") {
+			return noSubcommand(cmd, word)
+		}
+	}
+	cmd.InitDefaultHelpFlag()
+	for _, word := range args[i:] {
+		for _, alt := range strings.Split(strings.Trim(word, "[]"), "|") {
+			name, ok := flagName(alt)
+			if !ok {
+				continue
+			}
+			var known bool
+			if len(name) == 1 {
+				known = cmd.Flags().ShorthandLookup(name) != nil || cmd.InheritedFlags().ShorthandLookup(name) != nil
+			} else {
+				known = cmd.Flags().Lookup(name) != nil || cmd.InheritedFlags().Lookup(name) != nil
+			}
+			if !known {
+				return fmt.Errorf("%s has no flag %q", cmd.CommandPath(), alt)
+			}
+		}
+	}
+	return nil
+}
+
+func findSub(cmd *cobra.Command, name string) *cobra.Command {
+	for _, s := range cmd.Commands() {
+		if s.Name() == name || s.HasAlias(name) {
+			return s
+		}
+	}
+	return nil
+}
+
+// flagName reads "--wait=5m" as "wait" and "-o" as "o"; a word that is no flag gives false.
+func flagName(word string) (string, bool) {
+	var name string
+	switch {
+	case strings.HasPrefix(word, "--") && len(word) > 2:
+		name = word[2:]
+	case strings.HasPrefix(word, "-") && len(word) == 2:
+		name = word[1:]
+	default:
+		return "", false
+	}
+	name, _, _ = strings.Cut(name, "=")
+	return name, true
+}

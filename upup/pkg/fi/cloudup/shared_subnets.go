@@ -1,0 +1,28 @@
+package cloudup
+
+import (
+	"fmt"
+
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/kopscodecs"
+)
+
+// sharedSubnetZones says, for each AWS subnet shared by id that leaves its zone out, where the
+// zone comes from: kops reads it from the cloud by the subnet's id, and this build, which makes
+// no cloud calls, needs none (instances are placed by subnet id). kops accepts such a spec, so it
+// loads here too; the note keeps the difference from a silent one.
+func sharedSubnetZones(cluster *kops.Cluster, source string) []kopscodecs.Warning {
+	if cluster.Spec.CloudProvider != "aws" {
+		return nil
+	}
+	var notes []kopscodecs.Warning
+	for i, s := range cluster.Spec.Subnets {
+		if s.ID == "" || s.Zone != "" {
+			continue
+		}
+		notes = append(notes, kopscodecs.Warning{Source: source, Text: fmt.Sprintf(
+			"spec.subnets[%d].zone: not set for shared subnet %q (%s): kops reads it from the cloud by id; this build places instances by subnet id and needs no zone",
+			i, s.Name, s.ID)})
+	}
+	return notes
+}
