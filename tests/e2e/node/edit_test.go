@@ -17,21 +17,32 @@ import (
 // the Cluster document as a generic map, to set any field by its JSON path.
 func (f *kopsFlow) editCluster(t testing.TB, edit func(doc map[string]any)) {
 	t.Helper()
-	r := f.must(t, "kops", "get", "clusters", cluster.Name, "-o", "yaml")
+	f.editDocument(t, []string{"get", "clusters", cluster.Name, "-o", "yaml"}, []string{"edit", "cluster"}, edit)
+}
+
+// editInstanceGroup changes an instance group with `kops edit instancegroup`, as editCluster does.
+func (f *kopsFlow) editInstanceGroup(t testing.TB, name string, edit func(doc map[string]any)) {
+	t.Helper()
+	f.editDocument(t, []string{"get", "instancegroups", name, "-o", "yaml"}, []string{"edit", "instancegroup", name}, edit)
+}
+
+func (f *kopsFlow) editDocument(t testing.TB, get, editArgs []string, edit func(doc map[string]any)) {
+	t.Helper()
+	r := f.must(t, "kops", get...)
 	doc := map[string]any{}
 	require.NoError(t, yaml.Unmarshal([]byte(r.Stdout), &doc), r.Stdout)
 	edit(doc)
 	edited, err := yaml.Marshal(doc)
 	require.NoError(t, err)
 	dir := t.TempDir()
-	file := filepath.Join(dir, "cluster.yaml")
+	file := filepath.Join(dir, "edited.yaml")
 	require.NoError(t, os.WriteFile(file, edited, 0o644))
 	editor := filepath.Join(dir, "editor.sh")
 	require.NoError(t, os.WriteFile(editor, []byte(fmt.Sprintf("#!/bin/sh\nexec cp %q \"$1\"\n", file)), 0o755))
 	env := f.env
 	f.env = append(append([]string(nil), env...), "KOPS_EDITOR="+editor)
 	defer func() { f.env = env }()
-	f.must(t, "kops", "edit", "cluster")
+	f.must(t, "kops", editArgs...)
 }
 
 // setKubeDNS sets (or, with a nil value, removes) a field of spec.kubeDNS.
