@@ -64,6 +64,7 @@ func BenchmarkCorefileChangeServed(b *testing.B) {
 	_, err := cluster.RunPod(context.Background(), nodecluster.TestClientPod("default", "corefile-bench"))
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = cluster.DeletePod(context.Background(), "default", "corefile-bench") })
+	waitAnswer(b, "corefile-bench", upstreamName, upstreamAddress)
 	var total time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -59,7 +59,31 @@ func (f *kopsFlow) switchTo(t testing.TB, mode dnsMode) time.Duration {
 		waitCoreDNSHealthy(t)
 	}
 	waitDeploymentAvailable(t, "kube-system", "coredns")
-	return time.Since(start)
+	took := time.Since(start)
+	if mode != serverSide {
+		waitCoreDNSObjectGone(t)
+	}
+	return took
+}
+
+// waitCoreDNSObjectGone waits until the CoreDNS object a retired ServerSide mode deleted (orphaning
+// its dependents) is gone. The garbage collector removes the orphan finalizer only once it watches
+// the resource, up to half a minute after the CRD appeared; an apply of the object meanwhile lands
+// on the terminating object, which then disappears, and the operator's admission policy, which
+// reads it as its parameter, denies every write to CoreDNS's objects (kops's own included) until it
+// is back. Not counted in the switch's time.
+func waitCoreDNSObjectGone(t testing.TB) {
+	t.Helper()
+	dyn, err := dynamic.NewForConfig(cluster.Config)
+	require.NoError(t, err)
+	var last error
+	start := time.Now()
+	defer func() { t.Logf("the retired CoreDNS object was gone after %.1fs", time.Since(start).Seconds()) }()
+	err = wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, last = dyn.Resource(coreDNSObjects).Namespace("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
+		return apierrors.IsNotFound(last), nil
+	})
+	require.NoError(t, err, "the retired CoreDNS object is still there (last: %v)", last)
 }
 
 // waitCoreDNSHealthy waits until the operator reports the CoreDNS object healthy for its latest
@@ -135,6 +159,8 @@ func assertAnswers(t *testing.T, namespace, pod string) {
 	ctx := context.Background()
 	kubernetes, err := cluster.Clientset.CoreV1().Services("default").Get(ctx, "kubernetes", metav1.GetOptions{})
 	require.NoError(t, err)
+	// A new kube-dns endpoint is programmed by kube-proxy a moment after the Deployment is available.
+	waitAnswer(t, pod, "kubernetes.default.svc.cluster.local.", kubernetes.Spec.ClusterIP)
 	for _, tc := range []struct {
 		what, name, want string
 		args             []string
@@ -209,6 +235,9 @@ func TestDNSModesAndFlagFlips(t *testing.T) {
 	_, err := cluster.RunPod(context.Background(), probe)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, cluster.DeletePod(context.Background(), "default", "dns-modes")) })
+	// A CoreDNS left running by an earlier case reloads the new Corefile in its own time.
+	waitAnswer(t, "dns-modes", stubName, stubAddress)
+	waitAnswer(t, "dns-modes", upstreamName, upstreamAddress)
 	t.Run("built-in answers", func(t *testing.T) { assertAnswers(t, "default", "dns-modes") })
 
 	// The client under test: 25 lookups a second, a cluster name, a stub-domain name and an

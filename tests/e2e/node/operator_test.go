@@ -187,15 +187,10 @@ func (f *kopsFlow) setStubDomain(t testing.TB, domain, server string) {
 // time from the edit to the first answer.
 func (f *kopsFlow) corefileChangeServed(t testing.TB, pod string) time.Duration {
 	t.Helper()
-	ctx := context.Background()
 	start := time.Now()
 	f.setStubDomain(t, extraDomain, cluster.NodeIP+":"+itoa(stubDomainPort))
 	f.updateAndApply(t)
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
-		r, err := cluster.Exec(ctx, "default", pod, "client", "/testclient", "resolve", extraName, "--timeout", "1s")
-		return err == nil && r.ExitCode == 0 && strings.Contains(r.Stdout, extraAddress), nil
-	})
-	require.NoError(t, err, "%s is not answered after the Corefile change", extraName)
+	waitAnswer(t, pod, extraName, extraAddress)
 	return time.Since(start)
 }
 
@@ -216,6 +211,7 @@ func TestOperatorRunsAndServesCorefileChange(t *testing.T) {
 	_, err := cluster.RunPod(context.Background(), nodecluster.TestClientPod("default", "corefile-probe"))
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, cluster.DeletePod(context.Background(), "default", "corefile-probe")) })
+	waitAnswer(t, "corefile-probe", upstreamName, upstreamAddress)
 	t.Run("a new stub domain is served after update and apply", func(t *testing.T) {
 		r, err := cluster.Exec(context.Background(), "default", "corefile-probe", "client", "/testclient", "resolve", extraName)
 		require.NoError(t, err)
@@ -237,4 +233,22 @@ func (f *kopsFlow) removeExtraDomain(t testing.TB, pod string) {
 		return err == nil && r.ExitCode == 1, nil
 	})
 	require.NoError(t, err, "%s is still answered after the stub domain was removed", extraName)
+}
+
+// waitAnswer waits until a lookup of name from the pod, through kube-dns, gets address: a new
+// Corefile reaches a running CoreDNS only once kubelet has synced its ConfigMap volume and
+// CoreDNS's reload plugin has seen the file change, tens of seconds after the apply.
+func waitAnswer(t testing.TB, pod, name, address string) {
+	t.Helper()
+	var last string
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		r, err := cluster.Exec(ctx, "default", pod, "client", "/testclient", "resolve", name, "--timeout", "1s")
+		if err != nil {
+			last = err.Error()
+			return false, nil
+		}
+		last = r.Stdout
+		return r.ExitCode == 0 && strings.Contains(r.Stdout, address), nil
+	})
+	require.NoError(t, err, "%s is not answered %s (last: %s)", name, address, last)
 }
