@@ -45,6 +45,9 @@ func TestBuiltInCoreDNS(t *testing.T) {
 	_, err = cluster.RunPod(ctx, pod)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, cluster.DeletePod(context.Background(), "default", "dns-client")) })
+	// kube-proxy programs kube-dns's first endpoint a moment after the Deployment is available;
+	// until then the ClusterIP refuses.
+	waitAnswer(t, "dns-client", "kubernetes.default.svc.cluster.local.", kubernetes.Spec.ClusterIP)
 
 	cases := []struct {
 		name string

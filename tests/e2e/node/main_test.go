@@ -6,6 +6,8 @@
 package node
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"k8s.io/kops/tests/e2e/nodecluster"
@@ -15,4 +17,13 @@ import (
 // cluster puts it back as it found it, or names what it leaves.
 var cluster *nodecluster.Cluster
 
-func TestMain(m *testing.M) { nodecluster.Main(m, func(c *nodecluster.Cluster) { cluster = c }) }
+func TestMain(m *testing.M) {
+	nodecluster.Main(m, func(c *nodecluster.Cluster) {
+		cluster = c
+		// The tarballs just imported, before anything rebuilds them (see tarballImages).
+		var err error
+		if tarballImages, err = readTarballImages(); err != nil {
+			fmt.Fprintf(os.Stderr, "reading the image tarballs: %v\n", err)
+		}
+	})
+}
