@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// An Entry is one line of the benchmark list (hack/perf-benchmarks.txt): which benchmarks to run,
+// where, how often, and the heading their figures go under in docs/performance.md.
+type Entry struct {
+	Module    string // folder of the Go module, relative to the repository: "." or "tests/e2e"
+	Package   string // package pattern, relative to Module: "./upup/pkg/fi/cloudup"
+	Bench     string // -bench regular expression
+	Benchtime string // -benchtime: "20x" or "2s"
+	Count     int    // -count: the table shows the median and the range of the runs
+	Title     string
+	re        *regexp.Regexp
+}
+
+// ParseSpec reads the benchmark list: one entry per line, fields separated by "|"
+// (module | package | bench | benchtime | count | title); "#" starts a comment line.
+func ParseSpec(r io.Reader) ([]Entry, error) {
+	var entries []Entry
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "|")
+		if len(f) != 6 {
+			return nil, fmt.Errorf("line %d: want 6 fields separated by |, got %d: %q", n, len(f), line)
+		}
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		count, err := strconv.Atoi(f[4])
+		if err != nil || count < 1 {
+			return nil, fmt.Errorf("line %d: count %q is not a positive number", n, f[4])
+		}
+		// `go test` splits -bench at "/" into one expression per level of sub-benchmarks; the list
+		// names top-level functions only, so a "/" would not mean what it seems to.
+		if strings.Contains(f[2], "/") {
+			return nil, fmt.Errorf("line %d: bench %q: name top-level benchmarks only (no /)", n, f[2])
+		}
+		re, err := regexp.Compile(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: bench %q: %v", n, f[2], err)
+		}
+		if !strings.HasPrefix(f[1], "./") {
+			return nil, fmt.Errorf("line %d: package %q must start with ./", n, f[1])
+		}
+		entries = append(entries, Entry{Module: f[0], Package: f[1], Bench: f[2], Benchtime: f[3], Count: count, Title: f[5], re: re})
+	}
+	return entries, sc.Err()
+}
+
+// ImportPath is the entry's package as `go test` prints it in its "pkg:" line.
+func (e Entry) ImportPath(modulePath string) string {
+	p := strings.TrimSuffix(strings.TrimPrefix(e.Package, "./"), "/")
+	if p == "" || p == "." {
+		return modulePath
+	}
+	return modulePath + "/" + p
+}
+
+// Matches says whether the entry runs the top-level benchmark function name, as `go test -bench`
+// decides it (the expression is matched against the top-level name only here: the list names
+// functions, sub-benchmarks come with them).
+func (e Entry) Matches(name string) bool {
+	top, _, _ := strings.Cut(name, "/")
+	return e.re.MatchString(top)
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every benchmark of hack/perf-benchmarks.txt and rewrites the generated block of
+# docs/performance.md with their figures (medians and ranges), and where and when they ran. Run it
+# on a quiet machine: the figures are what this machine measured, nothing is typed by hand. Read
+# the diff before committing it.
+#
+# Takes 15-25 minutes on 2 cores (most of it the e2e benchmarks against a real API server, built
+# first by hack/build-test-apiserver.sh if needed). Each entry's raw output is kept in
+# _output/perf/ for benchstat.
+set -euo pipefail
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "${REPO_ROOT}"
+OUT="${REPO_ROOT}/_output/perf"
+rm -rf "${OUT}"
+mkdir -p "${OUT}"
+
+"${REPO_ROOT}/hack/build-test-apiserver.sh"
+go build -o "${OUT}/perfdoc" ./hack/perfdoc
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+load_before="$(load)"
+mapfile -t entries < <("${OUT}/perfdoc" list)
+outputs=()
+i=0
+for entry in "${entries[@]}"; do
+  IFS=$'\t' read -r module pkg bench benchtime count <<<"${entry}"
+  i=$((i + 1))
+  file="${OUT}/$(printf '%02d' "${i}").txt"
+  echo "[${i}/${#entries[@]}] $(date -u +%H:%M:%S) ${module} ${pkg} -bench '${bench}' -benchtime ${benchtime} -count ${count}" >&2
+  (cd "${module}" && go test "${pkg}" -run '^$' -bench "${bench}" -benchtime "${benchtime}" -count "${count}") >"${file}"
+  outputs+=("${file}")
+done
+
+commit="$(git rev-parse --short HEAD)"
+if [[ -n "$(git status --porcelain -- . ':!docs/performance.md')" ]]; then
+  commit="${commit} (with uncommitted changes)"
+fi
+"${OUT}/perfdoc" render \
+  -date "$(date -u +%Y-%m-%d)" \
+  -commit "${commit}" \
+  -go "$(go env GOVERSION)" \
+  -cores "$(nproc)" \
+  -memory "$(awk '/MemTotal/ {printf "%.0f GB", $2/1024/1024}' /proc/meminfo)" \
+  -load-before "${load_before}" \
+  -load-after "$(load)" \
+  "${outputs[@]}"
+echo "docs/performance.md rewritten; raw outputs in ${OUT}" >&2
