@@ -51,6 +51,13 @@ func BenchmarkClusterUp(b *testing.B) {
 func BenchmarkDNSLatency(b *testing.B) {
 	flow := newKopsFlow(b, "")
 	flow.switchTo(b, builtIn)
+	// On a fresh node kube-proxy may not have programmed kube-dns's ClusterIP yet when CoreDNS is
+	// available: the measurement starts once a lookup through it is answered.
+	_, err := cluster.RunPod(context.Background(), nodecluster.TestClientPod("default", "dns-warmup"))
+	require.NoError(b, err)
+	waitAnswer(b, "dns-warmup", "kubernetes.default.svc.cluster.local.", "100.64.0.1")
+	require.NoError(b, cluster.DeletePod(context.Background(), "default", "dns-warmup"))
+	b.ResetTimer()
 	var p50, p99 float64
 	for i := 0; i < b.N; i++ {
 		name := "dns-latency"
