@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"k8s.io/kops/cmd/internal/s3env"
 	"k8s.io/kops/util/pkg/vfs"
 	"k8s.io/kops/util/pkg/vfs/s3test"
 )
@@ -56,7 +57,7 @@ func forEachBackend(t *testing.T, f func(t *testing.T, c *cli)) {
 // testPaths is what main gives run, less the AWS default chain: a test reaches no S3 but the one it
 // names in S3_ENDPOINT, whatever ~/.aws or AWS_* of the machine say.
 func testPaths(env map[string]string) *vfs.Context {
-	settings := s3Settings(env)
+	settings := s3env.Settings(env)
 	settings.LoadDefault = nil
 	return vfs.NewContext(nil).WithS3(settings)
 }
@@ -108,7 +109,7 @@ func TestHelperKops(t *testing.T) {
 		panic(err)
 	}
 	env := environ()
-	settings := s3Settings(env)
+	settings := s3env.Settings(env)
 	settings.LoadDefault = nil
 	settings.Lease = 3 * time.Second // a killed helper's lease expires soon
 	os.Exit(run(args, env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(settings)))

@@ -9,13 +9,14 @@ import (
 	"os/signal"
 	"strings"
 
+	"k8s.io/kops/cmd/internal/s3env"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
 func main() {
 	env := environ()
-	os.Exit(run(os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(s3Settings(env))))
+	os.Exit(run(os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(s3env.Settings(env))))
 }
 
 // environ is the only place the process environment is read; everything below gets it as a value.

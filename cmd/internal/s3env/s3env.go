@@ -1,4 +1,6 @@
-package main
+// Package s3env reads, at the command line edge, what an s3:// store needs: kops and channels
+// read the same settings, so a bucket kops update writes to is one channels apply reads from.
+package s3env
 
 import (
 	"context"
@@ -9,11 +11,11 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// s3Settings is what an s3:// state store reads from the environment, as kops reads it: kops's
+// Settings is what an s3:// state store reads from the environment, as kops reads it: kops's
 // S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY for S3-compatible servers,
 // and otherwise the AWS default credential chain and region (AWS_* variables, ~/.aws, instance
 // roles), which the SDK's loader reads here at the edge, only when an s3:// store is used.
-func s3Settings(env map[string]string) vfs.S3Settings {
+func Settings(env map[string]string) vfs.S3Settings {
 	return vfs.S3Settings{
 		Endpoint:        env["S3_ENDPOINT"],
 		Region:          env["S3_REGION"],
