@@ -115,7 +115,7 @@ func dial(t testing.TB, pod, addr string) bool {
 // take from the route is given the way the documented drop-in does (KOPS_METADATA_NODE_IP).
 func (f *kopsFlow) runMetadataScript(t testing.TB, mode string) {
 	t.Helper()
-	dir := filepath.Join(f.dir, "state", cluster.Name, "igconfig", "node", "nodes")
+	dir := filepath.Join(f.dir, "state", cluster.Name, "igconfig", "node", "nodes-us-east-2a")
 	unit, err := os.ReadFile(filepath.Join(dir, "kops-pod-metadata-access.service"))
 	require.NoError(t, err)
 	require.Contains(t, string(unit), "(mode "+mode+")", "the stored unit is the one for mode %s", mode)
@@ -152,7 +152,7 @@ func TestPodMetadataAccess(t *testing.T) {
 	flow := newKopsFlow(t, "")
 	// kops create cluster sets the groups' hop limit to 1, which Allow refuses (pods could never
 	// get an IMDSv2 token); unset, each mode picks its own default.
-	for _, group := range []string{"control-plane-us-east-2a", "nodes"} {
+	for _, group := range []string{"control-plane-us-east-2a", "nodes-us-east-2a"} {
 		flow.editInstanceGroup(t, group, func(doc map[string]any) {
 			if md, ok := doc["spec"].(map[string]any)["instanceMetadata"].(map[string]any); ok {
 				delete(md, "httpPutResponseHopLimit")
