@@ -22,7 +22,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/klog/v2"
 
 	"k8s.io/kops/channels/pkg/api"
 )
@@ -323,7 +322,7 @@ func (a *Applier) applyTogether(ctx context.Context, objs []*unstructured.Unstru
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			errs[i] = a.applyOne(ctx, clients[i], obj)
+			_, errs[i] = clients[i].Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
 		}()
 	}
 	wg.Wait()
@@ -333,39 +332,6 @@ func (a *Applier) applyTogether(ctx context.Context, objs []*unstructured.Unstru
 		}
 	}
 	return nil
-}
-
-// applyOne server-side applies obj. An object the server is still deleting (a retired addon's
-// orphaning delete waits for the garbage collector, which may take seconds for a kind it has just
-// discovered) takes the apply and then disappears: applied again too soon, an addon would end up
-// without it (a switch back to the operator losing its CoreDNS object, whose absence makes the
-// exact policy deny every write it guards). So when the applied object carries a
-// deletionTimestamp, applyOne waits until it is gone and applies it again, creating it anew.
-func (a *Applier) applyOne(ctx context.Context, client dynamic.ResourceInterface, obj *unstructured.Unstructured) error {
-	opts := metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true}
-	got, err := client.Apply(ctx, obj.GetName(), obj, opts)
-	if err != nil || got.GetDeletionTimestamp() == nil {
-		return err
-	}
-	deadline := time.Now().Add(a.opts.WaitTimeout)
-	for delay := 10 * time.Millisecond; ; delay = min(2*delay, 500*time.Millisecond) {
-		_, err := client.Get(ctx, obj.GetName(), metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("waiting for the deletion in progress to finish: %w", err)
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("it is being deleted (finalizers %v) and was not gone within %s; it is applied again once it is", got.GetFinalizers(), a.opts.WaitTimeout)
-		}
-		if err := sleep(ctx, delay); err != nil {
-			return err
-		}
-	}
-	klog.V(2).Infof("%s %s was being deleted; applying it again now that it is gone", obj.GetKind(), objectName(obj))
-	_, err = client.Apply(ctx, obj.GetName(), obj, opts)
-	return err
 }
 
 var namespaceResource = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
