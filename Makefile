@@ -55,7 +55,7 @@ test-node: test-apiserver
 # 30m rather than go test's 10m per package: on a fresh machine the node package also builds its
 # images (the operator's among them) before its cluster starts.
 test-e2e: test-apiserver test-node test-packages
-	@echo "==> make test [3/3] e2e tests on a real kube-apiserver and the one-node cluster (about 4 minutes on 2 cores)"
+	@echo "==> make test [3/3] e2e tests on a real kube-apiserver and the one-node cluster (about 8 minutes on 2 cores once the binaries are built)"
 	cd tests/e2e && $(GO) test -count=1 -timeout 30m ./...
 
 verify:

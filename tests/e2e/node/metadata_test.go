@@ -204,14 +204,26 @@ func TestPodMetadataAccess(t *testing.T) {
 			flow.must(t, "kops", "update", "cluster", "--yes")
 			flow.runMetadataScript(t, tc.mode)
 
-			a := get(t, "metadata-pod", metadataURL)
+			// An answer that should come is asked for a few times: a connection the stand-in's
+			// socat accepts while it forks its answer may close empty once on a loaded machine.
+			answered := func(want httpAnswer) httpAnswer {
+				var a httpAnswer
+				_ = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+					a = get(t, "metadata-pod", metadataURL)
+					return a == want, nil
+				})
+				return a
+			}
 			switch tc.podGets {
 			case "":
+				a := get(t, "metadata-pod", metadataURL)
 				assert.NotEmpty(t, a.Error, "the pod's metadata request gets no answer: %+v", a)
 			case "metadata":
-				assert.Equal(t, httpAnswer{Status: 200, Body: instanceID}, a, "the pod reaches instance metadata")
+				want := httpAnswer{Status: 200, Body: instanceID}
+				assert.Equal(t, want, answered(want), "the pod reaches instance metadata")
 			case "proxy":
-				assert.Equal(t, httpAnswer{Status: 200, Body: standInBody}, a, "the pod's metadata request goes to the proxy on the node")
+				want := httpAnswer{Status: 200, Body: standInBody}
+				assert.Equal(t, want, answered(want), "the pod's metadata request goes to the proxy on the node")
 			}
 			assert.Equal(t, tc.podReachesOtherPort, dial(t, "metadata-pod", fmt.Sprintf("%s:%d", imdsIPv4, imdsOtherPort)),
 				"the pod reaches metadata's port %d", imdsOtherPort)
