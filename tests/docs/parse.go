@@ -121,3 +121,34 @@ func addDefaultCommands(root *cobra.Command, args []string) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 }
+
+// Check returns, for every command line of program in the documentation under root, why it does
+// not parse against the tree newRoot builds for that line's environment (feature flags change the
+// tree): code blocks in full (Parse), prose spans as names of commands (Mention). It fails when the
+// documentation shows no such command at all, so a broken extraction cannot pass.
+func Check(root, program string, newRoot func(env map[string]string) *cobra.Command) []error {
+	cmds, err := Commands(root, program)
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	n := 0
+	for _, c := range cmds {
+		if c.Args[0] != program {
+			continue
+		}
+		n++
+		tree := newRoot(c.Env)
+		check := Parse
+		if c.Span {
+			check = Mention
+		}
+		if err := check(tree, c.Args[1:]); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", c.Where(), err))
+		}
+	}
+	if n == 0 {
+		errs = append(errs, fmt.Errorf("the documentation shows no %s command: the extraction is broken", program))
+	}
+	return errs
+}
