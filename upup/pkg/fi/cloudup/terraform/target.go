@@ -127,11 +127,8 @@ func (t *Target) RenderDataSource(dataType, name string, body interface{}) error
 // telling other terraform what it made (nodes_role_arn). name must be a valid HCL name, not
 // cluster_name or region (always written), and not added twice with another value.
 func (t *Target) AddOutput(name string, value *Literal) error {
-	if !validName(name) {
-		return fmt.Errorf("output %q: not a valid HCL name", name)
-	}
-	if name == "cluster_name" || name == "region" {
-		return fmt.Errorf("output %q is written by the target itself", name)
+	if err := checkOutputName(name); err != nil {
+		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -145,16 +142,25 @@ func (t *Target) AddOutput(name string, value *Literal) error {
 	return nil
 }
 
-// AddOutputListItem adds item to the list output name (and its local), as kops collects what
-// several tasks share under one output (node_security_group_ids: every node group's security
-// groups). An item already in the list is not added again; the list is written sorted. name must
-// not also be a single-valued output.
-func (t *Target) AddOutputListItem(name string, item *Literal) error {
+// checkOutputName refuses an output name that is not a valid HCL name, or one the target writes
+// itself (cluster_name, region).
+func checkOutputName(name string) error {
 	if !validName(name) {
 		return fmt.Errorf("output %q: not a valid HCL name", name)
 	}
 	if name == "cluster_name" || name == "region" {
 		return fmt.Errorf("output %q is written by the target itself", name)
+	}
+	return nil
+}
+
+// AddOutputListItem adds item to the list output name (and its local), as kops collects what
+// several tasks share under one output (node_security_group_ids: every node group's security
+// groups). An item already in the list is not added again; the list is written sorted. name must
+// not also be a single-valued output.
+func (t *Target) AddOutputListItem(name string, item *Literal) error {
+	if err := checkOutputName(name); err != nil {
+		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
