@@ -59,15 +59,6 @@ func ParseSpec(r io.Reader) ([]Entry, error) {
 	return entries, sc.Err()
 }
 
-// ImportPath is the entry's package as `go test` prints it in its "pkg:" line.
-func (e Entry) ImportPath(modulePath string) string {
-	p := strings.TrimSuffix(strings.TrimPrefix(e.Package, "./"), "/")
-	if p == "" || p == "." {
-		return modulePath
-	}
-	return modulePath + "/" + p
-}
-
 // Matches says whether the entry runs the top-level benchmark function name, as `go test -bench`
 // decides it (the expression is matched against the top-level name only here: the list names
 // functions, sub-benchmarks come with them).
