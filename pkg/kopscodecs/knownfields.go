@@ -17,7 +17,7 @@ var knownKopsFields = map[reflect.Type][]string{
 		"encryptionConfig", "etcdClusters", "externalCloudControllerManager", "externalDns",
 		"externalPolicies", "fileAssets", "gossipConfig", "hooks", "iam", "karpenter", "keyStore",
 		"kubeAPIServer", "kubeControllerManager", "kubeProxy", "kubeScheduler", "kubelet",
-		"kubernetesApiAccess", "masterInternalName", "masterKubelet", "masterPublicName", "metricsServer",
+		"kubernetesApiAccess", "masterInternalName", "masterKubelet", "masterPublicName",
 		"networkID", "nodeAuthorization", "nodePortAccess", "nodeProblemDetector",
 		"nodeTerminationHandler", "podCIDR", "podIdentityWebhook", "rollingUpdate", "secretStore",
 		"serviceAccountIssuerDiscovery", "snapshotController", "sshAccess", "sshKeyName", "tagSubnets",

@@ -48,6 +48,9 @@ type ClusterSpec struct {
 	PodMetadataAccess *PodMetadataAccessSpec `json:"podMetadataAccess,omitempty"`
 	// ServiceAccountTokens says where service-account tokens are mounted by default.
 	ServiceAccountTokens *ServiceAccountTokensSpec `json:"serviceAccountTokens,omitempty"`
+	// MetricsServer deploys metrics-server, the source of the resource metrics API
+	// (metrics.k8s.io) that kubectl top and the Horizontal Pod Autoscaler read.
+	MetricsServer *MetricsServerConfig `json:"metricsServer,omitempty"`
 }
 
 // SubnetType is the kind of a cluster subnet.
@@ -178,3 +181,21 @@ type AlwaysAllowAuthorizationSpec struct{}
 
 // RBACAuthorizationSpec turns RBAC on.
 type RBACAuthorizationSpec struct{}
+
+// MetricsServerConfig is kops's spec.metricsServer, with kops's names and meanings.
+type MetricsServerConfig struct {
+	// Enabled deploys metrics-server. Unset means false, as in kops.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Image replaces the pinned default image; it is remapped by spec.assets like every other.
+	Image string `json:"image,omitempty"`
+	// Insecure says that the API server does not verify metrics-server's serving certificate and
+	// metrics-server does not verify the kubelets'. kops's secure mode needs cert-manager, which
+	// this build does not deploy, so an enabled metrics-server must set it to true.
+	Insecure *bool `json:"insecure,omitempty"`
+}
+
+// MetricsServerEnabled says whether the cluster asks for metrics-server.
+func (s *ClusterSpec) MetricsServerEnabled() bool {
+	m := s.MetricsServer
+	return m != nil && m.Enabled != nil && *m.Enabled
+}

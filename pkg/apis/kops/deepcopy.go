@@ -73,6 +73,9 @@ func (s ClusterSpec) deepCopy() ClusterSpec {
 	if t := s.ServiceAccountTokens; t != nil {
 		out.ServiceAccountTokens = &ServiceAccountTokensSpec{AutomountDefault: clonePointer(t.AutomountDefault)}
 	}
+	if m := s.MetricsServer; m != nil {
+		out.MetricsServer = &MetricsServerConfig{Enabled: clonePointer(m.Enabled), Image: m.Image, Insecure: clonePointer(m.Insecure)}
+	}
 	return out
 }
 

@@ -1,0 +1,61 @@
+package validation
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// validateMetricsServer checks spec.metricsServer. It follows kops where kops decides: an enabled
+// metrics-server whose insecure is unset is refused (kops requires cert-manager then), and kops's
+// secure mode (insecure: false) needs cert-manager, which this build does not deploy, so it is
+// refused too rather than rendered without the certificate it relies on. The image is checked
+// whether or not metrics-server is enabled, so that turning it on never meets a stored bad image.
+func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
+	m, path := spec.MetricsServer, specPath.Child("metricsServer")
+	if m == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	if m.Image != "" {
+		if msg := pinnedImageProblem(m.Image); msg != "" {
+			errs = append(errs, field.Invalid(path.Child("image"), m.Image, msg))
+		}
+	}
+	if !spec.MetricsServerEnabled() {
+		return errs
+	}
+	switch {
+	case m.Insecure == nil:
+		errs = append(errs, field.Required(path.Child("insecure"),
+			"set insecure: true: kops's secure metrics-server (insecure unset or false) needs cert-manager, which this build does not deploy"))
+	case !*m.Insecure:
+		errs = append(errs, field.Invalid(path.Child("insecure"), false,
+			"must be true: kops's secure metrics-server needs cert-manager, which this build does not deploy"))
+	}
+	return errs
+}
+
+// pinnedImageProblem is imageProblem, and also refuses an image that names no tag or digest or the
+// mutable tag latest: an addon's image is the same in every mode, and the operator's custom
+// resource accepts only pinned images.
+func pinnedImageProblem(ref string) string {
+	if msg := imageProblem(ref); msg != "" {
+		return msg
+	}
+	name, _, hasDigest := strings.Cut(ref, "@")
+	if hasDigest {
+		return ""
+	}
+	i := strings.LastIndex(name, ":")
+	if i < strings.LastIndex(name, "/") || i < 0 {
+		return fmt.Sprintf("must be pinned by a version tag or digest, e.g. %s:v0.8.0", name)
+	}
+	if name[i+1:] == "latest" {
+		return "must be pinned by a version tag or digest, not the mutable tag latest"
+	}
+	return ""
+}

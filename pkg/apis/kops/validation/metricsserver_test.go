@@ -1,0 +1,53 @@
+package validation
+
+import (
+	"testing"
+
+	"k8s.io/kops/pkg/apis/kops"
+)
+
+// kops accepts an enabled metrics-server with insecure: true and any image (tests/kops-specs
+// metrics-server.yaml); it refuses one with insecure unset unless cert-manager is enabled, and
+// insecure: false needs cert-manager, which this build does not deploy: both are refused here.
+func TestValidateMetricsServer(t *testing.T) {
+	on, off := ptr(true), ptr(false)
+	ms := func(m kops.MetricsServerConfig) func(c *kops.Cluster) {
+		return func(c *kops.Cluster) { c.Spec.MetricsServer = &m }
+	}
+	const p = "spec.metricsServer."
+	tests := []struct {
+		name   string
+		mutate func(c *kops.Cluster)
+		want   []want
+	}{
+		{"enabled, insecure", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on}), nil},
+		{"enabled with a pinned mirror image", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on,
+			Image: "registry.example.com/metrics-server/metrics-server:v0.8.0"}), nil},
+		{"enabled with a digest", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on,
+			Image: "registry.k8s.io/metrics-server/metrics-server@sha256:" + sha256Hex}), nil},
+		{"disabled needs no insecure", ms(kops.MetricsServerConfig{Enabled: off}), nil},
+		{"unset enabled is disabled", ms(kops.MetricsServerConfig{Insecure: off}), nil},
+		{"enabled, insecure unset", ms(kops.MetricsServerConfig{Enabled: on}),
+			[]want{{required, p + "insecure", "cert-manager"}}},
+		{"enabled, secure", ms(kops.MetricsServerConfig{Enabled: on, Insecure: off}),
+			[]want{{invalid, p + "insecure", "must be true"}}},
+		{"image latest", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, Image: "registry.k8s.io/metrics-server/metrics-server:latest"}),
+			[]want{{invalid, p + "image", "not the mutable tag latest"}}},
+		{"image without tag", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, Image: "registry.example.com:5000/metrics-server"}),
+			[]want{{invalid, p + "image", "e.g. registry.example.com:5000/metrics-server:v0.8.0"}}},
+		{"image with scheme", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, Image: "https://registry.k8s.io/metrics-server:v0.8.0"}),
+			[]want{{invalid, p + "image", "scheme"}}},
+		{"bad image checked while disabled", ms(kops.MetricsServerConfig{Image: "metrics server:v1"}),
+			[]want{{invalid, p + "image", "whitespace"}}},
+		{"every problem at once", ms(kops.MetricsServerConfig{Enabled: on, Image: "m:latest"}), []want{
+			{required, p + "insecure", ""}, {invalid, p + "image", "latest"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assertErrors(t, ValidateCluster(completed(t, tc.mutate)), tc.want...)
+		})
+	}
+}
+
+const sha256Hex = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
