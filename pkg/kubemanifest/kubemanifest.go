@@ -60,8 +60,9 @@ var typed = map[string]func() metav1.Object{
 	"apiextensions.k8s.io/v1/CustomResourceDefinition": func() metav1.Object {
 		return &apiextensionsv1.CustomResourceDefinition{}
 	},
-	"policy/v1/PodDisruptionBudget": func() metav1.Object { return &policyv1.PodDisruptionBudget{} },
-	"coordination.k8s.io/v1/Lease":  func() metav1.Object { return &coordinationv1.Lease{} },
+	"policy/v1/PodDisruptionBudget":        func() metav1.Object { return &policyv1.PodDisruptionBudget{} },
+	"coordination.k8s.io/v1/Lease":         func() metav1.Object { return &coordinationv1.Lease{} },
+	"apiregistration.k8s.io/v1/APIService": func() metav1.Object { return &APIService{} },
 }
 
 // Split returns the non-empty documents of a YAML stream.

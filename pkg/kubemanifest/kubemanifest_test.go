@@ -17,6 +17,19 @@ func TestDecodeStrict(t *testing.T) {
 	assert.Equal(t, "Namespace/ops", objs[1].Key())
 }
 
+// APIService is a type of this package (see apiservice.go): it decodes like the others.
+func TestDecodeStrictAPIService(t *testing.T) {
+	objs, err := DecodeStrict([]byte("apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: v1beta1.metrics.k8s.io\n" +
+		"spec:\n  group: metrics.k8s.io\n  version: v1beta1\n  groupPriorityMinimum: 100\n  versionPriority: 100\n  insecureSkipTLSVerify: true\n" +
+		"  service: {name: metrics-server, namespace: kube-system, port: 443}\n"))
+	require.NoError(t, err)
+	require.Len(t, objs, 1)
+	api := objs[0].Typed.(*APIService)
+	assert.Equal(t, "APIService/v1beta1.metrics.k8s.io", objs[0].Key())
+	assert.Equal(t, int32(443), *api.Spec.Service.Port)
+	assert.True(t, api.Spec.InsecureSkipTLSVerify)
+}
+
 func TestDecodeStrictRejects(t *testing.T) {
 	cases := map[string]string{
 		"unknown field":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndatta: {}\n",
@@ -27,6 +40,7 @@ func TestDecodeStrictRejects(t *testing.T) {
 		"field in another case":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nData: {k: v}\n",
 		"nested field in another case": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec:\n  templAte: {}\n",
 		"field twice":                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {}\ndata: {}\n",
+		"APIService unknown field":     "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: v1.x.io\nspec:\n  insecureSkipTlsVerify: true\n",
 	}
 	for name, input := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -85,6 +85,8 @@ var builtinKinds = kindRules{
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: clusterSubdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   clusterSubdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     clusterSubdomain,
+	// An APIService's name is further required to be <version>.<group>; that is the server's to say.
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}: clusterSegment,
 }
 
 // withCRDs adds to the built-in rules the kinds the given CRDs define: a custom resource's name

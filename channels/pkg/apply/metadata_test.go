@@ -56,6 +56,8 @@ func TestCheckMetadata(t *testing.T) {
 			[]string{"metadata.namespace: Required value: Deployment is namespaced"}},
 		{"cluster-scoped kind with a namespace", obj("rbac.authorization.k8s.io/v1", "ClusterRole", named("system:coredns", "kube-system")), nil,
 			[]string{"metadata.namespace: Forbidden: ClusterRole is cluster-scoped"}},
+		{"an APIService is cluster-scoped", obj("apiregistration.k8s.io/v1", "APIService", named("v1beta1.metrics.k8s.io", "kube-system")), nil,
+			[]string{"metadata.namespace: Forbidden: APIService is cluster-scoped"}},
 		{"RBAC names are path segments", obj("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", named("system:coredns", "")), nil, nil},
 		{"RBAC names still have no slash", obj("rbac.authorization.k8s.io/v1", "Role", named("a/b", "x")), nil,
 			[]string{`metadata.name: Invalid value: "a/b": may not contain '/'`}},
