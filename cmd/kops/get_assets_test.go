@@ -26,13 +26,15 @@ func TestGetAssets(t *testing.T) {
 		autoscaler  = "addons/coredns.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
 		// With the operator, kops runs the autoscaler itself, as an addon of its own.
 		operatorAutoscaler = "addons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
+		metricsServer      = "addons/metrics-server.addons.k8s.io/k8s-1.11.yaml Deployment/kube-system/metrics-server spec.template.spec.containers[0].image"
 	)
 	mirror := func(image string) string { return "registry.example.com/mirror/" + image }
 	tests := []struct {
-		name   string
-		flags  string
-		mirror bool
-		want   []cloudup.ImageAsset
+		name          string
+		flags         string
+		mirror        bool
+		metricsServer bool
+		want          []cloudup.ImageAsset
 	}{
 		{
 			name: "built-in CoreDNS",
@@ -53,6 +55,16 @@ func TestGetAssets(t *testing.T) {
 				{Canonical: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Download: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{operatorAutoscaler, autoscaler}},
 			},
 		},
+		{
+			name:          "metrics-server, remapped to a mirror",
+			mirror:        true,
+			metricsServer: true,
+			want: []cloudup.ImageAsset{
+				{Canonical: "registry.k8s.io/coredns/coredns:v1.14.2", Download: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep}},
+				{Canonical: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Download: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{autoscaler}},
+				{Canonical: "registry.k8s.io/metrics-server/metrics-server:v0.8.0", Download: mirror("metrics-server/metrics-server:v0.8.0"), UsedBy: []string{metricsServer}},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +73,10 @@ func TestGetAssets(t *testing.T) {
 			c.mustRun("create", "cluster", "assets.k8s.local", "--zones", "us-east-2a")
 			if tt.mirror {
 				c.editor(`s/^  kubernetesVersion:/  assets:\n    containerRegistry: registry.example.com\/mirror\n  kubernetesVersion:/`)
+				c.mustRun("edit", "cluster", "assets.k8s.local")
+			}
+			if tt.metricsServer {
+				c.editor(`s/^  kubernetesVersion:/  metricsServer:\n    enabled: true\n    insecure: true\n  kubernetesVersion:/`)
 				c.mustRun("edit", "cluster", "assets.k8s.local")
 			}
 

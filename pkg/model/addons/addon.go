@@ -54,7 +54,7 @@ func newAddon(name, id string, manifest []byte) *Addon {
 // ServiceAccounts are locked before any addon's pods start, and the objects stored with the
 // cluster come last.
 func DefaultBuilders() []Builder {
-	return []Builder{ServiceAccountDefaults{}, CoreDNS{}, CoreDNSOperator{}, Kube2IAM{}, ClusterAddons{}}
+	return []Builder{ServiceAccountDefaults{}, CoreDNS{}, CoreDNSOperator{}, MetricsServer{}, Kube2IAM{}, ClusterAddons{}}
 }
 
 // RequiredPackages names the channel packages builders need for this cluster, in builder order,

@@ -76,7 +76,9 @@ func TestCheckFinishedRefusesUnremappedImages(t *testing.T) {
 func TestEveryAddonIsFinished(t *testing.T) {
 	for _, assetsSpec := range []*kops.AssetsSpec{nil, {ContainerRegistry: "mirror.example.com/m"}, {ContainerProxy: "proxy.example.com"}} {
 		for _, mode := range []string{"", kops.OperatorModeClientSide, kops.OperatorModeServerSide} {
-			ctx := modeContext(t, kops.ClusterSpec{Assets: assetsSpec}, mode)
+			on := true
+			metrics := &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}
+			ctx := modeContext(t, kops.ClusterSpec{Assets: assetsSpec, MetricsServer: metrics}, mode)
 			ctx.ClusterAddons = []*unstructured.Unstructured{workload("Deployment", []string{"spec", "template", "spec"}, "registry.k8s.io/x/y:v1")}
 			if mode == "" {
 				ctx.FeatureFlags, _ = featureflag.Parse("ClusterAddons") // built-in CoreDNS, cluster addons shipped
@@ -90,7 +92,7 @@ func TestEveryAddonIsFinished(t *testing.T) {
 					assert.NoError(t, checkFinished(a, ctx.Assets), "mode %q, assets %+v", mode, assetsSpec)
 				}
 			}
-			assert.GreaterOrEqual(t, n, 2, "CoreDNS and the cluster addons at least")
+			assert.GreaterOrEqual(t, n, 3, "CoreDNS, metrics-server and the cluster addons at least")
 		}
 	}
 }

@@ -28,6 +28,7 @@ var tokenMounts = map[string]string{
 	"Deployment/kube-system/coredns-autoscaler":           "the autoscaler lists nodes and scales Deployment coredns",
 	"Deployment/coredns-operator-system/coredns-operator": "the operator reconciles the CoreDNS object into Deployment, Service, ConfigMap and ServiceAccount coredns",
 	"DaemonSet/kube-system/kube2iam":                      "kube2iam maps a request's source IP to a pod and reads the role annotations of pods and namespaces",
+	"Deployment/kube-system/metrics-server":               "metrics-server lists pods and nodes, reads the kubelets' metrics through the API's authorization, and serves an aggregated API that delegates authentication and authorization to the API server",
 }
 
 // podTemplate is one workload's pod spec, named Kind/namespace/name.
