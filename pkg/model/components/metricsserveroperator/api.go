@@ -1,0 +1,55 @@
+// Package metricsserveroperator describes, as data, the operator that runs metrics-server from a
+// MetricsServer object: the custom resource's Go type and validations (kops generates its CRD
+// from them) and the operator's Descriptor with its rights table, from which package operator
+// generates every Role, binding and admission policy. The objects it reconciles are rendered by
+// pkg/operators/metricsserver, the renderer every mode shares.
+package metricsserveroperator
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The MetricsServer custom resource the operator reconciles.
+const (
+	CRDGroup    = "addons.x-k8s.io"
+	CRDVersion  = "v1alpha1"
+	CRDKind     = "MetricsServer"
+	CRDResource = "metricsservers"
+	CRDName     = CRDResource + "." + CRDGroup
+	// APIVersion is the group/version of the MetricsServer kind.
+	APIVersion = CRDGroup + "/" + CRDVersion
+)
+
+// MetricsServer is the operator's instructions. The CRD's schema is generated from this type
+// (crd.go adds its validations), so the CRD accepts exactly these fields. A field without
+// omitempty is required by the CRD.
+type MetricsServer struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   MetricsServerSpec    `json:"spec"`
+	Status *MetricsServerStatus `json:"status,omitempty"`
+}
+
+// MetricsServerSpec says which metrics-server to run: the fields of the renderer's Spec
+// (pkg/operators/metricsserver), so that the operator passes its object's spec as is.
+type MetricsServerSpec struct {
+	// Version is the metrics-server package version, from the kops channel: a semantic version.
+	Version string `json:"version"`
+	// Image is the metrics-server image, pinned by tag or digest and already remapped by
+	// spec.assets.
+	Image string `json:"image"`
+	// Insecure is spec.metricsServer.insecure, which must be true: the API server does not verify
+	// metrics-server's certificate, nor metrics-server the kubelets'.
+	Insecure bool `json:"insecure"`
+}
+
+// MetricsServerStatus is what the operator reports.
+type MetricsServerStatus struct {
+	// ObservedGeneration is the object's generation the rest of the status describes.
+	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
+	Healthy            bool               `json:"healthy,omitempty"`
+	Errors             []string           `json:"errors,omitempty"`
+	Phase              string             `json:"phase,omitempty"`
+	Conditions         []metav1.Condition `json:"conditions,omitempty"`
+}

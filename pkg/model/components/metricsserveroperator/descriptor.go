@@ -1,0 +1,131 @@
+package metricsserveroperator
+
+import (
+	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operators/metricsserver"
+)
+
+// Where the operator runs and the names it goes by. Its own namespace holds only its lease and
+// events, so that its write rights there stay small and apart from kube-system.
+const (
+	Namespace      = "metrics-server-operator-system"
+	ServiceAccount = "metrics-server-operator"
+	DeploymentName = "metrics-server-operator"
+	LeaseName      = "metrics-server-operator-leader"
+	RBACName       = "metrics-server-operator"
+	PolicyName     = "metrics-server-operator-scope"
+	// AddonName is the kops addon that would ship the operator; its objects carry it as a label.
+	AddonName = "operator.metrics-server.addons.x-k8s.io"
+	// ProbeConfigMap names a ConfigMap the operator does not manage: the policy must deny it.
+	ProbeConfigMap = "metrics-server-operator-enforcement-probe"
+	// WatchNamespace holds the MetricsServer object and everything the operator manages.
+	WatchNamespace = metricsserver.Namespace
+	// Instructions is the name of the one MetricsServer object.
+	Instructions = "metrics-server"
+)
+
+// MaxReplicas bounds the metrics-server Deployment's replicas: the two kops renders, so that no
+// write of the operator can run more.
+const MaxReplicas = 2
+
+// Descriptor is the metrics-server operator as data: everything that confines it is generated
+// from this value by package operator. It is built afresh on each call, so no caller can change
+// another's.
+func Descriptor() *operator.Descriptor {
+	return &operator.Descriptor{
+		Subject:        "metrics-server",
+		AddonName:      AddonName,
+		Namespace:      Namespace,
+		ServiceAccount: ServiceAccount,
+		DeploymentName: DeploymentName,
+		LeaseName:      LeaseName,
+		RBACName:       RBACName,
+		PolicyName:     PolicyName,
+		ProbeConfigMap: ProbeConfigMap,
+		WatchNamespace: WatchNamespace,
+		CRD:            crd(),
+		Instructions:   Instructions,
+		// What a namespaced operator may reconcile (metricsserver.Render); the RBAC, the
+		// APIService and the PodDisruptionBudget (metricsserver.RenderPrerequisites) are kops's.
+		Managed: []operator.Managed{
+			{Kind: "Deployment", Name: metricsserver.Deployment},
+			{Kind: "Service", Name: metricsserver.Service},
+			{Kind: "ServiceAccount", Name: metricsserver.ServiceAccount},
+		},
+		MaxReplicas: MaxReplicas,
+		Rights:      rights(),
+		Pod: operator.PodAllowance{
+			PriorityClassName: "system-cluster-critical",
+			NodeSelector:      map[string]string{"kubernetes.io/os": "linux"},
+			Tolerations:       []string{"CriticalAddonsOnly"},
+		},
+	}
+}
+
+const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; the admission policy admits only the managed names, their updates and patches are limited by name, and they are never deleted."
+
+// rights is everything the operator may do, and nothing else: no RBAC resources and no
+// APIServices (kops writes what metrics-server needs), no secrets, no pods, no wildcards, no
+// cluster-scoped rights, no delete. Writes other than create name the object they may change.
+func rights() []operator.Right {
+	ms, watch := metricsserver.Name, WatchNamespace
+	return []operator.Right{
+		right(watch, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, ms,
+			"Watch the metrics-server Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
+		right(watch, "", []string{"services", "serviceaccounts"}, []string{"get", "list", "watch"}, ms,
+			"Watch the metrics-server Service and ServiceAccount for drift, by name as above."),
+		right(watch, "apps", []string{"deployments"}, []string{"update", "patch"}, ms,
+			"Reconcile only the metrics-server Deployment. Never delete: when the operator is turned off kops deletes the MetricsServer object orphaning what it made."),
+		right(watch, "", []string{"services", "serviceaccounts"}, []string{"update", "patch"}, ms,
+			"Reconcile only the metrics-server Service (the APIService's backend) and ServiceAccount (the subject of kops's bindings); never delete them."),
+		right(watch, "apps", []string{"deployments"}, []string{"create"}, "", createWhy),
+		right(watch, "", []string{"services", "serviceaccounts"}, []string{"create"}, "", createWhy),
+		right(watch, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, Instructions,
+			"Read its instructions, the MetricsServer object kops creates, by name; read-only, so the operator cannot rewrite them."),
+		right(watch, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, Instructions,
+			"Report progress and health on the status of the MetricsServer object."),
+		right(watch, "", []string{"events"}, []string{"create", "patch"}, "",
+			"Record events on the MetricsServer object and the objects it manages."),
+		right(watch, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, "",
+			"Same events through the newer events API."),
+		right(Namespace, "", []string{"events"}, []string{"create", "patch"}, "",
+			"Record leader-election events."),
+		right(Namespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, "",
+			"Same events through the newer events API."),
+		right(Namespace, "coordination.k8s.io", []string{"leases"}, []string{"create"}, "",
+			"Create the leader-election lease when missing (create cannot be limited by name)."),
+		right(Namespace, "coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, LeaseName,
+			"Read and renew only its own leader-election lease."),
+	}
+}
+
+// right keeps the table above one line per grant; name "" means any name.
+func right(namespace, group string, resources, verbs []string, name, why string) operator.Right {
+	r := operator.Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, Why: why}
+	if name != "" {
+		r.ResourceNames = []string{name}
+	}
+	return r
+}
+
+// Params are the MetricsServer object's fields the admission policy binds, with their values in
+// spec and a marker of each (Marked): the image flows into the Deployment; the version flows
+// nowhere but is bound too, wherever it would. Insecure is not a param: the CRD admits only true,
+// and the rendering of true is the only one.
+func Params(spec MetricsServerSpec) []operator.Param {
+	m := Marked(spec)
+	return []operator.Param{
+		{Field: "spec.image", Value: spec.Image, Marker: m.Image},
+		{Field: "spec.version", Value: spec.Version, Marker: m.Version},
+	}
+}
+
+// Marked is spec with every bound field replaced by a marker that the renderer accepts and that
+// appears nowhere else.
+func Marked(spec MetricsServerSpec) MetricsServerSpec {
+	return MetricsServerSpec{
+		Version:  "0.0.0-policy-marker",
+		Image:    "policy-marker.invalid/metrics-server:marker",
+		Insecure: spec.Insecure,
+	}
+}
