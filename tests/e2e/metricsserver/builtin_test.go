@@ -1,8 +1,8 @@
 package metricsserver
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
