@@ -211,7 +211,7 @@ func TestRenderGrantsWhatMetricsServerNeeds(t *testing.T) {
 
 	subject := []rbacv1.Subject{{Kind: "ServiceAccount", Name: ServiceAccount, Namespace: Namespace}}
 	for key, role := range map[string]rbacv1.RoleRef{
-		"ClusterRoleBinding/system:metrics-server":               {APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "system:metrics-server"},
+		"ClusterRoleBinding/system:metrics-server":                {APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "system:metrics-server"},
 		"ClusterRoleBinding/metrics-server:system:auth-delegator": {APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "system:auth-delegator"},
 	} {
 		b := get[*rbacv1.ClusterRoleBinding](t, d, key)

@@ -120,7 +120,7 @@ func TestDescriptorValidateRefusesWiderRights(t *testing.T) {
 		"write APIServices": {func(d *operator.Descriptor) {
 			d.Rights = append(d.Rights, operator.Right{Namespace: WatchNamespace, APIGroup: "apiregistration.k8s.io", Resources: []string{"apiservices"}, Verbs: []string{"update"}, Why: "x"})
 		}, `writes to "apiservices"`},
-		"delete": {func(d *operator.Descriptor) { d.Rights[2].Verbs = append(d.Rights[2].Verbs, "delete") }, `"delete" is not allowed`},
+		"delete":   {func(d *operator.Descriptor) { d.Rights[2].Verbs = append(d.Rights[2].Verbs, "delete") }, `"delete" is not allowed`},
 		"wildcard": {func(d *operator.Descriptor) { d.Rights[0].Resources = []string{"*"} }, "wildcards are not allowed"},
 	}
 	for name, tc := range cases {
