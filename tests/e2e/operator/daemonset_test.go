@@ -101,23 +101,28 @@ func waitEstablished(t *testing.T, name string) {
 }
 
 // waitDaemonSetPoliciesEnforced waits, boundedly, until the server enforces both policies (they
-// take effect a moment after they are stored): each denies its own probe.
+// take effect a moment after they are stored): each denies its own probe, the exact one by its
+// rule. Until the server's admission has discovered the new CRD, the exact policy refuses
+// everything it matches for want of its params' kind ("failed to configure policy"): closed, but
+// not yet the policy under test.
 func waitDaemonSetPoliciesEnforced(t *testing.T) {
 	t.Helper()
 	ctx := framework.Context(t)
 	d := operatortest.NodeLocalDNS()
 	_, operatorDyn := asDaemonSetOperator(t)
 	probe := &unstructured.Unstructured{Object: d.ProbeObject()}
-	deadline := time.Now().Add(30 * time.Second)
+	start := time.Now()
+	deadline := start.Add(time.Minute)
 	for {
 		_, errScope := operatorDyn.Resource(configMaps).Namespace(d.WatchNamespace).Create(ctx, probe, metav1.CreateOptions{DryRun: dryRun})
 		_, errExact := operatorDyn.Resource(daemonSets).Namespace(d.WatchNamespace).Patch(ctx, "node-local-dns", types.MergePatchType,
 			[]byte(`{"metadata":{"labels":{"e2e-probe":"x"}}}`), metav1.PatchOptions{DryRun: dryRun})
 		if errScope != nil && strings.Contains(errScope.Error(), "'"+d.PolicyName+"'") &&
-			errExact != nil && strings.Contains(errExact.Error(), "'"+d.ExactPolicyName()+"'") {
+			errExact != nil && strings.Contains(errExact.Error(), "'"+d.ExactPolicyName()+"'") && strings.Contains(errExact.Error(), "only as kops renders it") {
+			t.Logf("the throwaway operator's policies are enforced %s after they were applied", time.Since(start).Round(time.Millisecond))
 			return
 		}
-		require.True(t, time.Now().Before(deadline), "the throwaway operator's policies are not enforced 30 s after they were applied: %v; %v", errScope, errExact)
+		require.True(t, time.Now().Before(deadline), "the throwaway operator's policies are not enforced a minute after they were applied: %v; %v", errScope, errExact)
 		time.Sleep(50 * time.Millisecond)
 	}
 }

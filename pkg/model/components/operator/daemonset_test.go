@@ -1,6 +1,9 @@
 package operator_test
 
 import (
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -161,4 +164,17 @@ func TestDaemonSetRenderingNeedsItsOwnAccount(t *testing.T) {
 			assert.ErrorContains(t, err, "DaemonSet node-local-dns: spec.template.spec.serviceAccountName must name the workload's own ServiceAccount")
 		})
 	}
+}
+
+// The docs name exactly the kinds of the table.
+func TestDocsNameTheManagedKinds(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "addon-operators.md"))
+	require.NoError(t, err)
+	doc := strings.Join(strings.Fields(string(data)), " ")
+	_, after, found := strings.Cut(doc, "The kinds are ")
+	require.True(t, found, `docs/addon-operators.md says "The kinds are ..."`)
+	sentence, _, _ := strings.Cut(after, ";")
+	named := strings.FieldsFunc(strings.ReplaceAll(sentence, " and ", ","), func(r rune) bool { return r == ',' || r == ' ' })
+	sort.Strings(named)
+	assert.Equal(t, operator.ManagedKinds(), named)
 }
