@@ -271,44 +271,15 @@ func TestDaemonSetAttacksDenied(t *testing.T) {
 
 // The attacker's sweep, generated from the DaemonSet the server holds: every leaf changed, and
 // every field its OpenAPI schema has but the rendering leaves out added. Every change the server
-// takes from the admin is refused to the operator: a DaemonSet has no hole but the instructions' image.
+// takes from the admin is refused to the operator: a DaemonSet has no hole (its image is the
+// instructions', which the operator cannot change).
 func TestDaemonSetEveryMutationDenied(t *testing.T) {
 	daemonSetOperator(t)
-	ctx := framework.Context(t)
 	_, operatorDyn := asDaemonSetOperator(t)
 	admin, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
-	obj := currentDaemonSet(t)
-	baseline := dryRunUpdate(ctx, admin, daemonSets, obj)
-	require.NoError(t, baseline.err)
-	skip := func(path string) bool {
-		return path == "apiVersion" || path == "kind" || path == "metadata.name" || path == "metadata.namespace" ||
-			strings.HasPrefix(path, "status") || strings.HasPrefix(path, "metadata.managedFields") ||
-			contains(serverMetadata, strings.TrimPrefix(path, "metadata."))
-	}
-	fields := schemaFields(openAPISchemas(t), "io.k8s.api.apps.v1.DaemonSet", obj)
-	mutations := operatortest.Leaves(obj, skip)
-	mutations = append(mutations, operatortest.Additions(obj, skip, func(path string, _ map[string]interface{}) map[string]interface{} {
-		return fields[path]
-	})...)
-	var denied, invalid, noop int
-	for _, mu := range mutations {
-		byAdmin := dryRunUpdate(ctx, admin, daemonSets, mu.Object)
-		switch {
-		case byAdmin.err != nil:
-			invalid++
-			continue
-		case reflect.DeepEqual(stripServer(byAdmin.obj), stripServer(baseline.obj)):
-			noop++ // the server drops or defaults it back: nothing the operator could write
-			continue
-		}
-		byOperator := dryRunUpdate(ctx, operatorDyn, daemonSets, mu.Object)
-		if assert.Error(t, byOperator.err, "%s: admitted to the operator", mu.Path) {
-			assert.Contains(t, byOperator.err.Error(), "ValidatingAdmissionPolicy 'node-local-dns-operator-scope", "%s: refused by the policy", mu.Path)
-			denied++
-		}
-	}
-	t.Logf("DaemonSet: %d mutations: %d denied, %d invalid for the server, %d no change", len(mutations), denied, invalid, noop)
+	denied := sweep(t, mutationSweep{admin: admin, operator: operatorDyn, gvr: daemonSets, schema: "io.k8s.api.apps.v1.DaemonSet",
+		schemas: openAPISchemas(t), policy: operatortest.NodeLocalDNS().PolicyName}, currentDaemonSet(t))
 	assert.Greater(t, denied, 100)
 }
 
