@@ -11,12 +11,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
@@ -24,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/kubemanifest"
 	kopsoperator "k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/model/components/operator/operatortest"
@@ -78,7 +81,7 @@ func daemonSetOperator(t *testing.T) {
 		for _, o := range policies {
 			create(o.(client.Object))
 		}
-		waitDaemonSetPoliciesEnforced(t)
+		waitDaemonSetPoliciesEnforced(t, policies)
 		daemonSetReady = true
 	})
 	require.True(t, daemonSetReady, "the throwaway DaemonSet operator's setup failed in an earlier test")
@@ -101,30 +104,51 @@ func waitEstablished(t *testing.T, name string) {
 }
 
 // waitDaemonSetPoliciesEnforced waits, boundedly, until the server enforces both policies (they
-// take effect a moment after they are stored): each denies its own probe, the exact one by its
-// rule. Until the server's admission has discovered the new CRD, the exact policy refuses
-// everything it matches for want of its params' kind ("failed to configure policy"): closed, but
-// not yet the policy under test.
-func waitDaemonSetPoliciesEnforced(t *testing.T) {
+// take effect a moment after they are stored), with the probes their bindings carry, as channels
+// runs them: each probe, a dry-run create as the operator (with system:masters, so that RBAC lets
+// it reach admission), must be denied by its own binding. The exact policy's probe is its DaemonSet
+// with a label kops never renders. Until the server's admission has discovered the new CRD, the
+// exact policy refuses everything it matches for want of its params' kind ("failed to configure
+// policy", without naming the binding): closed, but not yet the policy under test.
+func waitDaemonSetPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 	t.Helper()
 	ctx := framework.Context(t)
-	d := operatortest.NodeLocalDNS()
-	_, operatorDyn := asDaemonSetOperator(t)
-	probe := &unstructured.Unstructured{Object: d.ProbeObject()}
+	type probe struct {
+		denial string
+		client dynamic.ResourceInterface
+		object *unstructured.Unstructured
+	}
+	var probes []probe
+	for _, o := range policies {
+		binding, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicyBinding)
+		if !ok {
+			continue
+		}
+		p, err := channelsapi.ParseEnforcementProbe(binding.Annotations[channelsapi.EnforcementProbeAnnotation])
+		require.NoError(t, err)
+		dyn, err := dynamic.NewForConfig(env.Impersonate(p.User, "system:masters"))
+		require.NoError(t, err)
+		u := &unstructured.Unstructured{Object: p.Object}
+		gvr, ok := kopsoperator.ManagedResource(u.GetKind())
+		require.True(t, ok, "the probe of %s is a managed kind: %s", binding.Name, u.GetKind())
+		probes = append(probes, probe{
+			denial: fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request", binding.Spec.PolicyName, binding.Name),
+			client: dyn.Resource(gvr).Namespace(u.GetNamespace()), object: u})
+	}
+	require.Len(t, probes, 2, "the scope and the exact policy's bindings")
 	start := time.Now()
 	deadline := start.Add(time.Minute)
-	for {
-		_, errScope := operatorDyn.Resource(configMaps).Namespace(d.WatchNamespace).Create(ctx, probe, metav1.CreateOptions{DryRun: dryRun})
-		_, errExact := operatorDyn.Resource(daemonSets).Namespace(d.WatchNamespace).Patch(ctx, "node-local-dns", types.MergePatchType,
-			[]byte(`{"metadata":{"labels":{"e2e-probe":"x"}}}`), metav1.PatchOptions{DryRun: dryRun})
-		if errScope != nil && strings.Contains(errScope.Error(), "'"+d.PolicyName+"'") &&
-			errExact != nil && strings.Contains(errExact.Error(), "'"+d.ExactPolicyName()+"'") && strings.Contains(errExact.Error(), "only as kops renders it") {
-			t.Logf("the throwaway operator's policies are enforced %s after they were applied", time.Since(start).Round(time.Millisecond))
-			return
+	for _, p := range probes {
+		for {
+			_, err := p.client.Create(ctx, p.object.DeepCopy(), metav1.CreateOptions{DryRun: dryRun})
+			if err != nil && strings.Contains(err.Error(), p.denial) {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "not enforced a minute after it was applied (%s): %v", p.denial, err)
+			time.Sleep(50 * time.Millisecond)
 		}
-		require.True(t, time.Now().Before(deadline), "the throwaway operator's policies are not enforced a minute after they were applied: %v; %v", errScope, errExact)
-		time.Sleep(50 * time.Millisecond)
 	}
+	t.Logf("the throwaway operator's policies are enforced %s after they were applied", time.Since(start).Round(time.Millisecond))
 }
 
 var (
