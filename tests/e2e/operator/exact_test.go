@@ -132,45 +132,68 @@ func TestExactPolicyRefusesEveryMutation(t *testing.T) {
 			gvr := managedGVRs[m.Kind]
 			current, err := admin.Resource(gvr).Namespace(corednsoperator.WatchNamespace).Get(ctx, m.Name, metav1.GetOptions{})
 			require.NoError(t, err)
-			obj := current.Object
-			baseline := dryRunUpdate(ctx, admin, gvr, obj)
-			require.NoError(t, baseline.err)
-
-			skip := func(path string) bool {
-				return path == "apiVersion" || path == "kind" || path == "metadata.name" || path == "metadata.namespace" ||
-					strings.HasPrefix(path, "status") || strings.HasPrefix(path, "metadata.managedFields") ||
-					contains(serverMetadata, strings.TrimPrefix(path, "metadata."))
-			}
-			fields := schemaFields(schemas, kindSchema(m.Kind), obj)
-			mutations := operatortest.Leaves(obj, skip)
-			mutations = append(mutations, operatortest.Additions(obj, skip, func(path string, _ map[string]interface{}) map[string]interface{} {
-				return fields[path]
-			})...)
-			var denied, invalid, noop int
-			for _, mu := range mutations {
-				byAdmin := dryRunUpdate(ctx, admin, gvr, mu.Object)
-				switch {
-				case byAdmin.err != nil:
-					invalid++
-					continue
-				case reflect.DeepEqual(stripServer(byAdmin.obj), stripServer(baseline.obj)):
-					noop++ // the server drops or defaults it back: nothing the operator could write
-					continue
-				}
-				byOperator := dryRunUpdate(ctx, operatorDyn, gvr, mu.Object)
-				if holes[strings.TrimSuffix(mu.Path, " (added)")] {
-					assert.NoError(t, byOperator.err, "%s is a hole", mu.Path)
-					continue
-				}
-				if assert.Error(t, byOperator.err, "%s %s: admitted to the operator", m.Kind, mu.Path) {
-					assert.Contains(t, byOperator.err.Error(), "ValidatingAdmissionPolicy 'coredns-operator-scope", "%s: refused by the policy", mu.Path)
-					denied++
-				}
-			}
-			t.Logf("%s: %d mutations: %d denied, %d invalid for the server, %d no change", m.Kind, len(mutations), denied, invalid, noop)
+			denied := sweep(t, mutationSweep{admin: admin, operator: operatorDyn, gvr: gvr, schema: kindSchema(m.Kind),
+				schemas: schemas, holes: holes, policy: "coredns-operator-scope"}, current.Object)
 			assert.Greater(t, denied, 0)
 		})
 	}
+}
+
+// mutationSweep says whose writes of which resource a sweep compares, and what refuses them.
+type mutationSweep struct {
+	admin, operator dynamic.Interface
+	gvr             schema.GroupVersionResource
+	// schema names the kind's OpenAPI schema among schemas.
+	schema  string
+	schemas map[string]map[string]interface{}
+	// holes are the paths the policy leaves open: the operator's change there is admitted.
+	holes map[string]bool
+	// policy is the name (or its prefix) of the policy that must refuse the rest.
+	policy string
+}
+
+// sweep is the attacker's sweep of obj, as the server holds it: every leaf changed, and every
+// field its OpenAPI schema has but obj leaves out added. Each change the server takes from the
+// admin (valid, and changing what is stored) must be refused to the operator by the policy, but
+// for the holes. It returns how many were refused.
+func sweep(t *testing.T, s mutationSweep, obj map[string]interface{}) int {
+	t.Helper()
+	ctx := framework.Context(t)
+	baseline := dryRunUpdate(ctx, s.admin, s.gvr, obj)
+	require.NoError(t, baseline.err)
+	skip := func(path string) bool {
+		return path == "apiVersion" || path == "kind" || path == "metadata.name" || path == "metadata.namespace" ||
+			strings.HasPrefix(path, "status") || strings.HasPrefix(path, "metadata.managedFields") ||
+			contains(serverMetadata, strings.TrimPrefix(path, "metadata."))
+	}
+	fields := schemaFields(s.schemas, s.schema, obj)
+	mutations := operatortest.Leaves(obj, skip)
+	mutations = append(mutations, operatortest.Additions(obj, skip, func(path string, _ map[string]interface{}) map[string]interface{} {
+		return fields[path]
+	})...)
+	var denied, invalid, noop int
+	for _, mu := range mutations {
+		byAdmin := dryRunUpdate(ctx, s.admin, s.gvr, mu.Object)
+		switch {
+		case byAdmin.err != nil:
+			invalid++
+			continue
+		case reflect.DeepEqual(stripServer(byAdmin.obj), stripServer(baseline.obj)):
+			noop++ // the server drops or defaults it back: nothing the operator could write
+			continue
+		}
+		byOperator := dryRunUpdate(ctx, s.operator, s.gvr, mu.Object)
+		if s.holes[strings.TrimSuffix(mu.Path, " (added)")] {
+			assert.NoError(t, byOperator.err, "%s is a hole", mu.Path)
+			continue
+		}
+		if assert.Error(t, byOperator.err, "%s %s: admitted to the operator", s.gvr.Resource, mu.Path) {
+			assert.Contains(t, byOperator.err.Error(), "ValidatingAdmissionPolicy '"+s.policy, "%s: refused by the policy", mu.Path)
+			denied++
+		}
+	}
+	t.Logf("%s: %d mutations: %d denied, %d invalid for the server, %d no change", s.gvr.Resource, len(mutations), denied, invalid, noop)
+	return denied
 }
 
 type result struct {

@@ -1,7 +1,6 @@
 package corednsoperator
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -13,7 +12,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
@@ -83,39 +82,15 @@ var resources = map[string][2]string{"Deployment": {"apps", "deployments"}, "Ser
 	"ConfigMap": {"", "configmaps"}, "ServiceAccount": {"", "serviceaccounts"}}
 
 func fromYAML(t *testing.T, doc []byte) map[string]interface{} {
-	js, err := yaml.YAMLToJSON(doc)
-	require.NoError(t, err)
-	return toCEL(t, js)
+	return toCEL(t, doc)
 }
 
-// toCEL turns JSON into what CEL sees: maps with integers as int64.
+// toCEL turns JSON (or YAML) into what CEL sees: maps with integers as int64.
 func toCEL(t *testing.T, js []byte) map[string]interface{} {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
-	var out map[string]interface{}
-	require.NoError(t, dec.Decode(&out))
-	return ints(out).(map[string]interface{})
-}
-
-func ints(v interface{}) interface{} {
-	switch x := v.(type) {
-	case map[string]interface{}:
-		for k, e := range x {
-			x[k] = ints(e)
-		}
-	case []interface{}:
-		for i, e := range x {
-			x[i] = ints(e)
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	}
-	return v
+	out, err := operatortest.CELObject(js)
+	require.NoError(t, err)
+	return out
 }
 
 func typedToCEL(t *testing.T, obj interface{}) map[string]interface{} {
@@ -225,15 +200,13 @@ func TestPolicyAdmitsWhatKopsRenders(t *testing.T) {
 }
 
 func withoutChannelsMetadata(obj map[string]interface{}) map[string]interface{} {
-	js, _ := json.Marshal(obj)
-	var out map[string]interface{}
-	_ = json.Unmarshal(js, &out)
+	out := runtime.DeepCopyJSON(obj)
 	meta := out["metadata"].(map[string]interface{})
 	delete(meta["labels"].(map[string]interface{}), "addon.kops.k8s.io/name")
 	if a, ok := meta["annotations"].(map[string]interface{}); ok {
 		delete(a, "addon.kops.k8s.io/handover-to")
 	}
-	return ints(out).(map[string]interface{})
+	return out
 }
 
 // Every leaf of every managed object changed, and a key added to every map of it, is denied: the

@@ -128,7 +128,7 @@ func (d *Descriptor) Validate() error {
 	seen := map[string]bool{}
 	for i, m := range d.Managed {
 		if _, ok := managedKinds[m.Kind]; !ok {
-			problems = append(problems, fmt.Sprintf("Managed[%d].Kind: %q has no admission rules; supported: %v", i, m.Kind, supportedKinds()))
+			problems = append(problems, fmt.Sprintf("Managed[%d].Kind: %q has no admission rules; supported: %v", i, m.Kind, ManagedKinds()))
 		}
 		if seen[m.Kind] {
 			problems = append(problems, fmt.Sprintf("Managed[%d]: a second %s; the policy confines one object per kind", i, m.Kind))

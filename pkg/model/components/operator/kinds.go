@@ -3,14 +3,18 @@ package operator
 import (
 	"sort"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// kindRules is how the admission policy compares the operator's writes of one kind with what kops
-// renders: the API resource, and what of such an object is not the operator's to write but others'
-// by design. Everything else is compared whole.
+// kindRules is everything the generators know about one kind an operator may manage: its API
+// resource, how the admission policy compares the operator's writes of it with what kops renders
+// (what of such an object is not the operator's to write but others' by design; everything else is
+// compared whole), what kops's own rendering of it must hold, and how to probe the policy with it.
+// Adding a managed kind is adding one entry to managedKinds.
 type kindRules struct {
-	group, resource string
+	group, version, resource string
 	// ignored are the top-level keys the API server keeps apart from what a client writes (status).
 	ignored map[string]bool
 	// free are, per top-level key, the keys below it that someone else owns (a Deployment's
@@ -22,6 +26,9 @@ type kindRules struct {
 	allocated map[string][]string
 	// controllerAnnotations are the annotations a controller sets on the object (any value).
 	controllerAnnotations []string
+	// rendered refuses a rendering that the exact match would admit but kops must never render
+	// (a template bug, not a policy's to admit); nil accepts any rendering of the kind.
+	rendered func(obj metav1.Object) error
 	// probeBody is the smallest valid body of an object of the kind, for an enforcement probe.
 	probeBody map[string]interface{}
 }
@@ -30,7 +37,7 @@ type kindRules struct {
 // (Validate), so nothing an operator writes goes unconfined.
 var managedKinds = map[string]kindRules{
 	"Deployment": {
-		group: "apps", resource: "deployments",
+		group: "apps", version: "v1", resource: "deployments",
 		ignored: map[string]bool{"status": true},
 		free:    map[string][]string{"spec": {"replicas"}},
 		bounds: func(d *Descriptor) (string, string) {
@@ -39,19 +46,31 @@ var managedKinds = map[string]kindRules{
 				"may have 1 to " + max + " replicas (its autoscaler sets the count)"
 		},
 		controllerAnnotations: []string{"deployment.kubernetes.io/revision"},
+		rendered:              renderedDeployment,
 		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
+	// A DaemonSet has no count for anyone else to set: its spec is compared whole, so its pods run
+	// exactly as rendered on exactly the nodes the rendering places them on. The API server keeps
+	// the template's generation in an annotation it sets itself.
 	"DaemonSet": {
-		group: "apps", resource: "daemonsets",
+		group: "apps", version: "v1", resource: "daemonsets",
 		ignored:               map[string]bool{"status": true},
 		controllerAnnotations: []string{"deprecated.daemonset.template.generation"},
+		rendered:              renderedDaemonSet,
 		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
-	"Service": {group: "", resource: "services", ignored: map[string]bool{"status": true},
+	"Service": {group: "", version: "v1", resource: "services", ignored: map[string]bool{"status": true},
 		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs"}},
 		probeBody: map[string]interface{}{"spec": map[string]interface{}{"ports": []interface{}{map[string]interface{}{"port": int64(1)}}}}},
-	"ServiceAccount": {group: "", resource: "serviceaccounts"},
-	"ConfigMap":      {group: "", resource: "configmaps"},
+	"ServiceAccount": {group: "", version: "v1", resource: "serviceaccounts"},
+	"ConfigMap":      {group: "", version: "v1", resource: "configmaps"},
+}
+
+// ManagedResource is the API resource of a kind an operator may manage, for the clients that write
+// it; false for any other kind.
+func ManagedResource(kind string) (schema.GroupVersionResource, bool) {
+	k, ok := managedKinds[kind]
+	return schema.GroupVersionResource{Group: k.group, Version: k.version, Resource: k.resource}, ok
 }
 
 // probePodTemplate is a workload's smallest valid spec.
@@ -66,7 +85,8 @@ func probePodTemplate() map[string]interface{} {
 	}
 }
 
-func supportedKinds() []string {
+// ManagedKinds are the kinds an operator may manage, sorted.
+func ManagedKinds() []string {
 	var kinds []string
 	for k := range managedKinds {
 		kinds = append(kinds, k)

@@ -28,26 +28,28 @@ import (
 func (d *Descriptor) ExactPolicyName() string { return d.PolicyName + "-exact" }
 
 // scopeRules are the requests the scope policy sees: creates and updates of every kind the
-// operator manages and of events, one rule per API group in order of first appearance. Its lease
-// and the status of its instructions are left to RBAC.
+// operator manages and of events, one rule per API group and version in order of first appearance.
+// Its lease and the status of its instructions are left to RBAC.
 func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperations {
-	var groups []string
-	resources := map[string][]string{}
-	add := func(group, resource string) {
-		if _, seen := resources[group]; !seen {
-			groups = append(groups, group)
+	type groupVersion struct{ group, version string }
+	var order []groupVersion
+	resources := map[groupVersion][]string{}
+	add := func(group, version, resource string) {
+		gv := groupVersion{group, version}
+		if _, seen := resources[gv]; !seen {
+			order = append(order, gv)
 		}
-		resources[group] = append(resources[group], resource)
+		resources[gv] = append(resources[gv], resource)
 	}
 	for _, m := range d.Managed {
 		k := managedKinds[m.Kind]
-		add(k.group, k.resource)
+		add(k.group, k.version, k.resource)
 	}
-	add("", "events")
-	add("events.k8s.io", "events")
+	add("", "v1", "events")
+	add("events.k8s.io", "v1", "events")
 	var out []admissionregistrationv1.NamedRuleWithOperations
-	for _, g := range groups {
-		out = append(out, namedRule(g, nil, resources[g]...))
+	for _, gv := range order {
+		out = append(out, namedRule(gv.group, gv.version, nil, resources[gv]...))
 	}
 	return out
 }
@@ -60,7 +62,7 @@ func (s *Scope) exactRules() *admissionregistrationv1.MatchResources {
 	for _, o := range s.Objects {
 		if o.bindsParams(s.Params) {
 			k := managedKinds[o.Kind]
-			rules = append(rules, namedRule(k.group, []string{o.Name}, k.resource))
+			rules = append(rules, namedRule(k.group, k.version, []string{o.Name}, k.resource))
 		}
 	}
 	return &admissionregistrationv1.MatchResources{
@@ -181,12 +183,12 @@ func validations(checks []check) []admissionregistrationv1.Validation {
 	return out
 }
 
-func namedRule(group string, names []string, resources ...string) admissionregistrationv1.NamedRuleWithOperations {
+func namedRule(group, version string, names []string, resources ...string) admissionregistrationv1.NamedRuleWithOperations {
 	return admissionregistrationv1.NamedRuleWithOperations{
 		ResourceNames: names,
 		RuleWithOperations: admissionregistrationv1.RuleWithOperations{
 			Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update},
-			Rule:       admissionregistrationv1.Rule{APIGroups: []string{group}, APIVersions: []string{"v1"}, Resources: resources},
+			Rule:       admissionregistrationv1.Rule{APIGroups: []string{group}, APIVersions: []string{version}, Resources: resources},
 		}}
 }
 

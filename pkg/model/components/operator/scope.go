@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/kubemanifest"
@@ -73,7 +72,7 @@ func (d *Descriptor) managedObjects(manifest []byte) ([]map[string]interface{}, 
 			if m.Kind != o.Kind || m.Name != o.Typed.GetName() {
 				continue
 			}
-			if err := checkRendered(o.Typed); err != nil {
+			if err := checkRendered(m.Kind, o.Typed); err != nil {
 				return nil, fmt.Errorf("the %s manifest the policy is derived from: %w", d.Subject, err)
 			}
 			// The document as written, not the typed struct marshalled again: that would add the
@@ -95,24 +94,6 @@ func (d *Descriptor) managedObjects(manifest []byte) ([]map[string]interface{}, 
 		}
 	}
 	return out, nil
-}
-
-// checkRendered refuses what an exact match would still let through as kops renders it: a
-// Deployment whose pods could run as root or choose another account is a template bug, not a
-// policy's to admit.
-func checkRendered(obj interface{}) error {
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		pod := o.Spec.Template.Spec
-		sc := pod.SecurityContext
-		switch {
-		case pod.ServiceAccountName == "":
-			return fmt.Errorf("Deployment %s: spec.template.spec.serviceAccountName must be set", o.Name)
-		case sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.RunAsUser == nil || *sc.RunAsUser == 0:
-			return fmt.Errorf("Deployment %s: spec.template.spec.securityContext must set runAsNonRoot and a non-zero runAsUser", o.Name)
-		}
-	}
-	return nil
 }
 
 func newScopeObject(m Managed, rendered, marked map[string]interface{}, params []Param) (*ScopeObject, error) {
