@@ -5,7 +5,7 @@
 #   _output/testbin/seaweedfs-<version>/weed
 # It does nothing when the binary is there and is the pinned version. Safe to run from any
 # directory and more than once (concurrent runs wait for each other). The tests start it on
-# 127.0.0.1 themselves (util/pkg/vfs/s3test); nothing here runs it.
+# 127.0.0.1 themselves (util/pkg/vfs/s3store/s3test); nothing here runs it.
 #
 # Why SeaweedFS and not MinIO: see docs/state-store.md ("The S3 server of the tests").
 #

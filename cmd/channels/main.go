@@ -21,6 +21,7 @@ import (
 	"k8s.io/kops/cmd/internal/s3env"
 	kubecfg "k8s.io/kops/pkg/kubeconfig"
 	"k8s.io/kops/util/pkg/vfs"
+	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
 func main() {
@@ -69,7 +70,7 @@ func newRoot(ctx context.Context, env map[string]string, out io.Writer) *cobra.C
 				return fmt.Errorf("--request-timeout and --timeout must not be negative (0 means no bound)")
 			}
 			// The whole channel is read and checked before the cluster is contacted.
-			ch, err := apply.ReadChannel(args[0], vfs.NewContext(nil).WithS3(s3env.Settings(env)))
+			ch, err := apply.ReadChannel(args[0], vfs.NewContext(nil).WithS3(s3store.New(s3env.Settings(env))))
 			if err != nil {
 				return err
 			}

@@ -11,7 +11,8 @@ import (
 
 	"k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/util/pkg/vfs"
-	"k8s.io/kops/util/pkg/vfs/s3test"
+	"k8s.io/kops/util/pkg/vfs/s3store"
+	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
 // TestChannelFromS3: the channel kops update cluster --yes writes to an s3:// store is read by
@@ -20,7 +21,7 @@ import (
 // does not exist, so it stops there, past every S3 read).
 func TestChannelFromS3(t *testing.T) {
 	srv := s3test.Shared(t)
-	base, err := vfs.NewContext(nil).WithS3(srv.Settings()).ParsePath("s3://" + srv.NewBucket(t) + "/state/c.k8s.local/addons")
+	base, err := vfs.NewContext(nil).WithS3(s3store.New(srv.Settings())).ParsePath("s3://" + srv.NewBucket(t) + "/state/c.k8s.local/addons")
 	require.NoError(t, err)
 	manifest := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: kube-system\n")
 	require.NoError(t, base.Join("a.addons.k8s.io", "v1.yaml").WriteFile(manifest))

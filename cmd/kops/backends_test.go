@@ -21,11 +21,12 @@ import (
 
 	"k8s.io/kops/cmd/internal/s3env"
 	"k8s.io/kops/util/pkg/vfs"
-	"k8s.io/kops/util/pkg/vfs/s3test"
+	"k8s.io/kops/util/pkg/vfs/s3store"
+	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
 // The CLI suite below runs on every kind of store a user keeps state in: a local folder (file://)
-// and a bucket of a real S3 server (s3://, util/pkg/vfs/s3test). It looks at the store only
+// and a bucket of a real S3 server (s3://, util/pkg/vfs/s3store/s3test). It looks at the store only
 // through vfs, so what it checks holds for both.
 
 type backend struct {
@@ -59,7 +60,7 @@ func forEachBackend(t *testing.T, f func(t *testing.T, c *cli)) {
 func testPaths(env map[string]string) *vfs.Context {
 	settings := s3env.Settings(env)
 	settings.LoadDefault = nil
-	return vfs.NewContext(nil).WithS3(settings)
+	return vfs.NewContext(nil).WithS3(s3store.New(settings))
 }
 
 // store is the cli's state store, as the commands see it.
@@ -112,7 +113,7 @@ func TestHelperKops(t *testing.T) {
 	settings := s3env.Settings(env)
 	settings.LoadDefault = nil
 	settings.Lease = 3 * time.Second // a killed helper's lease expires soon
-	os.Exit(run(args, env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(settings)))
+	os.Exit(run(args, env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(s3store.New(settings))))
 }
 
 // kopsProcess is a kops command in a process of its own, with the cli's environment and extra.

@@ -12,11 +12,12 @@ import (
 	"k8s.io/kops/cmd/internal/s3env"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/util/pkg/vfs"
+	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
 func main() {
 	env := environ()
-	os.Exit(run(os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(s3env.Settings(env))))
+	os.Exit(run(os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, vfs.NewContext(nil).WithS3(s3store.New(s3env.Settings(env)))))
 }
 
 // environ is the only place the process environment is read; everything below gets it as a value.

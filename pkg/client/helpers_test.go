@@ -13,7 +13,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/util/pkg/vfs"
-	"k8s.io/kops/util/pkg/vfs/s3test"
+	"k8s.io/kops/util/pkg/vfs/s3store"
+	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
 // testStore is one kind of state store the tests run against. mem is nil for stores that are not in
@@ -42,11 +43,11 @@ var testStores = []testStore{
 		},
 	},
 	{
-		// A bucket of its own on the test S3 server (util/pkg/vfs/s3test), below a prefix.
+		// A bucket of its own on the test S3 server (util/pkg/vfs/s3store/s3test), below a prefix.
 		name: "s3",
 		open: func(t *testing.T) (vfs.Path, *vfs.MemFS) {
 			srv := s3test.Shared(t)
-			base, err := vfs.NewContext(nil).WithS3(srv.Settings()).ParsePath("s3://" + srv.NewBucket(t) + "/kops")
+			base, err := vfs.NewContext(nil).WithS3(s3store.New(srv.Settings())).ParsePath("s3://" + srv.NewBucket(t) + "/kops")
 			require.NoError(t, err)
 			return base, nil
 		},

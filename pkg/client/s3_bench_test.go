@@ -11,7 +11,8 @@ import (
 	"k8s.io/kops/pkg/client"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/util/pkg/vfs"
-	"k8s.io/kops/util/pkg/vfs/s3test"
+	"k8s.io/kops/util/pkg/vfs/s3store"
+	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
 // countingTransport counts the HTTP requests a store sends, retries included.
@@ -32,7 +33,7 @@ func countedS3(tb testing.TB) (*client.Clientset, *countingTransport) {
 	counter.next.(*http.Transport).MaxIdleConnsPerHost = 64
 	settings := srv.Settings()
 	settings.Transport = counter
-	base, err := vfs.NewContext(nil).WithS3(settings).ParsePath("s3://" + srv.NewBucket(tb) + "/kops")
+	base, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://" + srv.NewBucket(tb) + "/kops")
 	require.NoError(tb, err)
 	return client.New(base), counter
 }

@@ -8,15 +8,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 
-	"k8s.io/kops/util/pkg/vfs"
+	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
 // Settings is what an s3:// state store reads from the environment, as kops reads it: kops's
 // S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY for S3-compatible servers,
 // and otherwise the AWS default credential chain and region (AWS_* variables, ~/.aws, instance
 // roles), which the SDK's loader reads here at the edge, only when an s3:// store is used.
-func Settings(env map[string]string) vfs.S3Settings {
-	return vfs.S3Settings{
+func Settings(env map[string]string) s3store.Settings {
+	return s3store.Settings{
 		Endpoint:        env["S3_ENDPOINT"],
 		Region:          env["S3_REGION"],
 		AccessKeyID:     env["S3_ACCESS_KEY_ID"],

@@ -16,6 +16,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform/tfverify"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -64,7 +65,7 @@ func (s *goldenStore) updateTerraform(t *testing.T) map[string]string {
 	files := map[string][]byte{}
 	readTree(t, out, "", files)
 	require.Contains(t, files, terraform.MainFile)
-	assert.NoError(t, terraform.Verify(files), "every reference in kubernetes.tf resolves")
+	assert.NoError(t, tfverify.Verify(files, terraform.DataDir), "every reference in kubernetes.tf resolves")
 	assert.Equal(t, string(hclwrite.Format(files[terraform.MainFile])), string(files[terraform.MainFile]), "laid out as terraform fmt would")
 
 	before, _ := s.mem.Stats()

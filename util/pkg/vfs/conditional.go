@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // Conditional writes: where the store can compare at the moment of the write (S3's If-Match and
@@ -14,15 +12,34 @@ import (
 // Local and in-memory stores compare nothing here: their writers hold the store lock, which flock
 // (or a mutex) makes exact.
 
+// ErrPrecondition is returned, wrapped, when a conditional write finds the object not as expected:
+// a create found one, or a replace found another revision (or none).
+var ErrPrecondition = errors.New("the stored object is not the one expected")
+
 // Version is what a conditional write expects to find: the ETag of the object that was read. The
 // zero Version of a local or in-memory file asks for no check.
-type Version struct{ etag string }
+type Version struct {
+	// ETag is the object's revision as its store names it; "" asks for no check.
+	ETag string
+}
+
+// ConditionalPath is a Path whose store compares revisions at the moment of a write (an s3://
+// path). Callers use the package functions, which take any Path.
+type ConditionalPath interface {
+	Path
+	// ReadFileVersion reads the file and the version ReplaceFileVersion compares with.
+	ReadFileVersion() ([]byte, Version, error)
+	// ReplaceFileVersion writes data if the file still is version v (any, for the zero Version);
+	// otherwise it fails with ErrPrecondition.
+	ReplaceFileVersion(data []byte, v Version) error
+	// CreateFileOnce writes data only if nothing is there; otherwise it fails with fs.ErrExist.
+	CreateFileOnce(data []byte) error
+}
 
 // ReadFileVersion reads p and the version ReplaceFile compares with.
 func ReadFileVersion(p Path) ([]byte, Version, error) {
-	if s, ok := p.(s3Path); ok {
-		data, etag, err := s.read()
-		return data, Version{etag: etag}, err
+	if c, ok := p.(ConditionalPath); ok {
+		return c.ReadFileVersion()
 	}
 	data, err := p.ReadFile()
 	return data, Version{}, err
@@ -30,8 +47,8 @@ func ReadFileVersion(p Path) ([]byte, Version, error) {
 
 // ReplaceFile writes data over p if p still is version v; otherwise it fails with ErrPrecondition.
 func ReplaceFile(p Path, data []byte, v Version) error {
-	if s, ok := p.(s3Path); ok && v.etag != "" {
-		return s.put(data, aws.String(v.etag), nil)
+	if c, ok := p.(ConditionalPath); ok {
+		return c.ReplaceFileVersion(data, v)
 	}
 	return p.WriteFile(data)
 }
@@ -39,12 +56,8 @@ func ReplaceFile(p Path, data []byte, v Version) error {
 // CreateFile writes data to p only if nothing is there; otherwise it fails with fs.ErrExist. Local
 // and in-memory paths check first, under the caller's store lock.
 func CreateFile(p Path, data []byte) error {
-	if s, ok := p.(s3Path); ok {
-		err := s.put(data, nil, aws.String("*"))
-		if errors.Is(err, ErrPrecondition) {
-			return &fs.PathError{Op: "create", Path: p.String(), Err: fs.ErrExist}
-		}
-		return err
+	if c, ok := p.(ConditionalPath); ok {
+		return c.CreateFileOnce(data)
 	}
 	exists, err := p.Exists()
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // store as the store's own paths are (no folder on the way, the cluster's included, may be a link).
 type Context struct {
 	mem   *MemFS
-	s3    *s3Stores
+	s3    S3
 	roots []fsPath
 }
 
@@ -32,16 +32,16 @@ func ContextOf(p Path) *Context {
 	switch p := p.(type) {
 	case memPath:
 		return &Context{mem: p.fs}
-	case s3Path:
-		return &Context{s3: p.b.stores}
+	case S3Path:
+		return &Context{s3: p.S3()}
 	}
 	return (&Context{}).WithRoot(p)
 }
 
-// WithS3 is a copy of c that resolves s3:// URLs with settings (read by the cmd edge). The copy
-// keeps one client per bucket for its lifetime.
-func (c *Context) WithS3(settings S3Settings) *Context {
-	out := &Context{s3: newS3Stores(settings)}
+// WithS3 is a copy of c that resolves s3:// URLs with store (made by the cmd edge from the
+// settings it read, see S3).
+func (c *Context) WithS3(store S3) *Context {
+	out := &Context{s3: store}
 	if c != nil {
 		out.mem, out.roots = c.mem, slices.Clone(c.roots)
 	}
@@ -63,11 +63,11 @@ func (c *Context) WithRoot(root Path) *Context {
 // ParsePath turns a path string into a Path (see the package function ParsePath for the forms).
 func (c *Context) ParsePath(s string) (Path, error) {
 	var mem *MemFS
-	var stores *s3Stores
+	var store S3
 	if c != nil {
-		mem, stores = c.mem, c.s3
+		mem, store = c.mem, c.s3
 	}
-	p, err := parsePath(s, mem, stores)
+	p, err := parsePath(s, mem, store)
 	if err != nil || c == nil {
 		return p, err
 	}

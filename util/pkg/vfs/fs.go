@@ -297,6 +297,9 @@ func isLockName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, LockSuffix)
 }
 
+// Hidden says whether ReadDir leaves name out: a lock file, or the temp file of a write.
+func Hidden(name string) bool { return isTempName(name) || isLockName(name) }
+
 // writeAtomic replaces name in the folder d so that readers (and a crash at any point) see either
 // the old file or the complete new one: the data goes to a temp file in the same folder, is
 // fsynced, and is then renamed over name. Until the rename, any failure removes the temp file and

@@ -58,3 +58,14 @@ func (p badPath) Lock() (func(), error)     { return nil, p.fail("lock") }
 func refused(base string, elems []string, err error) badPath {
 	return badPath{name: base + "/" + strings.Join(elems, "/"), err: err}
 }
+
+// JoinBelow is Join's rule for the Path kinds of other packages (s3store): the clean,
+// "/"-separated path that elems name strictly below base, or, when they name no such path, the
+// Path on which every operation fails with ErrOutsideBase, which Join returns then.
+func JoinBelow(base Path, elems []string) (rel string, refusedPath Path) {
+	rel, err := joinRel(base.String, elems)
+	if err != nil {
+		return "", refused(base.String(), elems, err)
+	}
+	return rel, nil
+}

@@ -26,3 +26,7 @@ var (
 func tooLarge(name string, size int64) error {
 	return fmt.Errorf("%s: %w: %d bytes, more than the limit of %d MiB", name, ErrTooLarge, size, MaxFileSize>>20)
 }
+
+// TooLarge is the error of a read of name that found size bytes, more than MaxFileSize; it wraps
+// ErrTooLarge.
+func TooLarge(name string, size int64) error { return tooLarge(name, size) }

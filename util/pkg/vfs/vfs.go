@@ -63,8 +63,8 @@ type Path interface {
 // (its clientset's) rather than passing a MemFS along.
 func ParsePath(s string, mem *MemFS) (Path, error) { return parsePath(s, mem, nil) }
 
-// parsePath is ParsePath with s3:// URLs resolved through stores (nil refuses them).
-func parsePath(s string, mem *MemFS, stores *s3Stores) (Path, error) {
+// parsePath is ParsePath with s3:// URLs resolved through store (nil refuses them).
+func parsePath(s string, mem *MemFS, store S3) (Path, error) {
 	if s == "" {
 		return nil, errors.New("no state store given: set --state or KOPS_STATE_STORE")
 	}
@@ -96,7 +96,7 @@ func parsePath(s string, mem *MemFS, stores *s3Stores) (Path, error) {
 		}
 		return mem.path(name, rel), nil
 	case "s3":
-		return parseS3(s, rest, stores)
+		return parseS3(s, rest, store)
 	default:
 		return nil, fmt.Errorf("state store %q uses scheme %q, which is not supported by this build; use s3://bucket/prefix, file:///path or a local directory", s, scheme)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // benchmarkTarget renders n test launch templates (and their profile), builds kubernetes.tf and
-// data/ (with the hclparse self-check), and previews them against an --out that holds the previous
+// data/, and previews them against an --out that holds the previous
 // rendering: the work of `kops update cluster --target terraform` past the model. Compare 200 with
 // 400 for linearity.
 func benchmarkTarget(b *testing.B, n int) {

@@ -1,6 +1,6 @@
 // Package terraform is the `--target terraform` of `kops update cluster`: tasks that live in the
 // cloud write themselves as Terraform resources (kubernetes.tf) and data files (data/), rendered
-// with hclwrite, deterministically.
+// with this package's own HCL writer (hcl.go), deterministically.
 //
 // The contract between tasks and the target is small: a task implements Renderer and calls
 // RenderResource with a body struct whose fields carry `cty:"name"` tags, and AddFile for contents
@@ -9,10 +9,6 @@ package terraform
 
 import (
 	"strings"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Renderer is implemented by tasks the terraform target can write.
@@ -23,8 +19,8 @@ type Renderer interface {
 // Literal is an HCL expression written verbatim: a reference to another resource's attribute or a
 // file() call. Build one with LiteralProperty or from AddFile; its fields are the target's business.
 type Literal struct {
-	// tokens are the expression as HCL tokens, built with hclwrite, never parsed from text.
-	tokens hclwrite.Tokens
+	// tokens are the expression as HCL tokens, built by hcl.go, never parsed from text.
+	tokens tokens
 	// expr is the expression as HCL source, e.g. aws_iam_role.nodes-a-example-com.name.
 	expr string
 	// refersTo names the resource the expression refers to ("aws_iam_role.nodes-a-example-com"),
@@ -40,34 +36,32 @@ func (l *Literal) String() string { return l.expr }
 // LiteralProperty refers to an attribute of another rendered resource:
 // LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "id").
 func LiteralProperty(resourceType, resourceName, prop string) *Literal {
-	tokens := hclwrite.TokensForTraversal(hcl.Traversal{
-		hcl.TraverseRoot{Name: resourceType},
-		hcl.TraverseAttr{Name: resourceName},
-		hcl.TraverseAttr{Name: prop},
-	})
-	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), refersTo: resourceType + "." + resourceName}
+	t := spaced(traversalTokens(resourceType, resourceName, prop))
+	return &Literal{tokens: t, expr: t.String(), refersTo: resourceType + "." + resourceName}
 }
 
 // LiteralString is a string value where an expression is expected (an ID in a list of references).
 func LiteralString(s string) *Literal {
-	tokens := hclwrite.TokensForValue(cty.StringVal(s))
-	return &Literal{tokens: tokens, expr: string(tokens.Bytes())}
+	t := spaced(stringTokens(s))
+	return &Literal{tokens: t, expr: t.String()}
 }
 
 // LiteralDataProperty refers to an attribute of a rendered data source:
 // LiteralDataProperty("aws_security_group", "nodes-a-example-com", "id").
 func LiteralDataProperty(dataType, name, prop string) *Literal {
-	tokens := hclwrite.TokensForTraversal(hcl.Traversal{
-		hcl.TraverseRoot{Name: "data"},
-		hcl.TraverseAttr{Name: dataType},
-		hcl.TraverseAttr{Name: name},
-		hcl.TraverseAttr{Name: prop},
-	})
-	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), refersTo: "data." + dataType + "." + name}
+	t := spaced(traversalTokens("data", dataType, name, prop))
+	return &Literal{tokens: t, expr: t.String(), refersTo: "data." + dataType + "." + name}
 }
 
 // ResourceName turns a kops object name (nodes.a.example.com) into a Terraform resource name
 // (nodes-a-example-com), as kops names its resources.
 func ResourceName(name string) string {
 	return strings.ReplaceAll(name, ".", "-")
+}
+
+// spaced lays out one expression on its own, as its String shows it (the file is laid out again
+// as a whole when it is written).
+func spaced(t tokens) tokens {
+	layout(t)
+	return t
 }

@@ -5,10 +5,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // item is one attribute or nested block of a body. Items are sorted by name before they are
@@ -17,7 +13,7 @@ import (
 type item struct {
 	name string
 	// expr is an attribute's expression; nil for a block.
-	expr hclwrite.Tokens
+	expr tokens
 	// body is a block's content (block != nil means this item is a block).
 	block *[]item
 }
@@ -108,7 +104,7 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 			}
 			return blocks, nil
 		}
-		elems := make([]hclwrite.Tokens, 0, f.Len())
+		elems := make([]tokens, 0, f.Len())
 		for i := range f.Len() {
 			tokens, err := encodeScalar(f.Index(i), fmt.Sprintf("%s[%d]", where, i), refs)
 			if err != nil {
@@ -116,7 +112,7 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 			}
 			elems = append(elems, tokens)
 		}
-		return []item{{name: name, expr: hclwrite.TokensForTuple(elems)}}, nil
+		return []item{{name: name, expr: tupleTokens(elems)}}, nil
 	case reflect.Map:
 		if f.IsNil() {
 			return nil, nil
@@ -137,34 +133,22 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 	return []item{{name: name, expr: tokens}}, nil
 }
 
-// mapTokens writes a map[string]string as an object with sorted keys, as hclwrite.TokensForValue
-// does, but without formatting it: TokensForValue lays out every map it builds, measuring each
-// token in graphemes, and kubernetes.tf is laid out as a whole later anyway.
-func mapTokens(m reflect.Value) hclwrite.Tokens {
+// mapTokens writes a map[string]string as an object with sorted keys.
+func mapTokens(m reflect.Value) tokens {
 	keys := make([]string, 0, m.Len())
 	for _, k := range m.MapKeys() {
 		keys = append(keys, k.String())
 	}
 	sort.Strings(keys)
-	tokens := hclwrite.Tokens{{Type: hclsyntax.TokenOBrace, Bytes: []byte("{")}}
-	if len(keys) > 0 {
-		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+	values := make([]tokens, len(keys))
+	for i, k := range keys {
+		values[i] = stringTokens(m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).String())
 	}
-	for _, k := range keys {
-		if validName(k) {
-			tokens = append(tokens, hclwrite.TokensForIdentifier(k)...)
-		} else {
-			tokens = append(tokens, hclwrite.TokensForValue(cty.StringVal(k))...)
-		}
-		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenEqual, Bytes: []byte("=")})
-		tokens = append(tokens, hclwrite.TokensForValue(cty.StringVal(m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).String()))...)
-		tokens = append(tokens, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
-	}
-	return append(tokens, &hclwrite.Token{Type: hclsyntax.TokenCBrace, Bytes: []byte("}")})
+	return objectTokens(keys, values)
 }
 
 // encodeScalar writes a string, bool or number, or a *Literal inside a list.
-func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tokens, error) {
+func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (tokens, error) {
 	if v.Type() == literalType {
 		if v.IsNil() {
 			return nil, fmt.Errorf("%s: nil literal in a list", where)
@@ -175,15 +159,19 @@ func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tok
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return hclwrite.TokensForValue(cty.StringVal(v.String())), nil
+		return stringTokens(v.String()), nil
 	case reflect.Bool:
-		return hclwrite.TokensForValue(cty.BoolVal(v.Bool())), nil
+		return boolTokens(v.Bool()), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return hclwrite.TokensForValue(cty.NumberIntVal(v.Int())), nil
+		return intTokens(v.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return hclwrite.TokensForValue(cty.NumberUIntVal(v.Uint())), nil
+		return uintTokens(v.Uint()), nil
 	case reflect.Float32, reflect.Float64:
-		return hclwrite.TokensForValue(cty.NumberFloatVal(v.Float())), nil
+		t, err := floatTokens(v.Float())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		return t, nil
 	}
 	return nil, fmt.Errorf("%s: type %s cannot be written to terraform", where, v.Type())
 }
@@ -201,13 +189,13 @@ func isBlockType(t reflect.Type) bool {
 }
 
 // writeItems appends items to body.
-func writeItems(body *hclwrite.Body, items []item) {
+func writeItems(body hclBody, items []item) {
 	for _, it := range items {
 		if it.block == nil {
-			body.SetAttributeRaw(it.name, it.expr)
+			body.attribute(it.name, it.expr)
 			continue
 		}
-		writeItems(body.AppendNewBlock(it.name, nil).Body(), *it.block)
+		body.block(it.name, nil, func(b hclBody) { writeItems(b, *it.block) })
 	}
 }
 

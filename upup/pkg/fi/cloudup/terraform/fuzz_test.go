@@ -1,8 +1,11 @@
 package terraform
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,17 +24,18 @@ resource "aws_launch_template" "nodes-example-com" {
 }
 `
 
-// FuzzBlockDiff: `kops update cluster --target terraform --out DIR` diffs DIR/kubernetes.tf, a
-// file the user may have edited, block by block against what it would write. Parsing it must not
-// panic and must work in proportion to the input; a file diffed against itself shows no change;
-// and each block it is cut into parses alone to one block of the same name and text, so that a
-// hunk shows a whole resource and nothing else.
+// FuzzBlockDiff: `kops update cluster --target terraform --out DIR` diffs DIR/kubernetes.tf
+// block by block against what it would write. Cutting it must not panic and must work in
+// proportion to the input; a file diffed against itself shows no change; each block it is cut
+// into is cut alone to one block of the same name and text, so that a hunk shows a whole resource
+// and nothing else; and where HCL's own parser reads the file, it finds the same blocks.
 func FuzzBlockDiff(f *testing.F) {
 	for _, s := range []string{
 		fuzzDesired,
 		"locals {\n  a = 1 # one\n}\n\n/* c */\nresource \"x\" \"y\" {\n  s = <<EOT\nhello\nEOT\n  l = [for v in var.l : v]\n}\n",
 		"a = 1\nresource \"x\" {}\n",
 		"resource \"x\" \"y\" {\nresource \"x\" \"y\" {}\n",
+		"resource \"a\" \"b\" {\n  s = \"}${\"}\"}$${\" # }\n  /* } */\n  // }\n}\n\ndata x y {}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -55,5 +59,27 @@ func FuzzBlockDiff(f *testing.F) {
 			require.True(t, ok, "block %s does not parse alone:\n%s", name, text)
 			assert.Equal(t, map[string]string{name: text}, alone)
 		}
+		if parsed, ok := hclwriteBlocks(current); ok {
+			assert.Equal(t, parsed, blocks, "the blocks HCL's parser finds")
+		}
 	})
+}
+
+// hclwriteBlocks is topLevelBlocks as HCL's parser sees the file, for the files it parses without
+// a top-level attribute or comment.
+func hclwriteBlocks(src []byte) (map[string]string, bool) {
+	f, diags := hclwrite.ParseConfig(src, MainFile, hcl.InitialPos)
+	if diags.HasErrors() || len(f.Body().Attributes()) > 0 {
+		return nil, false
+	}
+	blocks := map[string]string{}
+	for _, b := range f.Body().Blocks() {
+		name := strings.TrimSpace(b.Type() + " " + strings.Join(b.Labels(), "."))
+		text := strings.TrimSpace(string(b.BuildTokens(nil).Bytes())) + "\n"
+		if _, dup := blocks[name]; dup {
+			return nil, false
+		}
+		blocks[name] = text
+	}
+	return blocks, true
 }

@@ -1,122 +1,82 @@
 package terraform
 
 import (
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/apparentlymart/go-textseg/v15/textseg"
 )
 
-// fileBytes returns f as hclwrite.Format would lay it out (terraform fmt's layout). hclwrite
-// measures every token in grapheme clusters with a fresh 4 KiB scanner, which was half the cost of
-// `--target terraform` and 127 MB of garbage at 200 instance groups; layout does the same passes
-// (indent, spaces, aligned "=") for the tokens this package emits, measuring ASCII by its bytes.
-// Anything else (comments, heredocs, operators, non-ASCII names) takes hclwrite's own path, and
-// tests check that both agree.
-func fileBytes(f *hclwrite.File) []byte {
-	tokens := f.BuildTokens(nil)
-	if !layout(tokens) {
-		return f.Bytes()
-	}
-	return tokens.Bytes()
-}
-
-// layoutLine is one line's tokens: lead up to "=", assign from "=" on (nil without one).
-type layoutLine struct{ lead, assign hclwrite.Tokens }
-
-// layout sets every token's SpacesBefore, or returns false (tokens then half done) when it meets
-// a token it does not know.
-func layout(tokens hclwrite.Tokens) bool {
-	for _, t := range tokens {
-		if !knownToken(t) {
-			return false
-		}
-	}
-	lines := splitLines(tokens)
-	indent(lines)
+// layout sets every token's spaces as hclwrite.Format (terraform fmt) lays a file out: two spaces
+// of indent per open bracket, one space between tokens where its rules want one, and the "=" of
+// consecutive attribute lines aligned. It does hclwrite's passes for the token kinds this package
+// writes, measuring ASCII by its bytes (hclwrite measures every token in grapheme clusters with a
+// fresh scanner, which was half the cost of `--target terraform` at 200 instance groups).
+func layout(toks tokens) {
+	lines := splitLines(toks)
+	indent(toks, lines)
 	for _, l := range lines {
-		spaceCell(l.lead)
-		if len(l.assign) > 0 {
-			l.assign[0].SpacesBefore = 1
-			spaceCell(l.assign)
+		spaceCell(toks[l.start:l.eq])
+		if l.eq < l.end {
+			toks[l.eq].spaces = 1
+			spaceCell(toks[l.eq:l.end])
 		}
 	}
-	return alignAssignments(lines)
+	alignAssignments(toks, lines)
 }
 
-// knownToken is the allow-list of token types layout handles: what blocks, attributes, strings,
-// numbers, bools, references, tuples, objects and file() calls are made of.
-func knownToken(t *hclwrite.Token) bool {
-	switch t.Type {
-	case hclsyntax.TokenIdent:
-		return string(t.Bytes) != "in" // a keyword in for-expressions, spaced differently
-	case hclsyntax.TokenOQuote, hclsyntax.TokenCQuote, hclsyntax.TokenQuotedLit,
-		hclsyntax.TokenOBrace, hclsyntax.TokenCBrace, hclsyntax.TokenOBrack, hclsyntax.TokenCBrack,
-		hclsyntax.TokenOParen, hclsyntax.TokenCParen, hclsyntax.TokenEqual, hclsyntax.TokenComma,
-		hclsyntax.TokenDot, hclsyntax.TokenNumberLit, hclsyntax.TokenNewline, hclsyntax.TokenEOF,
-		hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateSeqEnd:
-		return true
-	}
-	return false
-}
+// layoutLine is one line, newline included: tokens [start, eq) are its lead, [eq, end) from its
+// "=" on (eq == end without one).
+type layoutLine struct{ start, eq, end int }
 
 // splitLines cuts tokens at newlines as hclwrite does: the newline ends its line, and a line's
 // first "=" (not first on the line) starts its assign cell when the rest of the line closes every
 // bracket it opens.
-func splitLines(tokens hclwrite.Tokens) []layoutLine {
+func splitLines(toks tokens) []layoutLine {
 	var lines []layoutLine
 	start := 0
-	for i, t := range tokens {
-		switch t.Type {
-		case hclsyntax.TokenEOF:
-			if start < i {
-				lines = append(lines, newLayoutLine(tokens[start:i]))
-			}
-			return lines
-		case hclsyntax.TokenNewline:
-			lines = append(lines, newLayoutLine(tokens[start:i+1]))
+	for i, t := range toks {
+		if t.kind == tokNewline {
+			lines = append(lines, newLayoutLine(toks, start, i+1))
 			start = i + 1
 		}
 	}
-	if start < len(tokens) {
-		lines = append(lines, newLayoutLine(tokens[start:]))
+	if start < len(toks) {
+		lines = append(lines, newLayoutLine(toks, start, len(toks)))
 	}
 	return lines
 }
 
-func newLayoutLine(lead hclwrite.Tokens) layoutLine {
-	for i := 1; i < len(lead); i++ {
-		if lead[i].Type != hclsyntax.TokenEqual {
+func newLayoutLine(toks tokens, start, end int) layoutLine {
+	for i := start + 1; i < end; i++ {
+		if toks[i].kind != tokEqual {
 			continue
 		}
 		net := 0
-		for _, t := range lead[i:] {
+		for _, t := range toks[i:end] {
 			net += bracketChange(t)
 		}
 		if net == 0 {
-			return layoutLine{lead: lead[:i], assign: lead[i:]}
+			return layoutLine{start: start, eq: i, end: end}
 		}
 		break
 	}
-	return layoutLine{lead: lead}
+	return layoutLine{start: start, eq: end, end: end}
 }
 
 // indent gives each line two spaces per open bracket level, with hclwrite's indent stack.
-func indent(lines []layoutLine) {
+func indent(toks tokens, lines []layoutLine) {
 	var stack []int
 	for _, l := range lines {
-		if l.lead[0].Type == hclsyntax.TokenNewline {
-			l.lead[0].SpacesBefore = 0
+		first := &toks[l.start]
+		if first.kind == tokNewline {
+			first.spaces = 0
 			continue
 		}
 		net := 0
-		for _, t := range l.lead {
-			net += bracketChange(t)
-		}
-		for _, t := range l.assign {
+		for _, t := range toks[l.start:l.end] {
 			net += bracketChange(t)
 		}
 		switch {
 		case net > 0:
-			l.lead[0].SpacesBefore = 2 * len(stack)
+			first.spaces = 2 * len(stack)
 			stack = append(stack, net)
 		case net < 0:
 			for closed := -net; closed > 0 && len(stack) > 0; {
@@ -133,109 +93,118 @@ func indent(lines []layoutLine) {
 					closed = 0
 				}
 			}
-			l.lead[0].SpacesBefore = 2 * len(stack)
+			first.spaces = 2 * len(stack)
 		default:
-			l.lead[0].SpacesBefore = 2 * len(stack)
+			first.spaces = 2 * len(stack)
 		}
 	}
 }
 
 // spaceCell spaces the tokens of one cell after its first.
-func spaceCell(cell hclwrite.Tokens) {
+func spaceCell(cell tokens) {
 	for i := 0; i+1 < len(cell); i++ {
-		cell[i+1].SpacesBefore = 0
-		if spaceBetween(cell[i], cell[i+1]) {
-			cell[i+1].SpacesBefore = 1
+		var before *token
+		if i > 0 {
+			before = &cell[i-1]
+		}
+		cell[i+1].spaces = 0
+		if spaceBetween(before, &cell[i], &cell[i+1]) {
+			cell[i+1].spaces = 1
 		}
 	}
 }
 
-// spaceBetween is hclwrite's rule for the token types knownToken allows.
-func spaceBetween(subject, after *hclwrite.Token) bool {
-	s, a := subject.Type, after.Type
+// spaceBetween is hclwrite's rule for the token kinds this package writes; before is the token
+// ahead of subject on its line (nil for the first).
+func spaceBetween(before, subject, after *token) bool {
+	s, a := subject.kind, after.kind
 	switch {
-	case a == hclsyntax.TokenNewline:
+	case a == tokNewline:
 		return false
-	case s == hclsyntax.TokenIdent && a == hclsyntax.TokenOParen:
+	case s == tokIdent && a == tokOParen:
 		return false
-	case s == hclsyntax.TokenDot || a == hclsyntax.TokenDot:
+	case s == tokDot || a == tokDot:
 		return false
-	case a == hclsyntax.TokenComma:
+	case a == tokComma:
 		return false
-	case s == hclsyntax.TokenComma:
+	case s == tokComma:
 		return true
-	case s == hclsyntax.TokenQuotedLit || s == hclsyntax.TokenOQuote || a == hclsyntax.TokenQuotedLit || a == hclsyntax.TokenCQuote:
+	case s == tokQuotedLit || s == tokOQuote || a == tokQuotedLit || a == tokCQuote:
 		return false
-	case a == hclsyntax.TokenOBrack && (s == hclsyntax.TokenIdent || s == hclsyntax.TokenNumberLit || bracketChange(subject) < 0):
+	case s == tokIdent && subject.text == "in" && before != nil && before.kind == tokIdent:
+		return true // the keyword of a for-expression
+	case a == tokOBrack && (s == tokIdent || s == tokNumber || bracketChange(*subject) < 0):
 		return false
-	case s == hclsyntax.TokenOBrace || a == hclsyntax.TokenCBrace:
-		return !(s == hclsyntax.TokenOBrace && a == hclsyntax.TokenCBrace)
-	case s == hclsyntax.TokenTemplateInterp && a == hclsyntax.TokenOBrace:
+	case s == tokOBrace || a == tokCBrace:
+		return !(s == tokOBrace && a == tokCBrace)
+	case s == tokInterp && a == tokOBrace:
 		return true
-	case s == hclsyntax.TokenCBrace && a == hclsyntax.TokenTemplateSeqEnd:
+	case s == tokCBrace && a == tokSeqEnd:
 		return true
-	case s == hclsyntax.TokenTemplateSeqEnd && a == hclsyntax.TokenTemplateInterp:
+	case s == tokSeqEnd && a == tokInterp:
 		return false
-	case bracketChange(subject) > 0:
+	case bracketChange(*subject) > 0:
 		return false
-	case bracketChange(after) < 0:
+	case bracketChange(*after) < 0:
 		return false
 	}
 	return true
 }
 
-// alignAssignments lines up the "=" of consecutive assignment lines. It returns false when a name
-// is not ASCII: its width on screen is then not its length in bytes.
-func alignAssignments(lines []layoutLine) bool {
+// alignAssignments lines up the "=" of consecutive assignment lines.
+func alignAssignments(toks tokens, lines []layoutLine) {
 	chainStart, widest := -1, 0
 	widths := make([]int, len(lines))
 	closeChain := func(end int) {
 		for i := chainStart; i < end; i++ {
-			lines[i].assign[0].SpacesBefore = widest - widths[i] + 1
+			toks[lines[i].eq].spaces = widest - widths[i] + 1
 		}
 		chainStart, widest = -1, 0
 	}
 	for i, l := range lines {
-		if l.assign == nil {
+		if l.eq == l.end {
 			if chainStart != -1 {
 				closeChain(i)
 			}
 			continue
 		}
-		w, ok := asciiColumns(l.lead)
-		if !ok {
-			return false
-		}
-		widths[i] = w
+		widths[i] = columns(toks[l.start:l.eq])
 		if chainStart == -1 {
 			chainStart = i
 		}
-		widest = max(widest, w)
+		widest = max(widest, widths[i])
 	}
 	if chainStart != -1 {
 		closeChain(len(lines))
 	}
-	return true
 }
 
-func asciiColumns(cell hclwrite.Tokens) (int, bool) {
+// columns is a cell's width as hclwrite counts it: spaces, and each token's grapheme clusters
+// (a quoted map key may be any text; ASCII is one cluster per byte, but for CR LF, which a
+// string's escaping never leaves).
+func columns(cell tokens) int {
 	n := 0
 	for _, t := range cell {
-		for _, b := range t.Bytes {
-			if b >= 0x80 {
-				return 0, false
-			}
-		}
-		n += t.SpacesBefore + len(t.Bytes)
+		n += t.spaces + width(t.text)
 	}
-	return n, true
+	return n
 }
 
-func bracketChange(t *hclwrite.Token) int {
-	switch t.Type {
-	case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenTemplateInterp:
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			n, _ := textseg.TokenCount([]byte(s), textseg.ScanGraphemeClusters)
+			return n
+		}
+	}
+	return len(s)
+}
+
+func bracketChange(t token) int {
+	switch t.kind {
+	case tokOBrace, tokOBrack, tokOParen, tokInterp:
 		return 1
-	case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenTemplateSeqEnd:
+	case tokCBrace, tokCBrack, tokCParen, tokSeqEnd:
 		return -1
 	}
 	return 0

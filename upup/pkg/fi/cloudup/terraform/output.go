@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // MainFile is the terraform file the target writes below --out; data files go to DataDir.
@@ -90,14 +87,14 @@ func (t *Target) hasResource(key string) bool {
 // local and once as an output, sorted by name) and the provider, then every resource sorted by type
 // and name, then the terraform block with the provider requirement, as kops lays kubernetes.tf out.
 func (t *Target) mainFile() []byte {
-	f := hclwrite.NewEmptyFile()
-	root := f.Body()
-	header := map[string]hclwrite.Tokens{}
+	f := &hclFile{}
+	root := f.body()
+	header := map[string]tokens{}
 	if t.opts.ClusterName != "" {
-		header["cluster_name"] = hclwrite.TokensForValue(cty.StringVal(t.opts.ClusterName))
+		header["cluster_name"] = stringTokens(t.opts.ClusterName)
 	}
 	if t.opts.Region != "" {
-		header["region"] = hclwrite.TokensForValue(cty.StringVal(t.opts.Region))
+		header["region"] = stringTokens(t.opts.Region)
 	}
 	for name, l := range t.outputs {
 		header[name] = l.tokens
@@ -105,11 +102,11 @@ func (t *Target) mainFile() []byte {
 	for name, items := range t.outputLists {
 		sorted := append([]*Literal(nil), items...)
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].expr < sorted[b].expr })
-		elems := make([]hclwrite.Tokens, len(sorted))
+		elems := make([]tokens, len(sorted))
 		for i, l := range sorted {
 			elems[i] = l.tokens
 		}
-		header[name] = hclwrite.TokensForTuple(elems)
+		header[name] = tupleTokens(elems)
 	}
 	if len(header) > 0 {
 		names := make([]string, 0, len(header))
@@ -117,20 +114,22 @@ func (t *Target) mainFile() []byte {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		locals := root.AppendNewBlock("locals", nil).Body()
+		root.block("locals", nil, func(locals hclBody) {
+			for _, name := range names {
+				locals.attribute(name, header[name])
+			}
+		})
 		for _, name := range names {
-			locals.SetAttributeRaw(name, cloneTokens(header[name]))
+			root.newline()
+			root.block("output", []string{name}, func(out hclBody) { out.attribute("value", header[name]) })
 		}
-		for _, name := range names {
-			root.AppendNewline()
-			root.AppendNewBlock("output", []string{name}).Body().SetAttributeRaw("value", cloneTokens(header[name]))
+		root.newline()
+	}
+	root.block("provider", []string{"aws"}, func(provider hclBody) {
+		if t.opts.Region != "" {
+			provider.attribute("region", stringTokens(t.opts.Region))
 		}
-		root.AppendNewline()
-	}
-	provider := root.AppendNewBlock("provider", []string{"aws"}).Body()
-	if t.opts.Region != "" {
-		provider.SetAttributeValue("region", cty.StringVal(t.opts.Region))
-	}
+	})
 
 	keys := make([]string, 0, len(t.resources))
 	for k := range t.resources {
@@ -149,27 +148,17 @@ func (t *Target) mainFile() []byte {
 	})
 	for _, k := range keys {
 		r := t.resources[k]
-		root.AppendNewline()
-		writeItems(root.AppendNewBlock(r.block, []string{r.resourceType, r.name}).Body(), r.items)
+		root.newline()
+		root.block(r.block, []string{r.resourceType, r.name}, func(b hclBody) { writeItems(b, r.items) })
 	}
 
-	root.AppendNewline()
-	tf := root.AppendNewBlock("terraform", nil).Body()
-	tf.SetAttributeValue("required_version", cty.StringVal(terraformVersion))
-	tf.AppendNewBlock("required_providers", nil).Body().SetAttributeValue("aws", cty.ObjectVal(map[string]cty.Value{
-		"source":  cty.StringVal(awsProviderSource),
-		"version": cty.StringVal(awsProviderVersion),
-	}))
-	return fileBytes(f)
-}
-
-// cloneTokens copies tokens, so that one expression written twice (a local and its output) is laid
-// out in each place on its own.
-func cloneTokens(in hclwrite.Tokens) hclwrite.Tokens {
-	out := make(hclwrite.Tokens, len(in))
-	for i, t := range in {
-		c := *t
-		out[i] = &c
-	}
-	return out
+	root.newline()
+	root.block("terraform", nil, func(tf hclBody) {
+		tf.attribute("required_version", stringTokens(terraformVersion))
+		tf.block("required_providers", nil, func(rp hclBody) {
+			rp.attribute("aws", objectTokens([]string{"source", "version"},
+				[]tokens{stringTokens(awsProviderSource), stringTokens(awsProviderVersion)}))
+		})
+	})
+	return f.bytes()
 }

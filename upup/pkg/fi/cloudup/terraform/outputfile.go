@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/pmezard/go-difflib/difflib"
 
 	"k8s.io/kops/upup/pkg/fi"
@@ -76,8 +74,8 @@ func (s *staleData) Key() fi.TaskKey {
 }
 
 // blockDiff diffs two terraform files block by block, each hunk headed by the block it belongs
-// to ("resource aws_launch_template.nodes-a-example-com"). ok is false when either file does not
-// parse or has top-level attributes; the caller keeps the whole-file diff then.
+// to ("resource aws_launch_template.nodes-a-example-com"). ok is false when either file is not
+// cut into blocks with certainty (topLevelBlocks); the caller keeps the whole-file diff then.
 func blockDiff(current, desired []byte) (string, bool) {
 	a, okA := topLevelBlocks(current)
 	b, okB := topLevelBlocks(desired)
@@ -113,20 +111,11 @@ func blockDiff(current, desired []byte) (string, bool) {
 	return out.String(), true
 }
 
-// topLevelBlocks returns each block's text by "type label.label".
-func topLevelBlocks(src []byte) (map[string]string, bool) {
-	f, diags := hclwrite.ParseConfig(src, MainFile, hcl.InitialPos)
-	if diags.HasErrors() || len(f.Body().Attributes()) > 0 {
-		return nil, false
+func sortedPaths(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
 	}
-	blocks := map[string]string{}
-	for _, b := range f.Body().Blocks() {
-		name := strings.TrimSpace(b.Type() + " " + strings.Join(b.Labels(), "."))
-		text := strings.TrimSpace(string(b.BuildTokens(nil).Bytes())) + "\n"
-		if _, dup := blocks[name]; dup {
-			return nil, false
-		}
-		blocks[name] = text
-	}
-	return blocks, true
+	sort.Strings(names)
+	return names
 }

@@ -7,10 +7,6 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
-
 	"k8s.io/kops/upup/pkg/fi"
 )
 
@@ -201,23 +197,14 @@ func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte
 	if base64 {
 		function = "filebase64"
 	}
-	tokens := hclwrite.TokensForFunctionCall(function, modulePathTemplate("/"+rel))
-	return &Literal{tokens: tokens, expr: string(tokens.Bytes()), file: rel}, nil
+	call := spaced(callTokens(function, modulePathTemplate("/"+rel)))
+	return &Literal{tokens: call, expr: call.String(), file: rel}, nil
 }
 
 // modulePathTemplate is the template "${path.module}<suffix>"; suffix must need no escaping
 // (AddFile's names guarantee it).
-func modulePathTemplate(suffix string) hclwrite.Tokens {
-	tokens := hclwrite.Tokens{
-		{Type: hclsyntax.TokenOQuote, Bytes: []byte(`"`)},
-		{Type: hclsyntax.TokenTemplateInterp, Bytes: []byte(`${`)},
-	}
-	tokens = append(tokens, hclwrite.TokensForTraversal(hcl.Traversal{
-		hcl.TraverseRoot{Name: "path"}, hcl.TraverseAttr{Name: "module"},
-	})...)
-	return append(tokens,
-		&hclwrite.Token{Type: hclsyntax.TokenTemplateSeqEnd, Bytes: []byte(`}`)},
-		&hclwrite.Token{Type: hclsyntax.TokenQuotedLit, Bytes: []byte(suffix)},
-		&hclwrite.Token{Type: hclsyntax.TokenCQuote, Bytes: []byte(`"`)},
-	)
+func modulePathTemplate(suffix string) tokens {
+	t := tokens{punct(tokOQuote, `"`), punct(tokInterp, "${")}
+	t = append(t, traversalTokens("path", "module")...)
+	return append(t, punct(tokSeqEnd, "}"), token{kind: tokQuotedLit, text: suffix}, punct(tokCQuote, `"`))
 }

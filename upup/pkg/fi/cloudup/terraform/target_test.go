@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/cloudup/terraform/tfverify"
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -23,7 +24,7 @@ func runTasks(t testing.TB, tasks []fi.Task, stateStore fi.Target) map[string][]
 	require.NoError(t, err)
 	files, err := target.Files()
 	require.NoError(t, err)
-	require.NoError(t, Verify(files), "the output passes the hclparse check too")
+	require.NoError(t, tfverify.Verify(files, DataDir), "the output passes the hclparse check too")
 	require.Equal(t, string(hclwrite.Format(files[MainFile])), string(files[MainFile]), "laid out as terraform fmt would")
 	return files
 }
@@ -216,7 +217,7 @@ func TestOutputs(t *testing.T) {
 		"the same output twice is fine")
 	files, err := target.Files()
 	require.NoError(t, err)
-	require.NoError(t, Verify(files))
+	require.NoError(t, tfverify.Verify(files, DataDir))
 	main := string(files[MainFile])
 	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
 	assert.Contains(t, main, `locals {
@@ -273,7 +274,7 @@ func TestDataSources(t *testing.T) {
 	}))
 	files, err := target.Files()
 	require.NoError(t, err)
-	require.NoError(t, Verify(files))
+	require.NoError(t, tfverify.Verify(files, DataDir))
 	main := string(files[MainFile])
 	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
 	assert.Contains(t, main, `data "aws_security_group" "nodes-a-example-com" {
@@ -295,9 +296,9 @@ resource "aws_launch_template" "nodes-a-example-com" {
 	}))
 	_, err = dangling.Files()
 	assert.ErrorContains(t, err, "reference to data.aws_security_group.missing, which is not defined")
-	assert.ErrorContains(t, Verify(map[string][]byte{MainFile: []byte("resource \"a\" \"b\" {\n  x = data.aws_security_group.missing.id\n}\n")}),
+	assert.ErrorContains(t, tfverify.Verify(map[string][]byte{MainFile: []byte("resource \"a\" \"b\" {\n  x = data.aws_security_group.missing.id\n}\n")}, DataDir),
 		"reference to data.aws_security_group.missing, which is not defined")
-	assert.NoError(t, Verify(map[string][]byte{MainFile: []byte("data \"aws_security_group\" \"s\" {\n  name = \"s\"\n}\n\nresource \"a\" \"b\" {\n  x = data.aws_security_group.s.id\n}\n")}))
+	assert.NoError(t, tfverify.Verify(map[string][]byte{MainFile: []byte("data \"aws_security_group\" \"s\" {\n  name = \"s\"\n}\n\nresource \"a\" \"b\" {\n  x = data.aws_security_group.s.id\n}\n")}, DataDir))
 }
 
 // A list output collects what several tasks add, each item once, sorted.
@@ -310,7 +311,7 @@ func TestOutputLists(t *testing.T) {
 	require.NoError(t, target.AddOutputListItem("node_security_group_ids", LiteralString("sg-123")))
 	files, err := target.Files()
 	require.NoError(t, err)
-	require.NoError(t, Verify(files))
+	require.NoError(t, tfverify.Verify(files, DataDir))
 	main := string(files[MainFile])
 	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
 	assert.Contains(t, main, `output "node_security_group_ids" {

@@ -1,4 +1,4 @@
-package vfs
+package s3store
 
 import (
 	"context"
@@ -12,11 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	smithy "github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
-)
 
-// ErrPrecondition is returned, wrapped, when a conditional write finds the object not as expected:
-// an If-None-Match create found one, or an If-Match replace found another revision (or none).
-var ErrPrecondition = errors.New("the stored object is not the one expected")
+	"k8s.io/kops/util/pkg/vfs"
+)
 
 var (
 	// ErrNoBucket is returned, wrapped, when the bucket of an s3:// store does not exist.
@@ -59,7 +57,7 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 		return fmt.Errorf("%w: bucket %q does not exist (or is not visible to these credentials)%s; create it first, e.g. `aws s3 mb s3://%s`",
 			ErrNoBucket, b.name, b.endpointNote(), b.name)
 	case code == "PreconditionFailed" || code == "ConditionalRequestConflict" || status == http.StatusPreconditionFailed:
-		return &fs.PathError{Op: op, Path: where, Err: ErrPrecondition}
+		return &fs.PathError{Op: op, Path: where, Err: vfs.ErrPrecondition}
 	case code == "AccessDenied" || status == http.StatusForbidden:
 		return fmt.Errorf("%w: %s on %s: the credentials in use lack that permission (or the bucket belongs to another account)%s",
 			ErrAccessDenied, iamAction[op], where, b.endpointNote())

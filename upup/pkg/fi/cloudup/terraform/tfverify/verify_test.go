@@ -1,4 +1,4 @@
-package terraform
+package tfverify
 
 import (
 	"testing"
@@ -52,7 +52,7 @@ resource "aws_launch_template" "n" {
 			for k, v := range tc.files {
 				files[k] = []byte(v)
 			}
-			err := Verify(files)
+			err := Verify(files, "data")
 			if len(tc.want) == 0 {
 				assert.NoError(t, err)
 				return

@@ -1,4 +1,4 @@
-package vfs
+package s3store
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // s3Path is a Path in a bucket: key is "/"-separated and clean, "" for the bucket itself. S3 has
@@ -24,20 +26,23 @@ type s3Path struct {
 	key string
 }
 
-// Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
-func (p s3Path) Join(elems ...string) Path {
+// S3 is the store that made p: vfs.ContextOf resolves s3:// URLs next to p with it.
+func (p s3Path) S3() vfs.S3 { return p.b.stores }
+
+// Join appends elems; a result that would not lie strictly below p is refused (vfs.JoinBelow).
+func (p s3Path) Join(elems ...string) vfs.Path {
 	if len(elems) == 0 {
 		return p
 	}
-	rel, err := joinRel(p.String, elems)
-	if err != nil {
-		return refused(p.String(), elems, err)
+	rel, refused := vfs.JoinBelow(p, elems)
+	if refused != nil {
+		return refused
 	}
 	return s3Path{b: p.b, key: path.Join(p.key, rel)}
 }
 
 // Dir is the parent; the bucket is its own parent.
-func (p s3Path) Dir() Path {
+func (p s3Path) Dir() vfs.Path {
 	dir, _ := split(p.key)
 	return s3Path{b: p.b, key: dir}
 }
@@ -61,7 +66,7 @@ func (p s3Path) notFile(op string) error {
 	return &fs.PathError{Op: op, Path: p.String(), Err: errors.New("a bucket is not a file")}
 }
 
-// ReadFile reads the object, refusing one larger than MaxFileSize before reading it.
+// ReadFile reads the object, refusing one larger than vfs.MaxFileSize before reading it.
 func (p s3Path) ReadFile() ([]byte, error) {
 	data, _, err := p.read()
 	return data, err
@@ -80,15 +85,15 @@ func (p s3Path) read() ([]byte, string, error) {
 			return p.b.describe("GetObject", p.key, err)
 		}
 		defer out.Body.Close()
-		if n := aws.ToInt64(out.ContentLength); n > MaxFileSize {
-			return tooLarge(p.String(), n)
+		if n := aws.ToInt64(out.ContentLength); n > vfs.MaxFileSize {
+			return vfs.TooLarge(p.String(), n)
 		}
-		data, err = io.ReadAll(io.LimitReader(out.Body, MaxFileSize+1))
+		data, err = io.ReadAll(io.LimitReader(out.Body, vfs.MaxFileSize+1))
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", p, err)
 		}
-		if len(data) > MaxFileSize {
-			return tooLarge(p.String(), int64(len(data)))
+		if len(data) > vfs.MaxFileSize {
+			return vfs.TooLarge(p.String(), int64(len(data)))
 		}
 		etag = aws.ToString(out.ETag)
 		return nil
@@ -307,8 +312,8 @@ func (p s3Path) RemoveAll() error {
 
 // ReadDir lists the objects and sub-prefixes just below p, sorted, hiding lock objects (and a
 // "folder/" marker object some tools write). A prefix with nothing below it does not exist.
-func (p s3Path) ReadDir() ([]Path, error) {
-	var children []Path
+func (p s3Path) ReadDir() ([]vfs.Path, error) {
+	var children []vfs.Path
 	pre := p.prefix()
 	err := p.list(false, 0, func(out *s3.ListObjectsV2Output) bool {
 		for _, cp := range out.CommonPrefixes {
@@ -319,7 +324,7 @@ func (p s3Path) ReadDir() ([]Path, error) {
 		}
 		for _, o := range out.Contents {
 			name := strings.TrimPrefix(aws.ToString(o.Key), pre)
-			if validChild(name) && !isLockName(name) && !isTempName(name) {
+			if validChild(name) && !vfs.Hidden(name) {
 				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
 			}
 		}
@@ -333,7 +338,7 @@ func (p s3Path) ReadDir() ([]Path, error) {
 			return nil, errors.Join(&fs.PathError{Op: "readdir", Path: p.String(), Err: fs.ErrNotExist}, err)
 		}
 	}
-	slices.SortFunc(children, func(a, b Path) int { return strings.Compare(a.Base(), b.Base()) })
+	slices.SortFunc(children, func(a, b vfs.Path) int { return strings.Compare(a.Base(), b.Base()) })
 	return children, nil
 }
 
@@ -387,4 +392,37 @@ func (p s3Path) bucketExists() error {
 		}
 		return nil
 	})
+}
+
+// split is a key's folder and last part ("" and key for a key at the bucket's top).
+func split(key string) (dir, name string) {
+	i := strings.LastIndexByte(key, '/')
+	if i < 0 {
+		return "", key
+	}
+	return key[:i], key[i+1:]
+}
+
+// ReadFileVersion reads the object and its ETag (vfs.ConditionalPath).
+func (p s3Path) ReadFileVersion() ([]byte, vfs.Version, error) {
+	data, etag, err := p.read()
+	return data, vfs.Version{ETag: etag}, err
+}
+
+// ReplaceFileVersion writes data over the object if it still has v's ETag; the zero Version asks
+// for no check.
+func (p s3Path) ReplaceFileVersion(data []byte, v vfs.Version) error {
+	if v.ETag == "" {
+		return p.WriteFile(data)
+	}
+	return p.put(data, aws.String(v.ETag), nil)
+}
+
+// CreateFileOnce writes data only if no object is there (If-None-Match: *).
+func (p s3Path) CreateFileOnce(data []byte) error {
+	err := p.put(data, nil, aws.String("*"))
+	if errors.Is(err, vfs.ErrPrecondition) {
+		return &fs.PathError{Op: "create", Path: p.String(), Err: fs.ErrExist}
+	}
+	return err
 }

@@ -26,7 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"k8s.io/kops/util/pkg/vfs"
+	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
 // Keys of the server's two identities: an admin, and one that may only read and list.
@@ -259,8 +259,8 @@ func (s *Server) Client(key, secret string) *s3.Client {
 }
 
 // Settings are what the kops command reads from S3_* for this server, as the admin.
-func (s *Server) Settings() vfs.S3Settings {
-	return vfs.S3Settings{Endpoint: s.Endpoint, Region: Region, AccessKeyID: AccessKey, SecretAccessKey: SecretKey}
+func (s *Server) Settings() s3store.Settings {
+	return s3store.Settings{Endpoint: s.Endpoint, Region: Region, AccessKeyID: AccessKey, SecretAccessKey: SecretKey}
 }
 
 // Env is the environment a kops process needs for this server, as the admin.

@@ -1,4 +1,4 @@
-package vfs
+package s3store
 
 import (
 	"context"
@@ -19,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 // A store lock on S3 is a lease: an object created only if absent (If-None-Match: *), naming its
@@ -59,7 +61,7 @@ func (p s3Path) Lock() (func(), error) {
 		if err == nil {
 			return p.hold(body, etag, lease), nil
 		}
-		if !errors.Is(err, ErrPrecondition) {
+		if !errors.Is(err, vfs.ErrPrecondition) {
 			return nil, fmt.Errorf("locking %s: %w", p, err)
 		}
 		held, err := p.readLease()
@@ -73,7 +75,7 @@ func (p s3Path) Lock() (func(), error) {
 			if err == nil {
 				return p.hold(body, etag, lease), nil
 			}
-			if !errors.Is(err, ErrPrecondition) && !errors.Is(err, fs.ErrNotExist) {
+			if !errors.Is(err, vfs.ErrPrecondition) && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("locking %s: %w", p, err)
 			}
 			continue // another took it over first, or its holder released it
@@ -154,7 +156,7 @@ func (p s3Path) hold(body []byte, etag string, lease time.Duration) func() {
 					etag = next
 				}
 				mu.Unlock()
-				if err != nil && errors.Is(err, ErrPrecondition) {
+				if err != nil && errors.Is(err, vfs.ErrPrecondition) {
 					return // taken over: every conditional write of the command still checks its own object
 				}
 			}

@@ -1,4 +1,4 @@
-package vfs_test
+package s3store_test
 
 import (
 	"bytes"
@@ -15,7 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/util/pkg/vfs"
-	"k8s.io/kops/util/pkg/vfs/s3test"
+	"k8s.io/kops/util/pkg/vfs/s3store"
+	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
 // store is one kind of store the conformance tests run on: a fresh, empty one per call.
@@ -34,13 +35,13 @@ var stores = []store{
 }
 
 // s3Store is a fresh bucket of the test server, with a prefix, as the admin.
-func s3Store(t *testing.T, change func(*vfs.S3Settings)) vfs.Path {
+func s3Store(t *testing.T, change func(*s3store.Settings)) vfs.Path {
 	srv := s3test.Shared(t)
 	settings := srv.Settings()
 	if change != nil {
 		change(&settings)
 	}
-	p, err := vfs.NewContext(nil).WithS3(settings).ParsePath("s3://" + srv.NewBucket(t) + "/state")
+	p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://" + srv.NewBucket(t) + "/state")
 	require.NoError(t, err)
 	return p
 }
@@ -166,7 +167,7 @@ func TestS3ConcurrentCreatesOneWins(t *testing.T) {
 // it expires, and not before; a lease that does not expire in the wait makes Lock fail, naming who
 // holds it.
 func TestS3Lease(t *testing.T) {
-	base := s3Store(t, func(s *vfs.S3Settings) { s.Lease = 2 * time.Second })
+	base := s3Store(t, func(s *s3store.Settings) { s.Lease = 2 * time.Second })
 	lock := base.Join(".kops" + vfs.LockSuffix)
 
 	unlock, err := lock.Lock()
@@ -203,7 +204,7 @@ func TestS3Lease(t *testing.T) {
 	unlock()
 
 	// A lease that outlives the wait.
-	short := s3Store(t, func(s *vfs.S3Settings) { s.LockWait = time.Second })
+	short := s3Store(t, func(s *s3store.Settings) { s.LockWait = time.Second })
 	held := short.Join(".kops" + vfs.LockSuffix)
 	require.NoError(t, held.WriteFile([]byte(`{"owner":"kops on elsewhere, pid 7","leaseSeconds":600}`)))
 	_, err = held.Lock()
@@ -225,24 +226,24 @@ func TestS3Errors(t *testing.T) {
 
 	tests := []struct {
 		name     string
-		settings vfs.S3Settings
+		settings s3store.Settings
 		url      string
 		op       func(p vfs.Path) error
 		is       error
 		want     string
 	}{
-		{"missing bucket", admin, "s3://kops-no-such-bucket-here/state", readConfig, vfs.ErrNoBucket,
+		{"missing bucket", admin, "s3://kops-no-such-bucket-here/state", readConfig, s3store.ErrNoBucket,
 			`bucket "kops-no-such-bucket-here" does not exist (or is not visible to these credentials) at S3_ENDPOINT ` + admin.Endpoint},
-		{"read-only key writes", reader, "s3://" + bucket + "/state", writeConfig, vfs.ErrAccessDenied,
+		{"read-only key writes", reader, "s3://" + bucket + "/state", writeConfig, s3store.ErrAccessDenied,
 			"access denied: s3:PutObject on s3://" + bucket + "/state/c/config"},
-		{"unreachable", unreachable, "s3://" + bucket + "/state", readConfig, vfs.ErrUnreachable,
+		{"unreachable", unreachable, "s3://" + bucket + "/state", readConfig, s3store.ErrUnreachable,
 			"S3 endpoint unreachable: s3://" + bucket + "/state/c/config at S3_ENDPOINT http://127.0.0.1:1 gave no answer within 3s"},
 		{"half the keys", halfKeys, "s3://" + bucket + "/state", readConfig, nil,
 			"S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := vfs.NewContext(nil).WithS3(tt.settings).ParsePath(tt.url)
+			p, err := vfs.NewContext(nil).WithS3(s3store.New(tt.settings)).ParsePath(tt.url)
 			require.NoError(t, err)
 			err = tt.op(p)
 			require.Error(t, err)
@@ -276,7 +277,7 @@ func TestS3ReadsAreBounded(t *testing.T) {
 	put("state/big/config", bytes.Repeat([]byte("x"), vfs.MaxFileSize+1))
 	put("state/ok/config", []byte("x"))
 
-	p, err := vfs.NewContext(nil).WithS3(srv.Settings()).ParsePath("s3://" + bucket + "/state")
+	p, err := vfs.NewContext(nil).WithS3(s3store.New(srv.Settings())).ParsePath("s3://" + bucket + "/state")
 	require.NoError(t, err)
 	_, err = p.Join("big", "config").ReadFile()
 	assert.ErrorIs(t, err, vfs.ErrTooLarge)

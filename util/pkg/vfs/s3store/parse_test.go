@@ -1,14 +1,16 @@
-package vfs
+package s3store
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/util/pkg/vfs"
 )
 
 func TestParseS3(t *testing.T) {
-	ctx := NewContext(nil).WithS3(S3Settings{Endpoint: "http://127.0.0.1:1", AccessKeyID: "a", SecretAccessKey: "b"})
+	ctx := vfs.NewContext(nil).WithS3(New(Settings{Endpoint: "http://127.0.0.1:1", AccessKeyID: "a", SecretAccessKey: "b"}))
 	tests := []struct {
 		in, want, wantErr string
 	}{
@@ -45,14 +47,14 @@ func TestParseS3(t *testing.T) {
 // TestS3JoinStaysBelow tries to leave a store's prefix through Join: every attempt is refused
 // before a request is made (the endpoint is a closed port, so a request would fail otherwise).
 func TestS3JoinStaysBelow(t *testing.T) {
-	ctx := NewContext(nil).WithS3(S3Settings{Endpoint: "http://127.0.0.1:1", AccessKeyID: "a", SecretAccessKey: "b"})
+	ctx := vfs.NewContext(nil).WithS3(New(Settings{Endpoint: "http://127.0.0.1:1", AccessKeyID: "a", SecretAccessKey: "b"}))
 	base, err := ctx.ParsePath("s3://bucket/state")
 	require.NoError(t, err)
 	for _, name := range []string{"..", "../other", "a/../../other", "/abs", ".", ""} {
 		t.Run(name, func(t *testing.T) {
 			_, err := base.Join(name).ReadFile()
-			assert.ErrorIs(t, err, ErrOutsideBase)
-			assert.ErrorIs(t, base.Join(name).WriteFile([]byte("x")), ErrOutsideBase)
+			assert.ErrorIs(t, err, vfs.ErrOutsideBase)
+			assert.ErrorIs(t, base.Join(name).WriteFile([]byte("x")), vfs.ErrOutsideBase)
 		})
 	}
 	assert.Equal(t, "s3://bucket/state/a/b", base.Join("a", "b").String())

@@ -1,4 +1,8 @@
-package vfs
+// Package s3store is the s3:// state store: a vfs.Path per object of a bucket, on the AWS SDK, in
+// kops's layout. It is apart from util/pkg/vfs because the SDK's packages cost every start of a
+// binary that links them; only the commands that read s3:// stores (kops, channels) link this one,
+// and hand New's store to their vfs.Context at the cmd edge.
+package s3store
 
 import (
 	"context"
@@ -6,19 +10,20 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"k8s.io/kops/util/pkg/vfs"
 )
 
-// S3Settings is what an s3:// store needs from outside: the cmd edge reads it from the environment
+// Settings is what an s3:// store needs from outside: the cmd edge reads it from the environment
 // (kops's S3_* variables and the AWS default chain) and hands it down as a value, so nothing below
 // cmd/ reads the environment.
-type S3Settings struct {
+type Settings struct {
 	// Endpoint is an S3-compatible server (kops's S3_ENDPOINT), addressed path-style; empty is AWS.
 	Endpoint string
 	// Region is kops's S3_REGION: the region requests are signed for. Empty: the default chain's
@@ -31,7 +36,7 @@ type S3Settings struct {
 	// LoadDefault loads the AWS default configuration (credential chain, region). The cmd edge
 	// supplies it, since it reads the environment and ~/.aws; nil means static keys only.
 	LoadDefault func(context.Context) (aws.Config, error)
-	// Timeout bounds each request to S3, retries included; 0 is DefaultS3Timeout.
+	// Timeout bounds each request to S3, retries included; 0 is DefaultTimeout.
 	Timeout time.Duration
 	// Lease is how long a store lock (Lock) lasts without renewal; 0 is DefaultLeaseDuration. A
 	// killed command's lock is taken over once it has expired.
@@ -43,9 +48,9 @@ type S3Settings struct {
 }
 
 const (
-	// DefaultS3Timeout bounds one S3 request, retries included: an unreachable endpoint fails
+	// DefaultTimeout bounds one S3 request, retries included: an unreachable endpoint fails
 	// within it instead of hanging the command.
-	DefaultS3Timeout = 30 * time.Second
+	DefaultTimeout = 30 * time.Second
 	// DefaultLeaseDuration is how long a store lock lasts unless its holder renews it. A holder
 	// renews it every third of that while it runs.
 	DefaultLeaseDuration = 30 * time.Second
@@ -53,40 +58,44 @@ const (
 	DefaultLockWait = 5 * time.Minute
 )
 
-func (s *S3Settings) timeout() time.Duration {
+func (s *Settings) timeout() time.Duration {
 	if s.Timeout > 0 {
 		return s.Timeout
 	}
-	return DefaultS3Timeout
+	return DefaultTimeout
 }
 
-func (s *S3Settings) lease() time.Duration {
+func (s *Settings) lease() time.Duration {
 	if s.Lease > 0 {
 		return s.Lease
 	}
 	return DefaultLeaseDuration
 }
 
-func (s *S3Settings) lockWait() time.Duration {
+func (s *Settings) lockWait() time.Duration {
 	if s.LockWait > 0 {
 		return s.LockWait
 	}
 	return DefaultLockWait
 }
 
-// s3Stores makes one client per bucket and keeps it for the command's lifetime: the bucket's region
-// is looked up once, not per request.
-type s3Stores struct {
-	settings S3Settings
+// Store opens s3:// paths (it is the vfs.S3 of a Context). It makes one client per bucket and
+// keeps it for the command's lifetime: the bucket's region is looked up once, not per request.
+type Store struct {
+	settings Settings
 	mu       sync.Mutex
 	buckets  map[string]*s3Bucket
 }
 
-func newS3Stores(s S3Settings) *s3Stores {
-	return &s3Stores{settings: s, buckets: map[string]*s3Bucket{}}
+// New is a store with settings, read by the cmd edge.
+func New(s Settings) *Store {
+	return &Store{settings: s, buckets: map[string]*s3Bucket{}}
 }
 
-func (st *s3Stores) bucket(name string) *s3Bucket {
+// Path is key in bucket (vfs.Context.ParsePath has checked both).
+func (st *Store) Path(bucket, key string) vfs.Path { return s3Path{b: st.bucket(bucket), key: key} }
+
+func (st *Store) bucket(name string) *s3Bucket {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	b := st.buckets[name]
@@ -100,57 +109,13 @@ func (st *s3Stores) bucket(name string) *s3Bucket {
 // s3Bucket is one bucket's client, made on first use.
 type s3Bucket struct {
 	name     string
-	settings *S3Settings
-	stores   *s3Stores
+	settings *Settings
+	stores   *Store
 
 	once   sync.Once
 	client *s3.Client
 	region string
 	err    error
-}
-
-// parseS3 turns "bucket/prefix" (what follows s3://) into a path.
-func parseS3(s, rest string, stores *s3Stores) (Path, error) {
-	bucket, prefix, _ := strings.Cut(rest, "/")
-	if err := checkBucketName(bucket); err != nil {
-		return nil, fmt.Errorf("state store %q: %w", s, err)
-	}
-	if strings.ContainsAny(rest, "?#\\") {
-		return nil, fmt.Errorf("state store %q: an s3 URL takes no query (?), fragment (#) or backslash; name a bucket and a prefix, e.g. s3://my-bucket/kops", s)
-	}
-	if stores == nil {
-		return nil, fmt.Errorf("state store %q: s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)", s)
-	}
-	root := s3Path{b: stores.bucket(bucket)}
-	prefix = strings.Trim(prefix, "/")
-	if prefix == "" {
-		return root, nil
-	}
-	for _, part := range strings.Split(prefix, "/") {
-		if part == "" || part == "." || part == ".." {
-			return nil, fmt.Errorf("state store %q: the prefix %q has an empty, \".\" or \"..\" part", s, prefix)
-		}
-	}
-	return s3Path{b: root.b, key: prefix}, nil
-}
-
-// checkBucketName applies S3's rules for bucket names (3 to 63 lowercase letters, digits, dots and
-// hyphens, starting and ending with a letter or digit), so a typo fails here with the rule, not
-// later with an opaque answer from the server.
-func checkBucketName(b string) error {
-	if b == "" {
-		return errors.New("no bucket: s3 URLs name one, e.g. s3://my-bucket/kops")
-	}
-	if len(b) < 3 || len(b) > 63 {
-		return fmt.Errorf("bucket %q: a bucket name has 3 to 63 characters", b)
-	}
-	for i, c := range b {
-		ok := 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || (c == '.' || c == '-') && i > 0 && i < len(b)-1
-		if !ok {
-			return fmt.Errorf("bucket %q: a bucket name is lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit", b)
-		}
-	}
-	return nil
 }
 
 // get returns the bucket's client, made on first use: credentials and region from the settings,

@@ -1,4 +1,7 @@
-package terraform
+// Package tfverify checks a rendered terraform module by parsing it with HCL's own parser: every
+// reference resolves and every data file is read. It is for tests (the terraform target checks its
+// references without parsing, so that kops does not link the HCL parser); only tests import it.
+package tfverify
 
 import (
 	"errors"
@@ -15,9 +18,9 @@ import (
 
 // Verify parses every .tf file of files (paths relative to the module directory) with hclparse
 // and checks that each reference resolves: resource references to a resource block,
-// data.<type>.<name> to a data block, local.x to a local, file()/filebase64() to a file in files; and that every data file is read by something.
-// It returns every problem at once.
-func Verify(files map[string][]byte) error {
+// data.<type>.<name> to a data block, local.x to a local, file()/filebase64() to a file in files;
+// and that every file below dataDir is read by something. It returns every problem at once.
+func Verify(files map[string][]byte, dataDir string) error {
 	parser := hclparse.NewParser()
 	var bodies []*hclsyntax.Body
 	var problems []string
@@ -52,7 +55,7 @@ func Verify(files map[string][]byte) error {
 		problems = append(problems, checkBody(body, defined, files, read)...)
 	}
 	for _, name := range sortedPaths(files) {
-		if strings.HasPrefix(name, DataDir+"/") && !read[name] {
+		if strings.HasPrefix(name, dataDir+"/") && !read[name] {
 			problems = append(problems, fmt.Sprintf("%s is not read by any resource", name))
 		}
 	}

@@ -1,4 +1,4 @@
-package vfs
+package s3store
 
 import (
 	"context"

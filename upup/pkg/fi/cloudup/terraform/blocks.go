@@ -1,0 +1,164 @@
+package terraform
+
+import (
+	"strings"
+)
+
+// topLevelBlocks cuts a terraform file into its top-level blocks, each by "type label.label" with
+// its text (trimmed, then a newline), for the per-block diff of `--target terraform`. It reads no
+// more HCL than it must: comments, strings and their ${...} templates so that a brace in them is
+// not taken for a block's end. It refuses (false) what it does not cut with certainty: a top-level
+// attribute or comment, a heredoc, a label that is not a name, two blocks of one name, or anything
+// unbalanced; the caller then shows the whole file's diff. The file below --out is one kops wrote
+// (the ledger refuses to replace others), so the refusals are rare.
+func topLevelBlocks(src []byte) (map[string]string, bool) {
+	s := string(src)
+	blocks := map[string]string{}
+	for i := skipSpace(s, 0, true); i < len(s); i = skipSpace(s, i, true) {
+		name, open, ok := blockHeader(s, i)
+		if !ok {
+			return nil, false
+		}
+		end, ok := skipBody(s, open+1)
+		if !ok {
+			return nil, false
+		}
+		if next := skipSpace(s, end, false); next < len(s) && s[next] != '\n' {
+			return nil, false // a block ends its line
+		}
+		if _, dup := blocks[name]; dup {
+			return nil, false
+		}
+		blocks[name] = strings.TrimSpace(s[i:end]) + "\n"
+		i = end
+	}
+	return blocks, true
+}
+
+// skipSpace skips spaces and tabs, and newlines too when lines is set.
+func skipSpace(s string, i int, lines bool) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || lines && s[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// blockHeader reads `type "label" label2 {` at i: the block's name and where its "{" is.
+func blockHeader(s string, i int) (name string, open int, ok bool) {
+	kind, i := identAt(s, i)
+	if kind == "" {
+		return "", 0, false
+	}
+	var labels []string
+	for {
+		i = skipSpace(s, i, false)
+		switch {
+		case i >= len(s):
+			return "", 0, false
+		case s[i] == '{':
+			return strings.TrimSpace(kind + " " + strings.Join(labels, ".")), i, true
+		case s[i] == '"':
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 {
+				return "", 0, false
+			}
+			label := s[i+1 : i+1+end]
+			if !validName(label) {
+				return "", 0, false // kops writes names only (labelsValid)
+			}
+			labels = append(labels, label)
+			i += end + 2
+		default:
+			label, next := identAt(s, i)
+			if label == "" {
+				return "", 0, false
+			}
+			labels = append(labels, label)
+			i = next
+		}
+	}
+}
+
+// identAt reads an identifier (ASCII letters, digits, '_' and '-', not starting with a digit or
+// '-') at i.
+func identAt(s string, i int) (string, int) {
+	j := i
+	for ; j < len(s); j++ {
+		c := s[j]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+		if !letter && (j == i || !('0' <= c && c <= '9' || c == '-')) {
+			break
+		}
+	}
+	return s[i:j], j
+}
+
+// skipBody scans from just after a "{" (or a template's "${") to just after the "}" that closes
+// it.
+func skipBody(s string, i int) (int, bool) {
+	depth := 1
+	for i < len(s) {
+		switch {
+		case s[i] == '"':
+			end, ok := skipString(s, i+1)
+			if !ok {
+				return 0, false
+			}
+			i = end
+			continue
+		case s[i] == '#' || strings.HasPrefix(s[i:], "//"):
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				return 0, false
+			}
+			i += end
+			continue
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return 0, false
+			}
+			i += end + 4
+			continue
+		case strings.HasPrefix(s[i:], "<<"):
+			return 0, false // a heredoc: its lines are not HCL
+		case s[i] == '{':
+			depth++
+		case s[i] == '}':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		}
+		i++
+	}
+	return 0, false
+}
+
+// skipString scans a quoted string from just after its opening quote to just after its closing
+// one. A template in it (${...} or %{...}) is an expression, which may hold strings of its own.
+func skipString(s string, i int) (int, bool) {
+	for i < len(s) {
+		switch {
+		case s[i] == '\\':
+			i += 2
+			continue
+		case s[i] == '\n':
+			return 0, false
+		case s[i] == '"':
+			return i + 1, true
+		case strings.HasPrefix(s[i:], "$${") || strings.HasPrefix(s[i:], "%%{"):
+			i += 3
+			continue
+		case strings.HasPrefix(s[i:], "${") || strings.HasPrefix(s[i:], "%{"):
+			end, ok := skipBody(s, i+2)
+			if !ok {
+				return 0, false
+			}
+			i = end
+			continue
+		}
+		i++
+	}
+	return 0, false
+}

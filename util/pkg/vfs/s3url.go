@@ -1,0 +1,67 @@
+package vfs
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// S3 opens the paths of s3:// URLs. Its implementation, util/pkg/vfs/s3store, links the AWS SDK,
+// whose packages cost every start of a binary that links them (their package initialisation runs
+// whether a bucket is used or not), so it lives in a package of its own: only the commands that read
+// s3:// stores link it, and give it to their Context at the cmd edge (WithS3). The URL's form is
+// checked here, so a command without S3 refuses a malformed URL with the same words.
+type S3 interface {
+	// Path is key (clean, "/"-separated, "" for the bucket itself) in bucket, whose name is valid.
+	Path(bucket, key string) Path
+}
+
+// S3Path is implemented by the paths an S3 makes: ContextOf resolves s3:// URLs next to such a
+// path with the S3 that made it (and its clients).
+type S3Path interface {
+	Path
+	S3() S3
+}
+
+// parseS3 turns "bucket/prefix" (what follows s3://) into a path of store.
+func parseS3(s, rest string, store S3) (Path, error) {
+	bucket, prefix, _ := strings.Cut(rest, "/")
+	if err := checkBucketName(bucket); err != nil {
+		return nil, fmt.Errorf("state store %q: %w", s, err)
+	}
+	if strings.ContainsAny(rest, "?#\\") {
+		return nil, fmt.Errorf("state store %q: an s3 URL takes no query (?), fragment (#) or backslash; name a bucket and a prefix, e.g. s3://my-bucket/kops", s)
+	}
+	if store == nil {
+		return nil, fmt.Errorf("state store %q: s3:// needs S3 settings, which this command does not read (kops reads them from its environment, see docs/state-store.md)", s)
+	}
+	prefix = strings.Trim(prefix, "/")
+	if prefix == "" {
+		return store.Path(bucket, ""), nil
+	}
+	for _, part := range strings.Split(prefix, "/") {
+		if part == "" || part == "." || part == ".." {
+			return nil, fmt.Errorf("state store %q: the prefix %q has an empty, \".\" or \"..\" part", s, prefix)
+		}
+	}
+	return store.Path(bucket, prefix), nil
+}
+
+// checkBucketName applies S3's rules for bucket names (3 to 63 lowercase letters, digits, dots and
+// hyphens, starting and ending with a letter or digit), so a typo fails here with the rule, not
+// later with an opaque answer from the server.
+func checkBucketName(b string) error {
+	if b == "" {
+		return errors.New("no bucket: s3 URLs name one, e.g. s3://my-bucket/kops")
+	}
+	if len(b) < 3 || len(b) > 63 {
+		return fmt.Errorf("bucket %q: a bucket name has 3 to 63 characters", b)
+	}
+	for i, c := range b {
+		ok := 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || (c == '.' || c == '-') && i > 0 && i < len(b)-1
+		if !ok {
+			return fmt.Errorf("bucket %q: a bucket name is lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit", b)
+		}
+	}
+	return nil
+}
