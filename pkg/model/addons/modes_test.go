@@ -136,7 +136,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Server-side: what the operator kops deploys renders from the CoreDNS object kops writes.
 			server := modeContext(t, tt.spec, kops.OperatorModeServerSide)
-			serverAddons, err := CoreDNSOperator{}.Addons(server)
+			serverAddons, err := OperatorBuilder{coreDNSOperator()}.Addons(server)
 			require.NoError(t, err)
 			spec, operator := operatorRendering(t, serverAddons)
 
@@ -145,7 +145,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			clientAddons, err := CoreDNS{}.Addons(client)
 			require.NoError(t, err)
 			clientSide := addonManifest(t, clientAddons, coredns.AddonName)
-			none, err := CoreDNSOperator{}.Addons(client)
+			none, err := OperatorBuilder{coreDNSOperator()}.Addons(client)
 			require.NoError(t, err)
 			assert.Empty(t, none, "client-side mode writes no operator, rights or policy")
 
@@ -166,7 +166,10 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			require.NoError(t, err)
 			want, err := corednsoperator.PolicyManifest(scope)
 			require.NoError(t, err)
-			got, err := operatorPolicy(server, spec)
+			in, err := coreDNSInstructions(server)
+			require.NoError(t, err)
+			require.Equal(t, spec, in.Spec)
+			got, err := OperatorBuilder{coreDNSOperator()}.policy(in)
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
 		})
