@@ -39,7 +39,7 @@ var managedObjects = []managed{
 // The rest of the built-in addon (its RBAC, kops pre-creates it; the autoscaler and the
 // PodDisruptionBudget) is outside the operator's scope and rights.
 func desiredObjects(spec Spec, facts Facts) ([]*unstructured.Unstructured, error) {
-	manifest, err := Render(spec, facts)
+	manifest, err := renderObjects(spec, facts)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	kopsoperator "k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/operators/coredns"
 )
 
@@ -83,7 +84,7 @@ func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSp
 	require.NotEmpty(t, args, "the operator addon has the operator Deployment")
 	cmd, err := app.ParseFlags(args)
 	require.NoError(t, err, "the operator accepts the arguments kops gives it")
-	rendered, err := app.Render(object.Spec, cmd.Facts)
+	rendered, err := coredns.Render(coredns.Spec(object.Spec), cmd.Facts) // the renderer the operator renders with (cmd/coredns-operator/app/render.go)
 	require.NoError(t, err)
 	return object.Spec, rendered
 }
@@ -162,9 +163,9 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			// The admission policy is derived from those same bytes.
 			marked, err := renderCoreDNS(server, coredns.Spec(corednsoperator.Marked(spec)))
 			require.NoError(t, err)
-			scope, err := corednsoperator.ScopeFromManifest(clientSide, marked, spec)
+			scope, err := corednsoperator.Descriptor().ScopeFromManifest(clientSide, marked, corednsoperator.Params(spec))
 			require.NoError(t, err)
-			want, err := corednsoperator.PolicyManifest(scope)
+			want, err := kopsoperator.PolicyManifest(scope)
 			require.NoError(t, err)
 			in, err := coreDNSInstructions(server)
 			require.NoError(t, err)

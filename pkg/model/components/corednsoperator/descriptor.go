@@ -3,8 +3,6 @@ package corednsoperator
 import (
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-
 	"k8s.io/kops/pkg/model/components/operator"
 )
 
@@ -60,15 +58,6 @@ func Descriptor() *operator.Descriptor {
 	}
 }
 
-// Scope is what the operator may write, as kops renders it (see operator.Scope).
-type Scope = operator.Scope
-
-// ScopeFromManifest picks the managed objects out of the built-in addon's rendered manifest, with
-// the rendering of Marked(spec) saying where the CoreDNS object's fields flow (Params).
-func ScopeFromManifest(manifest, marked []byte, spec CoreDNSSpec) (*Scope, error) {
-	return Descriptor().ScopeFromManifest(manifest, marked, Params(spec))
-}
-
 // CheckRendering checks what the operator renders as the policy's derivation does (strict decoding,
 // every managed object there), without deriving a policy.
 func CheckRendering(manifest []byte) error {
@@ -106,27 +95,3 @@ func Marked(spec CoreDNSSpec) CoreDNSSpec {
 		Corefile:  "# policy marker: spec.corefile\n",
 	}
 }
-
-// Labels are set on every object kops generates for the operator.
-func Labels() map[string]string { return Descriptor().Labels() }
-
-// RBACObjects are the operator's Roles and RoleBindings, generated from Rights.
-func RBACObjects() []runtime.Object { return Descriptor().RBACObjects() }
-
-// RBACManifest is RBACObjects as a YAML stream.
-func RBACManifest() ([]byte, error) { return Descriptor().RBACManifest() }
-
-// RightsMarkdown is the rights table of docs/addon-operators.md.
-func RightsMarkdown() string { return Descriptor().RightsMarkdown() }
-
-// PolicyObjects are the admission policy and its binding confining the operator to s.
-func PolicyObjects(s *Scope) ([]runtime.Object, error) { return operator.PolicyObjects(s) }
-
-// PolicyManifest is PolicyObjects as a YAML stream.
-func PolicyManifest(s *Scope) ([]byte, error) { return operator.PolicyManifest(s) }
-
-// PolicyMarkdown is the policy as shown in the docs.
-func PolicyMarkdown(s *Scope) string { return operator.PolicyMarkdown(s) }
-
-// ProbeObject is the object of the enforcement probe.
-func ProbeObject() map[string]interface{} { return Descriptor().ProbeObject() }

@@ -18,6 +18,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/model/components/operator/operatortest"
 	"k8s.io/kops/pkg/operators/coredns"
 )
@@ -28,7 +29,7 @@ const pinnedImage = "mirror.example.com/coredns/coredns:v1.12.4"
 // the managed objects as the API server stores them (kops renders every defaulted field).
 type rendering struct {
 	spec    CoreDNSSpec
-	scope   *Scope
+	scope   *operator.Scope
 	objects map[string]map[string]interface{} // by kind
 }
 
@@ -56,7 +57,7 @@ func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *
 	spec2 := CoreDNSSpec(dnsSpec)
 	marked, err := coredns.Render(coredns.Spec(Marked(spec2)), facts)
 	require.NoError(t, err)
-	s, err := ScopeFromManifest(manifest, marked, spec2)
+	s, err := Descriptor().ScopeFromManifest(manifest, marked, Params(spec2))
 	require.NoError(t, err)
 	r := &rendering{spec: spec2, scope: s, objects: map[string]map[string]interface{}{}}
 	objs, err := kubemanifest.DecodeStrict(manifest)
@@ -136,7 +137,7 @@ var programs sync.Map
 // denials evaluates every validation of both policies the way the API server does, with the
 // CoreDNS object spec as the params, and returns the messages of those that fail; an expression that
 // errors counts as a denial (failurePolicy Fail).
-func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
+func denials(t *testing.T, s *operator.Scope, spec CoreDNSSpec, r request) []string {
 	t.Helper()
 	env, err := cel.NewEnv(cel.OptionalTypes(),
 		cel.Variable("object", cel.DynType), cel.Variable("oldObject", cel.DynType), cel.Variable("request", cel.DynType),
@@ -168,7 +169,7 @@ func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
 		return out.Value(), nil
 	}
 	var denied []string
-	policies, err := PolicyObjects(s)
+	policies, err := operator.PolicyObjects(s)
 	require.NoError(t, err)
 	for _, o := range policies {
 		policy, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicy)
@@ -376,7 +377,7 @@ func TestPolicyEvents(t *testing.T) {
 }
 
 func TestPolicyAppliesToOperatorOnly(t *testing.T) {
-	objects, err := PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
+	objects, err := operator.PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
 	require.NoError(t, err)
 	require.Len(t, objects, 4, "the scope and the exact policy, each with its binding")
 	env, err := cel.NewEnv(cel.Variable("request", cel.DynType))
@@ -421,11 +422,11 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			changed := []byte(strings.Replace(string(manifest), c.from, c.to, 1))
 			require.NotEqual(t, manifest, changed)
-			_, err := ScopeFromManifest(changed, changed, r.spec)
+			_, err := Descriptor().ScopeFromManifest(changed, changed, Params(r.spec))
 			assert.Error(t, err)
 		})
 	}
-	_, err = ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"), nil, r.spec)
+	_, err = Descriptor().ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"), nil, Params(r.spec))
 	assert.ErrorContains(t, err, "no Deployment kube-system/coredns")
 
 	// The image flowing into a label too: the marked rendering shows it where no param can stand.
@@ -435,7 +436,7 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 		leak := func(m []byte, image string) []byte {
 			return []byte(strings.Replace(string(m), "k8s-app: kube-dns\n", "k8s-app: kube-dns\n    image-was: \""+strings.ReplaceAll(image, ":", "-")+"\"\n", 1))
 		}
-		_, err = ScopeFromManifest(leak(manifest, r.spec.Image), leak(marked, Marked(r.spec).Image), r.spec)
+		_, err = Descriptor().ScopeFromManifest(leak(manifest, r.spec.Image), leak(marked, Marked(r.spec).Image), Params(r.spec))
 		assert.ErrorContains(t, err, "depends on the instructions")
 	})
 }
