@@ -128,6 +128,17 @@ func TestOperatorBuilderBuildsAnOperatorFromItsData(t *testing.T) {
 	assert.Contains(t, string(got[1].Manifest), "name: throwaway-operator-scope-exact", "the exact policy, from the descriptor")
 	assert.Contains(t, string(got[1].Manifest), "automountServiceAccountToken: false", "its namespace's default account locked")
 
+	// What kops writes for it decodes strictly with the kinds the registry derives: its custom
+	// resource into its Go type, its typed prerequisites into theirs.
+	kinds := kindsOf([]*Operator{o})
+	assert.Contains(t, kinds, "rbac.authorization.k8s.io/v1/ClusterRoleBinding")
+	for _, a := range got {
+		_, err := kubemanifest.DecodeStrict(a.Manifest, kinds)
+		assert.NoError(t, err, a.Spec.Name)
+	}
+	_, err = kubemanifest.DecodeStrict([]byte("apiVersion: addons.x-k8s.io/v1alpha1\nkind: Throwaway\nmetadata: {name: x}\nspec: {image: x, other: y}\n"), kinds)
+	assert.ErrorContains(t, err, `unknown field "spec.other"`, "the custom resource's type decides what it holds")
+
 	var resource map[string]interface{}
 	require.NoError(t, yaml.Unmarshal(got[2].Manifest, &resource))
 	assert.Equal(t, map[string]interface{}{

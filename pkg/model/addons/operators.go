@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"k8s.io/kops/pkg/kubemanifest"
 )
@@ -28,15 +29,28 @@ func OperatorOf(name string) *Operator {
 	return nil
 }
 
-// OperatorKinds are the custom resources of Operators, for kubemanifest.DecodeStrict: each
-// "apiVersion/Kind" decodes strictly into its Go type, the type its CRD is generated from.
-func OperatorKinds() kubemanifest.Kinds {
+// OperatorKinds are the kinds of Operators that kubemanifest.DecodeStrict has no table entry for,
+// so that what kops writes for them decodes strictly: each operator's custom resource into the Go
+// type its CRD is generated from, and each typed prerequisite (an APIService, say) into its type.
+func OperatorKinds() kubemanifest.Kinds { return kindsOf(Operators()) }
+
+func kindsOf(operators []*Operator) kubemanifest.Kinds {
 	kinds := kubemanifest.Kinds{}
-	for _, o := range Operators() {
+	for _, o := range operators {
 		crd := o.Descriptor.CRD
-		kinds[crd.APIVersion()+"/"+crd.Kind] = func() metav1.Object {
-			return reflect.New(crd.Type).Interface().(metav1.Object)
+		kinds[crd.APIVersion()+"/"+crd.Kind] = constructor(crd.Type)
+		for _, p := range o.Descriptor.Prerequisites {
+			t := reflect.TypeOf(p)
+			if _, untyped := p.(*unstructured.Unstructured); untyped || t.Kind() != reflect.Pointer {
+				continue
+			}
+			gvk := p.GetObjectKind().GroupVersionKind()
+			kinds[gvk.GroupVersion().String()+"/"+gvk.Kind] = constructor(t.Elem())
 		}
 	}
 	return kinds
+}
+
+func constructor(t reflect.Type) func() metav1.Object {
+	return func() metav1.Object { return reflect.New(t).Interface().(metav1.Object) }
 }
