@@ -97,7 +97,7 @@ func TestOperatorPackageProbe(t *testing.T) {
 	}
 	p, err := channelsapi.ParseEnforcementProbe(probe)
 	require.NoError(t, err)
-	assert.Equal(t, corednsoperator.Username, p.User)
+	assert.Equal(t, corednsoperator.Descriptor().Username(), p.User)
 	assert.Equal(t, "ConfigMap", p.Object["kind"])
 }
 

@@ -15,16 +15,10 @@ const MaxReplicas = 50
 // PolicyName names the admission policy and its binding.
 const PolicyName = "coredns-operator-scope"
 
-// Username is the identity the operator's requests carry.
-const Username = "system:serviceaccount:" + Namespace + ":" + ServiceAccount
-
 // ProbeConfigMap names the object of the enforcement probe. The operator manages no ConfigMap of
 // this name, so the admission policy must deny the operator creating it; channels sends that
 // request (as a dry run) until it is denied, before it grants the operator any right.
 const ProbeConfigMap = "coredns-operator-enforcement-probe"
-
-// EventReporter is the component the operator's events must name as their source.
-const EventReporter = DeploymentName
 
 // Descriptor is the CoreDNS operator as data: everything that confines it is generated from this
 // value by package operator. It is built afresh on each call, so no caller can change another's.
@@ -56,13 +50,6 @@ func Descriptor() *operator.Descriptor {
 			Tolerations:       []string{"CriticalAddonsOnly"},
 		},
 	}
-}
-
-// CheckRendering checks what the operator renders as the policy's derivation does (strict decoding,
-// every managed object there), without deriving a policy.
-func CheckRendering(manifest []byte) error {
-	_, err := Descriptor().ScopeFromManifest(manifest, manifest, nil)
-	return err
 }
 
 // Params are the CoreDNS object's fields the policy binds, with their values in spec and a marker

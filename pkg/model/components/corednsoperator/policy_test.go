@@ -150,7 +150,7 @@ func denials(t *testing.T, s *operator.Scope, spec CoreDNSSpec, r request) []str
 		"request": map[string]interface{}{
 			"operation": r.operation, "namespace": r.namespace,
 			"resource": map[string]interface{}{"group": r.group, "resource": r.resource},
-			"userInfo": map[string]interface{}{"username": Username},
+			"userInfo": map[string]interface{}{"username": Descriptor().Username()},
 		},
 	}
 	eval := func(expression string) (interface{}, error) {
@@ -333,10 +333,10 @@ func TestPolicyEvents(t *testing.T) {
 		})
 	}
 	event := func(r request) request { r.group, r.resource, r.namespace = "", "events", WatchNamespace; return r }
-	mine := core(EventReporter, "apps/v1", "Deployment", CoreDNSDeployment)
+	mine := core(Descriptor().EventReporter(), "apps/v1", "Deployment", CoreDNSDeployment)
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: mine})))
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: mine, oldObject: mine})))
-	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(EventReporter, APIVersion, "CoreDNS", CoreDNSResource)})))
+	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(Descriptor().EventReporter(), APIVersion, "CoreDNS", CoreDNSResource)})))
 	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", LeaseName), nil}),
 		"its own namespace is its own")
 
@@ -348,7 +348,7 @@ func TestPolicyEvents(t *testing.T) {
 	}
 	for name, obj := range map[string]map[string]interface{}{
 		"as the scheduler":          core("default-scheduler", "apps/v1", "Deployment", CoreDNSDeployment),
-		"about the API server":      core(EventReporter, "v1", "Pod", "kube-apiserver-x"),
+		"about the API server":      core(Descriptor().EventReporter(), "v1", "Pod", "kube-apiserver-x"),
 		"naming another host":       on(mine, func(o map[string]interface{}) { o["source"].(map[string]interface{})["host"] = "node-1" }),
 		"as another instance":       on(mine, func(o map[string]interface{}) { o["reportingInstance"] = "node-1" }),
 		"with a field path":         on(mine, func(o map[string]interface{}) { o["involvedObject"].(map[string]interface{})["fieldPath"] = "spec.x" }),
@@ -372,7 +372,7 @@ func TestPolicyEvents(t *testing.T) {
 	newAPI := func(obj map[string]interface{}) request {
 		return request{"CREATE", "events.k8s.io", "events", WatchNamespace, obj, nil}
 	}
-	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(EventReporter))), "new API, as itself")
+	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(Descriptor().EventReporter()))), "new API, as itself")
 	assert.NotEmpty(t, denials(t, r.scope, r.spec, newAPI(newEvent("kubelet"))), "new API, as another")
 }
 
@@ -386,9 +386,9 @@ func TestPolicyAppliesToOperatorOnly(t *testing.T) {
 		switch o := o.(type) {
 		case *admissionregistrationv1.ValidatingAdmissionPolicy:
 			for user, want := range map[string]bool{
-				Username: true,
+				Descriptor().Username():                                   true,
 				"system:serviceaccount:kube-system:deployment-controller": false,
-				"kubernetes-admin": false,
+				"kubernetes-admin":                                        false,
 			} {
 				ast, issues := env.Compile(o.Spec.MatchConditions[0].Expression)
 				require.NoError(t, issues.Err())
