@@ -8,12 +8,16 @@ build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
 	$(GO) build -o $(BIN)/channels ./cmd/channels
 
-# The operator image, as an image tarball under _output/images/, built offline (no daemon, no
-# registry): its name and tag are read from the stable channel's package manifest, so it is the image
-# the channel deploys. Prints "<name:tag> <digest> <file>". See docs/addon-operators.md for pushing it.
+# The operator images, one image tarball under _output/images/ for each operator of the registry
+# (hack/operators prints "<channel package> <binary>" for each), built offline (no daemon, no
+# registry): each name and tag are read from the stable channel's package manifest, so it is the image
+# the channel deploys. Prints "<name:tag> <digest> <file>" for each. See docs/addon-operators.md for
+# pushing them.
 images:
-	$(GO) -C hack/tools/images run . --source-dir "$(CURDIR)" --channel channels/stable \
-		--package operator.coredns.addons.x-k8s.io --out _output/images ./cmd/coredns-operator
+	@operators=$$($(GO) run ./hack/operators) && printf '%s\n' "$$operators" | while read -r package binary; do \
+		$(GO) -C hack/tools/images run . --source-dir "$(CURDIR)" --channel channels/stable \
+			--package "$$package" --out _output/images "$$binary" || exit 1; \
+	done
 
 # Every test: formatting and vet, the unit, golden and CLI tests, then the e2e tests against a real
 # kube-apiserver (built from Go modules on first use, see hack/build-test-apiserver.sh).

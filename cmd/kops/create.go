@@ -44,7 +44,8 @@ type storedCluster struct {
 	sshKeys []*kopscodecs.Object
 }
 
-// runCreateFiles validates everything in the files before it stores anything.
+// runCreateFiles validates everything in the files before it stores anything: the additional
+// objects, the new clusters, and the groups and keys added to stored clusters; then it stores them.
 func runCreateFiles(f *Factory, files []string) error {
 	clientset, err := f.Clientset()
 	if err != nil {
@@ -54,56 +55,12 @@ func runCreateFiles(f *Factory, files []string) error {
 	if err != nil {
 		return err
 	}
-	found := checkAdditionalObjects(set.addons)
-	if len(set.addons) > 0 && len(set.clusters) != 1 {
-		for _, doc := range set.addons {
-			found.add(doc.Problem(fmt.Errorf(
-				"an additional object is stored with the one Cluster of the files it comes in; these files hold %d clusters",
-				len(set.clusters))))
-		}
+	found := checkFileAddons(set)
+	creates, newClusters, problems, err := planNewClusters(f, clientset, set)
+	if err != nil {
+		return err
 	}
-
-	var creates []client.NewCluster
-	newClusters := map[string]*kopscodecs.Object{}
-	for _, doc := range set.clusters {
-		c := doc.Cluster
-		if first, seen := newClusters[c.Name]; seen {
-			found.add(at(doc, field.Invalid(namePath, c.Name, "a second Cluster of this name; the first is "+first.Where())))
-			continue
-		}
-		newClusters[c.Name] = doc
-		if bad := nameErrors(doc, c.Name); bad != nil {
-			found.add(bad)
-			continue
-		}
-		if exists, err := clientset.ClusterExists(c.Name); err != nil {
-			return err
-		} else if exists {
-			found.add(at(doc, field.Invalid(namePath, c.Name, fmt.Sprintf(
-				"already exists in state store %s; use 'kops edit cluster %s' to change it", clientset.Base(), c.Name))))
-			continue
-		}
-		groupDocs := set.groups[c.Name]
-		groups := instanceGroups(groupDocs)
-		checked := cloudup.Check(c, groups, clientset.Base().String(), false)
-		if err := checked.Err(c.Name, doc, groupDocs); err != nil {
-			found.add(err)
-			continue
-		}
-		if errs := f.checkChannel(c); errs != nil {
-			found.add(doc.FieldErrors(errs))
-			continue
-		}
-		n := client.NewCluster{Cluster: c, InstanceGroups: groups}
-		for _, a := range set.addons {
-			n.Addons = append(n.Addons, a.Addon)
-		}
-		for _, k := range set.sshKeys[c.Name] {
-			n.SSHPublicKeys = append(n.SSHPublicKeys, k.SSHCredential.Spec.PublicKey)
-		}
-		creates = append(creates, n)
-	}
-
+	found = append(found, problems...)
 	// Groups and keys of clusters that are already stored are added to them.
 	stored := storedClusters(set, newClusters)
 	for _, s := range stored {
@@ -114,33 +71,130 @@ func runCreateFiles(f *Factory, files []string) error {
 	}
 
 	for _, n := range creates {
-		if err := clientset.CreateCluster(n); err != nil {
+		if err := storeNewCluster(f, clientset, n); err != nil {
 			return err
-		}
-		fmt.Fprintf(f.Out, "Created cluster/%s\n", n.Cluster.Name)
-		for _, g := range n.InstanceGroups {
-			fmt.Fprintf(f.Out, "Created instancegroup/%s\n", g.Name)
-		}
-		if len(n.SSHPublicKeys) > 0 {
-			fmt.Fprintf(f.Out, "Added %d SSH public keys to cluster %s\n", len(n.SSHPublicKeys), n.Cluster.Name)
-		}
-		if len(n.Addons) > 0 {
-			fmt.Fprintf(f.Out, "Created %d additional objects for cluster %s\n", len(n.Addons), n.Cluster.Name)
 		}
 	}
 	for _, s := range stored {
-		for _, doc := range s.groups {
-			if err := clientset.CreateInstanceGroup(s.name, doc.InstanceGroup); err != nil {
-				return err
-			}
-			fmt.Fprintf(f.Out, "Created instancegroup/%s\n", doc.InstanceGroup.Name)
+		if err := storeAdditions(f, clientset, s); err != nil {
+			return err
 		}
-		for _, doc := range s.sshKeys {
-			if err := clientset.AddSSHPublicKey(s.name, doc.SSHCredential.Spec.PublicKey); err != nil {
-				return err
-			}
-			fmt.Fprintf(f.Out, "Added an SSH public key to cluster %s\n", s.name)
+	}
+	return nil
+}
+
+// checkFileAddons checks the additional objects of the files, which are stored with the one
+// Cluster of the files.
+func checkFileAddons(set *fileSet) problems {
+	found := checkAdditionalObjects(set.addons)
+	if len(set.addons) > 0 && len(set.clusters) != 1 {
+		for _, doc := range set.addons {
+			found.add(doc.Problem(fmt.Errorf(
+				"an additional object is stored with the one Cluster of the files it comes in; these files hold %d clusters",
+				len(set.clusters))))
 		}
+	}
+	return found
+}
+
+// planNewClusters checks each Cluster of the files and returns what creating the valid ones
+// stores, every Cluster of the files by name, and the problems found. The error is one reading
+// the store, which stops everything.
+func planNewClusters(f *Factory, clientset *client.Clientset, set *fileSet) ([]client.NewCluster, map[string]*kopscodecs.Object, problems, error) {
+	var creates []client.NewCluster
+	var found problems
+	newClusters := map[string]*kopscodecs.Object{}
+	for _, doc := range set.clusters {
+		c := doc.Cluster
+		if first, seen := newClusters[c.Name]; seen {
+			found.add(at(doc, field.Invalid(namePath, c.Name, "a second Cluster of this name; the first is "+first.Where())))
+			continue
+		}
+		newClusters[c.Name] = doc
+		problem, err := checkNewCluster(f, clientset, set, doc)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if problem != nil {
+			found.add(problem)
+			continue
+		}
+		creates = append(creates, newCluster(set, c))
+	}
+	return creates, newClusters, found, nil
+}
+
+// checkNewCluster returns what is wrong with a Cluster of the files (its name, its existence in
+// the store, the cluster with its groups, its channel), or an error reading the store.
+func checkNewCluster(f *Factory, clientset *client.Clientset, set *fileSet, doc *kopscodecs.Object) (problem, err error) {
+	c := doc.Cluster
+	if bad := nameErrors(doc, c.Name); bad != nil {
+		return bad, nil
+	}
+	exists, err := clientset.ClusterExists(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	// From here on, every return is a problem of the cluster, not of the store.
+	if exists {
+		return at(doc, field.Invalid(namePath, c.Name, fmt.Sprintf(
+			"already exists in state store %s; use 'kops edit cluster %s' to change it", clientset.Base(), c.Name))), nil
+	}
+	groupDocs := set.groups[c.Name]
+	checked := cloudup.Check(c, instanceGroups(groupDocs), clientset.Base().String(), false)
+	if err := checked.Err(c.Name, doc, groupDocs); err != nil {
+		return err, nil
+	}
+	if errs := f.checkChannel(c); errs != nil {
+		return doc.FieldErrors(errs), nil
+	}
+	return nil, nil
+}
+
+// newCluster is what creating cluster c of the files stores: it, its groups and keys, and the
+// additional objects of the files.
+func newCluster(set *fileSet, c *kops.Cluster) client.NewCluster {
+	n := client.NewCluster{Cluster: c, InstanceGroups: instanceGroups(set.groups[c.Name])}
+	for _, a := range set.addons {
+		n.Addons = append(n.Addons, a.Addon)
+	}
+	for _, k := range set.sshKeys[c.Name] {
+		n.SSHPublicKeys = append(n.SSHPublicKeys, k.SSHCredential.Spec.PublicKey)
+	}
+	return n
+}
+
+// storeNewCluster creates n in the store and says what it stored.
+func storeNewCluster(f *Factory, clientset *client.Clientset, n client.NewCluster) error {
+	if err := clientset.CreateCluster(n); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.Out, "Created cluster/%s\n", n.Cluster.Name)
+	for _, g := range n.InstanceGroups {
+		fmt.Fprintf(f.Out, "Created instancegroup/%s\n", g.Name)
+	}
+	if len(n.SSHPublicKeys) > 0 {
+		fmt.Fprintf(f.Out, "Added %d SSH public keys to cluster %s\n", len(n.SSHPublicKeys), n.Cluster.Name)
+	}
+	if len(n.Addons) > 0 {
+		fmt.Fprintf(f.Out, "Created %d additional objects for cluster %s\n", len(n.Addons), n.Cluster.Name)
+	}
+	return nil
+}
+
+// storeAdditions adds the files' groups and keys to a stored cluster and says what it stored.
+func storeAdditions(f *Factory, clientset *client.Clientset, s storedCluster) error {
+	for _, doc := range s.groups {
+		if err := clientset.CreateInstanceGroup(s.name, doc.InstanceGroup); err != nil {
+			return err
+		}
+		fmt.Fprintf(f.Out, "Created instancegroup/%s\n", doc.InstanceGroup.Name)
+	}
+	for _, doc := range s.sshKeys {
+		if err := clientset.AddSSHPublicKey(s.name, doc.SSHCredential.Spec.PublicKey); err != nil {
+			return err
+		}
+		fmt.Fprintf(f.Out, "Added an SSH public key to cluster %s\n", s.name)
 	}
 	return nil
 }

@@ -38,8 +38,8 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 		Long: "Reads the bootstrap channel 'kops update cluster --yes' wrote to the state store and checks the\n" +
 			"cluster of --kubeconfig, KUBECONFIG or ~/.kube/config: every addon recorded at the channel's version\n" +
 			"and manifest hash; with built-in CoreDNS, Deployment coredns available and Service kube-dns at\n" +
-			"spec.kubeDNS.serverIP; with the CoreDNS operator, its Deployment available and the CoreDNS object\n" +
-			"healthy; with kube2iam (podMetadataAccess mode Forward), its DaemonSet ready on every node. Exits\n" +
+			"spec.kubeDNS.serverIP; with an addon operator (the CoreDNS operator), its Deployment available and\n" +
+			"its custom resource (the CoreDNS object) healthy; with kube2iam (podMetadataAccess mode Forward), its DaemonSet ready on every node. Exits\n" +
 			"2 with what is missing, 1 when it cannot validate. The kubeconfig's context named after the\n" +
 			"cluster is used, as kops names it; without one, the current context, with a warning. One validation\n" +
 			"takes at most --timeout: a server that cannot be reached or does not answer in time is one error\n" +

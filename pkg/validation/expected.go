@@ -12,8 +12,8 @@ import (
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/model/components/kube2iam"
+	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/util/pkg/vfs"
 )
@@ -24,7 +24,8 @@ type DNSMode string
 const (
 	// DNSBuiltIn is the built-in addon: Deployment coredns and Service kube-dns in kube-system.
 	DNSBuiltIn DNSMode = "built-in"
-	// DNSOperator is the cluster-addons operator, told what to run by a CoreDNS object.
+	// DNSOperator is an operator of the registry whose addon is the cluster's DNS (the
+	// cluster-addons CoreDNS operator), told what to run by its custom resource.
 	DNSOperator DNSMode = "operator"
 	// DNSNone means the channel deploys no CoreDNS; nothing about DNS is checked.
 	DNSNone DNSMode = "none"
@@ -46,6 +47,9 @@ type Expected struct {
 	Addons      []Addon
 	DNS         DNSMode
 	DNSServerIP string
+	// Operators are the operators of the registry (addons.Operators) the channel deploys: each
+	// operator's Deployment must be available and its custom resource reported healthy.
+	Operators []*operator.Descriptor
 	// Kube2IAM says the channel deploys kube2iam (podMetadataAccess mode Forward): its DaemonSet
 	// must be ready on every node it is scheduled to.
 	Kube2IAM bool
@@ -82,11 +86,15 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *
 			ns = apply.DefaultNamespace
 		}
 		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash})
+		if o := addons.OperatorOf(a.Name); o != nil {
+			e.Operators = append(e.Operators, o.Descriptor)
+			if o.ClusterDNS {
+				e.DNS = DNSOperator
+			}
+		}
 		switch a.Name {
 		case coredns.AddonName:
 			e.DNS = DNSBuiltIn
-		case corednsoperator.AddonName:
-			e.DNS = DNSOperator
 		case kube2iam.AddonName:
 			e.Kube2IAM = true
 		}

@@ -59,6 +59,15 @@ func TestReadExpected(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, e.DNS)
 			assert.Equal(t, tc.kube2iam, e.Kube2IAM)
+			var operators []string
+			for _, d := range e.Operators {
+				operators = append(operators, d.Namespace+"/"+d.DeploymentName+" "+d.CRD.Kind+" "+d.WatchNamespace+"/"+d.Instructions)
+			}
+			if tc.want == DNSOperator {
+				assert.Equal(t, []string{"coredns-operator-system/coredns-operator CoreDNS kube-system/coredns"}, operators, "each operator of the registry in the channel is checked")
+			} else {
+				assert.Empty(t, operators)
+			}
 			assert.Equal(t, "100.64.0.10", e.DNSServerIP)
 			assert.Equal(t, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", e.Channel)
 			require.Len(t, e.Addons, len(tc.addons))

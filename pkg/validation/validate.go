@@ -19,6 +19,7 @@ import (
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/pkg/model/components/kube2iam"
+	"k8s.io/kops/pkg/model/components/operator"
 )
 
 // Check is one thing validated on the cluster.
@@ -57,9 +58,6 @@ func (r *Result) Failures() []Check {
 	}
 	return out
 }
-
-// coreDNSResource is the CoreDNS custom resource of the cluster-addons operator.
-var coreDNSResource = schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
 
 // Validator reads the cluster; it never writes. It reads through the dynamic client alone and
 // converts the few built-in objects it checks: client-go's typed clientset would link every API
@@ -130,15 +128,15 @@ func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) 
 	a := &attempt{v: v, ctx: ctx}
 	r := &Result{Cluster: e.Cluster, Channel: e.Channel, DNS: e.DNS, Checks: []Check{}}
 	r.Checks = append(r.Checks, a.checkAddons(e.Addons)...)
-	switch e.DNS {
-	case DNSBuiltIn:
+	if e.DNS == DNSBuiltIn {
 		r.Checks = append(r.Checks,
-			a.checkDeployment("kube-system", corednsoperator.CoreDNSDeployment),
+			a.checkDeployment(corednsoperator.WatchNamespace, corednsoperator.CoreDNSDeployment),
 			a.checkService(corednsoperator.WatchNamespace, corednsoperator.CoreDNSService, e.DNSServerIP))
-	case DNSOperator:
+	}
+	for _, d := range e.Operators {
 		r.Checks = append(r.Checks,
-			a.checkDeployment(corednsoperator.Namespace, corednsoperator.DeploymentName),
-			a.checkCoreDNS(corednsoperator.WatchNamespace, corednsoperator.CoreDNSResource))
+			a.checkDeployment(d.Namespace, d.DeploymentName),
+			a.checkInstructions(d))
 	}
 	if e.Kube2IAM {
 		r.Checks = append(r.Checks, a.checkDaemonSet(kube2iam.Namespace, kube2iam.Name))
@@ -281,11 +279,12 @@ func orNone(s string) string {
 	return s
 }
 
-// checkCoreDNS requires the operator to report the CoreDNS object healthy, as the cluster-addons
+// checkInstructions requires the operator to report its custom resource healthy, as the cluster-addons
 // operators do in status.healthy (with status.errors when not).
-func (a *attempt) checkCoreDNS(namespace, name string) Check {
-	c := Check{Kind: "CoreDNS", Name: namespace + "/" + name}
-	u, err := a.read(coreDNSResource, namespace, name)
+func (a *attempt) checkInstructions(d *operator.Descriptor) Check {
+	c := Check{Kind: d.CRD.Kind, Name: d.WatchNamespace + "/" + d.Instructions}
+	gvr := schema.GroupVersionResource{Group: d.CRD.Group, Version: d.CRD.Version, Resource: d.CRD.Resource}
+	u, err := a.read(gvr, d.WatchNamespace, d.Instructions)
 	if fetchFailed(err, &c) {
 		return c
 	}

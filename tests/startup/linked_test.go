@@ -10,11 +10,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/tests/integration/golden"
 )
 
-// binaries are the commands this repository ships.
-var binaries = []string{"kops", "channels", "coredns-operator"}
+// binaries are the commands this repository ships: kops, channels, and every operator of the
+// registry.
+var binaries = func() []string {
+	out := []string{"kops", "channels"}
+	for _, o := range addons.Operators() {
+		out = append(out, strings.TrimPrefix(o.Binary, "./cmd/"))
+	}
+	return out
+}()
 
 // neverLinked are packages no shipped binary may link: test libraries, and client-go's typed
 // clientset and discovery client, which link every built-in API group (they doubled kops's

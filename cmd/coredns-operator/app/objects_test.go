@@ -1,13 +1,48 @@
 package app
 
 import (
-	"k8s.io/kops/pkg/model/components/operator"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
 )
+
+// desiredObjects are the objects the operator applies for spec, rendered with facts: the runtime's
+// pick (manager.Addon.Objects) of the CoreDNS rendering.
+func desiredObjects(spec Spec, facts Facts) ([]*unstructured.Unstructured, error) {
+	addon := Addon(facts)
+	return addon.Objects(spec)
+}
+
+// appliedInOrder are the managed objects in the order the operator applies them: what the
+// Deployment runs as, mounts and is reached by, then the Deployment.
+var appliedInOrder = []string{"ServiceAccount/kube-system/coredns", "ConfigMap/kube-system/coredns", "Service/kube-system/kube-dns", "Deployment/kube-system/coredns"}
+
+// The field manager e2e tests and docs name is the one the runtime applies with.
+func TestFieldManager(t *testing.T) {
+	addon := Addon(DefaultFacts())
+	assert.Equal(t, FieldManager, addon.FieldManager())
+	assert.Equal(t, "coredns-operator", FieldManager)
+}
+
+// The operator never moves DNS: a Service whose cluster IP is not spec.dnsIP is not applied; the
+// address compares as an address, and other objects and a missing Service are not its concern.
+func TestCheckClusterIP(t *testing.T) {
+	service := func(ip string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"clusterIP": ip}}}
+	}
+	svc := operator.Managed{Kind: "Service", Name: corednsoperator.CoreDNSService}
+	assert.NoError(t, checkClusterIP(Spec{DNSIP: "100.64.0.10"}, svc, service("100.64.0.10")))
+	assert.NoError(t, checkClusterIP(Spec{DNSIP: "fd00::a"}, svc, service("fd00:0::a")), "the same address written differently")
+	assert.NoError(t, checkClusterIP(Spec{DNSIP: "100.64.0.10"}, svc, nil), "no Service yet: it is created at that address")
+	assert.NoError(t, checkClusterIP(Spec{DNSIP: "100.64.0.10"}, operator.Managed{Kind: "ConfigMap", Name: "coredns"}, service("100.64.0.99")))
+	err := checkClusterIP(Spec{DNSIP: "100.64.0.11"}, svc, service("100.64.0.10"))
+	assert.ErrorContains(t, err, `spec.dnsIP "100.64.0.11" differs from the clusterIP "100.64.0.10" of Service kube-system/kube-dns, which cannot change in place`)
+}
 
 var testSpec = Spec{
 	Version:   "1.12.4",
@@ -26,7 +61,7 @@ func TestDesiredObjects(t *testing.T) {
 		assert.NotContains(t, o.GetLabels(), operator.ChannelsLabels[0], "%s: channels' label is left to channels", o.GetName())
 		assert.NotContains(t, o.GetAnnotations(), operator.ChannelsAnnotations[0], o.GetName())
 	}
-	assert.Equal(t, []string{"ServiceAccount/kube-system/coredns", "ConfigMap/kube-system/coredns", "Service/kube-system/kube-dns", "Deployment/kube-system/coredns"}, kinds)
+	assert.Equal(t, appliedInOrder, kinds)
 
 	corefile, _, _ := unstructured.NestedString(objects[1].Object, "data", "Corefile")
 	assert.Equal(t, testSpec.Corefile, corefile)
@@ -55,4 +90,17 @@ func TestDesiredObjectsRefusesBadSpecs(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// A Corefile change changes the ConfigMap alone: the Deployment renders the same, so the runtime
+// (which applies only what changed) applies the ConfigMap only.
+func TestCorefileChangeLeavesTheDeployment(t *testing.T) {
+	objects, err := desiredObjects(testSpec, DefaultFacts())
+	require.NoError(t, err)
+	changed := testSpec
+	changed.Corefile += "# more\n"
+	other, err := desiredObjects(changed, DefaultFacts())
+	require.NoError(t, err)
+	assert.NotEqual(t, objects[1].Object, other[1].Object, "the ConfigMap")
+	assert.Equal(t, objects[3].Object, other[3].Object, "the Deployment")
 }

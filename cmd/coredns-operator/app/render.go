@@ -22,10 +22,9 @@ type Facts = coredns.Facts
 // DefaultFacts are the facts of a cluster that sets nothing in spec.kubeDNS.
 func DefaultFacts() Facts { return coredns.DefaultFacts() }
 
-// Render returns the manifest the operator renders for spec and facts: the Corefile and image are
-// taken as they are, never derived again. It is exported so that kops's tests can prove the
-// operator renders what kops renders for the same cluster.
-func Render(spec Spec, facts Facts) ([]byte, error) {
+// renderObjects returns the manifest the operator renders for spec and facts: the Corefile and image are
+// taken as they are, never derived again.
+func renderObjects(spec Spec, facts Facts) ([]byte, error) {
 	manifest, err := coredns.Render(coredns.Spec(spec), facts)
 	if err != nil {
 		return nil, fmt.Errorf("CoreDNS %s: %w", spec.Version, err)

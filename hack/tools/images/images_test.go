@@ -47,21 +47,33 @@ func TestChannelImage(t *testing.T) {
 	}
 }
 
-// The channels of this repository name the operator image under the documented repository, with
-// the package version as tag; `make images` builds that very name from the same files.
+// The channels of this repository name each operator's image under the documented repository,
+// named after its binary, with the package version as tag; `make images` builds that very name
+// from the same files, for every operator hack/operators lists (the registry of the main module).
 func TestRepositoryChannelsNameTheBuiltImage(t *testing.T) {
-	for _, channel := range []string{"stable", "alpha"} {
-		image, version, err := channelImage(filepath.Join("..", "..", "..", "channels", channel), "operator.coredns.addons.x-k8s.io")
-		require.NoError(t, err, channel)
-		assert.Equal(t, "kops-addons/coredns-operator:v"+version, image, channel)
+	root := filepath.Join("..", "..", "..")
+	list := exec.Command("go", "run", "./hack/operators")
+	list.Dir = root
+	out, err := list.Output()
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.NotEmpty(t, lines)
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		require.Len(t, fields, 2, line)
+		for _, channel := range []string{"stable", "alpha"} {
+			image, version, err := channelImage(filepath.Join(root, "channels", channel), fields[0])
+			require.NoError(t, err, channel)
+			assert.Equal(t, "kops-addons/"+filepath.Base(fields[1])+":v"+version, image, channel)
+		}
 	}
 
-	makefile, err := os.ReadFile(filepath.Join("..", "..", "..", "Makefile"))
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	require.NoError(t, err)
 	target := regexp.MustCompile(`(?m)^images:.*\n((?:\t.*\n)+)`).FindSubmatch(makefile)
 	require.NotNil(t, target, "the Makefile has an images target")
 	recipe := string(target[1])
-	for _, want := range []string{"hack/tools/images", "--channel channels/stable", "--package operator.coredns.addons.x-k8s.io", "./cmd/coredns-operator"} {
+	for _, want := range []string{"run ./hack/operators", "hack/tools/images", "--channel channels/stable", `--package "$$package"`, `"$$binary"`} {
 		assert.Contains(t, recipe, want)
 	}
 }

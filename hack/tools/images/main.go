@@ -7,6 +7,8 @@
 //	go -C hack/tools/images run . --source-dir "$PWD" --channel channels/stable \
 //	    --package operator.coredns.addons.x-k8s.io --out _output/images ./cmd/coredns-operator
 //
+// `make images` runs it for every operator `go run ./hack/operators` lists.
+//
 // It prints "<name:tag> <digest> <file>", and its progress on stderr.
 package main
 

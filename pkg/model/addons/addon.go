@@ -51,10 +51,14 @@ func newAddon(name, id string, manifest []byte) *Addon {
 }
 
 // DefaultBuilders are the addon builders of every cluster, in channel order: the default
-// ServiceAccounts are locked before any addon's pods start, and the objects stored with the
-// cluster come last.
+// ServiceAccounts are locked before any addon's pods start, every operator of Operators comes
+// after the built-in addons it takes over, and the objects stored with the cluster come last.
 func DefaultBuilders() []Builder {
-	return []Builder{ServiceAccountDefaults{}, CoreDNS{}, CoreDNSOperator{}, MetricsServer{}, Kube2IAM{}, ClusterAddons{}}
+	builders := []Builder{ServiceAccountDefaults{}, CoreDNS{}, MetricsServer{}}
+	for _, o := range Operators() {
+		builders = append(builders, OperatorBuilder{o})
+	}
+	return append(builders, Kube2IAM{}, ClusterAddons{})
 }
 
 // RequiredPackages names the channel packages builders need for this cluster, in builder order,

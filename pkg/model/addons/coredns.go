@@ -71,9 +71,9 @@ func coreDNSSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
 	if err != nil {
 		return coredns.Spec{}, err
 	}
-	resource, err := coreDNSResource(ctx, version)
+	spec, err := coreDNSObjectSpec(ctx, version)
 	if err != nil {
 		return coredns.Spec{}, err
 	}
-	return coredns.Spec(resource.Spec), nil
+	return coredns.Spec(spec), nil
 }

@@ -59,7 +59,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		CoreDNSPackage:            {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
 	}, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"})
 
-	got, err := CoreDNSOperator{}.Addons(ctx)
+	got, err := OperatorBuilder{coreDNSOperator()}.Addons(ctx)
 	require.NoError(t, err)
 	var names []string
 	for _, a := range got {
@@ -114,7 +114,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 
 	// Without both flags, or with another DNS provider, the operator stays out.
 	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")
-	got, err = CoreDNSOperator{}.Addons(ctx)
+	got, err = OperatorBuilder{coreDNSOperator()}.Addons(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	builtIn, err := CoreDNS{}.Addons(ctx)
@@ -148,7 +148,7 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 			if tc.version != nil {
 				packages[CoreDNSPackage] = tc.version
 			}
-			_, err := CoreDNSOperator{}.Addons(operatorContext(t, packages, nil))
+			_, err := OperatorBuilder{coreDNSOperator()}.Addons(operatorContext(t, packages, nil))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -175,10 +175,10 @@ func TestCoreDNSResourceImage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := operatorContext(t, nil, tc.assets)
-			got, err := coreDNSResource(ctx, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: tc.image})
+			got, err := coreDNSObjectSpec(ctx, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: tc.image})
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, got.Spec.Image)
-			assert.Regexp(t, pattern, got.Spec.Image, "the CRD's spec.image pattern")
+			assert.Equal(t, tc.want, got.Image)
+			assert.Regexp(t, pattern, got.Image, "the CRD's spec.image pattern")
 		})
 	}
 }
@@ -188,12 +188,12 @@ func TestCoreDNSResourceCorefileLimit(t *testing.T) {
 	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
 	ctx := operatorContext(t, nil, nil)
 	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile = strings.Repeat("#", corednsoperator.MaxCorefileBytes)
-	got, err := coreDNSResource(ctx, version)
+	got, err := coreDNSObjectSpec(ctx, version)
 	require.NoError(t, err, "exactly 64 KiB fits")
-	assert.Len(t, got.Spec.Corefile, 65536)
+	assert.Len(t, got.Corefile, 65536)
 
 	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile += "#"
-	_, err = coreDNSResource(ctx, version)
+	_, err = coreDNSObjectSpec(ctx, version)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "spec.kubeDNS.externalCoreFile: 65537 bytes is too long: the CoreDNS operator accepts a Corefile of at most 65536 bytes (64 KiB)")
 }

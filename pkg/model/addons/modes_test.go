@@ -19,6 +19,7 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	kopsoperator "k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/operators/coredns"
 )
 
@@ -83,7 +84,7 @@ func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSp
 	require.NotEmpty(t, args, "the operator addon has the operator Deployment")
 	cmd, err := app.ParseFlags(args)
 	require.NoError(t, err, "the operator accepts the arguments kops gives it")
-	rendered, err := app.Render(object.Spec, cmd.Facts)
+	rendered, err := coredns.Render(coredns.Spec(object.Spec), cmd.Facts) // the renderer the operator renders with (cmd/coredns-operator/app/render.go)
 	require.NoError(t, err)
 	return object.Spec, rendered
 }
@@ -136,7 +137,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Server-side: what the operator kops deploys renders from the CoreDNS object kops writes.
 			server := modeContext(t, tt.spec, kops.OperatorModeServerSide)
-			serverAddons, err := CoreDNSOperator{}.Addons(server)
+			serverAddons, err := OperatorBuilder{coreDNSOperator()}.Addons(server)
 			require.NoError(t, err)
 			spec, operator := operatorRendering(t, serverAddons)
 
@@ -145,7 +146,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			clientAddons, err := CoreDNS{}.Addons(client)
 			require.NoError(t, err)
 			clientSide := addonManifest(t, clientAddons, coredns.AddonName)
-			none, err := CoreDNSOperator{}.Addons(client)
+			none, err := OperatorBuilder{coreDNSOperator()}.Addons(client)
 			require.NoError(t, err)
 			assert.Empty(t, none, "client-side mode writes no operator, rights or policy")
 
@@ -162,11 +163,14 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			// The admission policy is derived from those same bytes.
 			marked, err := renderCoreDNS(server, coredns.Spec(corednsoperator.Marked(spec)))
 			require.NoError(t, err)
-			scope, err := corednsoperator.ScopeFromManifest(clientSide, marked, spec)
+			scope, err := corednsoperator.Descriptor().ScopeFromManifest(clientSide, marked, corednsoperator.Params(spec))
 			require.NoError(t, err)
-			want, err := corednsoperator.PolicyManifest(scope)
+			want, err := kopsoperator.PolicyManifest(scope)
 			require.NoError(t, err)
-			got, err := operatorPolicy(server, spec)
+			in, err := coreDNSInstructions(server)
+			require.NoError(t, err)
+			require.Equal(t, spec, in.Spec)
+			got, err := OperatorBuilder{coreDNSOperator()}.policy(in)
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
 		})

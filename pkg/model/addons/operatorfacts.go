@@ -14,16 +14,16 @@ import (
 // cluster that the built-in addon and client-side mode render with and the admission policy is
 // derived from, so that the operator renders the same objects. An argument rather than a
 // ConfigMap: it needs no right to read anything, and changing it rolls the operator out.
-func operatorClusterFacts(ctx *model.KopsModelContext) (string, error) {
+func operatorClusterFacts(ctx *model.KopsModelContext) ([]string, error) {
 	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	encoded, err := coredns.EncodeFacts(facts)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return "--" + coredns.FactsFlag + "=" + encoded, nil
+	return []string{"--" + coredns.FactsFlag + "=" + encoded}, nil
 }
 
 // setKopsArgs appends args ("--name=value") to the first container's arguments. A package that

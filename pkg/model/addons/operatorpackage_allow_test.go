@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
 // The operator Deployment of a package passes an allow-list derived from the descriptor: each
@@ -63,7 +65,7 @@ func TestOperatorPackageAllowList(t *testing.T) {
 			p := realOperatorPackage(t, "")
 			require.Equal(t, 1, strings.Count(string(p.Manifest), tc.old), "the attack must change exactly one place of the real package")
 			p.Manifest = []byte(strings.Replace(string(p.Manifest), tc.old, tc.new, 1))
-			_, err := buildOperatorManifest(p, remapper(t), testPolicy(t), testClusterFacts)
+			_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -76,7 +78,7 @@ func TestOperatorPackageAllowListReportsEverything(t *testing.T) {
 	m := strings.Replace(string(p.Manifest), "      hostNetwork", "", 1)
 	m = strings.Replace(m, "      terminationGracePeriodSeconds: 10\n", "      terminationGracePeriodSeconds: 10\n      hostPID: true\n      nodeName: n1\n", 1)
 	p.Manifest = []byte(m)
-	_, err := buildOperatorManifest(p, remapper(t), testPolicy(t), testClusterFacts)
+	_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "spec.template.spec.hostPID: not allowed; spec.template.spec.nodeName: not allowed")
 }

@@ -25,9 +25,9 @@ func legacyOperatorPackage(t *testing.T) *channels.Package {
 // for earlier releases do, gives the same addon as one holding only the Deployment: kops renders
 // those three itself, and the CRD it generates is the one it used to ship.
 func TestOperatorPackageLegacyCopiesAccepted(t *testing.T) {
-	slim, err := buildOperatorManifest(realOperatorPackage(t, ""), remapper(t), testPolicy(t), testClusterFacts)
+	slim, err := operatorPackageManifest(corednsoperator.Descriptor(), realOperatorPackage(t, ""), remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.NoError(t, err)
-	legacy, err := buildOperatorManifest(legacyOperatorPackage(t), remapper(t), testPolicy(t), testClusterFacts)
+	legacy, err := operatorPackageManifest(corednsoperator.Descriptor(), legacyOperatorPackage(t), remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.NoError(t, err)
 	assert.Equal(t, string(slim), string(legacy))
 
@@ -109,7 +109,7 @@ func TestOperatorPackageRefusesChangedCopies(t *testing.T) {
 				m = strings.Replace(m, e.old, e.new, 1)
 			}
 			p.Manifest = []byte(m)
-			_, err := buildOperatorManifest(p, remapper(t), testPolicy(t), testClusterFacts)
+			_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `channel "file:///site/stable", package operator.coredns.addons.x-k8s.io version 0.2.0 is refused:`)
 			for _, w := range tc.want {

@@ -73,7 +73,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 			} else {
 				p.Manifest = append(p.Manifest, tc.extra...)
 			}
-			_, err := buildOperatorManifest(p, remapper(t), testPolicy(t), testClusterFacts)
+			_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `channel "file:///tampered/stable", package operator.coredns.addons.x-k8s.io version 0.2.0 is refused:`)
 			for _, w := range tc.want {
@@ -85,7 +85,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 
 // The untampered package passes, and the policy binding carries the probe channels runs.
 func TestOperatorPackageProbe(t *testing.T) {
-	out, err := buildOperatorManifest(realOperatorPackage(t, ""), remapper(t), testPolicy(t), testClusterFacts)
+	out, err := operatorPackageManifest(corednsoperator.Descriptor(), realOperatorPackage(t, ""), remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(out)
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestOperatorPackageProbe(t *testing.T) {
 	}
 	p, err := channelsapi.ParseEnforcementProbe(probe)
 	require.NoError(t, err)
-	assert.Equal(t, corednsoperator.Username, p.User)
+	assert.Equal(t, corednsoperator.Descriptor().Username(), p.User)
 	assert.Equal(t, "ConfigMap", p.Object["kind"])
 }
 
@@ -105,10 +105,11 @@ func TestOperatorPackageProbe(t *testing.T) {
 func testPolicy(t *testing.T) []byte {
 	t.Helper()
 	ctx := operatorContext(t, nil, nil)
-	resource, err := coreDNSResource(ctx, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"})
+	ctx.Packages = map[string]*channels.Package{CoreDNSPackage: {Name: CoreDNSPackage, Version: "1.12.4"}}
+	in, err := coreDNSInstructions(ctx)
 	require.NoError(t, err)
-	require.Equal(t, CoreDNSImageRepository+":v1.12.4", resource.Spec.Image)
-	policy, err := operatorPolicy(ctx, resource.Spec)
+	require.Equal(t, CoreDNSImageRepository+":v1.12.4", in.Spec.(corednsoperator.CoreDNSSpec).Image)
+	policy, err := OperatorBuilder{coreDNSOperator()}.policy(in)
 	require.NoError(t, err)
 	return policy
 }

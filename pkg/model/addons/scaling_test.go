@@ -34,7 +34,7 @@ func channelObjects(t *testing.T, spec kops.ClusterSpec, mode string) map[string
 	t.Helper()
 	ctx := modeContext(t, spec, mode)
 	out := map[string]placed{}
-	for _, b := range []Builder{CoreDNS{}, CoreDNSOperator{}} {
+	for _, b := range []Builder{CoreDNS{}, OperatorBuilder{coreDNSOperator()}} {
 		addons, err := b.Addons(ctx)
 		require.NoError(t, err)
 		for _, a := range addons {
@@ -185,7 +185,7 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 // its bounds are those the policy checks, so that no count it sets locks the operator out of its
 // next write; and the operator holds no right over the autoscaler or the budget (kops writes them).
 func TestAutoscalerAgreesWithTheOperatorsPolicy(t *testing.T) {
-	addons, err := CoreDNSOperator{}.Addons(modeContext(t, kops.ClusterSpec{}, kops.OperatorModeServerSide))
+	addons, err := OperatorBuilder{coreDNSOperator()}.Addons(modeContext(t, kops.ClusterSpec{}, kops.OperatorModeServerSide))
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(addonManifest(t, addons, coredns.ScalingAddonName))
 	require.NoError(t, err)

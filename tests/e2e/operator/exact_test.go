@@ -284,8 +284,8 @@ func TestNamedAttacksDenied(t *testing.T) {
 			"metadata":       map[string]interface{}{"name": "e2e-host", "namespace": corednsoperator.WatchNamespace},
 			"involvedObject": map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "name": "coredns", "namespace": corednsoperator.WatchNamespace},
 			"reason":         "Applied", "message": "m", "type": "Normal",
-			"source":             map[string]interface{}{"component": corednsoperator.EventReporter, "host": "ip-10-0-0-1.ec2.internal"},
-			"reportingComponent": corednsoperator.EventReporter, "reportingInstance": "ip-10-0-0-1.ec2.internal"}
+			"source":             map[string]interface{}{"component": corednsoperator.Descriptor().EventReporter(), "host": "ip-10-0-0-1.ec2.internal"},
+			"reportingComponent": corednsoperator.Descriptor().EventReporter(), "reportingInstance": "ip-10-0-0-1.ec2.internal"}
 		_, err := operatorDyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "events"}).Namespace(corednsoperator.WatchNamespace).
 			Create(ctx, &unstructured.Unstructured{Object: event}, metav1.CreateOptions{DryRun: dryRun})
 		require.Error(t, err)

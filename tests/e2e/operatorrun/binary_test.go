@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	"k8s.io/kops/cmd/coredns-operator/app"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/operators/manager"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -78,7 +78,7 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 	}
 	eventually(t, "/healthz", func() string { return get("/healthz") })
 	eventually(t, "/readyz", func() string { return get("/readyz") })
-	eventually(t, "status", statusIs(t, app.PhaseProgressing, false))
+	eventually(t, "status", statusIs(t, manager.PhaseProgressing, false))
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	select {

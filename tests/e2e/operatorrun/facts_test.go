@@ -15,6 +15,7 @@ import (
 
 	"k8s.io/kops/cmd/coredns-operator/app"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/operators/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
@@ -56,7 +57,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 			return ""
 		})
 		rollOut(t)
-		eventually(t, "status after the rollout", statusIs(t, app.PhaseReady, true))
+		eventually(t, "status after the rollout", statusIs(t, manager.PhaseReady, true))
 
 		d := deployment(t)
 		assert.Equal(t, before.Generation, d.Generation, "no new generation: the operator renders what the built-in addon did")
@@ -84,7 +85,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 	// as the cluster configured it.
 	t.Run("without the facts its rendering is refused", func(t *testing.T) {
 		startOperator(t, operatorConfig(t, &statusCounter{}), "uninformed")
-		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))
 		eventually(t, "the refusal", statusErrorHas(t, "may write Deployment coredns only as kops renders it: spec exactly as rendered"))
 		limit := deployment(t).Spec.Template.Spec.Containers[0].Resources.Limits[corev1.ResourceMemory]
 		assert.True(t, limit.Equal(resource.MustParse("1Gi")), "the cluster's memory limit stays: %s", limit.String())
@@ -104,7 +105,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		}}}
 		opts.Facts.Affinity = &corev1.Affinity{NodeAffinity: na}
 		startOperatorWith(t, operatorConfig(t, &statusCounter{}), "tampered-affinity", opts)
-		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))
 		eventually(t, "the refusal", statusErrorHas(t, "may write Deployment coredns only as kops renders it: spec exactly as rendered"))
 		got := deployment(t).Spec.Template.Spec.Affinity
 		require.NotNil(t, got)
@@ -116,7 +117,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		opts.Facts.Tolerations = append(opts.Facts.Tolerations, corev1.Toleration{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})
 		counter := &statusCounter{}
 		startOperatorWith(t, operatorConfig(t, counter), "tampered", opts)
-		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))
 		eventually(t, "the refusal", statusErrorHas(t, "applying Deployment kube-system/coredns"))
 		eventually(t, "the refusal", statusErrorHas(t, "may write Deployment coredns only as kops renders it: spec exactly as rendered"))
 		for _, tol := range deployment(t).Spec.Template.Spec.Tolerations {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/pkg/operators/manager"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -37,7 +37,7 @@ func TestOperatorConvergesOnEveryGoldenCase(t *testing.T) {
 			startOperatorWith(t, operatorConfig(t, counter), "golden", deployedOptions(t))
 			// The operator may write the Deployment (a new generation) after any one rollout:
 			// whatever generation it settles on is rolled out until its status is Ready.
-			ready := statusIs(t, app.PhaseReady, true)
+			ready := statusIs(t, manager.PhaseReady, true)
 			eventually(t, "status", func() string {
 				if d := deployment(t); d.Status.ObservedGeneration != d.Generation {
 					if err := tryRollOut(t); err != nil {

@@ -15,8 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"k8s.io/kops/cmd/coredns-operator/app"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/operators/manager"
 )
 
 // TestOperatorUnderItsOwnToken runs the operator from an empty kube-system through spec changes,
@@ -34,7 +34,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	var second *running
 
 	t.Run("creates the objects from empty", func(t *testing.T) {
-		eventually(t, "status before the rollout", statusIs(t, app.PhaseProgressing, false))
+		eventually(t, "status before the rollout", statusIs(t, manager.PhaseProgressing, false))
 		d := deployment(t)
 		require.Len(t, d.Spec.Template.Spec.Containers, 1)
 		assert.Equal(t, spec.Image, d.Spec.Template.Spec.Containers[0].Image)
@@ -48,11 +48,11 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 
 	t.Run("reports the Deployment's health", func(t *testing.T) {
 		rollOut(t)
-		eventually(t, "status after the rollout", statusIs(t, app.PhaseReady, true))
+		eventually(t, "status after the rollout", statusIs(t, manager.PhaseReady, true))
 		st := coreDNS(t).Status
-		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionAvailable))
-		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionProgressing))
-		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, app.ConditionDegraded))
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, manager.ConditionAvailable))
+		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, manager.ConditionProgressing))
+		assert.True(t, meta.IsStatusConditionFalse(st.Conditions, manager.ConditionDegraded))
 	})
 
 	// The operator applies only what changed: a label an admin adds to ConfigMap coredns (a field
@@ -88,7 +88,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return ""
 		})
-		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+		eventually(t, "status", statusIs(t, manager.PhaseReady, true))
 	})
 
 	t.Run("puts the Deployment back after an admin edits it", func(t *testing.T) {
@@ -103,23 +103,23 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return ""
 		})
-		eventually(t, "status while the repair rolls out", statusIs(t, app.PhaseProgressing, false))
+		eventually(t, "status while the repair rolls out", statusIs(t, manager.PhaseProgressing, false))
 		rollOut(t)
-		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+		eventually(t, "status", statusIs(t, manager.PhaseReady, true))
 	})
 
 	t.Run("refuses to move the Service's cluster IP and says why", func(t *testing.T) {
 		patchSpec(t, map[string]any{"dnsIP": "100.64.0.53"})
-		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))
 		st := coreDNS(t).Status
 		require.NotEmpty(t, st.Errors)
 		assert.Contains(t, st.Errors[0], `spec.dnsIP "100.64.0.53" differs from the clusterIP "`+spec.DNSIP+`" of Service kube-system/kube-dns`)
-		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionDegraded))
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, manager.ConditionDegraded))
 		svc, err := env.Clientset.CoreV1().Services("kube-system").Get(ctx, "kube-dns", metav1.GetOptions{})
 		require.NoError(t, err)
 		assert.Equal(t, spec.DNSIP, svc.Spec.ClusterIP)
 		patchSpec(t, map[string]any{"dnsIP": spec.DNSIP})
-		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+		eventually(t, "status", statusIs(t, manager.PhaseReady, true))
 	})
 
 	// The image is a hole of the exact policy, bound to the CoreDNS object: whoever may write the
@@ -140,7 +140,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			return ""
 		})
 		rollOut(t)
-		eventually(t, "status", statusIs(t, app.PhaseReady, true))
+		eventually(t, "status", statusIs(t, manager.PhaseReady, true))
 	})
 
 	t.Run("a second replica takes the lease over after a restart", func(t *testing.T) {
@@ -172,13 +172,13 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	// What `kubectl describe coredns` shows, recorded under the operator's own token (so the 403
 	// count below includes its events).
 	t.Run("records events on the CoreDNS object and its lease", func(t *testing.T) {
-		eventually(t, "Applied", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, app.ReasonApplied, "ConfigMap kube-system/coredns"))
-		eventually(t, "ApplyFailed", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeWarning, app.ReasonApplyFailed, "differs from the clusterIP"))
+		eventually(t, "Applied", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, manager.ReasonApplied, "ConfigMap kube-system/coredns"))
+		eventually(t, "ApplyFailed", hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeWarning, manager.ReasonApplyFailed, "differs from the clusterIP"))
 		// The refusal was retried with backoff: the recorder counts repeats by patching its
 		// event, which the admission policy allows for the operator's own events.
 		eventually(t, "a repeated ApplyFailed", func() string {
 			for _, e := range eventsAbout(t, "kube-system", "CoreDNS", "coredns") {
-				if e.Reason == app.ReasonApplyFailed && e.Count > 1 {
+				if e.Reason == manager.ReasonApplyFailed && e.Count > 1 {
 					return ""
 				}
 			}
@@ -200,11 +200,11 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		patchSpec(t, map[string]any{"corefile": spec.Corefile + "# changed without the right\n"})
 		limited := &statusCounter{}
 		startOperator(t, operatorConfig(t, limited), "replica-c")
-		eventually(t, "status", statusIs(t, app.PhaseDegraded, false))
+		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))
 		st := coreDNS(t).Status
 		require.NotEmpty(t, st.Errors)
 		assert.Contains(t, st.Errors[0], `applying ConfigMap kube-system/coredns: configmaps "coredns" is forbidden: User "system:serviceaccount:coredns-operator-system:coredns-operator" cannot patch resource "configmaps"`)
-		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, app.ConditionDegraded))
+		assert.True(t, meta.IsStatusConditionTrue(st.Conditions, manager.ConditionDegraded))
 		assert.NotZero(t, limited.forbidden.Load())
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/pkg/operators/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
@@ -76,9 +77,9 @@ func TestTakesOverTheBuiltInAddon(t *testing.T) {
 		return ""
 	})
 	rollOut(t)
-	eventually(t, "status", statusIs(t, app.PhaseReady, true))
+	eventually(t, "status", statusIs(t, manager.PhaseReady, true))
 	for _, name := range []string{"ConfigMap kube-system/coredns", "Service kube-system/kube-dns", "Deployment kube-system/coredns"} {
-		eventually(t, "Adopted "+name, hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, app.ReasonAdopted, "Took over "+name+" from kops-channels"))
+		eventually(t, "Adopted "+name, hasEvent(t, "kube-system", "CoreDNS", "coredns", corev1.EventTypeNormal, manager.ReasonAdopted, "Took over "+name+" from kops-channels"))
 	}
 	after := builtInIdentities(t)
 	assert.Equal(t, before, after, "same objects, same cluster IP, and no new Deployment generation")

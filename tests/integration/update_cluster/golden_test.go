@@ -20,7 +20,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/apis/kops"
@@ -29,7 +28,7 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/nodesetup"
 	"k8s.io/kops/tests/integration/golden"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
@@ -168,9 +167,7 @@ func runCase(t *testing.T, dir string) {
 				strings.HasPrefix(path, "igconfig/") || strings.HasPrefix(path, terraformPrefix) {
 				continue
 			}
-			_, err := kubemanifest.DecodeStrict([]byte(data), kubemanifest.Kinds{
-				corednsoperator.APIVersion + "/CoreDNS": func() metav1.Object { return &corednsoperator.CoreDNS{} },
-			})
+			_, err := kubemanifest.DecodeStrict([]byte(data), addons.OperatorKinds())
 			assert.NoError(t, err, path)
 		}
 	})

@@ -17,19 +17,24 @@ import (
 
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
 // tokenMounts are the pods kops deploys that mount a service-account token, and why each needs
-// the API. A pod that mounts one and is not here fails TestTokenMounts, and so does an entry no
-// golden case uses any more.
-var tokenMounts = map[string]string{
-	"Deployment/kube-system/coredns":                      "CoreDNS serves Services from the API: it lists and watches Services, EndpointSlices, pods and namespaces",
-	"Deployment/kube-system/coredns-autoscaler":           "the autoscaler lists nodes and scales Deployment coredns",
-	"Deployment/coredns-operator-system/coredns-operator": "the operator reconciles the CoreDNS object into Deployment, Service, ConfigMap and ServiceAccount coredns",
-	"DaemonSet/kube-system/kube2iam":                      "kube2iam maps a request's source IP to a pod and reads the role annotations of pods and namespaces",
-	"Deployment/kube-system/metrics-server":               "metrics-server lists pods and nodes, reads the kubelets' metrics through the API's authorization, and serves an aggregated API that delegates authentication and authorization to the API server",
-}
+// the API: the addons' own pods, and every operator of the registry. A pod that mounts one and is
+// not here fails TestTokenMounts, and so does an entry no golden case uses any more.
+var tokenMounts = func() map[string]string {
+	mounts := map[string]string{
+		"Deployment/kube-system/coredns":            "CoreDNS serves Services from the API: it lists and watches Services, EndpointSlices, pods and namespaces",
+		"Deployment/kube-system/coredns-autoscaler": "the autoscaler lists nodes and scales Deployment coredns",
+		"DaemonSet/kube-system/kube2iam":            "kube2iam maps a request's source IP to a pod and reads the role annotations of pods and namespaces",
+		"Deployment/kube-system/metrics-server":     "metrics-server lists pods and nodes, reads the kubelets' metrics through the API's authorization, and serves an aggregated API that delegates authentication and authorization to the API server",
+	}
+	for _, o := range addons.Operators() {
+		d := o.Descriptor
+		mounts["Deployment/"+d.Namespace+"/"+d.DeploymentName] = "the operator reconciles its " + d.CRD.Kind + " object into the objects it manages"
+	}
+	return mounts
+}()
 
 // podTemplate is one workload's pod spec, named Kind/namespace/name.
 type podTemplate struct {
@@ -118,9 +123,7 @@ func goldenObjects(t *testing.T, dir string) []metav1.Object {
 		if err != nil {
 			return err
 		}
-		decoded, err := kubemanifest.DecodeStrict(data, kubemanifest.Kinds{
-			corednsoperator.APIVersion + "/CoreDNS": func() metav1.Object { return &corednsoperator.CoreDNS{} },
-		})
+		decoded, err := kubemanifest.DecodeStrict(data, addons.OperatorKinds())
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}

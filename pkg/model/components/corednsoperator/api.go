@@ -2,6 +2,8 @@ package corednsoperator
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/pkg/model/components/operator"
 )
 
 // APIVersion is the group/version of the CoreDNS kind.
@@ -35,15 +37,8 @@ type CoreDNSSpec struct {
 	Corefile string `json:"corefile"`
 }
 
-// CoreDNSStatus is what the operator reports.
-type CoreDNSStatus struct {
-	// ObservedGeneration is the object's generation the rest of the status describes.
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Healthy            bool               `json:"healthy,omitempty"`
-	Errors             []string           `json:"errors,omitempty"`
-	Phase              string             `json:"phase,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
-}
+// CoreDNSStatus is what the operator reports: the status every operator of kops reports.
+type CoreDNSStatus = operator.Status
 
 // MaxCorefileBytes is the most the CRD accepts in spec.corefile (64 KiB).
 const MaxCorefileBytes = 64 << 10

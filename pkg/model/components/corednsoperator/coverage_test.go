@@ -86,7 +86,7 @@ var needs = map[string][]rbacv1.PolicyRule{
 }
 
 func TestGrantsMatchNeeds(t *testing.T) {
-	objects := RBACObjects()
+	objects := Descriptor().RBACObjects()
 	for ns, need := range needs {
 		t.Run(ns, func(t *testing.T) {
 			have := granted(objects, ns)
@@ -99,7 +99,7 @@ func TestGrantsMatchNeeds(t *testing.T) {
 }
 
 func TestGrantsExclude(t *testing.T) {
-	objects := RBACObjects()
+	objects := Descriptor().RBACObjects()
 	for _, tc := range []struct {
 		name, namespace string
 		rule            rbacv1.PolicyRule
@@ -140,13 +140,13 @@ func TestGrantsExclude(t *testing.T) {
 // TestOperatorNamespaceRoleStaysThere checks the operator-namespace Role cannot act in
 // kube-system: Covers ignores namespaces, so this checks where the Role and its binding live.
 func TestOperatorNamespaceRoleStaysThere(t *testing.T) {
-	roles, bindings := split(t, RBACObjects())
+	roles, bindings := split(t, Descriptor().RBACObjects())
 	opRole := roles[Namespace]
 	assert.Equal(t, Namespace, opRole.Namespace)
 	assert.Equal(t, Namespace, bindings[Namespace].Namespace)
 	// The only binding in kube-system refers to kube-system's own Role, whose rules carry none of
 	// the operator-namespace-only grants (the lease).
 	assert.Equal(t, "Role", bindings[WatchNamespace].RoleRef.Kind)
-	ok, _ := validation.Covers(granted(RBACObjects(), WatchNamespace), []rbacv1.PolicyRule{rule("coordination.k8s.io", "leases", "create")})
+	ok, _ := validation.Covers(granted(Descriptor().RBACObjects(), WatchNamespace), []rbacv1.PolicyRule{rule("coordination.k8s.io", "leases", "create")})
 	assert.False(t, ok, "lease rights leak into kube-system")
 }

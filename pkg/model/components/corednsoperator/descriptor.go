@@ -3,8 +3,6 @@ package corednsoperator
 import (
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-
 	"k8s.io/kops/pkg/model/components/operator"
 )
 
@@ -17,16 +15,10 @@ const MaxReplicas = 50
 // PolicyName names the admission policy and its binding.
 const PolicyName = "coredns-operator-scope"
 
-// Username is the identity the operator's requests carry.
-const Username = "system:serviceaccount:" + Namespace + ":" + ServiceAccount
-
 // ProbeConfigMap names the object of the enforcement probe. The operator manages no ConfigMap of
 // this name, so the admission policy must deny the operator creating it; channels sends that
 // request (as a dry run) until it is denied, before it grants the operator any right.
 const ProbeConfigMap = "coredns-operator-enforcement-probe"
-
-// EventReporter is the component the operator's events must name as their source.
-const EventReporter = DeploymentName
 
 // Descriptor is the CoreDNS operator as data: everything that confines it is generated from this
 // value by package operator. It is built afresh on each call, so no caller can change another's.
@@ -60,22 +52,6 @@ func Descriptor() *operator.Descriptor {
 	}
 }
 
-// Scope is what the operator may write, as kops renders it (see operator.Scope).
-type Scope = operator.Scope
-
-// ScopeFromManifest picks the managed objects out of the built-in addon's rendered manifest, with
-// the rendering of Marked(spec) saying where the CoreDNS object's fields flow (Params).
-func ScopeFromManifest(manifest, marked []byte, spec CoreDNSSpec) (*Scope, error) {
-	return Descriptor().ScopeFromManifest(manifest, marked, Params(spec))
-}
-
-// CheckRendering checks what the operator renders as the policy's derivation does (strict decoding,
-// every managed object there), without deriving a policy.
-func CheckRendering(manifest []byte) error {
-	_, err := Descriptor().ScopeFromManifest(manifest, manifest, nil)
-	return err
-}
-
 // Params are the CoreDNS object's fields the policy binds, with their values in spec and a marker
 // of each (Marked): the image, the Corefile and the Service's address flow into what the operator
 // writes; the version and domain are bound too, wherever they would flow.
@@ -106,27 +82,3 @@ func Marked(spec CoreDNSSpec) CoreDNSSpec {
 		Corefile:  "# policy marker: spec.corefile\n",
 	}
 }
-
-// Labels are set on every object kops generates for the operator.
-func Labels() map[string]string { return Descriptor().Labels() }
-
-// RBACObjects are the operator's Roles and RoleBindings, generated from Rights.
-func RBACObjects() []runtime.Object { return Descriptor().RBACObjects() }
-
-// RBACManifest is RBACObjects as a YAML stream.
-func RBACManifest() ([]byte, error) { return Descriptor().RBACManifest() }
-
-// RightsMarkdown is the rights table of docs/addon-operators.md.
-func RightsMarkdown() string { return Descriptor().RightsMarkdown() }
-
-// PolicyObjects are the admission policy and its binding confining the operator to s.
-func PolicyObjects(s *Scope) ([]runtime.Object, error) { return operator.PolicyObjects(s) }
-
-// PolicyManifest is PolicyObjects as a YAML stream.
-func PolicyManifest(s *Scope) ([]byte, error) { return operator.PolicyManifest(s) }
-
-// PolicyMarkdown is the policy as shown in the docs.
-func PolicyMarkdown(s *Scope) string { return operator.PolicyMarkdown(s) }
-
-// ProbeObject is the object of the enforcement probe.
-func ProbeObject() map[string]interface{} { return Descriptor().ProbeObject() }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestRightsMarkdown(t *testing.T) {
-	md := RightsMarkdown()
+	md := Descriptor().RightsMarkdown()
 	lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
 	assert.Len(t, lines, len(Rights)+2, "header, separator and one row per right")
 	assert.Equal(t, "| Namespace | API group | Resources | Verbs | Names | Why |", lines[0])

@@ -17,6 +17,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/model/components/operator/operatortest"
 	"k8s.io/kops/pkg/operators/coredns"
 )
@@ -27,7 +28,7 @@ const pinnedImage = "mirror.example.com/coredns/coredns:v1.12.4"
 // the managed objects as the API server stores them (kops renders every defaulted field).
 type rendering struct {
 	spec    CoreDNSSpec
-	scope   *Scope
+	scope   *operator.Scope
 	objects map[string]map[string]interface{} // by kind
 }
 
@@ -55,7 +56,7 @@ func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *
 	spec2 := CoreDNSSpec(dnsSpec)
 	marked, err := coredns.Render(coredns.Spec(Marked(spec2)), facts)
 	require.NoError(t, err)
-	s, err := ScopeFromManifest(manifest, marked, spec2)
+	s, err := Descriptor().ScopeFromManifest(manifest, marked, Params(spec2))
 	require.NoError(t, err)
 	r := &rendering{spec: spec2, scope: s, objects: map[string]map[string]interface{}{}}
 	objs, err := kubemanifest.DecodeStrict(manifest)
@@ -111,7 +112,7 @@ var programs sync.Map
 // denials evaluates every validation of both policies the way the API server does, with the
 // CoreDNS object spec as the params, and returns the messages of those that fail; an expression that
 // errors counts as a denial (failurePolicy Fail).
-func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
+func denials(t *testing.T, s *operator.Scope, spec CoreDNSSpec, r request) []string {
 	t.Helper()
 	env, err := cel.NewEnv(cel.OptionalTypes(),
 		cel.Variable("object", cel.DynType), cel.Variable("oldObject", cel.DynType), cel.Variable("request", cel.DynType),
@@ -124,7 +125,7 @@ func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
 		"request": map[string]interface{}{
 			"operation": r.operation, "namespace": r.namespace,
 			"resource": map[string]interface{}{"group": r.group, "resource": r.resource},
-			"userInfo": map[string]interface{}{"username": Username},
+			"userInfo": map[string]interface{}{"username": Descriptor().Username()},
 		},
 	}
 	eval := func(expression string) (interface{}, error) {
@@ -143,7 +144,7 @@ func denials(t *testing.T, s *Scope, spec CoreDNSSpec, r request) []string {
 		return out.Value(), nil
 	}
 	var denied []string
-	policies, err := PolicyObjects(s)
+	policies, err := operator.PolicyObjects(s)
 	require.NoError(t, err)
 	for _, o := range policies {
 		policy, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicy)
@@ -305,10 +306,10 @@ func TestPolicyEvents(t *testing.T) {
 		})
 	}
 	event := func(r request) request { r.group, r.resource, r.namespace = "", "events", WatchNamespace; return r }
-	mine := core(EventReporter, "apps/v1", "Deployment", CoreDNSDeployment)
+	mine := core(Descriptor().EventReporter(), "apps/v1", "Deployment", CoreDNSDeployment)
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: mine})))
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: mine, oldObject: mine})))
-	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(EventReporter, APIVersion, "CoreDNS", CoreDNSResource)})))
+	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(Descriptor().EventReporter(), APIVersion, "CoreDNS", CoreDNSResource)})))
 	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", LeaseName), nil}),
 		"its own namespace is its own")
 
@@ -320,7 +321,7 @@ func TestPolicyEvents(t *testing.T) {
 	}
 	for name, obj := range map[string]map[string]interface{}{
 		"as the scheduler":          core("default-scheduler", "apps/v1", "Deployment", CoreDNSDeployment),
-		"about the API server":      core(EventReporter, "v1", "Pod", "kube-apiserver-x"),
+		"about the API server":      core(Descriptor().EventReporter(), "v1", "Pod", "kube-apiserver-x"),
 		"naming another host":       on(mine, func(o map[string]interface{}) { o["source"].(map[string]interface{})["host"] = "node-1" }),
 		"as another instance":       on(mine, func(o map[string]interface{}) { o["reportingInstance"] = "node-1" }),
 		"with a field path":         on(mine, func(o map[string]interface{}) { o["involvedObject"].(map[string]interface{})["fieldPath"] = "spec.x" }),
@@ -344,12 +345,12 @@ func TestPolicyEvents(t *testing.T) {
 	newAPI := func(obj map[string]interface{}) request {
 		return request{"CREATE", "events.k8s.io", "events", WatchNamespace, obj, nil}
 	}
-	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(EventReporter))), "new API, as itself")
+	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(Descriptor().EventReporter()))), "new API, as itself")
 	assert.NotEmpty(t, denials(t, r.scope, r.spec, newAPI(newEvent("kubelet"))), "new API, as another")
 }
 
 func TestPolicyAppliesToOperatorOnly(t *testing.T) {
-	objects, err := PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
+	objects, err := operator.PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
 	require.NoError(t, err)
 	require.Len(t, objects, 4, "the scope and the exact policy, each with its binding")
 	env, err := cel.NewEnv(cel.Variable("request", cel.DynType))
@@ -358,9 +359,9 @@ func TestPolicyAppliesToOperatorOnly(t *testing.T) {
 		switch o := o.(type) {
 		case *admissionregistrationv1.ValidatingAdmissionPolicy:
 			for user, want := range map[string]bool{
-				Username: true,
+				Descriptor().Username():                                   true,
 				"system:serviceaccount:kube-system:deployment-controller": false,
-				"kubernetes-admin": false,
+				"kubernetes-admin":                                        false,
 			} {
 				ast, issues := env.Compile(o.Spec.MatchConditions[0].Expression)
 				require.NoError(t, issues.Err())
@@ -394,11 +395,11 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			changed := []byte(strings.Replace(string(manifest), c.from, c.to, 1))
 			require.NotEqual(t, manifest, changed)
-			_, err := ScopeFromManifest(changed, changed, r.spec)
+			_, err := Descriptor().ScopeFromManifest(changed, changed, Params(r.spec))
 			assert.Error(t, err)
 		})
 	}
-	_, err = ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"), nil, r.spec)
+	_, err = Descriptor().ScopeFromManifest([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns, namespace: kube-system}\n"), nil, Params(r.spec))
 	assert.ErrorContains(t, err, "no Deployment kube-system/coredns")
 
 	// The image flowing into a label too: the marked rendering shows it where no param can stand.
@@ -408,7 +409,7 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 		leak := func(m []byte, image string) []byte {
 			return []byte(strings.Replace(string(m), "k8s-app: kube-dns\n", "k8s-app: kube-dns\n    image-was: \""+strings.ReplaceAll(image, ":", "-")+"\"\n", 1))
 		}
-		_, err = ScopeFromManifest(leak(manifest, r.spec.Image), leak(marked, Marked(r.spec).Image), r.spec)
+		_, err = Descriptor().ScopeFromManifest(leak(manifest, r.spec.Image), leak(marked, Marked(r.spec).Image), Params(r.spec))
 		assert.ErrorContains(t, err, "depends on the instructions")
 	})
 }

@@ -33,7 +33,7 @@ func split(t *testing.T, objects []runtime.Object) (map[string]*rbacv1.Role, map
 }
 
 func TestRolesEqualRights(t *testing.T) {
-	roles, bindings := split(t, RBACObjects())
+	roles, bindings := split(t, Descriptor().RBACObjects())
 	assert.ElementsMatch(t, []string{WatchNamespace, Namespace}, keys(roles))
 	assert.ElementsMatch(t, []string{WatchNamespace, Namespace}, keys(bindings))
 
@@ -73,7 +73,7 @@ func keys[V any](m map[string]V) []string {
 
 // allRules is every rule in every generated Role.
 func allRules(t *testing.T) []rbacv1.PolicyRule {
-	roles, _ := split(t, RBACObjects())
+	roles, _ := split(t, Descriptor().RBACObjects())
 	var rules []rbacv1.PolicyRule
 	for _, role := range roles {
 		rules = append(rules, role.Rules...)
@@ -141,9 +141,9 @@ func TestUnnamedWritesAreOnlyCreate(t *testing.T) {
 }
 
 func TestRBACObjectsDoNotShareRights(t *testing.T) {
-	want, err := RBACManifest()
+	want, err := Descriptor().RBACManifest()
 	require.NoError(t, err)
-	roles, _ := split(t, RBACObjects())
+	roles, _ := split(t, Descriptor().RBACObjects())
 	for _, role := range roles {
 		for _, r := range role.Rules {
 			for _, s := range [][]string{r.APIGroups, r.Resources, r.Verbs, r.ResourceNames} {
@@ -153,20 +153,20 @@ func TestRBACObjectsDoNotShareRights(t *testing.T) {
 			}
 		}
 	}
-	got, err := RBACManifest()
+	got, err := Descriptor().RBACManifest()
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got), "changing generated objects changed Rights")
 }
 
 func TestRBACManifest(t *testing.T) {
-	first, err := RBACManifest()
+	first, err := Descriptor().RBACManifest()
 	require.NoError(t, err)
-	second, err := RBACManifest()
+	second, err := Descriptor().RBACManifest()
 	require.NoError(t, err)
 	assert.Equal(t, first, second, "manifest must be byte-stable")
 	assert.True(t, bytes.HasSuffix(first, []byte("\n")) && !bytes.HasSuffix(first, []byte("\n\n")))
 
-	objects := RBACObjects()
+	objects := Descriptor().RBACObjects()
 	docs := bytes.Split(first, []byte("\n---\n"))
 	require.Len(t, docs, len(objects))
 	for i, doc := range docs {

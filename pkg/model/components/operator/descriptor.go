@@ -10,6 +10,7 @@ import (
 	"reflect"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"k8s.io/kops/pkg/crdschema"
 )
@@ -47,6 +48,10 @@ type Descriptor struct {
 	Rights []Right
 	// Pod is what the operator's own pod, taken from its channel package, may ask for.
 	Pod PodAllowance
+	// Prerequisites are what the addon's pods need that the operator may not write (ClusterRoles,
+	// bindings, APIServices), rendered by kops and written in an addon of its own before the
+	// operator's: see prerequisites.go.
+	Prerequisites []runtime.Object
 }
 
 // CRD names the custom resource the operator reconciles and says how kops generates its
@@ -142,6 +147,7 @@ func (d *Descriptor) Validate() error {
 		problems = append(problems, "MaxReplicas: must be at least 1")
 	}
 	problems = append(problems, d.validateRights()...)
+	problems = append(problems, d.validatePrerequisites()...)
 	if len(problems) > 0 {
 		sortStrings(problems)
 		return fmt.Errorf("operator descriptor %q: %v", d.AddonName, problems)

@@ -1,4 +1,4 @@
-package app
+package manager
 
 import (
 	"testing"
@@ -25,12 +25,12 @@ func TestAdoptedFrom(t *testing.T) {
 		want   []string
 	}{
 		{"does not exist: created, not adopted", nil, nil},
-		{"the operator manages it already", managedBy("kops-channels", FieldManager), nil},
+		{"the operator manages it already", managedBy("kops-channels", "the-operator"), nil},
 		{"the built-in addon's", managedBy("kops-channels", "kube-controller-manager", "kops-channels"), []string{"kops-channels", "kube-controller-manager"}},
 		{"made without a field manager", managedBy(), []string{"no field manager"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, adoptedFrom(tc.cached))
+			assert.Equal(t, tc.want, adoptedFrom(tc.cached, "the-operator"))
 		})
 	}
 }

@@ -1,36 +1,37 @@
-package app
+package manager
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
 )
 
-// writeStatus applies the status for errs and d, unless it says what the object already says.
-func (c *Controller) writeStatus(ctx context.Context, u *unstructured.Unstructured, d *appsv1.Deployment, errs []error) error {
-	var previous *corednsoperator.CoreDNSStatus
+// writeStatus applies the status for errs and the workload's state, unless it says what the
+// object already says.
+func (c *Controller[S]) writeStatus(ctx context.Context, u *unstructured.Unstructured, w workload, errs []error) error {
+	var previous *operator.Status
 	if raw, ok := u.Object["status"]; ok {
-		previous = &corednsoperator.CoreDNSStatus{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw.(map[string]any), previous); err != nil {
+		previous = &operator.Status{}
+		if m, isMap := raw.(map[string]any); !isMap || runtime.DefaultUnstructuredConverter.FromUnstructured(m, previous) != nil {
 			previous = nil
 		}
 	}
-	st := computeStatus(u.GetGeneration(), previous, errs, d)
+	st := computeStatus(u.GetGeneration(), previous, errs, w)
 	if previous != nil && equalStatus(previous, st) {
 		return nil
 	}
+	crd := c.addon.Descriptor.CRD
 	body, err := json.Marshal(map[string]any{
-		"apiVersion": corednsoperator.APIVersion,
-		"kind":       "CoreDNS",
+		"apiVersion": crd.APIVersion(),
+		"kind":       crd.Kind,
 		"metadata":   map[string]any{"name": u.GetName(), "namespace": u.GetNamespace()},
 		"status":     st,
 	})
@@ -41,17 +42,17 @@ func (c *Controller) writeStatus(ctx context.Context, u *unstructured.Unstructur
 	if err := patch.UnmarshalJSON(body); err != nil {
 		return err
 	}
-	_, err = c.client.Resource(corednsGVR).Namespace(u.GetNamespace()).ApplyStatus(ctx, u.GetName(), patch, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	_, err = c.client.Resource(c.resource).Namespace(u.GetNamespace()).ApplyStatus(ctx, u.GetName(), patch, metav1.ApplyOptions{FieldManager: c.addon.FieldManager(), Force: true})
 	if err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("writing the status of CoreDNS %s: %w", reconcileKey, err)
+		return fmt.Errorf("writing the status of %s %s: %w", crd.Kind, c.key, err)
 	}
 	klog.FromContext(ctx).Info("Status", "phase", st.Phase, "healthy", st.Healthy, "observedGeneration", st.ObservedGeneration, "errors", st.Errors)
 	return nil
 }
 
 // equalStatus compares what the operator decides, ignoring condition timestamps.
-func equalStatus(a, b *corednsoperator.CoreDNSStatus) bool {
-	strip := func(s *corednsoperator.CoreDNSStatus) string {
+func equalStatus(a, b *operator.Status) bool {
+	strip := func(s *operator.Status) string {
 		cp := *s
 		cp.Conditions = nil
 		for _, cond := range s.Conditions {

@@ -1,4 +1,4 @@
-package app
+package manager
 
 import (
 	"context"
@@ -10,11 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/record"
-
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
-// Event reasons on the CoreDNS object, what `kubectl describe coredns -n kube-system` lists.
+// Event reasons on the custom resource, what `kubectl describe` lists.
 const (
 	// ReasonApplied (Normal): the operator applied objects whose rendering changed or that
 	// someone else had changed.
@@ -22,33 +20,34 @@ const (
 	// ReasonAdopted (Normal): the operator took over an object it had not applied before (kops's
 	// built-in addon's, on handover).
 	ReasonAdopted = "Adopted"
-	// ReasonApplyFailed (Warning): the server refused an apply, or the Service's address would move.
+	// ReasonApplyFailed (Warning): the server refused an apply, or the addon refused one
+	// (Addon.CheckApply).
 	ReasonApplyFailed = "ApplyFailed"
 	// ReasonInvalidSpec (Warning): the spec cannot be rendered.
 	ReasonInvalidSpec = "InvalidSpec"
 )
 
-// newEventRecorder records core/v1 events as corednsoperator.EventReporter, component and host
-// alike: the one source (and so reporting controller and instance) the admission policy allows,
-// since an event naming a host would speak for that node. Recording is asynchronous and ends with
-// ctx. Leader election records its events on the Lease with it too.
-func newEventRecorder(ctx context.Context, client dynamic.Interface) (record.EventRecorder, error) {
+// newEventRecorder records core/v1 events as reporter, component and host alike: the one source
+// (and so reporting controller and instance) the admission policy allows, since an event naming a
+// host would speak for that node. Recording is asynchronous and ends with ctx. Leader election
+// records its events on the Lease with it too.
+func newEventRecorder(ctx context.Context, client dynamic.Interface, reporter string) record.EventRecorder {
 	// Every object it records events on carries its kind (unstructured), so the scheme is empty.
 	scheme := runtime.NewScheme()
 	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
 	broadcaster.StartRecordingToSink(&eventSink{ctx: ctx, client: client})
-	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: corednsoperator.EventReporter, Host: corednsoperator.EventReporter}), nil
+	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: reporter, Host: reporter})
 }
 
-// adoptedFrom names the field managers of an existing object the operator has never applied,
-// or returns nil when the operator manages it already or it does not exist.
-func adoptedFrom(cached *unstructured.Unstructured) []string {
+// adoptedFrom names the field managers of an existing object the operator (fieldManager) has
+// never applied, or returns nil when the operator manages it already or it does not exist.
+func adoptedFrom(cached *unstructured.Unstructured, fieldManager string) []string {
 	if cached == nil {
 		return nil
 	}
 	var others []string
 	for _, f := range cached.GetManagedFields() {
-		if f.Manager == FieldManager {
+		if f.Manager == fieldManager {
 			return nil
 		}
 		if !slices.Contains(others, f.Manager) {
@@ -61,8 +60,8 @@ func adoptedFrom(cached *unstructured.Unstructured) []string {
 	return others
 }
 
-// recordApplied records what one reconcile applied and took over on the CoreDNS object.
-func (c *Controller) recordApplied(owner *unstructured.Unstructured, applied []string, adopted map[string][]string) {
+// recordApplied records what one reconcile applied and took over on the custom resource.
+func (c *Controller[S]) recordApplied(owner *unstructured.Unstructured, applied []string, adopted map[string][]string) {
 	if c.events == nil {
 		return
 	}
@@ -76,8 +75,8 @@ func (c *Controller) recordApplied(owner *unstructured.Unstructured, applied []s
 	}
 }
 
-// recordFailure records a Warning on the CoreDNS object.
-func (c *Controller) recordFailure(owner *unstructured.Unstructured, reason string, err error) {
+// recordFailure records a Warning on the custom resource.
+func (c *Controller[S]) recordFailure(owner *unstructured.Unstructured, reason string, err error) {
 	if c.events == nil {
 		return
 	}

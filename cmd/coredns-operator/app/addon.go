@@ -1,0 +1,61 @@
+package app
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/corefile"
+	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operators/manager"
+)
+
+// FieldManager is the operator's server-side apply field manager (manager.Addon.FieldManager).
+const FieldManager = corednsoperator.DeploymentName
+
+// Addon is the CoreDNS operator as the runtime runs it, rendering with facts.
+func Addon(facts Facts) manager.Addon[Spec] {
+	return manager.Addon[Spec]{
+		Descriptor: corednsoperator.Descriptor(),
+		Render:     func(spec Spec) ([]byte, error) { return renderObjects(spec, facts) },
+		Check:      checkCorefile,
+		CheckApply: checkClusterIP,
+	}
+}
+
+// checkCorefile refuses a Corefile that could reach a credential (pkg/corefile, the same check
+// kops's validation makes), naming every problem. kops checks the Corefile it writes into the
+// object; anyone else who may write the object could hand CoreDNS one that reaches its token, so
+// it is checked again before it is applied.
+func checkCorefile(spec Spec) error {
+	problems, err := corefile.Check(spec.Corefile)
+	if err != nil {
+		return fmt.Errorf("spec.corefile: %w", err)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.String()
+	}
+	return fmt.Errorf("spec.corefile is refused, nothing was applied: %s", strings.Join(msgs, "; "))
+}
+
+// checkClusterIP refuses to apply a Service whose cluster IP would change: Kubernetes cannot
+// change it in place, and the operator may not delete the Service (another could take the IP).
+func checkClusterIP(spec Spec, m operator.Managed, svc *unstructured.Unstructured) error {
+	if m.Kind != "Service" || svc == nil {
+		return nil
+	}
+	current, _, _ := unstructured.NestedString(svc.Object, "spec", "clusterIP")
+	want, errWant := netip.ParseAddr(spec.DNSIP)
+	have, errHave := netip.ParseAddr(current)
+	if errWant == nil && errHave == nil && want == have {
+		return nil
+	}
+	return fmt.Errorf("spec.dnsIP %q differs from the clusterIP %q of Service %s/%s, which cannot change in place; the operator never deletes the Service: delete it yourself to move DNS to the new address", spec.DNSIP, current, corednsoperator.WatchNamespace, m.Name)
+}

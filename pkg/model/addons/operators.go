@@ -1,0 +1,56 @@
+package addons
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/kubemanifest"
+)
+
+// Operators is every addon operator kops can deploy, one line each: the builders, the golden and
+// channel tests, `kops validate cluster`, `kops get assets` and `make images` all read this list,
+// so adding an operator is its data (an Operator value) and one line here. Built afresh on each
+// call, so no caller can change another's.
+func Operators() []*Operator {
+	return []*Operator{
+		coreDNSOperator(),
+	}
+}
+
+// OperatorOf is the operator whose addon (Descriptor.AddonName) is name, or nil.
+func OperatorOf(name string) *Operator {
+	for _, o := range Operators() {
+		if o.Descriptor.AddonName == name {
+			return o
+		}
+	}
+	return nil
+}
+
+// OperatorKinds are the kinds of Operators that kubemanifest.DecodeStrict has no table entry for,
+// so that what kops writes for them decodes strictly: each operator's custom resource into the Go
+// type its CRD is generated from, and each typed prerequisite (an APIService, say) into its type.
+func OperatorKinds() kubemanifest.Kinds { return kindsOf(Operators()) }
+
+func kindsOf(operators []*Operator) kubemanifest.Kinds {
+	kinds := kubemanifest.Kinds{}
+	for _, o := range operators {
+		crd := o.Descriptor.CRD
+		kinds[crd.APIVersion()+"/"+crd.Kind] = constructor(crd.Type)
+		for _, p := range o.Descriptor.Prerequisites {
+			t := reflect.TypeOf(p)
+			if _, untyped := p.(*unstructured.Unstructured); untyped || t.Kind() != reflect.Pointer {
+				continue
+			}
+			gvk := p.GetObjectKind().GroupVersionKind()
+			kinds[gvk.GroupVersion().String()+"/"+gvk.Kind] = constructor(t.Elem())
+		}
+	}
+	return kinds
+}
+
+func constructor(t reflect.Type) func() metav1.Object {
+	return func() metav1.Object { return reflect.New(t).Interface().(metav1.Object) }
+}

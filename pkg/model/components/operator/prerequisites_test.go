@@ -1,0 +1,122 @@
+package operator_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"k8s.io/kops/pkg/model/components/operator"
+)
+
+// What a real metrics-server needs pre-created: a read-only ClusterRole, its binding and the
+// delegated-auth bindings of its own ServiceAccount, and the APIService routing metrics.k8s.io to
+// its Service.
+func metricsServerPrerequisites() []runtime.Object {
+	sa := rbacv1.Subject{Kind: "ServiceAccount", Name: "metrics-server", Namespace: "kube-system"}
+	rbac := metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1"}
+	withKind := func(kind string) metav1.TypeMeta { t := rbac; t.Kind = kind; return t }
+	return []runtime.Object{
+		&rbacv1.ClusterRole{TypeMeta: withKind("ClusterRole"), ObjectMeta: metav1.ObjectMeta{Name: "system:metrics-server"},
+			Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"nodes/metrics", "pods", "nodes"}, Verbs: []string{"get", "list", "watch"}}}},
+		&rbacv1.ClusterRoleBinding{TypeMeta: withKind("ClusterRoleBinding"), ObjectMeta: metav1.ObjectMeta{Name: "system:metrics-server"},
+			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:metrics-server"}, Subjects: []rbacv1.Subject{sa}},
+		&rbacv1.ClusterRoleBinding{TypeMeta: withKind("ClusterRoleBinding"), ObjectMeta: metav1.ObjectMeta{Name: "metrics-server:system:auth-delegator"},
+			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:auth-delegator"}, Subjects: []rbacv1.Subject{sa}},
+		&rbacv1.RoleBinding{TypeMeta: withKind("RoleBinding"), ObjectMeta: metav1.ObjectMeta{Name: "metrics-server-auth-reader", Namespace: "kube-system"},
+			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "extension-apiserver-authentication-reader"}, Subjects: []rbacv1.Subject{sa}},
+		apiService("metrics-server"),
+	}
+}
+
+func apiService(service string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+		"metadata": map[string]interface{}{"name": "v1beta1.metrics.k8s.io"},
+		"spec": map[string]interface{}{
+			"group": "metrics.k8s.io", "version": "v1beta1", "groupPriorityMinimum": int64(100), "versionPriority": int64(100),
+			"service": map[string]interface{}{"name": service, "namespace": "kube-system"},
+		},
+	}}
+}
+
+func TestPrerequisitesOfARealMetricsServerAreAccepted(t *testing.T) {
+	d := metricsServer()
+	d.Prerequisites = metricsServerPrerequisites()
+	require.NoError(t, d.Validate())
+	assert.Equal(t, "prerequisites.metrics-server.addons.x-k8s.io", d.PrerequisitesAddon())
+	objects, err := d.PrerequisiteObjects()
+	require.NoError(t, err)
+	require.Len(t, objects, 5)
+	assert.NotContains(t, objects[0]["metadata"], "creationTimestamp", "only what the descriptor says")
+}
+
+// Each attack changes one prerequisite so that the operator, or whoever it could run, would get
+// something past its confinement; each is refused with where and why.
+func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
+	operatorSA := rbacv1.Subject{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}
+	cases := []struct {
+		name   string
+		change func(d *operator.Descriptor)
+		want   string
+	}{
+		{"binds the operator itself", func(d *operator.Descriptor) {
+			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Subjects = append(d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Subjects, operatorSA)
+		}, "Prerequisites[1].subjects[1]: ServiceAccount metrics-server-operator-system/metrics-server-operator: a prerequisite binds only a ServiceAccount the operator manages"},
+		{"binds a group holding every ServiceAccount", func(d *operator.Descriptor) {
+			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Subjects = []rbacv1.Subject{{Kind: "Group", Name: "system:serviceaccounts"}}
+		}, "Prerequisites[1].subjects[0]: Group /system:serviceaccounts"},
+		{"binds a ServiceAccount the operator does not manage", func(d *operator.Descriptor) {
+			d.Prerequisites[2].(*rbacv1.ClusterRoleBinding).Subjects[0].Name = "default"
+		}, "Prerequisites[2].subjects[0]: ServiceAccount kube-system/default"},
+		{"binds cluster-admin", func(d *operator.Descriptor) {
+			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).RoleRef.Name = "cluster-admin"
+		}, `Prerequisites[1].roleRef: ClusterRole "cluster-admin" is neither a prerequisite ClusterRole nor a read-only built-in role`},
+		{"binds a built-in Role under a ClusterRole's name", func(d *operator.Descriptor) {
+			d.Prerequisites[3].(*rbacv1.RoleBinding).RoleRef.Kind = "ClusterRole"
+		}, `Prerequisites[3].roleRef: ClusterRole "extension-apiserver-authentication-reader"`},
+		{"a role that writes", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Verbs = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Verbs, "patch")
+		}, `Prerequisites[0].rules[0].verbs: "patch": a prerequisite role may only read`},
+		{"a role that escalates", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules,
+				rbacv1.PolicyRule{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"clusterroles"}, Verbs: []string{"escalate", "bind"}})
+		}, `Prerequisites[0].rules[1].verbs: "escalate"`},
+		{"a role with a wildcard", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = []string{"*"}
+		}, "Prerequisites[0].rules[0].resources: wildcards are not allowed"},
+		{"an APIService routed elsewhere", func(d *operator.Descriptor) {
+			d.Prerequisites[4] = apiService("kube-dns")
+		}, "Prerequisites[4].spec.service: kube-system/kube-dns: must be a Service the operator manages"},
+		{"a namespaced object that is no binding", func(d *operator.Descriptor) {
+			d.Prerequisites = append(d.Prerequisites, &rbacv1.Role{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"}, ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "kube-system"}})
+		}, "Prerequisites[5]: rbac.authorization.k8s.io/v1 Role is not a prerequisite kind"},
+		{"a ClusterRoleBinding in a namespace", func(d *operator.Descriptor) {
+			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Namespace = "kube-system"
+		}, `Prerequisites[1].metadata.namespace: "kube-system": must be ""`},
+		{"a RoleBinding in the operator's own namespace", func(d *operator.Descriptor) {
+			d.Prerequisites[3].(*rbacv1.RoleBinding).Namespace = "metrics-server-operator-system"
+		}, `Prerequisites[3].metadata.namespace: "metrics-server-operator-system": must be "kube-system"`},
+		{"the same object twice", func(d *operator.Descriptor) {
+			d.Prerequisites = append(d.Prerequisites, d.Prerequisites[0].DeepCopyObject())
+		}, `Prerequisites[5]: a second ClusterRole "system:metrics-server"`},
+		{"a right of the operator on a prerequisite's kind", func(d *operator.Descriptor) {
+			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"get"}, Why: "read"})
+		}, "Prerequisites[3]: Rights[8] grants the operator [get] on rolebindings: kops writes prerequisites, the operator may not touch them"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := metricsServer()
+			d.Prerequisites = metricsServerPrerequisites()
+			require.NoError(t, d.Validate(), "the untouched prerequisites are accepted")
+			tc.change(d)
+			err := d.Validate()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

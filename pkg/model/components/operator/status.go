@@ -1,0 +1,15 @@
+package operator
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Status is what an operator reports on its custom resource, as the cluster-addons operators do:
+// the custom resource's type uses it for its status, so every operator's CRD says the same, and
+// `kops validate cluster` reads status.healthy and status.errors of any of them.
+type Status struct {
+	// ObservedGeneration is the object's generation the rest of the status describes.
+	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
+	Healthy            bool               `json:"healthy,omitempty"`
+	Errors             []string           `json:"errors,omitempty"`
+	Phase              string             `json:"phase,omitempty"`
+	Conditions         []metav1.Condition `json:"conditions,omitempty"`
+}
