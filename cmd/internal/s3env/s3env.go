@@ -5,9 +5,9 @@ package s3env
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 
+	"k8s.io/kops/util/pkg/aws/sigv4"
 	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
@@ -21,8 +21,15 @@ func Settings(env map[string]string) s3store.Settings {
 		Region:          env["S3_REGION"],
 		AccessKeyID:     env["S3_ACCESS_KEY_ID"],
 		SecretAccessKey: env["S3_SECRET_ACCESS_KEY"],
-		LoadDefault: func(ctx context.Context) (aws.Config, error) {
-			return config.LoadDefaultConfig(ctx)
+		LoadDefault: func(ctx context.Context) (s3store.AWSConfig, error) {
+			cfg, err := config.LoadDefaultConfig(ctx)
+			if err != nil {
+				return s3store.AWSConfig{}, err
+			}
+			return s3store.AWSConfig{Region: cfg.Region, Credentials: func(ctx context.Context) (sigv4.Credentials, error) {
+				c, err := cfg.Credentials.Retrieve(ctx)
+				return sigv4.Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken, Source: c.Source}, err
+			}}, nil
 		},
 	}
 }
