@@ -1,9 +1,14 @@
 package s3env_test
 
 import (
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,6 +63,76 @@ func TestDefaultChainReachesS3(t *testing.T) {
 			data, err := p.Join("config").ReadFile()
 			require.NoError(t, err)
 			assert.Equal(t, "x", string(data))
+		})
+	}
+}
+
+// TestAWSSettingsTheStoreDoesNotFollow: AWS settings that moved the SDK's S3 requests elsewhere
+// are refused with what to set instead, unless S3_ENDPOINT names the endpoint; none of them sends
+// a request.
+func TestAWSSettingsTheStoreDoesNotFollow(t *testing.T) {
+	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret", "HOME": t.TempDir()}
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"AWS_ENDPOINT_URL_S3", map[string]string{"AWS_ENDPOINT_URL_S3": "http://user:pw@minio.local:9000/?x=1"}, "set S3_ENDPOINT=http://minio.local:9000/ (addressed path-style)"},
+		{"AWS_ENDPOINT_URL", map[string]string{"AWS_ENDPOINT_URL": "http://localstack:4566"}, "set S3_ENDPOINT=http://localstack:4566"},
+		{"FIPS", map[string]string{"AWS_USE_FIPS_ENDPOINT": "true"}, "set S3_ENDPOINT=https://s3-fips.REGION.amazonaws.com"},
+		{"dual-stack", map[string]string{"AWS_USE_DUALSTACK_ENDPOINT": "true"}, "set S3_ENDPOINT=https://s3.dualstack.REGION.amazonaws.com"},
+		{"S3_ENDPOINT wins", map[string]string{"AWS_ENDPOINT_URL_S3": "http://minio.local:9000", "AWS_USE_FIPS_ENDPOINT": "true", "S3_ENDPOINT": "http://127.0.0.1:1"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{}
+			for k, v := range keys {
+				env[k] = v
+			}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			cfg, err := s3env.Settings(env).LoadDefault(t.Context())
+			if tt.want == "" {
+				require.NoError(t, err)
+				assert.NotNil(t, cfg.Credentials)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.NotContains(t, err.Error(), "pw")
+		})
+	}
+}
+
+// TestCABundle: AWS_CA_BUNDLE's certificates are trusted for S3 requests (a server whose
+// certificate only the bundle vouches for answers), and without it that server is refused.
+func TestCABundle(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"1"`)
+		fmt.Fprint(w, "hello")
+	}))
+	defer srv.Close()
+	bundle := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(bundle, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
+	for _, withBundle := range []bool{true, false} {
+		t.Run(fmt.Sprint("bundle=", withBundle), func(t *testing.T) {
+			env := map[string]string{"S3_ENDPOINT": srv.URL, "S3_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "s", "HOME": t.TempDir()}
+			if withBundle {
+				env["AWS_CA_BUNDLE"] = bundle
+			}
+			settings := s3env.Settings(env)
+			settings.Timeout = 5 * time.Second
+			p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://bucket/state")
+			require.NoError(t, err)
+			data, err := p.Join("config").ReadFile()
+			if withBundle {
+				require.NoError(t, err)
+				assert.Equal(t, "hello", string(data))
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "certificate")
 		})
 	}
 }

@@ -7,11 +7,14 @@ package awscreds
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,10 +37,19 @@ type Options struct {
 }
 
 // Config is what the chain found: the region (empty when none is configured) and where the
-// credentials come from.
+// credentials come from, and the settings of the AWS configuration that say where S3 is.
 type Config struct {
 	Region      string
 	Credentials *Cache
+	// S3Endpoint is an endpoint configured for S3 (AWS_ENDPOINT_URL_S3, the profile's services
+	// section, AWS_ENDPOINT_URL or endpoint_url); empty for AWS's own.
+	S3Endpoint string
+	// FIPS and DualStack are AWS_USE_FIPS_ENDPOINT and AWS_USE_DUALSTACK_ENDPOINT (or the
+	// profile's use_fips_endpoint and use_dualstack_endpoint).
+	FIPS, DualStack bool
+	// TLS trusts the certificates of AWS_CA_BUNDLE (or the profile's ca_bundle) besides the
+	// system's; nil without one. The chain's own calls use it too.
+	TLS *tls.Config
 }
 
 // provider fetches credentials once; the Cache keeps them until shortly before they expire.
@@ -78,8 +90,20 @@ func Load(o Options) (Config, error) {
 		return Config{}, err
 	}
 	c.top = prof
-	cfg := Config{Region: first(c.env["AWS_REGION"], c.env["AWS_DEFAULT_REGION"], prof.s["region"])}
+	cfg := Config{Region: first(c.env["AWS_REGION"], c.env["AWS_DEFAULT_REGION"], prof.s["region"]),
+		S3Endpoint: c.endpoint("S3", "", true),
+		FIPS:       strings.EqualFold(first(c.env["AWS_USE_FIPS_ENDPOINT"], prof.s["use_fips_endpoint"]), "true"),
+		DualStack:  strings.EqualFold(first(c.env["AWS_USE_DUALSTACK_ENDPOINT"], prof.s["use_dualstack_endpoint"]), "true"),
+	}
 	c.region = cfg.Region
+	if bundle := first(c.env["AWS_CA_BUNDLE"], prof.s["ca_bundle"]); bundle != "" {
+		if cfg.TLS, err = caBundle(bundle); err != nil {
+			return Config{}, err
+		}
+		if o.HTTP == nil {
+			c.HTTP.Transport.(*http.Transport).TLSClientConfig = cfg.TLS
+		}
+	}
 
 	var p provider
 	switch {
@@ -293,6 +317,22 @@ func (c *chain) fromCredentialSource(p *profile) (provider, error) {
 	default:
 		return nil, fmt.Errorf("AWS profile %q: credential_source %q is none of EcsContainer, Ec2InstanceMetadata and Environment", p.name, src)
 	}
+}
+
+// caBundle is a TLS configuration trusting the PEM certificates in file besides the system's.
+func caBundle(file string) (*tls.Config, error) {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading the CA bundle (AWS_CA_BUNDLE or ca_bundle): %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("the CA bundle %s (AWS_CA_BUNDLE or ca_bundle) holds no PEM certificate", file)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }
 
 // defaultHTTP is a client whose connections fail fast: instance metadata and container endpoints

@@ -14,7 +14,7 @@ type section map[string]string
 // readINI reads an AWS shared file as AWS's SDKs do: "[name]" sections (the first word may be a
 // type: "profile x", "sso-session x"), "key = value" (or "key: value") lines, "#" and ";" comments
 // (inline ones after a space), indented lines as nested keys or continuations, which nothing read
-// here uses. Repeated sections merge, later keys win. A file that cannot be read is no file.
+// here uses but "services" sections' endpoints. Repeated sections merge, later keys win. A file that cannot be read is no file.
 func readINI(name string) (map[string]section, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -57,7 +57,9 @@ func parseINI(text string) map[string]section {
 				lastKey = strings.ToLower(k)
 				out[current][lastKey] = unquote(strings.TrimSpace(cutComment(v)))
 			case ok:
-				// nested: nothing here reads nested keys
+				// A nested key ("services" sections: "s3 =" then "  endpoint_url = ..."), kept as
+				// "s3.endpoint_url"; its comments are part of its value, as for AWS's SDKs.
+				out[current][lastKey+"."+strings.ToLower(k)] = v
 			case lastKey != "" && out[current][lastKey] != "":
 				out[current][lastKey] += "\n" + trimmed
 			}

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -95,6 +97,17 @@ var fixtures = []fixture{
 		files: map[string]string{".aws/config": "[profile e]\nrole_arn = arn:aws:iam::1:role/e\ncredential_source = EcsContainer\n"}},
 	{name: "credential_source unknown", fails: true, env: map[string]string{"AWS_PROFILE": "e"},
 		files: map[string]string{".aws/config": "[profile e]\nrole_arn = arn:aws:iam::1:role/e\ncredential_source = Somewhere\n"}},
+	{name: "STS endpoint from the profile's services section", env: map[string]string{"AWS_PROFILE": "svc", "AWS_ENDPOINT_URL_STS": ""},
+		files: map[string]string{".aws/config": "[profile svc]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/svc\nsource_profile = base\nservices = local\n" +
+			"[services local]\nsts =\n  endpoint_url = {fake}\ns3 =\n  endpoint_url = http://s3.local:9000\n[profile base]\naws_access_key_id = AKIDBASE\naws_secret_access_key = s\n"}},
+	// AWS_ENDPOINT_URL does not move the chain's own STS calls (the SDK builds that client before
+	// it reads the global endpoint): both call STS of a region whose name resolves nowhere.
+	{name: "STS endpoint not from AWS_ENDPOINT_URL", fails: true, env: map[string]string{"AWS_PROFILE": "svc", "AWS_ENDPOINT_URL_STS": "", "AWS_ENDPOINT_URL": "{fake}"},
+		files: map[string]string{".aws/config": "[profile svc]\nregion = xx-nowhere-1\nrole_arn = arn:aws:iam::1:role/svc\nsource_profile = base\n[profile base]\naws_access_key_id = AKIDBASE\naws_secret_access_key = s\n"}},
+	{name: "S3 endpoint from AWS_ENDPOINT_URL_S3", env: map[string]string{"AWS_ACCESS_KEY_ID": "A", "AWS_SECRET_ACCESS_KEY": "B", "AWS_ENDPOINT_URL_S3": "http://minio.local:9000"}},
+	{name: "S3 endpoint from the profile's endpoint_url", env: map[string]string{"AWS_ACCESS_KEY_ID": "A", "AWS_SECRET_ACCESS_KEY": "B"},
+		files: map[string]string{".aws/config": "[default]\nendpoint_url = http://everything.local\n"}},
+	{name: "configured endpoints ignored", env: map[string]string{"AWS_ACCESS_KEY_ID": "A", "AWS_SECRET_ACCESS_KEY": "B", "AWS_ENDPOINT_URL_S3": "http://minio.local:9000", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}},
 	{name: "mfa_serial", fails: true, env: map[string]string{"AWS_PROFILE": "m"},
 		files: map[string]string{".aws/config": "[profile m]\nrole_arn = arn:aws:iam::1:role/m\nsource_profile = base\nmfa_serial = arn:aws:iam::1:mfa/me\n[profile base]\naws_access_key_id = A\naws_secret_access_key = B\n"}},
 	{name: "web identity profile", env: map[string]string{"AWS_PROFILE": "w"},
@@ -181,6 +194,12 @@ func TestChainMatchesSDK(t *testing.T) {
 			ours, ourRegion, ourErr := resolveOurs(ctx, env)
 			theirs, err := config.LoadDefaultConfig(ctx)
 			theirRegion := theirs.Region
+			if err == nil {
+				ourCfg, loadErr := awscreds.Load(awscreds.Options{Env: env})
+				if assert.NoError(t, loadErr, "the SDK loads it") {
+					assert.Equal(t, aws.ToString(s3.NewFromConfig(theirs).Options().BaseEndpoint), ourCfg.S3Endpoint, "the endpoint configured for S3")
+				}
+			}
 			if err == nil {
 				var c struct{ id, secret, token string }
 				creds, rerr := theirs.Credentials.Retrieve(ctx)

@@ -71,7 +71,7 @@ func (c *chain) sso(p *profile) (provider, error) {
 			return sigv4.Credentials{}, fmt.Errorf("%s: the sign-in expired at %s (kops does not refresh it): %s",
 				source, tok.ExpiresAt.UTC().Format(time.RFC3339), login)
 		}
-		u := c.endpoint("SSO", "https://portal.sso."+region+"."+dnsSuffix(region)) + "/federation/credentials?" +
+		u := c.endpoint("SSO", "https://portal.sso."+region+"."+dnsSuffix(region), false) + "/federation/credentials?" +
 			url.Values{"account_id": {account}, "role_name": {role}}.Encode()
 		var out struct {
 			RoleCredentials struct {

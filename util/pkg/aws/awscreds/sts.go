@@ -16,13 +16,21 @@ import (
 	"k8s.io/kops/util/pkg/aws/sigv4"
 )
 
-// endpoint is where calls to service go: AWS_ENDPOINT_URL_<SERVICE>, then AWS_ENDPOINT_URL, then
-// the profile's endpoint_url (unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true), else AWS's own.
-func (c *chain) endpoint(envName, def string) string {
-	if strings.EqualFold(c.env["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"], "true") {
+// endpoint is where calls to service go: AWS_ENDPOINT_URL_<SERVICE>, then the profile's
+// services section, then (if global) AWS_ENDPOINT_URL and the profile's endpoint_url; none of
+// them when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS or ignore_configured_endpoint_urls is true; else
+// def. The credential chain's own calls (STS, SSO) take no global endpoint: AWS's SDKs make their
+// clients before they read it, and TestChainMatchesSDK holds us to what they do.
+func (c *chain) endpoint(service, def string, global bool) string {
+	if strings.EqualFold(first(c.env["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"], c.top.s["ignore_configured_endpoint_urls"]), "true") {
 		return def
 	}
-	return first(c.env["AWS_ENDPOINT_URL_"+envName], c.env["AWS_ENDPOINT_URL"], c.top.s["endpoint_url"], def)
+	services := c.files.other["services "+c.top.s["services"]]
+	ep := first(c.env["AWS_ENDPOINT_URL_"+strings.ToUpper(service)], services[strings.ToLower(service)+".endpoint_url"])
+	if global {
+		ep = first(ep, c.env["AWS_ENDPOINT_URL"], c.top.s["endpoint_url"])
+	}
+	return first(ep, def)
 }
 
 // sessionName is a role session's name when the profile names none, as AWS's SDKs make it.
@@ -37,7 +45,7 @@ func (c *chain) stsCall(ctx context.Context, form url.Values, creds *sigv4.Crede
 	}
 	form.Set("Version", "2011-06-15")
 	body := form.Encode()
-	ep := c.endpoint("STS", "https://sts."+c.region+"."+dnsSuffix(c.region))
+	ep := c.endpoint("STS", "https://sts."+c.region+"."+dnsSuffix(c.region), false)
 	return awshttp.Retry{}.Do(ctx, func(ctx context.Context) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep, strings.NewReader(body))
 		if err != nil {

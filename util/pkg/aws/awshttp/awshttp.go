@@ -7,6 +7,8 @@ package awshttp
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/binary"
 	"encoding/json"
 	"encoding/xml"
@@ -202,6 +204,12 @@ func Retryable(err error) (retry, throttled bool) {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
 		return false, false
+	}
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	if errors.As(err, &certErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr) {
+		return false, false // a certificate is refused the same way each time
 	}
 	var netErr net.Error
 	if errors.As(err, &netErr) || strings.Contains(err.Error(), "connection reset") ||

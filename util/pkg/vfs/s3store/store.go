@@ -6,6 +6,7 @@ package s3store
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -61,6 +62,8 @@ const (
 type AWSConfig struct {
 	Region      string
 	Credentials func(context.Context) (sigv4.Credentials, error)
+	// TLS, if set, is the TLS configuration of requests to S3 (AWS_CA_BUNDLE's certificates).
+	TLS *tls.Config
 }
 
 func (s *Settings) timeout() time.Duration {
@@ -157,7 +160,7 @@ func (b *s3Bucket) connect() (*s3api.Client, string, error) {
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1" // where S3 answers for any bucket, naming the bucket's own region
 	}
-	client := &s3api.Client{HTTP: b.httpClient(), Credentials: cfg.Credentials, Region: cfg.Region, Endpoint: s.Endpoint}
+	client := &s3api.Client{HTTP: b.httpClient(cfg.TLS), Credentials: cfg.Credentials, Region: cfg.Region, Endpoint: s.Endpoint}
 	if s.Endpoint != "" {
 		return client, cfg.Region, nil // an S3-compatible server has one region: the one given
 	}
@@ -175,10 +178,13 @@ func (b *s3Bucket) connect() (*s3api.Client, string, error) {
 
 // httpClient bounds connecting, so an unreachable endpoint fails fast enough for the retries to
 // fit in one request's timeout.
-func (b *s3Bucket) httpClient() *http.Client {
+func (b *s3Bucket) httpClient(tlsConfig *tls.Config) *http.Client {
 	rt := b.settings.Transport
 	if rt == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
+		if tlsConfig != nil {
+			t.TLSClientConfig = tlsConfig
+		}
 		t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 		t.MaxIdleConnsPerHost = 64 // parallel reads of many clusters reuse their connections
 		t.ResponseHeaderTimeout = b.settings.timeout()
