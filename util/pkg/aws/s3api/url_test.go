@@ -46,7 +46,10 @@ func TestRequestsMatchSDK(t *testing.T) {
 		{"PutObject If-None-Match", func(c *s3.Client, b, k string) error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: &b, Key: &k, IfNoneMatch: aws.String("*")})
 			return err
-		}, func(c *s3api.Client, b, k string) error { _, err := c.PutObject(ctx, b, k, []byte{}, "", "*"); return err }},
+		}, func(c *s3api.Client, b, k string) error {
+			_, err := c.PutObject(ctx, b, k, []byte{}, "", "*")
+			return err
+		}},
 		{"DeleteObject If-Match", func(c *s3.Client, b, k string) error {
 			_, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b, Key: &k, IfMatch: aws.String(`"e1"`)})
 			return err
