@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -88,7 +89,7 @@ var fixtures = []fixture{
 	{name: "source profile without role_arn", fails: true, env: map[string]string{"AWS_PROFILE": "admin"},
 		files: map[string]string{".aws/config": "[profile admin]\nsource_profile = base\n[profile base]\naws_access_key_id = A\naws_secret_access_key = B\n"}},
 	{name: "two kinds of credentials", fails: true, env: map[string]string{"AWS_PROFILE": "admin"},
-		files: map[string]string{".aws/config": "[profile admin]\nrole_arn = arn:aws:iam::1:role/admin\nsource_profile = base\ncredential_source = Environment\n[profile base]\naws_access_key_id = A\naws_secret_access_key = B\n"}},
+		files: map[string]string{".aws/config": "[profile admin]\nrole_arn = arn:aws:iam::1:role/admin\nsource_profile = base\ncredential_source = Environment\n[profile base]\naws_access_key_id = A\naws_secret_access_key = two-kinds-secret\n"}},
 	{name: "credential_source Environment", env: map[string]string{"AWS_PROFILE": "e", "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "s"},
 		files: map[string]string{".aws/config": "[profile e]\nrole_arn = arn:aws:iam::1:role/e\ncredential_source = Environment\n"}},
 	{name: "credential_source Ec2InstanceMetadata", env: map[string]string{"AWS_PROFILE": "e", "AWS_REGION": "us-east-1"},
@@ -109,12 +110,12 @@ var fixtures = []fixture{
 		files: map[string]string{".aws/config": "[default]\nendpoint_url = http://everything.local\n"}},
 	{name: "configured endpoints ignored", env: map[string]string{"AWS_ACCESS_KEY_ID": "A", "AWS_SECRET_ACCESS_KEY": "B", "AWS_ENDPOINT_URL_S3": "http://minio.local:9000", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}},
 	{name: "mfa_serial", fails: true, env: map[string]string{"AWS_PROFILE": "m"},
-		files: map[string]string{".aws/config": "[profile m]\nrole_arn = arn:aws:iam::1:role/m\nsource_profile = base\nmfa_serial = arn:aws:iam::1:mfa/me\n[profile base]\naws_access_key_id = A\naws_secret_access_key = B\n"}},
+		files: map[string]string{".aws/config": "[profile m]\nrole_arn = arn:aws:iam::1:role/m\nsource_profile = base\nmfa_serial = arn:aws:iam::1:mfa/me\n[profile base]\naws_access_key_id = A\naws_secret_access_key = mfa-base-secret\naws_session_token = mfa-base-token\n"}},
 	{name: "web identity profile", env: map[string]string{"AWS_PROFILE": "w"},
 		files: map[string]string{".aws/config": "[profile w]\nregion = eu-west-1\nrole_arn = arn:aws:iam::1:role/w\nweb_identity_token_file = {home}/token\n", "token": "jwt-from-file"}},
 	{name: "IRSA", env: map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "{home}/token", "AWS_ROLE_ARN": "arn:aws:iam::1:role/irsa", "AWS_REGION": "us-west-2", "AWS_ROLE_SESSION_NAME": "pod"},
 		files: map[string]string{"token": "jwt-irsa"}},
-	{name: "IRSA without AWS_ROLE_ARN", fails: true, env: map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "{home}/token", "AWS_REGION": "us-west-2"}, files: map[string]string{"token": "jwt"}},
+	{name: "IRSA without AWS_ROLE_ARN", fails: true, env: map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "{home}/token", "AWS_REGION": "us-west-2"}, files: map[string]string{"token": "jwt-without-role"}},
 	{name: "IRSA with a missing token file", fails: true, env: map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "{home}/gone", "AWS_ROLE_ARN": "arn:aws:iam::1:role/irsa", "AWS_REGION": "us-west-2"}},
 	{name: "IRSA loses to env keys", env: map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "{home}/token", "AWS_ROLE_ARN": "arn:aws:iam::1:role/irsa", "AWS_REGION": "us-west-2",
 		"AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "s"}, files: map[string]string{"token": "jwt"}},
@@ -221,6 +222,11 @@ func TestChainMatchesSDK(t *testing.T) {
 			}
 			assert.Equal(t, fx.fails, ourErr != nil, "the fixture's expectation")
 			if ourErr != nil {
+				for _, secret := range secrets(fx, expand) {
+					assert.NotContains(t, ourErr.Error(), secret, "an error never carries a secret")
+				}
+			}
+			if ourErr != nil {
 				t.Logf("ours: %v", ourErr)
 				t.Logf("SDK:  %v", err)
 			} else {
@@ -265,4 +271,37 @@ func TestDefaultFilesUnderHome(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "AKIDDEV", creds.AccessKeyID)
 	assert.Equal(t, "eu-west-1", region)
+}
+
+var secretLine = regexp.MustCompile(`(?m)^\s*(aws_secret_access_key|aws_session_token)\s*[=:]\s*(\S+)`)
+
+// secrets are the fixture's secret keys, session and authorization tokens, web identity tokens and
+// cached sign-ins (those long enough to be told apart from other text).
+func secrets(fx fixture, expand func(string) string) []string {
+	var out []string
+	for k, v := range fx.env {
+		if strings.Contains(k, "SECRET") || strings.HasSuffix(k, "_TOKEN") {
+			out = append(out, v)
+		}
+	}
+	for name, content := range fx.files {
+		switch {
+		case strings.HasPrefix(name, ".aws/sso/"), name == "token", name == "ctok":
+			out = append(out, content)
+			if m := regexp.MustCompile(`"accessToken":"([^"]+)"`).FindStringSubmatch(content); m != nil {
+				out = append(out, m[1])
+			}
+		default:
+			for _, m := range secretLine.FindAllStringSubmatch(expand(content), -1) {
+				out = append(out, strings.Trim(m[2], `"'`))
+			}
+		}
+	}
+	var long []string
+	for _, s := range out {
+		if len(s) >= 4 {
+			long = append(long, s)
+		}
+	}
+	return long
 }
