@@ -194,8 +194,10 @@ func (c *chain) imdsEndpoint(p *profile) string {
 	return strings.TrimSuffix(ep, "/")
 }
 
-// imdsTimeout bounds each instance metadata call: where there is none, nothing answers.
-const imdsTimeout = 5 * time.Second
+// imdsTimeout bounds each instance metadata attempt: it answers within milliseconds where it
+// exists, and off EC2 nothing answers at all (AWS's SDKs allow 250 ms to connect and 500 ms for
+// the answer), so a laptop without credentials fails in seconds, not at the request's timeout.
+const imdsTimeout = time.Second
 
 // imdsToken is an IMDSv2 session token; "" means IMDSv1, used where the token call is refused
 // (403, 404, 405) or unanswered, unless AWS_EC2_METADATA_V1_DISABLED is true.
