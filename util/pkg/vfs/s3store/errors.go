@@ -9,10 +9,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	smithy "github.com/aws/smithy-go"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
-
+	"k8s.io/kops/util/pkg/aws/awshttp"
+	"k8s.io/kops/util/pkg/aws/s3api"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -37,18 +35,17 @@ var iamAction = map[string]string{
 }
 
 // describe turns an error of the call op on key (empty for the bucket) into one a user can act on.
-// It names the bucket, key and action, never a credential: the SDK's own message is kept only
+// It names the bucket, key and action, never a credential: the client's own message is kept only
 // where it carries none (a code and a message from the server, or a network error).
 func (b *s3Bucket) describe(op, key string, err error) error {
 	where := "s3://" + b.name
 	if key != "" {
 		where += "/" + key
 	}
-	status := httpStatus(err)
-	var apiErr smithy.APIError
-	code := ""
+	var apiErr *awshttp.APIError
+	code, status := "", 0
 	if errors.As(err, &apiErr) {
-		code = apiErr.ErrorCode()
+		code, status = apiErr.Code, apiErr.StatusCode
 	}
 	switch {
 	case code == "NoSuchKey" || (status == http.StatusNotFound && key != "" && code != "NoSuchBucket"):
@@ -66,7 +63,7 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 	case isNetwork(err):
 		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))
 	case code != "":
-		return fmt.Errorf("%s on %s: %s: %s", op, where, code, apiErr.ErrorMessage())
+		return fmt.Errorf("%s on %s: %s: %s", op, where, code, apiErr.Message)
 	}
 	return fmt.Errorf("%s on %s: %w", op, where, err)
 }
@@ -89,14 +86,6 @@ func redactURL(s string) string {
 	return u.String()
 }
 
-func httpStatus(err error) int {
-	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil {
-		return re.Response.StatusCode
-	}
-	return 0
-}
-
 // isNetwork says whether err means no answer came: refused, unresolvable, or timed out.
 func isNetwork(err error) bool {
 	var ne net.Error
@@ -106,7 +95,8 @@ func isNetwork(err error) bool {
 		errors.Is(err, context.DeadlineExceeded)
 }
 
-// netCause is the innermost network error, without the SDK's wrapping (which repeats the URL).
+// netCause is the innermost network error, without the HTTP client's wrapping (which repeats the
+// URL).
 func netCause(err error) error {
 	var oe *net.OpError
 	if errors.As(err, &oe) {
@@ -124,17 +114,14 @@ func netCause(err error) error {
 
 // bucketRegion asks S3 where the bucket is: HeadBucket names it in x-amz-bucket-region, on success
 // and on the 301 a wrong region gets alike.
-func bucketRegion(ctx context.Context, c *s3.Client, bucket string) (string, error) {
-	out, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &bucket})
+func bucketRegion(ctx context.Context, c *s3api.Client, bucket string) (string, error) {
+	region, err := c.HeadBucket(ctx, bucket)
 	if err == nil {
-		if out.BucketRegion != nil {
-			return *out.BucketRegion, nil
-		}
-		return "", nil
+		return region, nil
 	}
-	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil {
-		if r := re.Response.Header.Get("X-Amz-Bucket-Region"); r != "" {
+	var apiErr *awshttp.APIError
+	if errors.As(err, &apiErr) {
+		if r := apiErr.Header.Get("X-Amz-Bucket-Region"); r != "" {
 			return r, nil
 		}
 	}

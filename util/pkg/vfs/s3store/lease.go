@@ -9,17 +9,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go/middleware"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
-
+	"k8s.io/kops/util/pkg/aws/s3api"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -57,7 +51,7 @@ func (p s3Path) Lock() (func(), error) {
 	deadline := time.Now().Add(p.b.settings.lockWait())
 	pause := 50 * time.Millisecond
 	for {
-		etag, err := p.putETag(body, nil, aws.String("*"))
+		etag, err := p.putETag(body, "", "*")
 		if err == nil {
 			return p.hold(body, etag, lease), nil
 		}
@@ -71,7 +65,7 @@ func (p s3Path) Lock() (func(), error) {
 		case err != nil:
 			return nil, fmt.Errorf("locking %s: %w", p, err)
 		case held.expired:
-			etag, err := p.putETag(body, aws.String(held.etag), nil)
+			etag, err := p.putETag(body, held.etag, "")
 			if err == nil {
 				return p.hold(body, etag, lease), nil
 			}
@@ -100,8 +94,8 @@ type heldLease struct {
 // readLease reads the lease and says whether it has expired, on the server's clock.
 func (p s3Path) readLease() (heldLease, error) {
 	var h heldLease
-	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
-		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: &p.b.name, Key: &p.key})
+	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		out, err := c.GetObject(ctx, p.b.name, p.key)
 		if err != nil {
 			return p.b.describe("GetObject", p.key, err)
 		}
@@ -110,29 +104,16 @@ func (p s3Path) readLease() (heldLease, error) {
 		if err != nil {
 			return err
 		}
-		h.etag, h.modified = aws.ToString(out.ETag), aws.ToTime(out.LastModified)
+		h.etag, h.modified = out.ETag, out.LastModified
 		if json.Unmarshal(data, &h.leaseBody) != nil || h.Seconds <= 0 {
 			// Not a lease this build wrote: treat it as the shortest lease, so it cannot block forever.
 			h.Owner, h.Seconds = fmt.Sprintf("an unreadable lease object (%d bytes)", len(data)), int(DefaultLeaseDuration/time.Second)
 		}
-		now := serverTime(out.ResultMetadata)
+		now := out.Date // zero if the server sent none: an expiry is then never assumed
 		h.expired = !now.IsZero() && now.Sub(h.modified) > time.Duration(h.Seconds)*time.Second
 		return nil
 	})
 	return h, err
-}
-
-// serverTime is the Date of an S3 answer; zero if it has none (an expiry is then never assumed).
-func serverTime(md middleware.Metadata) time.Time {
-	raw, ok := awsmiddleware.GetRawResponse(md).(*smithyhttp.Response)
-	if !ok || raw == nil {
-		return time.Time{}
-	}
-	t, err := http.ParseTime(raw.Header.Get("Date"))
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }
 
 // hold renews the lease every third of its length until unlock, which deletes it.
@@ -151,7 +132,7 @@ func (p s3Path) hold(body []byte, etag string, lease time.Duration) func() {
 				return
 			case <-t.C:
 				mu.Lock()
-				next, err := p.putETag(body, aws.String(etag), nil)
+				next, err := p.putETag(body, etag, "")
 				if err == nil {
 					etag = next
 				}

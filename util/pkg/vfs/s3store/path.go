@@ -1,7 +1,6 @@
 package s3store
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,9 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-
+	"k8s.io/kops/util/pkg/aws/s3api"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -79,13 +76,13 @@ func (p s3Path) read() ([]byte, string, error) {
 	}
 	var data []byte
 	var etag string
-	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
-		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: &p.b.name, Key: &p.key})
+	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		out, err := c.GetObject(ctx, p.b.name, p.key)
 		if err != nil {
 			return p.b.describe("GetObject", p.key, err)
 		}
 		defer out.Body.Close()
-		if n := aws.ToInt64(out.ContentLength); n > vfs.MaxFileSize {
+		if n := out.ContentLength; n > vfs.MaxFileSize {
 			return vfs.TooLarge(p.String(), n)
 		}
 		data, err = io.ReadAll(io.LimitReader(out.Body, vfs.MaxFileSize+1))
@@ -95,36 +92,32 @@ func (p s3Path) read() ([]byte, string, error) {
 		if len(data) > vfs.MaxFileSize {
 			return vfs.TooLarge(p.String(), int64(len(data)))
 		}
-		etag = aws.ToString(out.ETag)
+		etag = out.ETag
 		return nil
 	})
 	return data, etag, err
 }
 
 // WriteFile replaces the object: a PUT is atomic, readers see the old object or the new one.
-func (p s3Path) WriteFile(data []byte) error { return p.put(data, nil, nil) }
+func (p s3Path) WriteFile(data []byte) error { return p.put(data, "", "") }
 
-// put writes the object, only if it is absent (ifNoneMatch "*") or still has the ETag ifMatch.
-func (p s3Path) put(data []byte, ifMatch, ifNoneMatch *string) error {
+// put writes the object, only if it is absent (ifNoneMatch "*") or still has the ETag ifMatch
+// (either empty: no such condition).
+func (p s3Path) put(data []byte, ifMatch, ifNoneMatch string) error {
 	_, err := p.putETag(data, ifMatch, ifNoneMatch)
 	return err
 }
 
-func (p s3Path) putETag(data []byte, ifMatch, ifNoneMatch *string) (string, error) {
+func (p s3Path) putETag(data []byte, ifMatch, ifNoneMatch string) (string, error) {
 	if p.key == "" {
 		return "", p.notFile("write")
 	}
 	var etag string
-	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
-		out, err := c.PutObject(ctx, &s3.PutObjectInput{
-			Bucket: &p.b.name, Key: &p.key, Body: bytes.NewReader(data),
-			ContentLength: aws.Int64(int64(len(data))),
-			IfMatch:       ifMatch, IfNoneMatch: ifNoneMatch,
-		})
-		if err != nil {
+	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		var err error
+		if etag, err = c.PutObject(ctx, p.b.name, p.key, data, ifMatch, ifNoneMatch); err != nil {
 			return p.b.describe("PutObject", p.key, err)
 		}
-		etag = aws.ToString(out.ETag)
 		return nil
 	})
 	return etag, err
@@ -144,12 +137,11 @@ func (p s3Path) head() (bool, string, error) {
 		return false, "", nil
 	}
 	var etag string
-	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
-		out, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &p.b.name, Key: &p.key})
-		if err != nil {
+	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		var err error
+		if etag, err = c.HeadObject(ctx, p.b.name, p.key); err != nil {
 			return p.b.describe("HeadObject", p.key, err)
 		}
-		etag = aws.ToString(out.ETag)
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
@@ -168,26 +160,22 @@ func (p s3Path) prefix() string {
 
 // list calls f with each page of what lies below p: every key when deep, else the immediate
 // objects and sub-prefixes. max bounds the keys per page (0: S3's default).
-func (p s3Path) list(deep bool, max int32, f func(*s3.ListObjectsV2Output) (more bool)) error {
-	in := &s3.ListObjectsV2Input{Bucket: &p.b.name, Prefix: aws.String(p.prefix())}
+func (p s3Path) list(deep bool, max int, f func(*s3api.ListPage) (more bool)) error {
+	in := s3api.ListInput{Bucket: p.b.name, Prefix: p.prefix(), MaxKeys: max}
 	if !deep {
-		in.Delimiter = aws.String("/")
+		in.Delimiter = "/"
 	}
-	if max > 0 {
-		in.MaxKeys = aws.Int32(max)
-	}
-	return p.b.op(func(ctx context.Context, c *s3.Client) error {
-		pages := s3.NewListObjectsV2Paginator(c, in)
-		for pages.HasMorePages() {
-			out, err := pages.NextPage(ctx)
+	return p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		for {
+			out, err := c.ListObjectsV2(ctx, in)
 			if err != nil {
 				return p.b.describe("ListObjectsV2", p.key, err)
 			}
-			if !f(out) {
+			if !f(out) || out.NextContinuationToken == "" {
 				return nil
 			}
+			in.ContinuationToken = out.NextContinuationToken
 		}
-		return nil
 	})
 }
 
@@ -204,8 +192,8 @@ func (p s3Path) hasMarker() (bool, error) {
 // hasChildren says whether any object lies below p (p is then a folder).
 func (p s3Path) hasChildren() (bool, error) {
 	found := false
-	err := p.list(true, 1, func(out *s3.ListObjectsV2Output) bool {
-		found = len(out.Contents) > 0
+	err := p.list(true, 1, func(out *s3api.ListPage) bool {
+		found = len(out.Keys) > 0
 		return false
 	})
 	return found, err
@@ -233,12 +221,8 @@ func (p s3Path) Remove() error {
 
 // delete removes the object if it still has the ETag etag (any, when empty).
 func (p s3Path) delete(etag string) error {
-	return p.b.op(func(ctx context.Context, c *s3.Client) error {
-		in := &s3.DeleteObjectInput{Bucket: &p.b.name, Key: &p.key}
-		if etag != "" {
-			in.IfMatch = aws.String(etag)
-		}
-		if _, err := c.DeleteObject(ctx, in); err != nil {
+	return p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		if err := c.DeleteObject(ctx, p.b.name, p.key, etag); err != nil {
 			return p.b.describe("DeleteObject", p.key, err)
 		}
 		return nil
@@ -276,10 +260,8 @@ func (p s3Path) RemoveAll() error {
 		return &fs.PathError{Op: "removeall", Path: p.String(), Err: errors.New("a bucket is not removed through its own path")}
 	}
 	var keys []string
-	err := p.list(true, 0, func(out *s3.ListObjectsV2Output) bool {
-		for _, o := range out.Contents {
-			keys = append(keys, aws.ToString(o.Key))
-		}
+	err := p.list(true, 0, func(out *s3api.ListPage) bool {
+		keys = append(keys, out.Keys...)
 		return true
 	})
 	if err != nil {
@@ -315,15 +297,15 @@ func (p s3Path) RemoveAll() error {
 func (p s3Path) ReadDir() ([]vfs.Path, error) {
 	var children []vfs.Path
 	pre := p.prefix()
-	err := p.list(false, 0, func(out *s3.ListObjectsV2Output) bool {
+	err := p.list(false, 0, func(out *s3api.ListPage) bool {
 		for _, cp := range out.CommonPrefixes {
-			name := strings.TrimSuffix(strings.TrimPrefix(aws.ToString(cp.Prefix), pre), "/")
+			name := strings.TrimSuffix(strings.TrimPrefix(cp, pre), "/")
 			if validChild(name) {
 				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
 			}
 		}
-		for _, o := range out.Contents {
-			name := strings.TrimPrefix(aws.ToString(o.Key), pre)
+		for _, key := range out.Keys {
+			name := strings.TrimPrefix(key, pre)
 			if validChild(name) && !vfs.Hidden(name) {
 				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
 			}
@@ -386,8 +368,8 @@ func (p s3Path) IsDir() (bool, error) {
 }
 
 func (p s3Path) bucketExists() error {
-	return p.b.op(func(ctx context.Context, c *s3.Client) error {
-		if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &p.b.name}); err != nil {
+	return p.b.op(func(ctx context.Context, c *s3api.Client) error {
+		if _, err := c.HeadBucket(ctx, p.b.name); err != nil {
 			return p.b.describe("HeadBucket", "", err)
 		}
 		return nil
@@ -415,12 +397,12 @@ func (p s3Path) ReplaceFileVersion(data []byte, v vfs.Version) error {
 	if v.ETag == "" {
 		return p.WriteFile(data)
 	}
-	return p.put(data, aws.String(v.ETag), nil)
+	return p.put(data, v.ETag, "")
 }
 
 // CreateFileOnce writes data only if no object is there (If-None-Match: *).
 func (p s3Path) CreateFileOnce(data []byte) error {
-	err := p.put(data, nil, aws.String("*"))
+	err := p.put(data, "", "*")
 	if errors.Is(err, vfs.ErrPrecondition) {
 		return &fs.PathError{Op: "create", Path: p.String(), Err: fs.ErrExist}
 	}

@@ -1,11 +1,12 @@
-// Package s3store is the s3:// state store: a vfs.Path per object of a bucket, on the AWS SDK, in
-// kops's layout. It is apart from util/pkg/vfs because the SDK's packages cost every start of a
-// binary that links them; only the commands that read s3:// stores (kops, channels) link this one,
-// and hand New's store to their vfs.Context at the cmd edge.
+// Package s3store is the s3:// state store: a vfs.Path per object of a bucket, in kops's layout, on
+// our own S3 client (util/pkg/aws/s3api). It is apart from util/pkg/vfs so that only the commands
+// that read s3:// stores (kops, channels) link it, and hand New's store to their vfs.Context at the
+// cmd edge. (It once used the AWS SDK, whose package init cost every start of those commands.)
 package s3store
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -13,10 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-
+	"k8s.io/kops/util/pkg/aws/s3api"
+	"k8s.io/kops/util/pkg/aws/sigv4"
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -35,7 +34,7 @@ type Settings struct {
 	SecretAccessKey string
 	// LoadDefault loads the AWS default configuration (credential chain, region). The cmd edge
 	// supplies it, since it reads the environment and ~/.aws; nil means static keys only.
-	LoadDefault func(context.Context) (aws.Config, error)
+	LoadDefault func(context.Context) (AWSConfig, error)
 	// Timeout bounds each request to S3, retries included; 0 is DefaultTimeout.
 	Timeout time.Duration
 	// Lease is how long a store lock (Lock) lasts without renewal; 0 is DefaultLeaseDuration. A
@@ -57,6 +56,15 @@ const (
 	// DefaultLockWait is how long a command waits for another's lease before giving up.
 	DefaultLockWait = 5 * time.Minute
 )
+
+// AWSConfig is what the AWS default chain gives a store: its region (empty if it names none) and
+// its credentials, fetched when a request is signed (and cached by the chain).
+type AWSConfig struct {
+	Region      string
+	Credentials func(context.Context) (sigv4.Credentials, error)
+	// TLS, if set, is the TLS configuration of requests to S3 (AWS_CA_BUNDLE's certificates).
+	TLS *tls.Config
+}
 
 func (s *Settings) timeout() time.Duration {
 	if s.Timeout > 0 {
@@ -113,23 +121,23 @@ type s3Bucket struct {
 	stores   *Store
 
 	once   sync.Once
-	client *s3.Client
+	client *s3api.Client
 	region string
 	err    error
 }
 
 // get returns the bucket's client, made on first use: credentials and region from the settings,
 // then the bucket's own region when S3 reports another (a 301 redirect on AWS).
-func (b *s3Bucket) get() (*s3.Client, error) {
+func (b *s3Bucket) get() (*s3api.Client, error) {
 	b.once.Do(func() { b.client, b.region, b.err = b.connect() })
 	return b.client, b.err
 }
 
-func (b *s3Bucket) connect() (*s3.Client, string, error) {
+func (b *s3Bucket) connect() (*s3api.Client, string, error) {
 	s := b.settings
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
 	defer cancel()
-	var cfg aws.Config
+	var cfg AWSConfig
 	static := s.AccessKeyID != "" || s.SecretAccessKey != ""
 	switch {
 	case static && (s.AccessKeyID == "" || s.SecretAccessKey == ""):
@@ -143,7 +151,8 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 		return nil, "", fmt.Errorf("s3://%s: no credentials: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or configure the AWS credential chain", b.name)
 	}
 	if static {
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(s.AccessKeyID, s.SecretAccessKey, "")
+		keys := sigv4.Credentials{AccessKeyID: s.AccessKeyID, SecretAccessKey: s.SecretAccessKey, Source: "S3_ACCESS_KEY_ID"}
+		cfg.Credentials = func(context.Context) (sigv4.Credentials, error) { return keys, nil }
 	}
 	if s.Region != "" {
 		cfg.Region = s.Region
@@ -151,8 +160,7 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1" // where S3 answers for any bucket, naming the bucket's own region
 	}
-	cfg.HTTPClient = b.httpClient()
-	client := b.newClient(cfg, cfg.Region)
+	client := &s3api.Client{HTTP: b.httpClient(cfg.TLS), Credentials: cfg.Credentials, Region: cfg.Region, Endpoint: s.Endpoint}
 	if s.Endpoint != "" {
 		return client, cfg.Region, nil // an S3-compatible server has one region: the one given
 	}
@@ -161,42 +169,32 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 		return nil, "", b.describe("HeadBucket", "", err)
 	}
 	if region != "" && region != cfg.Region {
-		client = b.newClient(cfg, region)
-		return client, region, nil
+		moved := *client
+		moved.Region = region
+		return &moved, region, nil
 	}
 	return client, cfg.Region, nil
 }
 
-func (b *s3Bucket) newClient(cfg aws.Config, region string) *s3.Client {
-	s := b.settings
-	return s3.NewFromConfig(cfg, func(o *s3.Options) {
-		o.Region = region
-		if s.Endpoint != "" {
-			o.BaseEndpoint = aws.String(s.Endpoint)
-			o.UsePathStyle = true // S3-compatible servers rarely have a DNS name per bucket
-		}
-		// Checksums only where S3 requires them: S3-compatible servers differ in what they accept.
-		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired
-		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
-	})
-}
-
 // httpClient bounds connecting, so an unreachable endpoint fails fast enough for the retries to
 // fit in one request's timeout.
-func (b *s3Bucket) httpClient() *http.Client {
+func (b *s3Bucket) httpClient(tlsConfig *tls.Config) *http.Client {
 	rt := b.settings.Transport
 	if rt == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
+		if tlsConfig != nil {
+			t.TLSClientConfig = tlsConfig
+		}
 		t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 		t.MaxIdleConnsPerHost = 64 // parallel reads of many clusters reuse their connections
 		t.ResponseHeaderTimeout = b.settings.timeout()
 		rt = t
 	}
-	return &http.Client{Transport: rt}
+	return s3api.NoRedirects(&http.Client{Transport: rt})
 }
 
 // op runs one S3 call with the request timeout.
-func (b *s3Bucket) op(f func(ctx context.Context, c *s3.Client) error) error {
+func (b *s3Bucket) op(f func(ctx context.Context, c *s3api.Client) error) error {
 	c, err := b.get()
 	if err != nil {
 		return err
