@@ -125,10 +125,10 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 		{"a right of the operator on the budget", func(d *operator.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, budget("kube-system"))
 			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "policy", Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"update"}, ResourceNames: []string{"metrics-server"}, Why: "x"})
-		}, "Prerequisites[5]: Rights[8] grants the operator [update] on poddisruptionbudgets"},
+		}, "Prerequisites[5]: Rights[14] grants the operator [update] on poddisruptionbudgets"},
 		{"a right of the operator on a prerequisite's kind", func(d *operator.Descriptor) {
 			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"get"}, Why: "read"})
-		}, "Prerequisites[3]: Rights[8] grants the operator [get] on rolebindings: kops writes prerequisites, the operator may not touch them"},
+		}, "Prerequisites[3]: Rights[14] grants the operator [get] on rolebindings: kops writes prerequisites, the operator may not touch them"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
