@@ -141,3 +141,22 @@ func TestMetricsServerMode(t *testing.T) {
 		assert.Equal(t, tc.want, metricsServerMode(&kops.ClusterSpec{MetricsServer: tc.ms}), tc.name)
 	}
 }
+
+// The operator runs with UseAddonOperators (or its spelling UseOperators) and ClusterAddons, as
+// CoreDNS's does; UseAddonOperators alone changes nothing.
+func TestMetricsServerOperatorFlags(t *testing.T) {
+	on := true
+	for flags, want := range map[string]bool{
+		"ClusterAddons,UseAddonOperators": true,
+		"UseOperators,ClusterAddons":      true,
+		"UseAddonOperators":               false,
+		"ClusterAddons":                   false,
+		"":                                false,
+	} {
+		set, _ := featureflag.Parse(flags)
+		ctx := &model.KopsModelContext{FeatureFlags: set, Cluster: &kops.Cluster{Spec: kops.ClusterSpec{
+			MetricsServer: &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}}}}
+		assert.Equal(t, want, metricsServerOperator().UsesOperator(ctx), flags)
+		assert.False(t, metricsServerOperator().ExpandsClientSide(ctx), flags)
+	}
+}
