@@ -27,6 +27,8 @@ func TestGetAssets(t *testing.T) {
 		// With the operator, kops runs the autoscaler itself, as an addon of its own.
 		operatorAutoscaler = "addons/coredns-scaling.addons.k8s.io/k8s-1.12.yaml Deployment/kube-system/coredns-autoscaler spec.template.spec.containers[0].image"
 		metricsServer      = "addons/metrics-server.addons.k8s.io/k8s-1.11.yaml Deployment/kube-system/metrics-server spec.template.spec.containers[0].image"
+		metricsServerCR    = "addons/metrics-server.addons.x-k8s.io/0.8.0.yaml MetricsServer/kube-system/metrics-server spec.image"
+		metricsServerOpDep = "addons/operator.metrics-server.addons.x-k8s.io/0.1.0.yaml Deployment/metrics-server-operator-system/metrics-server-operator spec.template.spec.containers[0].image"
 	)
 	mirror := func(image string) string { return "registry.example.com/mirror/" + image }
 	tests := []struct {
@@ -63,6 +65,20 @@ func TestGetAssets(t *testing.T) {
 				{Canonical: "registry.k8s.io/coredns/coredns:v1.14.2", Download: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep}},
 				{Canonical: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Download: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{autoscaler}},
 				{Canonical: "registry.k8s.io/metrics-server/metrics-server:v0.8.0", Download: mirror("metrics-server/metrics-server:v0.8.0"), UsedBy: []string{metricsServer}},
+			},
+		},
+		{
+			name:          "both operators, and the metrics-server image its operator deploys, remapped to a mirror",
+			flags:         "ClusterAddons,UseAddonOperators",
+			mirror:        true,
+			metricsServer: true,
+			want: []cloudup.ImageAsset{
+				{Canonical: "kops-addons/coredns-operator:v0.2.0", Download: mirror("kops-addons/coredns-operator:v0.2.0"), UsedBy: []string{operatorDep}},
+				{Canonical: "kops-addons/metrics-server-operator:v0.1.0", Download: mirror("kops-addons/metrics-server-operator:v0.1.0"), UsedBy: []string{metricsServerOpDep}},
+				{Canonical: "registry.k8s.io/coredns/coredns:v1.14.2", Download: mirror("coredns/coredns:v1.14.2"), UsedBy: []string{builtInDep, operatorCR}},
+				{Canonical: "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0", Download: mirror("cpa/cluster-proportional-autoscaler:v1.9.0"), UsedBy: []string{operatorAutoscaler, autoscaler}},
+				// The built-in addon is the takeover copy here, as CoreDNS's is.
+				{Canonical: "registry.k8s.io/metrics-server/metrics-server:v0.8.0", Download: mirror("metrics-server/metrics-server:v0.8.0"), UsedBy: []string{metricsServer, metricsServerCR}},
 			},
 		},
 	}

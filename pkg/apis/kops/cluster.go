@@ -192,6 +192,11 @@ type MetricsServerConfig struct {
 	// metrics-server does not verify the kubelets'. kops's secure mode needs cert-manager, which
 	// this build does not deploy, so an enabled metrics-server must set it to true.
 	Insecure *bool `json:"insecure,omitempty"`
+	// OperatorMode says where the MetricsServer object is expanded into objects when the
+	// UseAddonOperators and ClusterAddons feature flags are on, as kubeDNS.operatorMode does for
+	// CoreDNS: OperatorModeServerSide (the default) or OperatorModeClientSide. Without those flags
+	// metrics-server is built in and the field is ignored with a warning.
+	OperatorMode string `json:"operatorMode,omitempty"`
 }
 
 // MetricsServerEnabled says whether the cluster asks for metrics-server.

@@ -74,7 +74,7 @@ func (s ClusterSpec) deepCopy() ClusterSpec {
 		out.ServiceAccountTokens = &ServiceAccountTokensSpec{AutomountDefault: clonePointer(t.AutomountDefault)}
 	}
 	if m := s.MetricsServer; m != nil {
-		out.MetricsServer = &MetricsServerConfig{Enabled: clonePointer(m.Enabled), Image: m.Image, Insecure: clonePointer(m.Insecure)}
+		out.MetricsServer = &MetricsServerConfig{Enabled: clonePointer(m.Enabled), Image: m.Image, Insecure: clonePointer(m.Insecure), OperatorMode: m.OperatorMode}
 	}
 	return out
 }

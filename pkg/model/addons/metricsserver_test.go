@@ -27,7 +27,8 @@ func metricsServerContext(t *testing.T, config *kops.MetricsServerConfig, assets
 }
 
 // The built-in addon is in the channel exactly while spec.metricsServer.enabled is true, named as
-// kops names it, whatever the feature flags say until an operator is wired in.
+// kops names it. With the operator flags it renders the MetricsServer object instead
+// (TestMetricsServerModes).
 func TestMetricsServerOnlyWhenEnabled(t *testing.T) {
 	on, off := true, false
 	cases := []struct {
@@ -40,7 +41,7 @@ func TestMetricsServerOnlyWhenEnabled(t *testing.T) {
 		{"enabled unset", &kops.MetricsServerConfig{Insecure: &on}, "", false},
 		{"disabled", &kops.MetricsServerConfig{Enabled: &off, Insecure: &on}, "", false},
 		{"enabled", &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}, "", true},
-		{"enabled, operator flags on", &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}, "ClusterAddons,UseAddonOperators", true},
+		{"enabled, UseAddonOperators without ClusterAddons", &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}, "UseAddonOperators", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 func Operators() []*Operator {
 	return []*Operator{
 		coreDNSOperator(),
+		metricsServerOperator(),
 	}
 }
 

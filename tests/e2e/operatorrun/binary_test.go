@@ -21,6 +21,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/operators/manager"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -102,7 +103,13 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 // startBinary starts the coredns-operator binary with a kubeconfig holding only a token of its
 // ServiceAccount, and args. It returns the process, its stderr and what Wait returns.
 func startBinary(t testing.TB, binary string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
-	token := operatorConfig(t, &statusCounter{}).BearerToken
+	return startOperatorBinary(t, corednsoperator.Descriptor(), binary, append([]string{"--leader-election-namespace=" + corednsoperator.Namespace}, args...)...)
+}
+
+// startOperatorBinary starts the binary of the operator d describes with a kubeconfig holding only
+// a token of its ServiceAccount, and args.
+func startOperatorBinary(t testing.TB, d *operator.Descriptor, binary string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
+	token := tokenConfig(t, d, &statusCounter{}).BearerToken
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, clientcmd.WriteToFile(clientcmdapi.Config{
 		Clusters:       map[string]*clientcmdapi.Cluster{"e2e": {Server: env.Config.Host, CertificateAuthorityData: env.Config.CAData}},
@@ -111,7 +118,7 @@ func startBinary(t testing.TB, binary string, args ...string) (*exec.Cmd, *syncB
 		CurrentContext: "e2e",
 	}, kubeconfig))
 
-	cmd := exec.Command(binary, append([]string{"--kubeconfig=" + kubeconfig, "--leader-election-namespace=" + corednsoperator.Namespace}, args...)...)
+	cmd := exec.Command(binary, append([]string{"--kubeconfig=" + kubeconfig}, args...)...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())

@@ -1,6 +1,7 @@
-// Package operatorrun runs the CoreDNS operator (cmd/coredns-operator's manager, in process) against
-// a real API server under a token of its own ServiceAccount, issued by TokenRequest, with the
-// rights and the admission policy of the channel's operator package: no impersonation, no admin.
+// Package operatorrun runs the CoreDNS operator (cmd/coredns-operator's manager, in process), and
+// every operator of the registry as its binary (registry_test.go), against a real API server under
+// a token of its own ServiceAccount, issued by TokenRequest, with the rights and the admission
+// policy of the channel's operator package: no impersonation, no admin.
 package operatorrun
 
 import (
@@ -19,6 +20,7 @@ import (
 
 	"k8s.io/kops/cmd/coredns-operator/app"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -51,12 +53,17 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// operatorConfig is a config carrying a real token of the operator's ServiceAccount, issued by
-// the API server's TokenRequest API, and nothing of the admin's credentials.
+// operatorConfig is a config carrying a real token of the CoreDNS operator's ServiceAccount.
 func operatorConfig(t testing.TB, counter *statusCounter) *rest.Config {
+	return tokenConfig(t, corednsoperator.Descriptor(), counter)
+}
+
+// tokenConfig is a config carrying a real token of the ServiceAccount of the operator d
+// describes, issued by the API server's TokenRequest API, and nothing of the admin's credentials.
+func tokenConfig(t testing.TB, d *operator.Descriptor, counter *statusCounter) *rest.Config {
 	ctx := framework.Context(t)
 	expiry := int64(3600)
-	tr, err := env.Clientset.CoreV1().ServiceAccounts(corednsoperator.Namespace).CreateToken(ctx, corednsoperator.ServiceAccount,
+	tr, err := env.Clientset.CoreV1().ServiceAccounts(d.Namespace).CreateToken(ctx, d.ServiceAccount,
 		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
 	require.NoError(t, err, "TokenRequest for the operator's ServiceAccount")
 	cfg := rest.AnonymousClientConfig(env.Config)

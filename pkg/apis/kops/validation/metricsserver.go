@@ -25,6 +25,7 @@ func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.E
 			errs = append(errs, field.Invalid(path.Child("image"), m.Image, msg))
 		}
 	}
+	errs = append(errs, validateOperatorMode(m.OperatorMode, path.Child("operatorMode"))...)
 	if !spec.MetricsServerEnabled() {
 		return errs
 	}

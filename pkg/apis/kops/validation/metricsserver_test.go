@@ -39,6 +39,12 @@ func TestValidateMetricsServer(t *testing.T) {
 			[]want{{invalid, p + "image", "scheme"}}},
 		{"bad image checked while disabled", ms(kops.MetricsServerConfig{Image: "metrics server:v1"}),
 			[]want{{invalid, p + "image", "whitespace"}}},
+		{"client-side mode", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, OperatorMode: kops.OperatorModeClientSide}), nil},
+		{"server-side mode", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, OperatorMode: kops.OperatorModeServerSide}), nil},
+		{"operatorMode near miss", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, OperatorMode: "client-side"}),
+			[]want{{invalid, p + "operatorMode", `did you mean "ClientSide"?`}}},
+		{"operatorMode unknown, checked while disabled", ms(kops.MetricsServerConfig{OperatorMode: "Operator"}),
+			[]want{{notSupported, p + "operatorMode", `"ClientSide"`}}},
 		{"every problem at once", ms(kops.MetricsServerConfig{Enabled: on, Image: "m:latest"}), []want{
 			{required, p + "insecure", ""}, {invalid, p + "image", "latest"},
 		}},

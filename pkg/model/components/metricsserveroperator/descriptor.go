@@ -1,6 +1,13 @@
 package metricsserveroperator
 
 import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/operators/metricsserver"
 )
@@ -32,7 +39,7 @@ const MaxReplicas = 2
 // from this value by package operator. It is built afresh on each call, so no caller can change
 // another's.
 func Descriptor() *operator.Descriptor {
-	return &operator.Descriptor{
+	d := &operator.Descriptor{
 		Subject:        "metrics-server",
 		AddonName:      AddonName,
 		Namespace:      Namespace,
@@ -60,6 +67,46 @@ func Descriptor() *operator.Descriptor {
 			Tolerations:       []string{"CriticalAddonsOnly"},
 		},
 	}
+	d.Prerequisites = prerequisites(d.PrerequisitesAddon())
+	return d
+}
+
+// prerequisites are what metricsserver.RenderPrerequisites renders (the RBAC, the APIService and
+// the PodDisruptionBudget), labelled for addon: kops writes them before the operator runs, and
+// the operator holds no right on any. They depend on no field of the MetricsServer object (the
+// insecure mode, the only one, is the CRD's only value), so the default spec renders them.
+//
+// Descriptor returns no error, so a failure to render is carried as an object Validate refuses,
+// naming the error: every use that writes them (OperatorBuilder) validates the descriptor first.
+func prerequisites(addon string) []runtime.Object {
+	objects, err := renderPrerequisites(addon)
+	if err != nil {
+		return []runtime.Object{&unstructured.Unstructured{Object: map[string]interface{}{
+			"apiVersion": "metrics-server-prerequisites/error", "kind": err.Error(),
+		}}}
+	}
+	return objects
+}
+
+func renderPrerequisites(addon string) ([]runtime.Object, error) {
+	spec := metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
+	manifest, err := metricsserver.RenderPrerequisites(spec, addon)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := kubemanifest.Split(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("reading metrics-server's prerequisites: %w", err)
+	}
+	var out []runtime.Object
+	for i, doc := range docs {
+		u := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
+			return nil, fmt.Errorf("reading metrics-server's prerequisites, document %d: %w", i+1, err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; the admission policy admits only the managed names, their updates and patches are limited by name, and they are never deleted."

@@ -209,3 +209,30 @@ func keysOf[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// The prerequisites are the renderer's, labelled for the prerequisites addon: kops writes what the
+// built-in addon would, the operator none of it.
+func TestPrerequisitesAreTheRenderers(t *testing.T) {
+	d := Descriptor()
+	objects, err := d.PrerequisiteObjects()
+	require.NoError(t, err)
+	var keys []string
+	for _, o := range objects {
+		md := o["metadata"].(map[string]interface{})
+		keys = append(keys, o["kind"].(string)+"/"+md["name"].(string))
+		assert.Equal(t, "prerequisites.metrics-server.addons.x-k8s.io", md["labels"].(map[string]interface{})["addon.kops.k8s.io/name"], keys[len(keys)-1])
+	}
+	assert.ElementsMatch(t, []string{
+		"ClusterRole/system:aggregated-metrics-reader", "ClusterRole/system:metrics-server",
+		"ClusterRoleBinding/system:metrics-server", "ClusterRoleBinding/metrics-server:system:auth-delegator",
+		"RoleBinding/metrics-server-auth-reader", "APIService/" + metricsserver.APIServiceName,
+		"PodDisruptionBudget/metrics-server",
+	}, keys)
+}
+
+// A rendering that fails reaches every user of the descriptor as a Validate error naming it.
+func TestPrerequisitesRenderingErrorIsRefused(t *testing.T) {
+	d := Descriptor()
+	d.Prerequisites = prerequisites("")
+	assert.ErrorContains(t, d.Validate(), "rendering metrics-server's prerequisites: no addon name")
+}

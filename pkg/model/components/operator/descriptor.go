@@ -11,6 +11,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"k8s.io/kops/pkg/crdschema"
 )
@@ -31,8 +32,9 @@ type Descriptor struct {
 	RBACName string
 	// PolicyName names the admission policy and its binding.
 	PolicyName string
-	// ProbeConfigMap names a ConfigMap the operator does not manage: channels asks (as a dry run)
-	// to create it as the operator, and sees the policy enforced when that is denied.
+	// ProbeConfigMap names an object the operator does not manage, of a managed kind (ProbeObject; a
+	// ConfigMap when it manages ConfigMaps): channels asks (as a dry run) to create it as the
+	// operator, and sees the policy enforced when that is denied.
 	ProbeConfigMap string
 	// WatchNamespace holds the custom resource and every object the operator manages.
 	WatchNamespace string
@@ -104,13 +106,32 @@ func (d *Descriptor) Username() string {
 func (d *Descriptor) EventReporter() string { return d.DeploymentName }
 
 // ProbeObject is the object channels asks the API server to create, as the operator, to prove the
-// admission policy enforced.
+// scope policy enforced: an object of a kind the policy matches (a managed kind) under a name the
+// operator does not manage (ProbeConfigMap), which the policy must deny. The kind is the first
+// managed kind whose empty body is valid (a ConfigMap, a ServiceAccount), else the first managed
+// kind with its smallest valid body: an object of a kind the operator does not manage would not
+// reach the policy at all, and its admission would prove nothing.
 func (d *Descriptor) ProbeObject() map[string]interface{} {
-	return map[string]interface{}{
-		"apiVersion": "v1",
-		"kind":       "ConfigMap",
+	kind := "ConfigMap"
+	if len(d.Managed) > 0 {
+		kind = d.Managed[0].Kind
+	}
+	for _, m := range d.Managed {
+		if k, ok := managedKinds[m.Kind]; ok && len(k.probeBody) == 0 {
+			kind = m.Kind
+			break
+		}
+	}
+	k := managedKinds[kind]
+	obj := map[string]interface{}{
+		"apiVersion": schema.GroupVersion{Group: k.group, Version: k.version}.String(),
+		"kind":       kind,
 		"metadata":   map[string]interface{}{"name": d.ProbeConfigMap, "namespace": d.WatchNamespace},
 	}
+	for key, v := range k.probeBody {
+		obj[key] = v
+	}
+	return obj
 }
 
 // Validate reports every missing name and every managed object the generators cannot confine.

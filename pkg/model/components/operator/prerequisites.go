@@ -15,7 +15,7 @@ import (
 // than reading:
 //
 //   - only the kinds of prerequisiteKinds, each object once, named, in no namespace but a
-//     RoleBinding's (the watch namespace);
+//     RoleBinding's and a PodDisruptionBudget's (the watch namespace);
 //   - no right of the operator, of any verb, on a prerequisite's resource;
 //   - a binding binds only ServiceAccounts the operator manages (the addon's pods), never the
 //     operator's own identity nor a group, to a role that is itself a prerequisite or one of
@@ -30,7 +30,13 @@ var prerequisiteKinds = map[string][2]string{
 	"rbac.authorization.k8s.io/v1/ClusterRoleBinding": {"rbac.authorization.k8s.io", "clusterrolebindings"},
 	"rbac.authorization.k8s.io/v1/RoleBinding":        {"rbac.authorization.k8s.io", "rolebindings"},
 	"apiregistration.k8s.io/v1/APIService":            {"apiregistration.k8s.io", "apiservices"},
+	// A budget grants nothing: it bounds how many of the addon's pods an eviction may take, so
+	// that draining nodes leaves the addon running. kops keeps it in every mode.
+	"policy/v1/PodDisruptionBudget": {"policy", "poddisruptionbudgets"},
 }
+
+// namespacedPrerequisites are the prerequisite kinds that live in the watch namespace.
+var namespacedPrerequisites = map[string]bool{"RoleBinding": true, "PodDisruptionBudget": true}
 
 // readOnlyBuiltInRoles are roles Kubernetes creates that a prerequisite binding may name: each
 // grants no write to a stored object. system:auth-delegator creates TokenReviews and
@@ -86,7 +92,7 @@ func (d *Descriptor) validatePrerequisites() []string {
 		resource, ok := prerequisiteKinds[apiVersion+"/"+kind]
 		switch {
 		case !ok:
-			problems = append(problems, fmt.Sprintf("%s: %s %s is not a prerequisite kind: ClusterRole, ClusterRoleBinding, RoleBinding or APIService", where, apiVersion, kind))
+			problems = append(problems, fmt.Sprintf("%s: %s %s is not a prerequisite kind: ClusterRole, ClusterRoleBinding, RoleBinding, APIService or PodDisruptionBudget", where, apiVersion, kind))
 			continue
 		case name == "":
 			problems = append(problems, where+".metadata.name: required")
@@ -94,7 +100,7 @@ func (d *Descriptor) validatePrerequisites() []string {
 			problems = append(problems, fmt.Sprintf("%s: a second %s %q", where, kind, name))
 		}
 		seen[kind+"/"+namespace+"/"+name] = true
-		if want := map[bool]string{true: d.WatchNamespace}[kind == "RoleBinding"]; namespace != want {
+		if want := map[bool]string{true: d.WatchNamespace}[namespacedPrerequisites[kind]]; namespace != want {
 			problems = append(problems, fmt.Sprintf("%s.metadata.namespace: %q: must be %q", where, namespace, want))
 		}
 		for j, r := range d.Rights {

@@ -44,10 +44,25 @@ func apiService(service string) *unstructured.Unstructured {
 	}}
 }
 
+// budget is the PodDisruptionBudget of metrics-server's pods, in namespace.
+func budget(namespace string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+		"metadata": map[string]interface{}{"name": "metrics-server", "namespace": namespace},
+		"spec": map[string]interface{}{
+			"minAvailable": int64(1),
+			"selector":     map[string]interface{}{"matchLabels": map[string]interface{}{"k8s-app": "metrics-server"}},
+		},
+	}}
+}
+
 func TestPrerequisitesOfARealMetricsServerAreAccepted(t *testing.T) {
 	d := metricsServer()
 	d.Prerequisites = metricsServerPrerequisites()
 	require.NoError(t, d.Validate())
+	d.Prerequisites = append(d.Prerequisites, budget("kube-system"))
+	require.NoError(t, d.Validate(), "its PodDisruptionBudget, in the watch namespace")
+	d.Prerequisites = d.Prerequisites[:5]
 	assert.Equal(t, "prerequisites.metrics-server.addons.x-k8s.io", d.PrerequisitesAddon())
 	objects, err := d.PrerequisiteObjects()
 	require.NoError(t, err)
@@ -104,9 +119,16 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 		{"the same object twice", func(d *operator.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, d.Prerequisites[0].DeepCopyObject())
 		}, `Prerequisites[5]: a second ClusterRole "system:metrics-server"`},
+		{"a budget outside the watch namespace", func(d *operator.Descriptor) {
+			d.Prerequisites = append(d.Prerequisites, budget("metrics-server-operator-system"))
+		}, `Prerequisites[5].metadata.namespace: "metrics-server-operator-system": must be "kube-system"`},
+		{"a right of the operator on the budget", func(d *operator.Descriptor) {
+			d.Prerequisites = append(d.Prerequisites, budget("kube-system"))
+			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "policy", Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"update"}, ResourceNames: []string{"metrics-server"}, Why: "x"})
+		}, "Prerequisites[5]: Rights[14] grants the operator [update] on poddisruptionbudgets"},
 		{"a right of the operator on a prerequisite's kind", func(d *operator.Descriptor) {
 			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"get"}, Why: "read"})
-		}, "Prerequisites[3]: Rights[8] grants the operator [get] on rolebindings: kops writes prerequisites, the operator may not touch them"},
+		}, "Prerequisites[3]: Rights[14] grants the operator [get] on rolebindings: kops writes prerequisites, the operator may not touch them"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

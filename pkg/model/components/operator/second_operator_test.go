@@ -1,7 +1,6 @@
 package operator_test
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -9,88 +8,22 @@ import (
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/pkg/crdschema"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
+	"k8s.io/kops/pkg/model/components/metricsserveroperator"
 	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
-// metricsServer is a throwaway second operator, written as data only: nothing below is specific
-// to it beyond this value and the manifest it would render. It shows what adding an operator
-// costs: one Descriptor, and the Roles, bindings, admission policy, package allow-list and docs
-// table follow.
-func metricsServer() *operator.Descriptor {
-	const ns, watch = "metrics-server-operator-system", "kube-system"
-	return &operator.Descriptor{
-		Subject:        "metrics-server",
-		AddonName:      "operator.metrics-server.addons.x-k8s.io",
-		Namespace:      ns,
-		ServiceAccount: "metrics-server-operator",
-		DeploymentName: "metrics-server-operator",
-		LeaseName:      "metrics-server-operator-leader",
-		RBACName:       "metrics-server-operator",
-		PolicyName:     "metrics-server-operator-scope",
-		ProbeConfigMap: "metrics-server-operator-enforcement-probe",
-		WatchNamespace: watch,
-		CRD:            operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "metricsservers", Kind: "MetricsServer", Type: reflect.TypeOf(metricsServerResource{})},
-		Instructions:   "metrics-server",
-		Managed: []operator.Managed{
-			{Kind: "Deployment", Name: "metrics-server"},
-			{Kind: "Service", Name: "metrics-server"},
-			{Kind: "ServiceAccount", Name: "metrics-server"},
-		},
-		MaxReplicas: 3,
-		Rights: []operator.Right{
-			{Namespace: watch, APIGroup: "apps", Resources: []string{"deployments"}, Verbs: []string{"get", "list", "watch", "update", "patch"}, ResourceNames: []string{"metrics-server"}, Why: "Reconcile the metrics-server Deployment."},
-			{Namespace: watch, APIGroup: "", Resources: []string{"services", "serviceaccounts"}, Verbs: []string{"get", "list", "watch", "update", "patch"}, ResourceNames: []string{"metrics-server"}, Why: "Reconcile its Service and ServiceAccount."},
-			{Namespace: watch, APIGroup: "apps", Resources: []string{"deployments"}, Verbs: []string{"create"}, Why: "Create it when missing."},
-			{Namespace: watch, APIGroup: "", Resources: []string{"services", "serviceaccounts"}, Verbs: []string{"create"}, Why: "Create them when missing."},
-			{Namespace: watch, APIGroup: "addons.x-k8s.io", Resources: []string{"metricsservers"}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{"metrics-server"}, Why: "Read its instructions."},
-			{Namespace: watch, APIGroup: "addons.x-k8s.io", Resources: []string{"metricsservers/status"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{"metrics-server"}, Why: "Report status."},
-			{Namespace: ns, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"}, Why: "Create its lease."},
-			{Namespace: ns, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{"metrics-server-operator-leader"}, Why: "Renew its lease."},
-		},
-		Pod: operator.PodAllowance{PriorityClassName: "system-cluster-critical", NodeSelector: map[string]string{"kubernetes.io/os": "linux"}},
-	}
-}
+// metricsServer is the second operator, metrics-server's, as its data package writes it: nothing
+// below is specific to it beyond this value and what its renderer gives. It shows what adding an
+// operator costs: one Descriptor, and the Roles, bindings, admission policy, package allow-list,
+// CRD and docs table follow. Each call is a fresh value, for tests that change it.
+func metricsServer() *operator.Descriptor { return metricsserveroperator.Descriptor() }
 
-// metricsServerResource is the Go type of the second operator's instructions.
-type metricsServerResource struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
-		Image string `json:"image"`
-	} `json:"spec"`
-}
-
-// metricsServerManifest is what the addon's one renderer would give.
-const metricsServerManifest = `apiVersion: v1
-kind: ServiceAccount
-metadata: {name: metrics-server, namespace: kube-system}
----
-apiVersion: v1
-kind: Service
-metadata: {name: metrics-server, namespace: kube-system}
-spec:
-  selector: {k8s-app: metrics-server}
-  ports: [{name: https, port: 443, targetPort: 10250, protocol: TCP}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: metrics-server, namespace: kube-system}
-spec:
-  selector: {matchLabels: {k8s-app: metrics-server}}
-  template:
-    metadata: {labels: {k8s-app: metrics-server}}
-    spec:
-      serviceAccountName: metrics-server
-      securityContext: {runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: {type: RuntimeDefault}}
-      containers:
-      - name: metrics-server
-        image: registry.k8s.io/metrics-server/metrics-server:v0.7.2
-        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-`
+// metricsServerSpec is the MetricsServer object of a default cluster.
+var metricsServerSpec = metricsserveroperator.MetricsServerSpec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
 
 func TestSecondOperatorIsDataOnly(t *testing.T) {
 	d := metricsServer()
@@ -102,16 +35,17 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	role := objects[0].(*rbacv1.Role)
 	assert.Equal(t, "kube-system", role.Namespace)
 	assert.Equal(t, "metrics-server-operator", role.Name)
-	assert.Len(t, role.Rules, 6)
+	assert.Len(t, role.Rules, 10)
 	binding := objects[3].(*rbacv1.RoleBinding)
 	assert.Equal(t, "metrics-server-operator-system", binding.Namespace)
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}}, binding.Subjects)
 
-	// The admission policies: derived from the rendered objects, for the operator's requests only.
-	const image = "registry.k8s.io/metrics-server/metrics-server:v0.7.2"
-	marked := strings.Replace(metricsServerManifest, image, "marker.invalid/metrics-server:marker", 1)
-	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest), []byte(marked),
-		[]operator.Param{{Field: "spec.image", Value: image, Marker: "marker.invalid/metrics-server:marker"}})
+	// The admission policies: derived from what its renderer gives, for the operator's requests only.
+	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+	require.NoError(t, err)
+	marked, err := metricsserver.Render(metricsserver.Spec(metricsserveroperator.Marked(metricsServerSpec)))
+	require.NoError(t, err)
+	scope, err := d.ScopeFromManifest(rendered, marked, metricsserveroperator.Params(metricsServerSpec))
 	require.NoError(t, err)
 	objects, err = operator.PolicyObjects(scope)
 	require.NoError(t, err)
@@ -149,14 +83,14 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	for _, v := range policy.Spec.Variables {
 		scopeVariables = append(scopeVariables, v.Name)
 	}
-	assert.Equal(t, []string{"service_spec"}, scopeVariables, "the Service's address, left out of its rendering, is the server's to allocate")
+	assert.Contains(t, scopeVariables, "service_spec", "the Service is compared whole by the scope policy, its address left to the server")
 	rules := policy.Spec.MatchConstraints.ResourceRules
 	require.Len(t, rules, 3)
 	assert.Equal(t, []string{"services", "serviceaccounts", "events"}, rules[1].Resources)
 
 	// The docs table and the package allow-list.
 	md := d.RightsMarkdown()
-	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `metrics-server-operator-leader` | Renew its lease. |")
+	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `metrics-server-operator-leader` | Read and renew only its own leader-election lease. |")
 	pkg, err := d.PackageObjects()
 	require.NoError(t, err)
 	require.Len(t, pkg, 4)
@@ -171,8 +105,9 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	assert.Equal(t, "metricsserver", crd.Spec.Names.Singular)
 	require.Len(t, crd.Spec.Versions, 1)
 	schema := crd.Spec.Versions[0].Schema.OpenAPIV3Schema
-	assert.Equal(t, []string{"image"}, schema.Properties["spec"].Required)
-	assert.Nil(t, crd.Spec.Versions[0].Subresources, "no status field, no status subresource")
+	assert.Equal(t, []string{"version", "image", "insecure"}, schema.Properties["spec"].Required)
+	require.NotNil(t, crd.Spec.Versions[0].Subresources, "a status field, a status subresource")
+	assert.NotNil(t, crd.Spec.Versions[0].Subresources.Status)
 }
 
 // The descriptor is itself checked: a right no admission rule would confine, a kind without
@@ -186,12 +121,12 @@ func TestDescriptorValidate(t *testing.T) {
 	}{
 		{"unconfined write", func(d *operator.Descriptor) {
 			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", Resources: []string{"secrets"}, Verbs: []string{"create"}, Why: "x"})
-		}, []string{`Rights[8]: writes to "secrets" in group "", which no admission rule confines`}},
+		}, []string{`Rights[14]: writes to "secrets" in group "", which no admission rule confines`}},
 		{"delete", func(d *operator.Descriptor) { d.Rights[0].Verbs = append(d.Rights[0].Verbs, "delete") },
 			[]string{`Rights[0].Verbs: "delete" is not allowed`}},
 		{"wildcard", func(d *operator.Descriptor) { d.Rights[0].Resources = []string{"*"} }, []string{"Rights[0]: wildcards are not allowed"}},
-		{"writes in its own namespace", func(d *operator.Descriptor) { d.Rights[6].Resources = []string{"configmaps"} },
-			[]string{`Rights[6]: writes to "configmaps" in group "coordination.k8s.io" in its own namespace`}},
+		{"writes in its own namespace", func(d *operator.Descriptor) { d.Rights[12].Resources = []string{"configmaps"} },
+			[]string{`Rights[12]: writes to "configmaps" in group "coordination.k8s.io" in its own namespace`}},
 		{"other namespace", func(d *operator.Descriptor) { d.Rights[0].Namespace = "default" }, []string{`Rights[0].Namespace: "default" is neither`}},
 		{"unexplained right", func(d *operator.Descriptor) { d.Rights[0].Why = "" }, []string{"Rights[0].Why: required"}},
 		{"kind without rules", func(d *operator.Descriptor) {
@@ -205,7 +140,7 @@ func TestDescriptorValidate(t *testing.T) {
 		{"no CRD type", func(d *operator.Descriptor) { d.CRD.Type = nil }, []string{"CRD.Type: required"}},
 		{"a CRD rule for no field", func(d *operator.Descriptor) {
 			d.CRD.Fields = crdschema.Fields{"spec.imag": {Pattern: "^x$"}}
-		}, []string{"CRD: schema of operator_test.metricsServerResource: spec.imag: names no field of operator_test.metricsServerResource"}},
+		}, []string{"CRD: schema of metricsserveroperator.MetricsServer: spec.imag: names no field of metricsserveroperator.MetricsServer"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

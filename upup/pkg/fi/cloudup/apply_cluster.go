@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -219,16 +220,24 @@ func countShippable(stored []*unstructured.Unstructured) int {
 	return n
 }
 
-// operatorModeIgnored warns when spec.kubeDNS.operatorMode is set but CoreDNS stays built in
-// because the operator flags are off. It is a warning, not an error: the flags belong to one
-// invocation and the spec to the store, so a cluster must not become invalid for whoever runs
-// kops without them.
+// operatorModeIgnored warns when an addon's operatorMode (spec.kubeDNS's, spec.metricsServer's)
+// is set but the addon stays built in because the operator flags are off. It is a warning, not an
+// error: the flags belong to one invocation and the spec to the store, so a cluster must not become
+// invalid for whoever runs kops without them.
 func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set, source string) (kopscodecs.Warning, bool) {
-	dns := cluster.Spec.KubeDNS
-	if dns == nil || dns.OperatorMode == "" ||
-		flags.Active(featureflag.UseAddonOperators) {
+	if flags.Active(featureflag.UseAddonOperators) {
+		return kopscodecs.Warning{}, false
+	}
+	var ignored []string
+	if dns := cluster.Spec.KubeDNS; dns != nil && dns.OperatorMode != "" {
+		ignored = append(ignored, fmt.Sprintf("spec.kubeDNS.operatorMode: %s is ignored: CoreDNS is built in", dns.OperatorMode))
+	}
+	if ms := cluster.Spec.MetricsServer; ms != nil && ms.OperatorMode != "" {
+		ignored = append(ignored, fmt.Sprintf("spec.metricsServer.operatorMode: %s is ignored: metrics-server is built in", ms.OperatorMode))
+	}
+	if len(ignored) == 0 {
 		return kopscodecs.Warning{}, false
 	}
 	return kopscodecs.Warning{Source: source,
-		Text: fmt.Sprintf("spec.kubeDNS.operatorMode: %s is ignored: CoreDNS is built in unless KOPS_FEATURE_FLAGS has ClusterAddons,UseAddonOperators", dns.OperatorMode)}, true
+		Text: strings.Join(ignored, "; ") + " unless KOPS_FEATURE_FLAGS has ClusterAddons,UseAddonOperators"}, true
 }

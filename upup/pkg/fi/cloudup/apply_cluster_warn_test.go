@@ -55,19 +55,25 @@ func TestLoadModelContextWarnsOnlyAboutShippableObjects(t *testing.T) {
 	}
 }
 
-// operatorMode means something only with the operator flags; without them update says it ignores it.
+// operatorMode means something only with the operator flags; without them update says it ignores
+// it, for each addon that sets it, in one warning.
 func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
 	on, _ := featureflag.Parse("ClusterAddons,UseAddonOperators")
 	for _, tc := range []struct {
-		name  string
-		mode  string
-		flags featureflag.Set
-		warn  string
+		name         string
+		dns, metrics string
+		flags        featureflag.Set
+		warn         string
 	}{
-		{"no mode, no flags", "", featureflag.Set{}, ""},
-		{"ClientSide without flags", kops.OperatorModeClientSide, featureflag.Set{}, "ClientSide is ignored"},
-		{"ServerSide without flags", kops.OperatorModeServerSide, featureflag.Set{}, "ServerSide is ignored"},
-		{"ClientSide with flags", kops.OperatorModeClientSide, on, ""},
+		{"no mode, no flags", "", "", featureflag.Set{}, ""},
+		{"ClientSide without flags", kops.OperatorModeClientSide, "", featureflag.Set{}, "spec.kubeDNS.operatorMode: ClientSide is ignored: CoreDNS is built in unless"},
+		{"ServerSide without flags", kops.OperatorModeServerSide, "", featureflag.Set{}, "spec.kubeDNS.operatorMode: ServerSide is ignored"},
+		{"ClientSide with flags", kops.OperatorModeClientSide, "", on, ""},
+		{"metrics-server without flags", "", kops.OperatorModeClientSide, featureflag.Set{},
+			"spec.metricsServer.operatorMode: ClientSide is ignored: metrics-server is built in unless KOPS_FEATURE_FLAGS has ClusterAddons,UseAddonOperators"},
+		{"both without flags", kops.OperatorModeServerSide, kops.OperatorModeClientSide, featureflag.Set{},
+			"spec.kubeDNS.operatorMode: ServerSide is ignored: CoreDNS is built in; spec.metricsServer.operatorMode: ClientSide is ignored: metrics-server is built in unless"},
+		{"metrics-server with flags", "", kops.OperatorModeClientSide, on, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cluster, groups, err := NewCluster(NewClusterOptions{Name: "m.example.com", Zones: []string{"us-east-2a"}})
@@ -75,7 +81,11 @@ func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
 			if cluster.Spec.KubeDNS == nil {
 				cluster.Spec.KubeDNS = &kops.KubeDNSConfig{}
 			}
-			cluster.Spec.KubeDNS.OperatorMode = tc.mode
+			cluster.Spec.KubeDNS.OperatorMode = tc.dns
+			if tc.metrics != "" {
+				on := true
+				cluster.Spec.MetricsServer = &kops.MetricsServerConfig{Enabled: &on, Insecure: &on, OperatorMode: tc.metrics}
+			}
 			mem := &vfs.MemFS{}
 			base, err := vfs.ParsePath("memfs://mode", mem)
 			require.NoError(t, err)
@@ -92,7 +102,7 @@ func TestLoadModelContextWarnsAboutIgnoredOperatorMode(t *testing.T) {
 				assert.Empty(t, texts)
 			} else {
 				require.Len(t, texts, 1)
-				assert.Contains(t, texts[0], "m.example.com/config: spec.kubeDNS.operatorMode: "+tc.warn)
+				assert.Contains(t, texts[0], "m.example.com/config: "+tc.warn)
 			}
 		})
 	}

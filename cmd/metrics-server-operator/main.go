@@ -1,0 +1,39 @@
+// Command metrics-server-operator runs the metrics-server operator: it reconciles the MetricsServer
+// object kube-system/metrics-server into the ServiceAccount, Service and Deployment metrics-server
+// that kops's built-in addon renders (pkg/operators/metricsserver.Render), with rights limited to
+// those objects by name; kops writes metrics-server's RBAC, APIService and budget itself
+// (docs/addon-operators.md, docs/metrics-server.md). It is a binary of its own, not a mode of the
+// CoreDNS operator's: each image then links one renderer and runs under one descriptor's rights.
+package main
+
+import (
+	"k8s.io/kops/cmd/internal/operatormain"
+	"k8s.io/kops/pkg/model/components/metricsserveroperator"
+	"k8s.io/kops/pkg/operators/manager"
+	"k8s.io/kops/pkg/operators/metricsserver"
+)
+
+const name = metricsserveroperator.DeploymentName
+
+func main() { operatormain.Main(name, run) }
+
+// addon is the operator: the descriptor, and the renderer kops renders metrics-server with in
+// every mode. The CRD admits only insecure: true, and the renderer refuses anything else.
+func addon() manager.Addon[metricsserveroperator.MetricsServerSpec] {
+	return manager.Addon[metricsserveroperator.MetricsServerSpec]{
+		Descriptor: metricsserveroperator.Descriptor(),
+		Render: func(spec metricsserveroperator.MetricsServerSpec) ([]byte, error) {
+			return metricsserver.Render(metricsserver.Spec(spec))
+		},
+	}
+}
+
+func run(args []string) error {
+	d := metricsserveroperator.Descriptor()
+	var cmd manager.Command
+	fs := manager.NewFlagSet(d, &cmd)
+	if err := cmd.Parse(d, fs, args); err != nil {
+		return err
+	}
+	return operatormain.Run(name, cmd, addon())
+}

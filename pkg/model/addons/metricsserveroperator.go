@@ -1,0 +1,83 @@
+package addons
+
+import (
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/components/metricsserveroperator"
+	"k8s.io/kops/pkg/operators/metricsserver"
+)
+
+// MetricsServerPackage is the channel package carrying the metrics-server versions (and images)
+// the operator, and client-side mode, deploy.
+const MetricsServerPackage = "metrics-server"
+
+// MetricsServerImageRepository names the image of a channel's metrics-server package that gives
+// none, tagged v<version>.
+const MetricsServerImageRepository = "registry.k8s.io/metrics-server/metrics-server"
+
+// metricsServerOperator is metrics-server's line of Operators: with spec.metricsServer.enabled and
+// the operator flags, kops writes metrics-server's prerequisites (its RBAC, APIService and
+// budget: the descriptor's), the operator, and the MetricsServer object; the rest is
+// OperatorBuilder's.
+func metricsServerOperator() *Operator {
+	return &Operator{
+		Descriptor:    metricsserveroperator.Descriptor(),
+		Binary:        "./cmd/metrics-server-operator",
+		Packages:      []string{MetricsServerPackage},
+		ResourceAddon: metricsserver.OperatorAddonName,
+		Mode:          metricsServerMode,
+		Instructions:  metricsServerInstructions,
+	}
+}
+
+// metricsServerMode is ServerSide or ClientSide when the cluster runs metrics-server
+// (metricsServer.operatorMode, ServerSide by default), "" when it runs none.
+func metricsServerMode(spec *kops.ClusterSpec) string {
+	switch {
+	case !spec.MetricsServerEnabled():
+		return ""
+	case spec.MetricsServer.OperatorMode == "":
+		return kops.OperatorModeServerSide
+	}
+	return spec.MetricsServer.OperatorMode
+}
+
+// metricsServerInstructions are the MetricsServer object's spec and the renderings of it and of
+// its marked spec, which the policy is derived from.
+func metricsServerInstructions(ctx *model.KopsModelContext) (*Instructions, error) {
+	spec, err := metricsServerObjectSpec(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rendered, err := metricsserver.Render(metricsserver.Spec(spec))
+	if err != nil {
+		return nil, err
+	}
+	marked, err := metricsserver.Render(metricsserver.Spec(metricsserveroperator.Marked(spec)))
+	if err != nil {
+		return nil, err
+	}
+	return &Instructions{Spec: spec, Version: spec.Version, Rendered: rendered, Marked: marked, Params: metricsserveroperator.Params(spec)}, nil
+}
+
+// metricsServerObjectSpec is the spec of the MetricsServer object kops writes: the channel's
+// metrics-server version, and spec.metricsServer.image when the cluster names one (a kops user's
+// choice is kept, as the built-in addon keeps it) or else the package's image, either remapped.
+func metricsServerObjectSpec(ctx *model.KopsModelContext) (metricsserveroperator.MetricsServerSpec, error) {
+	pkg, err := requirePackage(ctx, MetricsServerPackage, false)
+	if err != nil {
+		return metricsserveroperator.MetricsServerSpec{}, err
+	}
+	ms := ctx.Cluster.Spec.MetricsServer
+	spec, err := metricsserver.ClusterSpec(ms, ctx.Assets)
+	if err != nil {
+		return metricsserveroperator.MetricsServerSpec{}, err
+	}
+	if ms.Image == "" {
+		if spec.Image, err = packageImage(pkg, MetricsServerImageRepository, ctx.Assets); err != nil {
+			return metricsserveroperator.MetricsServerSpec{}, err
+		}
+	}
+	spec.Version = pkg.Version
+	return metricsserveroperator.MetricsServerSpec(spec), nil
+}

@@ -1,0 +1,48 @@
+package operator
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// The scope policy's probe must be a request the policy sees: an object of a kind it matches,
+// under a name it refuses. A ConfigMap probe of an operator that manages no ConfigMap (the
+// metrics-server operator) was admitted, never matched, and channels waited for a denial that
+// could not come.
+func TestScopeProbeIsMatchedByTheScopePolicy(t *testing.T) {
+	for name, tc := range map[string]struct {
+		managed []Managed
+		kind    string
+	}{
+		"a ConfigMap among others":    {[]Managed{{"Deployment", "a"}, {"Service", "a"}, {"ConfigMap", "a"}, {"ServiceAccount", "a"}}, "ConfigMap"},
+		"no ConfigMap":                {[]Managed{{"Deployment", "a"}, {"Service", "a"}, {"ServiceAccount", "a"}}, "ServiceAccount"},
+		"only kinds with a body":      {[]Managed{{"DaemonSet", "a"}, {"Service", "a"}}, "DaemonSet"},
+		"a Deployment and its config": {[]Managed{{"Deployment", "a"}, {"ConfigMap", "b"}}, "ConfigMap"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := &Descriptor{Managed: tc.managed, ProbeConfigMap: "probe", WatchNamespace: "kube-system"}
+			probe := &unstructured.Unstructured{Object: d.ProbeObject()}
+			assert.Equal(t, tc.kind, probe.GetKind())
+			assert.Equal(t, "probe", probe.GetName())
+			assert.Equal(t, "kube-system", probe.GetNamespace())
+			gvr, ok := ManagedResource(probe.GetKind())
+			require.True(t, ok)
+			assert.Equal(t, gvr.GroupVersion().String(), probe.GetAPIVersion())
+			matched := false
+			for _, r := range d.scopeRules() {
+				for _, g := range r.APIGroups {
+					for _, res := range r.Resources {
+						matched = matched || (g == gvr.Group && res == gvr.Resource)
+					}
+				}
+			}
+			assert.True(t, matched, "the scope policy matches %s", gvr)
+			for key, v := range managedKinds[probe.GetKind()].probeBody {
+				assert.Equal(t, v, probe.Object[key], "the kind's smallest valid body")
+			}
+		})
+	}
+}
