@@ -31,8 +31,9 @@ type Descriptor struct {
 	RBACName string
 	// PolicyName names the admission policy and its binding.
 	PolicyName string
-	// ProbeConfigMap names a ConfigMap the operator does not manage: channels asks (as a dry run)
-	// to create it as the operator, and sees the policy enforced when that is denied.
+	// ProbeConfigMap names an object the operator does not manage (a ConfigMap, or of its first
+	// managed kind when it manages none: ProbeObject): channels asks (as a dry run) to create it as
+	// the operator, and sees the policy enforced when that is denied.
 	ProbeConfigMap string
 	// WatchNamespace holds the custom resource and every object the operator manages.
 	WatchNamespace string
@@ -104,13 +105,34 @@ func (d *Descriptor) Username() string {
 func (d *Descriptor) EventReporter() string { return d.DeploymentName }
 
 // ProbeObject is the object channels asks the API server to create, as the operator, to prove the
-// admission policy enforced.
+// scope policy enforced: an object of a kind the policy matches (its managed kinds: a ConfigMap
+// when it manages one, the smallest there is, else its first managed kind) under a name it does
+// not manage, which the policy refuses. A kind the policy does not match would be admitted, and
+// channels would wait for an enforcement it can never see.
 func (d *Descriptor) ProbeObject() map[string]interface{} {
-	return map[string]interface{}{
-		"apiVersion": "v1",
-		"kind":       "ConfigMap",
+	kind := ""
+	for _, m := range d.Managed {
+		if kind == "" || m.Kind == "ConfigMap" {
+			kind = m.Kind
+		}
+	}
+	if kind == "" {
+		kind = "ConfigMap" // a descriptor with nothing managed is refused by Validate
+	}
+	rules := managedKinds[kind]
+	apiVersion := rules.version
+	if rules.group != "" {
+		apiVersion = rules.group + "/" + rules.version
+	}
+	obj := map[string]interface{}{
+		"apiVersion": apiVersion,
+		"kind":       kind,
 		"metadata":   map[string]interface{}{"name": d.ProbeConfigMap, "namespace": d.WatchNamespace},
 	}
+	for k, v := range rules.probeBody {
+		obj[k] = runtime.DeepCopyJSONValue(v)
+	}
+	return obj
 }
 
 // Validate reports every missing name and every managed object the generators cannot confine.
@@ -129,6 +151,9 @@ func (d *Descriptor) Validate() error {
 		problems = append(problems, "CRD.Type: required")
 	} else if _, err := crdschema.Schema(d.CRD.Type, d.CRD.Fields); err != nil {
 		problems = append(problems, "CRD: "+err.Error())
+	}
+	if len(d.Managed) == 0 {
+		problems = append(problems, "Managed: at least one object, or the operator has nothing to confine")
 	}
 	seen := map[string]bool{}
 	for i, m := range d.Managed {

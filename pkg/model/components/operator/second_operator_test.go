@@ -108,10 +108,7 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}}, binding.Subjects)
 
 	// The admission policies: derived from the rendered objects, for the operator's requests only.
-	const image = "registry.k8s.io/metrics-server/metrics-server:v0.7.2"
-	marked := strings.Replace(metricsServerManifest, image, "marker.invalid/metrics-server:marker", 1)
-	scope, err := d.ScopeFromManifest([]byte(metricsServerManifest), []byte(marked),
-		[]operator.Param{{Field: "spec.image", Value: image, Marker: "marker.invalid/metrics-server:marker"}})
+	scope, err := metricsServerScope()
 	require.NoError(t, err)
 	objects, err = operator.PolicyObjects(scope)
 	require.NoError(t, err)
@@ -218,4 +215,13 @@ func TestDescriptorValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// metricsServerScope is the scope kops derives for the second operator: its manifest rendered
+// from the instructions and with the image marked.
+func metricsServerScope() (*operator.Scope, error) {
+	const image = "registry.k8s.io/metrics-server/metrics-server:v0.7.2"
+	marked := strings.Replace(metricsServerManifest, image, "marker.invalid/metrics-server:marker", 1)
+	return metricsServer().ScopeFromManifest([]byte(metricsServerManifest), []byte(marked),
+		[]operator.Param{{Field: "spec.image", Value: image, Marker: "marker.invalid/metrics-server:marker"}})
 }
