@@ -17,7 +17,7 @@ import (
 )
 
 // MaxResponseBytes bounds one answer of the API server. Validation reads single objects (a
-// namespace, a Deployment, a Service, a DaemonSet, a CoreDNS object) and one discovery document;
+// namespace, a Deployment, a Service, a DaemonSet, an APIService, a CoreDNS object) and one discovery document;
 // the API server stores no object above 1.5 MiB. client-go reads a whole answer into memory before
 // decoding it, so without this bound a server sending an endless body would grow kops's memory
 // for as long as the deadline allows.

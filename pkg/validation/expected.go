@@ -1,6 +1,7 @@
 // Package validation checks that a cluster runs what kops last wrote for it: every addon of the
 // bootstrap channel recorded at the channel's version and hash, and cluster DNS up, whether CoreDNS
-// is built in or run by its operator. It backs `kops validate cluster`.
+// is built in or run by its operator, and what the addons run (addons.RunsOf). It backs
+// `kops validate cluster`.
 package validation
 
 import (
@@ -53,6 +54,10 @@ type Expected struct {
 	// Kube2IAM says the channel deploys kube2iam (podMetadataAccess mode Forward): its DaemonSet
 	// must be ready on every node it is scheduled to.
 	Kube2IAM bool
+	// Runs is what the channel's addons run (addons.RunsOf: metrics-server's Deployment and
+	// APIService, built in or through its operator): each Deployment must be available, each
+	// APIService Available.
+	Runs addons.Runs
 }
 
 // ReadExpected reads the bootstrap channel `kops update cluster --yes` wrote for a completed cluster
@@ -75,10 +80,10 @@ func ReadExpected(cluster *kops.Cluster, paths *vfs.Context) (*Expected, error) 
 	if err != nil {
 		return nil, err
 	}
-	return expectedFrom(cluster, location, channel), nil
+	return expectedFrom(cluster, location, channel)
 }
 
-func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *Expected {
+func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) (*Expected, error) {
 	e := &Expected{Cluster: cluster.Name, Channel: location, DNS: DNSNone}
 	for _, a := range channel.Spec.Addons {
 		ns := a.Namespace
@@ -86,6 +91,14 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *
 			ns = apply.DefaultNamespace
 		}
 		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash})
+		runs, err := addons.RunsOf(a.Name)
+		if err != nil {
+			return nil, err
+		}
+		if runs != nil {
+			e.Runs.Deployments = append(e.Runs.Deployments, runs.Deployments...)
+			e.Runs.APIServices = append(e.Runs.APIServices, runs.APIServices...)
+		}
 		if o := addons.OperatorOf(a.Name); o != nil {
 			e.Operators = append(e.Operators, o.Descriptor)
 			if o.ClusterDNS {
@@ -102,5 +115,5 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) *
 	if dns := cluster.Spec.KubeDNS; dns != nil {
 		e.DNSServerIP = dns.ServerIP
 	}
-	return e
+	return e, nil
 }

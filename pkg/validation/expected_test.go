@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/types"
 
 	"k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/apis/kops"
@@ -68,6 +69,11 @@ func TestReadExpected(t *testing.T) {
 			} else {
 				assert.Empty(t, operators)
 			}
+			if tc.want == DNSOperator {
+				assert.Equal(t, []types.NamespacedName{{Namespace: "kube-system", Name: "coredns"}}, e.Runs.Deployments, "what the operator manages")
+			} else {
+				assert.Empty(t, e.Runs.Deployments)
+			}
 			assert.Equal(t, "100.64.0.10", e.DNSServerIP)
 			assert.Equal(t, "memfs://s/c.k8s.local/addons/bootstrap-channel.yaml", e.Channel)
 			require.Len(t, e.Addons, len(tc.addons))
@@ -111,4 +117,16 @@ func TestCompareRecord(t *testing.T) {
 		assert.Equal(t, tc.ok, ok, tc.record)
 		assert.Contains(t, msg, tc.want)
 	}
+}
+
+// With metrics-server in the channel, validation checks what its rendering runs: the Deployment
+// and the APIService it serves.
+func TestReadExpectedMetricsServer(t *testing.T) {
+	mem := &vfs.MemFS{}
+	storeChannel(t, mem, api.AddonSpec{Name: "metrics-server.addons.k8s.io", ID: "k8s-1.11", Manifest: "metrics-server.addons.k8s.io/k8s-1.11.yaml", ManifestHash: hash(6)})
+	e, err := ReadExpected(cluster(), vfs.NewContext(mem))
+	require.NoError(t, err)
+	assert.Equal(t, []types.NamespacedName{{Namespace: "kube-system", Name: "metrics-server"}}, e.Runs.Deployments)
+	assert.Equal(t, []string{"v1beta1.metrics.k8s.io"}, e.Runs.APIServices)
+	assert.Equal(t, DNSNone, e.DNS)
 }

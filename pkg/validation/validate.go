@@ -141,6 +141,12 @@ func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) 
 	if e.Kube2IAM {
 		r.Checks = append(r.Checks, a.checkDaemonSet(kube2iam.Namespace, kube2iam.Name))
 	}
+	for _, d := range e.Runs.Deployments {
+		r.Checks = append(r.Checks, a.checkDeployment(d.Namespace, d.Name))
+	}
+	for _, name := range e.Runs.APIServices {
+		r.Checks = append(r.Checks, a.checkAPIService(name))
+	}
 	if a.lost != nil {
 		return nil, a.lost
 	}

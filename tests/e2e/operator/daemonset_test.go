@@ -3,9 +3,7 @@ package operator
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -38,53 +36,15 @@ import (
 // descriptor, on the real API server: as its identity it may write exactly the DaemonSet its
 // renderer gives, and nothing else.
 
-var (
-	daemonSetOnce  sync.Once
-	daemonSetReady bool
-)
+// nodeLocalDNSRow is the throwaway DaemonSet operator in the attacker's table.
+func nodeLocalDNSRow() confinedOperator {
+	return confinedOperator{name: "node-local-dns (throwaway DaemonSet)", descriptor: operatortest.NodeLocalDNS, deploy: daemonSetOperator}
+}
 
-// daemonSetOperator applies, once, as the admin, everything kops would for the throwaway operator:
-// its namespace, CRD and instructions, the objects it manages as rendered, its Roles and bindings,
-// and its admission policies, and waits until the server enforces them.
-func daemonSetOperator(t *testing.T) {
-	daemonSetOnce.Do(func() {
-		ctx := framework.Context(t)
-		d := operatortest.NodeLocalDNS()
-		create := func(obj client.Object) {
-			err := env.Client.Create(ctx, obj)
-			if !apierrors.IsAlreadyExists(err) {
-				require.NoError(t, err, "%T %s", obj, obj.GetName())
-			}
-		}
-		create(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: d.Namespace}})
-		crd, err := d.CustomResourceDefinition()
-		require.NoError(t, err)
-		create(crd)
-		waitEstablished(t, crd.Name)
-		// The instructions before the exact policy's binding: without its params, the binding
-		// refuses every write it matches, the admin's too.
-		create(&unstructured.Unstructured{Object: operatortest.NodeLocalDNSInstructions()})
-		objs, err := kubemanifest.DecodeStrict(operatortest.NodeLocalDNSManifest())
-		require.NoError(t, err)
-		for _, o := range objs {
-			u := &unstructured.Unstructured{}
-			require.NoError(t, yaml.Unmarshal(o.Raw, &u.Object))
-			create(u)
-		}
-		for _, o := range d.RBACObjects() {
-			create(o.(client.Object))
-		}
-		scope, err := operatortest.NodeLocalDNSScope()
-		require.NoError(t, err)
-		policies, err := kopsoperator.PolicyObjects(scope)
-		require.NoError(t, err)
-		for _, o := range policies {
-			create(o.(client.Object))
-		}
-		waitDaemonSetPoliciesEnforced(t, policies)
-		daemonSetReady = true
-	})
-	require.True(t, daemonSetReady, "the throwaway DaemonSet operator's setup failed in an earlier test")
+// daemonSetOperator applies, once, everything kops would for the throwaway operator.
+func daemonSetOperator(t *testing.T) map[string]map[string]interface{} {
+	return deployOperator(t, operatorSetup{descriptor: operatortest.NodeLocalDNS(), instructions: operatortest.NodeLocalDNSInstructions(),
+		manifest: operatortest.NodeLocalDNSManifest(), scope: operatortest.NodeLocalDNSScope})
 }
 
 func waitEstablished(t *testing.T, name string) {
@@ -103,14 +63,14 @@ func waitEstablished(t *testing.T, name string) {
 	}
 }
 
-// waitDaemonSetPoliciesEnforced waits, boundedly, until the server enforces both policies (they
+// waitPoliciesEnforced waits, boundedly, until the server enforces both policies (they
 // take effect a moment after they are stored), with the probes their bindings carry, as channels
 // runs them: each probe, a dry-run create as the operator (with system:masters, so that RBAC lets
-// it reach admission), must be denied by its own binding. The exact policy's probe is its DaemonSet
+// it reach admission), must be denied by its own binding. The exact policy's probe is its first managed object
 // with a label kops never renders. Until the server's admission has discovered the new CRD, the
 // exact policy refuses everything it matches for want of its params' kind ("failed to configure
 // policy", without naming the binding): closed, but not yet the policy under test.
-func waitDaemonSetPoliciesEnforced(t *testing.T, policies []runtime.Object) {
+func waitPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 	t.Helper()
 	ctx := framework.Context(t)
 	type probe struct {
@@ -148,7 +108,7 @@ func waitDaemonSetPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	t.Logf("the throwaway operator's policies are enforced %s after they were applied", time.Since(start).Round(time.Millisecond))
+	t.Logf("the policies are enforced %s after they were applied", time.Since(start).Round(time.Millisecond))
 }
 
 var (
@@ -167,13 +127,7 @@ func mustResource(kind string) schema.GroupVersionResource {
 
 // asDaemonSetOperator is a clientset whose requests run as the throwaway operator's service account.
 func asDaemonSetOperator(t *testing.T) (kubernetes.Interface, dynamic.Interface) {
-	d := operatortest.NodeLocalDNS()
-	cfg := env.ServiceAccountConfig(d.Namespace, d.ServiceAccount)
-	cs, err := kubernetes.NewForConfig(cfg)
-	require.NoError(t, err)
-	dyn, err := dynamic.NewForConfig(cfg)
-	require.NoError(t, err)
-	return cs, dyn
+	return asOperatorOf(t, operatortest.NodeLocalDNS())
 }
 
 // renderedDaemonSet is the DaemonSet the throwaway renderer gives, as decoded JSON.
@@ -262,51 +216,6 @@ func withoutServerFields(obj map[string]interface{}) map[string]interface{} {
 	return out
 }
 
-// Every attack on the DaemonSet (operatortest.WorkloadAttacks: the host's network, PID and IPC
-// namespaces, its root file system, privilege, another image, extra or init containers, the
-// control plane's nodes, another selector or rollout, another account or its token, ...) is
-// refused to the operator by the exact policy, as an update and as a create (which would put it
-// back after a deletion); the admin's same update is valid, so the policy is what stands in the way.
-func TestDaemonSetAttacksDenied(t *testing.T) {
-	daemonSetOperator(t)
-	ctx := framework.Context(t)
-	_, operatorDyn := asDaemonSetOperator(t)
-	admin, err := dynamic.NewForConfig(env.Config)
-	require.NoError(t, err)
-	d := operatortest.NodeLocalDNS()
-	current := currentDaemonSet(t)
-	for _, a := range operatortest.WorkloadAttacks(current) {
-		t.Run(a.Path, func(t *testing.T) {
-			byAdmin := dryRunUpdate(ctx, admin, daemonSets, a.Object)
-			immutable := byAdmin.err != nil && apierrors.IsInvalid(byAdmin.err) && strings.Contains(byAdmin.err.Error(), "immutable")
-			if !immutable {
-				require.NoError(t, byAdmin.err, "the server itself takes this update from the admin")
-				assert.False(t, reflect.DeepEqual(stripServer(byAdmin.obj), stripServer(current)), "the attack changes what is stored")
-				byOperator := dryRunUpdate(ctx, operatorDyn, daemonSets, a.Object)
-				assertDaemonSetDenied(t, byOperator.err, d.ExactPolicyName(), "update")
-			}
-			// As a create, the server's immutability does not apply: the policy must refuse it.
-			created := withoutServerFields(a.Object)
-			_, err := operatorDyn.Resource(daemonSets).Namespace("kube-system").Create(ctx, &unstructured.Unstructured{Object: created}, metav1.CreateOptions{DryRun: dryRun})
-			assertDaemonSetDenied(t, err, d.ExactPolicyName(), "create")
-		})
-	}
-}
-
-// The attacker's sweep, generated from the DaemonSet the server holds: every leaf changed, and
-// every field its OpenAPI schema has but the rendering leaves out added. Every change the server
-// takes from the admin is refused to the operator: a DaemonSet has no hole (its image is the
-// instructions', which the operator cannot change).
-func TestDaemonSetEveryMutationDenied(t *testing.T) {
-	daemonSetOperator(t)
-	_, operatorDyn := asDaemonSetOperator(t)
-	admin, err := dynamic.NewForConfig(env.Config)
-	require.NoError(t, err)
-	denied := sweep(t, mutationSweep{admin: admin, operator: operatorDyn, gvr: daemonSets, schema: "io.k8s.api.apps.v1.DaemonSet",
-		schemas: openAPISchemas(t), policy: operatortest.NodeLocalDNS().PolicyName}, currentDaemonSet(t))
-	assert.Greater(t, denied, 100)
-}
-
 // Any other DaemonSet is refused: another name in kube-system by the scope policy (RBAC cannot
 // limit a create by name), another DaemonSet's update and any delete by RBAC, any other namespace
 // by RBAC.
@@ -320,7 +229,7 @@ func TestDaemonSetOperatorOtherDaemonSetsDenied(t *testing.T) {
 	unstructured.RemoveNestedField(renamed, "metadata", "labels", "addon.kops.k8s.io/name")
 	renamed["metadata"].(map[string]interface{})["name"] = "e2e-node-agent"
 	_, err := operatorDyn.Resource(daemonSets).Namespace("kube-system").Create(ctx, &unstructured.Unstructured{Object: renamed}, metav1.CreateOptions{DryRun: dryRun})
-	assertDaemonSetDenied(t, err, d.PolicyName, "the rendered DaemonSet under another name")
+	assertPolicyDenied(t, err, d.PolicyName, "the rendered DaemonSet under another name")
 	assert.Contains(t, err.Error(), "may only create or change DaemonSet node-local-dns")
 
 	other := daemonSet("kube-system", "e2e-kube-proxy-lookalike")
@@ -389,12 +298,4 @@ func TestDaemonSetOperatorRights(t *testing.T) {
 			assert.Equal(t, row.allowed, allowed, "reason: %s", reason)
 		})
 	}
-}
-
-// assertDaemonSetDenied checks that the named policy of the throwaway operator refused a request.
-func assertDaemonSetDenied(t *testing.T, err error, policy, what string) {
-	t.Helper()
-	require.Error(t, err, "%s was admitted", what)
-	assert.True(t, apierrors.IsInvalid(err) || apierrors.IsForbidden(err), "%s: %v", what, err)
-	assert.Contains(t, err.Error(), "ValidatingAdmissionPolicy '"+policy+"'", "%s: denied by the policy, not by something else", what)
 }

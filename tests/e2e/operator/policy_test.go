@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/utils/ptr"
 
+	"k8s.io/kops/pkg/model/components/corednsoperator"
 	kopsoperator "k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -34,6 +35,8 @@ var (
 		service        *corev1.Service
 		configMap      *corev1.ConfigMap
 		serviceAccount *corev1.ServiceAccount
+		// objects are the four as decoded JSON, by kind.
+		objects map[string]map[string]interface{}
 	}
 )
 
@@ -44,6 +47,7 @@ func builtIn(t *testing.T) {
 	renderedOnce.Do(func() {
 		s := kopsenv.NewStoreAt(t, "addon-operators", "memfs://e2e-builtin")
 		location := s.Update(t, "")
+		rendered.objects = map[string]map[string]interface{}{}
 		for _, u := range kopsenv.ManifestObjects(t, location, s.Mem) {
 			if u.GetNamespace() != "kube-system" {
 				continue
@@ -66,6 +70,7 @@ func builtIn(t *testing.T) {
 				continue
 			}
 			require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, target))
+			rendered.objects[u.GetKind()] = u.Object
 		}
 	})
 	waitEnforced(t)
@@ -523,4 +528,15 @@ func waitGone(t *testing.T, get func() error) {
 func qty(s string) *resource.Quantity {
 	q := resource.MustParse(s)
 	return &q
+}
+
+// coreDNSRow is CoreDNS's operator in the attacker's table, deployed by the package's kops cluster.
+func coreDNSRow() confinedOperator {
+	return confinedOperator{name: "coredns", descriptor: corednsoperator.Descriptor, holes: map[string]bool{"spec.replicas": true},
+		deploy: func(t *testing.T) map[string]map[string]interface{} {
+			setup(t)
+			builtIn(t)
+			ensureRendered(t)
+			return rendered.objects
+		}}
 }

@@ -15,17 +15,13 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
+	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
-// asOperator is a clientset whose requests run as the operator's service account.
+// asOperator is a clientset whose requests run as the CoreDNS operator's service account.
 func asOperator(t *testing.T) (kubernetes.Interface, dynamic.Interface) {
-	cfg := env.ServiceAccountConfig("coredns-operator-system", "coredns-operator")
-	cs, err := kubernetes.NewForConfig(cfg)
-	require.NoError(t, err)
-	dyn, err := dynamic.NewForConfig(cfg)
-	require.NoError(t, err)
-	return cs, dyn
+	return asOperatorOf(t, corednsoperator.Descriptor())
 }
 
 func deployment(namespace, name, serviceAccount string) *appsv1.Deployment {

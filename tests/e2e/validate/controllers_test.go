@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -23,11 +26,13 @@ type cluster struct {
 	env                   []string
 }
 
-func newCluster(t *testing.T, bin, name string, flags string) *cluster {
-	return newClusterTB(t, bin, name, flags)
+func newCluster(t *testing.T, bin, name string, flags string, sets ...string) *cluster {
+	return newClusterTB(t, bin, name, flags, sets...)
 }
 
-func newClusterTB(t testing.TB, bin, name string, flags string) *cluster {
+// newClusterTB creates the cluster, sets each of sets on its spec as `kops edit cluster --set`
+// does, writes it and applies its channel.
+func newClusterTB(t testing.TB, bin, name string, flags string, sets ...string) *cluster {
 	dir := t.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
 	kopsenv.WriteKubeconfig(t, env, kubeconfig)
@@ -35,6 +40,9 @@ func newClusterTB(t testing.TB, bin, name string, flags string) *cluster {
 	c := &cluster{name: name, bin: bin, dir: dir, state: "file://" + filepath.Join(dir, "state")}
 	c.env = []string{"KOPS_STATE_STORE=" + c.state, "KUBECONFIG=" + kubeconfig, "HOME=" + dir, "KOPS_FEATURE_FLAGS=" + flags}
 	c.mustKops(t, "create", "cluster", name, "--zones", "us-east-2a")
+	for _, set := range sets {
+		c.mustKops(t, "edit", "cluster", name, "--set", set)
+	}
 	c.mustKops(t, "update", "cluster", name, "--yes")
 	r := c.run(t, "channels", "apply", "channel", c.channel(), "--yes")
 	require.Equal(t, 0, r.Code, "channels apply:\n%s%s", r.Stdout, r.Stderr)
@@ -59,6 +67,25 @@ func (c *cluster) mustKops(t testing.TB, args ...string) kopsenv.Run {
 // Available condition set as given.
 func setDeploymentAvailable(t testing.TB, namespace, name string, available bool) {
 	kopsenv.SetDeploymentStatus(t, env, namespace, name, &available)
+}
+
+// createDeployment plays an operator: it creates a Deployment of one pod, as the admin.
+func createDeployment(t *testing.T, namespace, name string) {
+	t.Helper()
+	labels := map[string]string{"k8s-app": name}
+	_, err := env.Clientset.AppsV1().Deployments(namespace).Create(context.Background(), &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "registry.k8s.io/pause:3.10"}}},
+			},
+		},
+	}, metav1.CreateOptions{})
+	if !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
 }
 
 // setDeploymentStatus sets the Available condition as given, or none when available is nil.

@@ -129,7 +129,7 @@ func (d *Descriptor) ProbeObject() map[string]interface{} {
 		"metadata":   map[string]interface{}{"name": d.ProbeConfigMap, "namespace": d.WatchNamespace},
 	}
 	for key, v := range k.probeBody {
-		obj[key] = v
+		obj[key] = runtime.DeepCopyJSONValue(v)
 	}
 	return obj
 }
@@ -150,6 +150,9 @@ func (d *Descriptor) Validate() error {
 		problems = append(problems, "CRD.Type: required")
 	} else if _, err := crdschema.Schema(d.CRD.Type, d.CRD.Fields); err != nil {
 		problems = append(problems, "CRD: "+err.Error())
+	}
+	if len(d.Managed) == 0 {
+		problems = append(problems, "Managed: at least one object, or the operator has nothing to confine")
 	}
 	seen := map[string]bool{}
 	for i, m := range d.Managed {

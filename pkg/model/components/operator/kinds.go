@@ -22,7 +22,9 @@ type kindRules struct {
 	free   map[string][]string
 	bounds func(d *Descriptor) (expression, message string)
 	// allocated are, per top-level key, the keys below it the API server fills in when a rendering
-	// leaves them out (a Service's cluster IP): free then, fixed by the literal when rendered.
+	// leaves them out, from what it allocates (a Service's cluster IP and the family of that
+	// address): free then, fixed by the literal when rendered. The server holds them to what it
+	// allocated, so they give no writer a choice the address did not already give.
 	allocated map[string][]string
 	// controllerAnnotations are the annotations a controller sets on the object (any value).
 	controllerAnnotations []string
@@ -43,7 +45,7 @@ var managedKinds = map[string]kindRules{
 		bounds: func(d *Descriptor) (string, string) {
 			max := celInt(d.MaxReplicas)
 			return `object.spec.?replicas.orValue(1) >= 1 && object.spec.?replicas.orValue(1) <= ` + max,
-				"may have 1 to " + max + " replicas (its autoscaler sets the count)"
+				"may have 1 to " + max + " replicas"
 		},
 		controllerAnnotations: []string{"deployment.kubernetes.io/revision"},
 		rendered:              renderedDeployment,
@@ -59,8 +61,14 @@ var managedKinds = map[string]kindRules{
 		rendered:              renderedDaemonSet,
 		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
+	// A Service that renders no address gets one from the server, and with it the address's family
+	// (ipFamilies): which family is the cluster's (its first service range), not the rendering's,
+	// so a renderer that knows nothing of the cluster cannot write it. The server refuses an
+	// ipFamilies that disagrees with the addresses or the ranges it serves, and never lets the
+	// first family change; ipFamilyPolicy, which it defaults to the same value everywhere, is
+	// rendered and compared.
 	"Service": {group: "", version: "v1", resource: "services", ignored: map[string]bool{"status": true},
-		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs"}},
+		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs", "ipFamilies"}},
 		probeBody: map[string]interface{}{"spec": map[string]interface{}{"ports": []interface{}{map[string]interface{}{"port": int64(1)}}}}},
 	"ServiceAccount": {group: "", version: "v1", resource: "serviceaccounts"},
 	"ConfigMap":      {group: "", version: "v1", resource: "configmaps"},

@@ -40,12 +40,8 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	assert.Equal(t, "metrics-server-operator-system", binding.Namespace)
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}}, binding.Subjects)
 
-	// The admission policies: derived from what its renderer gives, for the operator's requests only.
-	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
-	require.NoError(t, err)
-	marked, err := metricsserver.Render(metricsserver.Spec(metricsserveroperator.Marked(metricsServerSpec)))
-	require.NoError(t, err)
-	scope, err := d.ScopeFromManifest(rendered, marked, metricsserveroperator.Params(metricsServerSpec))
+	// The admission policies: derived from the rendered objects, for the operator's requests only.
+	scope, err := metricsServerScope()
 	require.NoError(t, err)
 	objects, err = operator.PolicyObjects(scope)
 	require.NoError(t, err)
@@ -153,4 +149,18 @@ func TestDescriptorValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// metricsServerScope is the scope kops derives for the second operator: derived from what its
+// renderer gives for a default cluster and for the marked spec.
+func metricsServerScope() (*operator.Scope, error) {
+	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+	if err != nil {
+		return nil, err
+	}
+	marked, err := metricsserver.Render(metricsserver.Spec(metricsserveroperator.Marked(metricsServerSpec)))
+	if err != nil {
+		return nil, err
+	}
+	return metricsServer().ScopeFromManifest(rendered, marked, metricsserveroperator.Params(metricsServerSpec))
 }

@@ -1,0 +1,74 @@
+package metricsserveroperator
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/model/components/operator/operatortest"
+	"k8s.io/kops/pkg/operators/metricsserver"
+)
+
+// The Service metrics-server renders no address: the API server allocates one and sets its family
+// (ipFamilies) from the cluster's first service range, which the rendering cannot know. The
+// operator's writes of that Service, as the server holds them (the exact policy sees the object
+// after the server filled it in), are admitted in an IPv4 and an IPv6 cluster; any other change
+// of its spec is refused.
+func TestServiceAsTheServerHoldsItIsAdmitted(t *testing.T) {
+	rendered, err := metricsserver.Render(metricsserver.Spec(spec))
+	require.NoError(t, err)
+	marked, err := metricsserver.Render(metricsserver.Spec(Marked(spec)))
+	require.NoError(t, err)
+	scope, err := Descriptor().ScopeFromManifest(rendered, marked, Params(spec))
+	require.NoError(t, err)
+	objects, err := operator.PolicyObjects(scope)
+	require.NoError(t, err)
+	policies, err := operatortest.Compile(objects)
+	require.NoError(t, err)
+
+	var service map[string]interface{}
+	objs, err := kubemanifest.DecodeStrict(rendered)
+	require.NoError(t, err)
+	for _, o := range objs {
+		if o.Kind == "Service" {
+			service, err = operatortest.CELObject(o.Raw)
+			require.NoError(t, err)
+		}
+	}
+	require.NotNil(t, service)
+	require.NotContains(t, service["spec"], "ipFamilies", "the rendering leaves the family to the server")
+	params := map[string]interface{}{"spec": map[string]interface{}{"image": spec.Image, "version": spec.Version, "insecure": true}}
+	write := func(operation string, obj, old map[string]interface{}) []string {
+		denied, err := policies.Denials(operatortest.Request{Operation: operation, Resource: "services", Namespace: WatchNamespace,
+			Username: Descriptor().Username(), Object: obj, OldObject: old, Params: params})
+		require.NoError(t, err)
+		return denied
+	}
+	for family, address := range map[string]string{"IPv4": "100.64.0.17", "IPv6": "fd00:5e4f:ce::17"} {
+		stored := runtime.DeepCopyJSON(service)
+		s := stored["spec"].(map[string]interface{})
+		s["clusterIP"], s["clusterIPs"], s["ipFamilies"] = address, []interface{}{address}, []interface{}{family}
+		fresh := runtime.DeepCopyJSON(stored)
+		// A create carries none of kops's channels' metadata: it is channels' to set.
+		meta := fresh["metadata"].(map[string]interface{})
+		for _, k := range operator.ChannelsLabels {
+			delete(meta["labels"].(map[string]interface{}), k)
+		}
+		for _, k := range operator.ChannelsAnnotations {
+			delete(meta["annotations"].(map[string]interface{}), k)
+		}
+		assert.Empty(t, write("CREATE", fresh, nil), "%s: create, as the server holds it", family)
+		assert.Empty(t, write("UPDATE", stored, stored), "%s: update, as the server holds it", family)
+
+		for _, m := range operatortest.Leaves(stored, func(path string) bool {
+			return path == "apiVersion" || path == "kind" || path == "metadata.namespace" ||
+				path == "spec.clusterIP" || path == "spec.clusterIPs[0]" || path == "spec.ipFamilies[0]"
+		}) {
+			assert.NotEmpty(t, write("UPDATE", m.Object, stored), "%s: %s was admitted", family, m.Path)
+		}
+	}
+}
