@@ -7,6 +7,8 @@ package metricsserveroperator
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/pkg/model/components/operator"
 )
 
 // The MetricsServer custom resource the operator reconciles.
@@ -44,12 +46,5 @@ type MetricsServerSpec struct {
 	Insecure bool `json:"insecure"`
 }
 
-// MetricsServerStatus is what the operator reports.
-type MetricsServerStatus struct {
-	// ObservedGeneration is the object's generation the rest of the status describes.
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Healthy            bool               `json:"healthy,omitempty"`
-	Errors             []string           `json:"errors,omitempty"`
-	Phase              string             `json:"phase,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
-}
+// MetricsServerStatus is what the operator reports: the status every operator of kops reports.
+type MetricsServerStatus = operator.Status

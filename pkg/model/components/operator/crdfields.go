@@ -1,0 +1,96 @@
+package operator
+
+import (
+	"reflect"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"k8s.io/kops/pkg/crdschema"
+)
+
+// CRDWords is what an operator's CRD says in its own words; the rules are every operator's.
+type CRDWords struct {
+	// Kind is the custom resource's kind, Instructions the name of its one object.
+	Kind, Instructions string
+	// Purpose describes the object as a whole.
+	Purpose string
+	// Subject names what the operator runs ("CoreDNS"), in the refusals and the conditions.
+	Subject string
+	// VersionExample and ImageExample are a version and a pinned image the addon has had.
+	VersionExample, ImageExample string
+}
+
+// CRDFields are the validations every operator's custom resource has: one object of one name, no
+// channel or patches (the operator fetches nothing, and its image is spec.image), a semantic
+// version, a pinned image, and the bounded status every operator reports (Status). An operator's
+// crd.go adds its own spec fields to them.
+func CRDFields(w CRDWords) crdschema.Fields {
+	return crdschema.Fields{
+		"": {
+			Description: w.Purpose,
+			Rules: ValidationRule("self.metadata.name == '"+w.Instructions+"'",
+				"the operator manages one "+w.Kind+" object, named "+w.Instructions),
+		},
+		"spec": {Refused: []crdschema.Refused{
+			{Name: "channel", Type: reflect.TypeOf(""), Why: "the operator deploys the version and image named here and fetches nothing"},
+			{Name: "patches", Type: reflect.TypeOf([]struct{}{}), Why: "the " + w.Subject + " image is spec.image, and nothing else of what the operator creates can be patched"},
+		}},
+		"spec.version": WithField(MaxLength(64), func(f *crdschema.Field) {
+			f.Description = "The " + w.Subject + " version to run, a semantic version such as " + w.VersionExample + "."
+			f.Pattern = crdschema.SemverPattern
+		}),
+		"spec.image": WithField(MaxLength(512), func(f *crdschema.Field) {
+			f.Description = "The " + w.Subject + " image, pinned by a version tag or a sha256 digest, such as " + w.ImageExample + "."
+			f.Pattern = crdschema.PinnedImagePattern
+			f.Rules = ValidationRule("!self.endsWith(':latest')", "must be pinned by a version tag or a digest, not the mutable tag latest")
+		}),
+		"status.errors":   {MaxItems: maxItems(16)},
+		"status.errors[]": MaxLength(1024),
+		"status.phase":    MaxLength(64),
+		"status.observedGeneration": {
+			Description: "The generation of the object the status describes.",
+			Minimum:     zero(),
+		},
+		"status.conditions": {
+			Description: "Available, Progressing and Degraded, from the " + w.Subject + " Deployment and the last reconcile.",
+			MaxItems:    maxItems(8),
+			MapKeys:     []string{"type"},
+		},
+		"status.conditions[].type":               MaxLength(316),
+		"status.conditions[].status":             WithField(MaxLength(7), func(f *crdschema.Field) { f.Enum = []string{"True", "False", "Unknown"} }),
+		"status.conditions[].observedGeneration": {Minimum: zero()},
+		"status.conditions[].lastTransitionTime": MaxLength(64),
+		"status.conditions[].reason":             MaxLength(1024),
+		"status.conditions[].message":            MaxLength(1024),
+	}
+}
+
+// CRDColumns are kubectl get's columns for every operator's objects.
+func CRDColumns() []apiextensionsv1.CustomResourceColumnDefinition {
+	return []apiextensionsv1.CustomResourceColumnDefinition{
+		{Name: "Version", Type: "string", JSONPath: ".spec.version"},
+		{Name: "Healthy", Type: "boolean", JSONPath: ".status.healthy"},
+		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+	}
+}
+
+// MaxLength is a string field of at most n characters.
+func MaxLength(n int64) crdschema.Field { return crdschema.Field{MaxLength: &n} }
+
+// ValidationRule is one CEL rule with its message.
+func ValidationRule(rule, message string) []apiextensionsv1.ValidationRule {
+	return []apiextensionsv1.ValidationRule{{Rule: rule, Message: message}}
+}
+
+// WithField is f changed by change.
+func WithField(f crdschema.Field, change func(*crdschema.Field)) crdschema.Field {
+	change(&f)
+	return f
+}
+
+func maxItems(n int64) *int64 { return &n }
+
+func zero() *float64 {
+	z := 0.0
+	return &z
+}
