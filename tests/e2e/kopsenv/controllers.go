@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -47,6 +48,26 @@ func SetDeploymentStatus(t testing.TB, env *framework.Env, namespace, name strin
 		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
 		return err
 	}))
+}
+
+// CreateDeployment plays an operator: it creates a Deployment of one pod selected by labels, as
+// the admin, unless one of that name is there. The selector is immutable, so it must be the one kops
+// renders where kops applies the Deployment later.
+func CreateDeployment(t testing.TB, env *framework.Env, namespace, name string, labels map[string]string) {
+	t.Helper()
+	_, err := env.Clientset.AppsV1().Deployments(namespace).Create(context.Background(), &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "registry.k8s.io/pause:3.10"}}},
+			},
+		},
+	}, metav1.CreateOptions{})
+	if !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
 }
 
 // SetCoreDNSStatus reports the CoreDNS object kube-system/coredns healthy or not, with errors, as

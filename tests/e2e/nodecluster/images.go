@@ -12,14 +12,17 @@ import (
 
 // Images are the image tarballs BuildImages made.
 type Images struct {
-	// Operator is the CoreDNS operator's, as `make images` builds it (under _output/images).
-	Operator string
+	// Operators are every operator's of the registry, as `make images` builds them (under
+	// _output/images).
+	Operators []string
 	// Pause, TestClient and CoreDNS are PauseImage's, TestClientImage's and CoreDNSImage's.
 	Pause, TestClient, CoreDNS string
 }
 
 // All lists every tarball, for Options.Images.
-func (i Images) All() []string { return []string{i.Pause, i.TestClient, i.CoreDNS, i.Operator} }
+func (i Images) All() []string {
+	return append([]string{i.Pause, i.TestClient, i.CoreDNS}, i.Operators...)
+}
 
 // BuildImages builds the node's images offline: the operator's with `make images` (the repository's
 // own target, so the cluster runs exactly what a user pushes), the others with
@@ -31,17 +34,18 @@ func BuildImages(ctx context.Context, repoRoot, nodeBinDir, outDir string) (Imag
 	if err != nil {
 		return im, err
 	}
-	// make images prints "<name:tag> <digest> <file>".
+	// make images prints "<name:tag> <digest> <file>", one line per operator.
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Fields(line); len(f) == 3 && strings.HasSuffix(f[2], ".tar") {
-			im.Operator = f[2]
+			tarball := f[2]
+			if !filepath.IsAbs(tarball) {
+				tarball = filepath.Join(repoRoot, tarball)
+			}
+			im.Operators = append(im.Operators, tarball)
 		}
 	}
-	if im.Operator == "" {
+	if len(im.Operators) == 0 {
 		return im, fmt.Errorf("make images printed no image tarball:\n%s", out)
-	}
-	if !filepath.IsAbs(im.Operator) {
-		im.Operator = filepath.Join(repoRoot, im.Operator)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return im, err

@@ -94,7 +94,8 @@ func TestTryItFlow(t *testing.T) {
 	}
 }
 
-// playControllers does what the Deployment controller and the CoreDNS operator would.
+// playControllers does what the Deployment controller and the CoreDNS operator would: the
+// operator runs, creates Deployment coredns, and reports the CoreDNS object healthy.
 func playControllers(t *testing.T, dns string) {
 	t.Helper()
 	available := true
@@ -103,5 +104,7 @@ func playControllers(t *testing.T, dns string) {
 		return
 	}
 	kopsenv.SetDeploymentStatus(t, env, "coredns-operator-system", "coredns-operator", &available)
+	kopsenv.CreateDeployment(t, env, "kube-system", "coredns", map[string]string{"k8s-app": "kube-dns"})
+	kopsenv.SetDeploymentStatus(t, env, "kube-system", "coredns", &available)
 	kopsenv.SetCoreDNSStatus(t, env, true)
 }

@@ -8,9 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -71,21 +68,7 @@ func setDeploymentAvailable(t testing.TB, namespace, name string, available bool
 
 // createDeployment plays an operator: it creates a Deployment of one pod, as the admin.
 func createDeployment(t *testing.T, namespace, name string) {
-	t.Helper()
-	labels := map[string]string{"k8s-app": name}
-	_, err := env.Clientset.AppsV1().Deployments(namespace).Create(context.Background(), &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
-		Spec: appsv1.DeploymentSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "registry.k8s.io/pause:3.10"}}},
-			},
-		},
-	}, metav1.CreateOptions{})
-	if !apierrors.IsAlreadyExists(err) {
-		require.NoError(t, err)
-	}
+	kopsenv.CreateDeployment(t, env, namespace, name, map[string]string{"k8s-app": name})
 }
 
 // setDeploymentStatus sets the Available condition as given, or none when available is nil.
