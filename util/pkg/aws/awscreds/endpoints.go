@@ -41,7 +41,23 @@ func (j jsonCredentials) keys(source string) (sigv4.Credentials, error) {
 
 // getJSON GETs u with headers, retried, and decodes the JSON answer into out.
 func (c *chain) getJSON(ctx context.Context, u string, header http.Header, out any) error {
-	return awshttp.Retry{}.Do(ctx, func(ctx context.Context) error {
+	body, err := c.get(ctx, u, header, 0)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(body, out)
+}
+
+// get GETs u with headers, retried, each attempt bounded by timeout when it is not 0, and returns
+// the answer's body (at most 1 MiB read) or the service's error.
+func (c *chain) get(ctx context.Context, u string, header http.Header, timeout time.Duration) ([]byte, error) {
+	var body []byte
+	err := awshttp.Retry{}.Do(ctx, func(ctx context.Context) error {
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 		if err != nil {
 			return err
@@ -57,13 +73,12 @@ func (c *chain) getJSON(ctx context.Context, u string, header http.Header, out a
 			return awshttp.DecodeError(resp)
 		}
 		defer resp.Body.Close()
-		return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out)
+		body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		return err
 	})
+	return body, err
 }
 
-// container is the credentials of an ECS task or EKS pod identity endpoint u, with the
-// authorization token AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE holds (read at each fetch: it is
-// rotated) or AWS_CONTAINER_AUTHORIZATION_TOKEN names.
 func (c *chain) container(u string) provider {
 	tokenFile, token := c.env["AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"], c.env["AWS_CONTAINER_AUTHORIZATION_TOKEN"]
 	source := "container credentials at " + redactURL(u)
@@ -234,29 +249,8 @@ func (c *chain) imdsToken(ctx context.Context, base string, p *profile) (string,
 	return "", nil
 }
 
+// imdsGet GETs an instance metadata path, each attempt bounded as the SDKs bound it.
 func (c *chain) imdsGet(ctx context.Context, u string, h http.Header) (string, error) {
-	var body string
-	err := awshttp.Retry{}.Do(ctx, func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, imdsTimeout)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return err
-		}
-		for k, v := range h {
-			req.Header[k] = v
-		}
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return awshttp.DecodeError(resp)
-		}
-		defer resp.Body.Close()
-		data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		body = string(data)
-		return err
-	})
-	return body, err
+	body, err := c.get(ctx, u, h, imdsTimeout)
+	return string(body), err
 }
