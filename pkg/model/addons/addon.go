@@ -54,7 +54,12 @@ func newAddon(name, id string, manifest []byte) *Addon {
 // ServiceAccounts are locked before any addon's pods start, every operator of Operators comes
 // after the built-in addons it takes over, and the objects stored with the cluster come last.
 func DefaultBuilders() []Builder {
-	builders := []Builder{ServiceAccountDefaults{}, CoreDNS{}, MetricsServer{}}
+	builders := []Builder{ServiceAccountDefaults{}}
+	for _, o := range Operators() {
+		if o.BuiltIn != nil {
+			builders = append(builders, BuiltInBuilder{o})
+		}
+	}
 	for _, o := range Operators() {
 		builders = append(builders, OperatorBuilder{o})
 	}

@@ -36,6 +36,7 @@ func coreDNSOperator() *Operator {
 		Args:          operatorClusterFacts,
 		Before:        coreDNSBefore,
 		BeforeNames:   []string{coredns.RBACAddonName, coredns.ScalingAddonName},
+		BuiltIn:       coreDNSBuiltIn(),
 	}
 }
 

@@ -117,7 +117,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	got, err = OperatorBuilder{coreDNSOperator()}.Addons(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, got)
-	builtIn, err := CoreDNS{}.Addons(ctx)
+	builtIn, err := BuiltInBuilder{coreDNSOperator()}.Addons(ctx)
 	require.NoError(t, err)
 	assert.Len(t, builtIn, 1, "the built-in addon stays")
 }

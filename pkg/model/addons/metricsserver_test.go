@@ -45,7 +45,7 @@ func TestMetricsServerOnlyWhenEnabled(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := MetricsServer{}.Addons(metricsServerContext(t, tc.config, nil, tc.flags))
+			got, err := BuiltInBuilder{metricsServerOperator()}.Addons(metricsServerContext(t, tc.config, nil, tc.flags))
 			require.NoError(t, err)
 			if !tc.want {
 				assert.Empty(t, got)
@@ -63,7 +63,7 @@ func TestMetricsServerOnlyWhenEnabled(t *testing.T) {
 			assert.Equal(t, string(want), string(a.Manifest), "the renderer's bytes, untouched")
 		})
 	}
-	assert.Equal(t, []string{"metrics-server.addons.k8s.io"}, MetricsServer{}.Owns())
+	assert.Equal(t, []string{"metrics-server.addons.k8s.io"}, BuiltInBuilder{metricsServerOperator()}.Owns())
 }
 
 // The image is spec.metricsServer.image or the pinned default, remapped by spec.assets like every
@@ -85,7 +85,7 @@ func TestMetricsServerImage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &on, Image: tc.image}, tc.assetsSpec, "")
-			got, err := MetricsServer{}.Addons(ctx)
+			got, err := BuiltInBuilder{metricsServerOperator()}.Addons(ctx)
 			require.NoError(t, err)
 			require.Len(t, got, 1)
 			require.NoError(t, checkFinished(got[0], ctx.Assets))
@@ -105,6 +105,6 @@ func TestMetricsServerImage(t *testing.T) {
 // A spec validation would refuse still fails here with the field to fix, never renders.
 func TestMetricsServerRefusesSecureMode(t *testing.T) {
 	on, off := true, false
-	_, err := MetricsServer{}.Addons(metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &off}, nil, ""))
+	_, err := BuiltInBuilder{metricsServerOperator()}.Addons(metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &off}, nil, ""))
 	assert.ErrorContains(t, err, "cert-manager")
 }

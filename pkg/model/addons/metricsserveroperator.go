@@ -27,6 +27,7 @@ func metricsServerOperator() *Operator {
 		ResourceAddon: metricsserver.OperatorAddonName,
 		Mode:          metricsServerMode,
 		Instructions:  metricsServerInstructions,
+		BuiltIn:       metricsServerBuiltIn(),
 	}
 }
 

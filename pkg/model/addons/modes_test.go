@@ -143,7 +143,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 
 			// Client-side: what kops writes itself, and nothing of the operator.
 			client := modeContext(t, tt.spec, kops.OperatorModeClientSide)
-			clientAddons, err := CoreDNS{}.Addons(client)
+			clientAddons, err := BuiltInBuilder{coreDNSOperator()}.Addons(client)
 			require.NoError(t, err)
 			clientSide := addonManifest(t, clientAddons, coredns.AddonName)
 			none, err := OperatorBuilder{coreDNSOperator()}.Addons(client)
@@ -153,7 +153,7 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			// Built-in, told to run the same image.
 			builtInCtx := modeContext(t, tt.spec, "")
 			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = CoreDNSImageRepository + ":v" + spec.Version
-			builtInAddons, err := CoreDNS{}.Addons(builtInCtx)
+			builtInAddons, err := BuiltInBuilder{coreDNSOperator()}.Addons(builtInCtx)
 			require.NoError(t, err)
 			builtIn := addonManifest(t, builtInAddons, coredns.AddonName)
 

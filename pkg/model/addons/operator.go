@@ -49,6 +49,9 @@ type Operator struct {
 	// (CoreDNS: the RBAC its pods need, its autoscaler); BeforeNames names every one it may write.
 	Before      func(ctx *model.KopsModelContext) ([]*Addon, error)
 	BeforeNames []string
+	// BuiltIn is the addon kops renders itself, without the operator or in client-side mode; nil
+	// when kops has none.
+	BuiltIn *BuiltIn
 }
 
 // Instructions are the custom resource kops hands the operator, and how the policy binds it.

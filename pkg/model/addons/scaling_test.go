@@ -34,7 +34,7 @@ func channelObjects(t *testing.T, spec kops.ClusterSpec, mode string) map[string
 	t.Helper()
 	ctx := modeContext(t, spec, mode)
 	out := map[string]placed{}
-	for _, b := range []Builder{CoreDNS{}, OperatorBuilder{coreDNSOperator()}} {
+	for _, b := range []Builder{BuiltInBuilder{coreDNSOperator()}, OperatorBuilder{coreDNSOperator()}} {
 		addons, err := b.Addons(ctx)
 		require.NoError(t, err)
 		for _, a := range addons {
