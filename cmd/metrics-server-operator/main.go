@@ -13,9 +13,7 @@ import (
 	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
-const name = metricsserveroperator.DeploymentName
-
-func main() { operatormain.Main(name, run) }
+func main() { operatormain.Main(metricsserveroperator.Names().DeploymentName, run) }
 
 // addon is the operator: the descriptor, and the renderer kops renders metrics-server with in
 // every mode. The CRD admits only insecure: true, and the renderer refuses anything else.
@@ -35,5 +33,5 @@ func run(args []string) error {
 	if err := cmd.Parse(d, fs, args); err != nil {
 		return err
 	}
-	return operatormain.Run(name, cmd, addon())
+	return operatormain.Run(metricsserveroperator.Names().DeploymentName, cmd, addon())
 }

@@ -59,10 +59,10 @@ func TestEmbeddedCoreDNSOperatorNeedsKubernetes131(t *testing.T) {
 	for _, name := range []string{channels.Stable, channels.Alpha} {
 		l, err := channels.Load(name, nil)
 		require.NoError(t, err)
-		_, err = l.Package(corednsoperator.AddonName, "1.30.14")
+		_, err = l.Package(corednsoperator.Names().AddonName, "1.30.14")
 		require.Error(t, err, name)
-		assert.Contains(t, err.Error(), `has no version of package "`+corednsoperator.AddonName+`" for Kubernetes 1.30.14; it offers 0.2.0 for Kubernetes >=1.31.0`)
-		op, err := l.Package(corednsoperator.AddonName, "1.31.0")
+		assert.Contains(t, err.Error(), `has no version of package "`+corednsoperator.Names().AddonName+`" for Kubernetes 1.30.14; it offers 0.2.0 for Kubernetes >=1.31.0`)
+		op, err := l.Package(corednsoperator.Names().AddonName, "1.31.0")
 		require.NoError(t, err, name)
 		assert.Equal(t, "0.2.0", op.Version)
 	}

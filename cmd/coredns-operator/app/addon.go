@@ -14,7 +14,7 @@ import (
 )
 
 // FieldManager is the operator's server-side apply field manager (manager.Addon.FieldManager).
-const FieldManager = corednsoperator.DeploymentName
+func FieldManager() string { return corednsoperator.Names().DeploymentName }
 
 // Addon is the CoreDNS operator as the runtime runs it, rendering with facts.
 func Addon(facts Facts) manager.Addon[Spec] {

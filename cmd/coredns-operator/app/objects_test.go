@@ -25,8 +25,8 @@ var appliedInOrder = []string{"ServiceAccount/kube-system/coredns", "ConfigMap/k
 // The field manager e2e tests and docs name is the one the runtime applies with.
 func TestFieldManager(t *testing.T) {
 	addon := Addon(DefaultFacts())
-	assert.Equal(t, FieldManager, addon.FieldManager())
-	assert.Equal(t, "coredns-operator", FieldManager)
+	assert.Equal(t, FieldManager(), addon.FieldManager())
+	assert.Equal(t, "coredns-operator", FieldManager())
 }
 
 // The operator never moves DNS: a Service whose cluster IP is not spec.dnsIP is not applied; the

@@ -42,7 +42,7 @@ const namespace = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-o
 
 func operatorPackage(sa, image string) *channels.Package {
 	manifest := strings.NewReplacer("%SA%", sa, "%IMAGE%", image).Replace(operatorDeployment)
-	return &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
+	return &channels.Package{Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
 }
 
 func operatorContext(t *testing.T, packages map[string]*channels.Package, spec *kops.AssetsSpec) *model.KopsModelContext {
@@ -55,8 +55,8 @@ func operatorContext(t *testing.T, packages map[string]*channels.Package, spec *
 
 func TestCoreDNSOperatorAddons(t *testing.T) {
 	ctx := operatorContext(t, map[string]*channels.Package{
-		corednsoperator.AddonName: operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
-		CoreDNSPackage:            {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
+		corednsoperator.Names().AddonName: operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
+		CoreDNSPackage:                    {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
 	}, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"})
 
 	got, err := OperatorBuilder{coreDNSOperator()}.Addons(ctx)
@@ -67,7 +67,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	}
 	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io@k8s-1.12", "coredns-scaling.addons.k8s.io@k8s-1.12", "operator.coredns.addons.x-k8s.io@0.2.0", "coredns.addons.x-k8s.io@1.12.4"}, names)
 
-	operatorManifest := addonManifest(t, got, corednsoperator.AddonName)
+	operatorManifest := addonManifest(t, got, corednsoperator.Names().AddonName)
 	objs, err := kubemanifest.DecodeStrict(operatorManifest)
 	require.NoError(t, err)
 	var keys []string
@@ -133,17 +133,17 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 	}{
 		{"no operator package", nil, version, `channel package "operator.coredns.addons.x-k8s.io" was not loaded`},
 		{"no coredns package", good, nil, `channel package "coredns" was not loaded`},
-		{"no manifest", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0"}, version, "has no manifest (packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml"},
+		{"no manifest", &channels.Package{Name: corednsoperator.Names().AddonName, Version: "0.2.0"}, version, "has no manifest (packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml"},
 		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `spec.template.spec.serviceAccountName: "default" is not allowed, only "coredns-operator"`},
 		{"unpinned image", operatorPackage("coredns-operator", "r.example.com/op:latest"), version, "containers[0]"},
 		{"unpinned override", func() *channels.Package { p := *good; p.Image = "r.example.com/op"; return &p }(), version, "containers[0]"},
-		{"no operator Deployment", &channels.Package{Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(namespace)}, version, "no Deployment coredns-operator-system/coredns-operator"},
+		{"no operator Deployment", &channels.Package{Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: []byte(namespace)}, version, "no Deployment coredns-operator-system/coredns-operator"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			packages := map[string]*channels.Package{}
 			if tc.operator != nil {
-				packages[corednsoperator.AddonName] = tc.operator
+				packages[corednsoperator.Names().AddonName] = tc.operator
 			}
 			if tc.version != nil {
 				packages[CoreDNSPackage] = tc.version

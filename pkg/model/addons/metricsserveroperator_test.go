@@ -73,12 +73,12 @@ func TestMetricsServerModes(t *testing.T) {
 	for name, addons := range map[string]map[string]*Addon{"built in": builtIn, "client-side": client} {
 		require.Contains(t, addons, metricsserver.AddonName, name)
 		assert.False(t, addons[metricsserver.AddonName].TakeOver, name)
-		for _, operatorAddon := range []string{prerequisites, metricsserveroperator.AddonName, metricsserver.OperatorAddonName} {
+		for _, operatorAddon := range []string{prerequisites, metricsserveroperator.Names().AddonName, metricsserver.OperatorAddonName} {
 			assert.NotContains(t, addons, operatorAddon, "%s: no operator runs", name)
 		}
 	}
 	assert.Equal(t, defaultMode, builtIn)
-	for _, name := range []string{prerequisites, metricsserveroperator.AddonName, metricsserver.OperatorAddonName} {
+	for _, name := range []string{prerequisites, metricsserveroperator.Names().AddonName, metricsserver.OperatorAddonName} {
 		assert.Contains(t, server, name)
 	}
 	require.Contains(t, server, metricsserver.AddonName)

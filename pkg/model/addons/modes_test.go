@@ -70,11 +70,11 @@ func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSp
 	t.Helper()
 	var object corednsoperator.CoreDNS
 	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, addons, CoreDNSResourceAddonName), &object))
-	objects, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.AddonName))
+	objects, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.Names().AddonName))
 	require.NoError(t, err)
 	var args []string
 	for _, o := range objects {
-		if o.Key() == "Deployment/"+corednsoperator.Namespace+"/"+corednsoperator.DeploymentName {
+		if o.Key() == "Deployment/"+corednsoperator.Names().Namespace+"/"+corednsoperator.Names().DeploymentName {
 			var d appsv1.Deployment
 			require.NoError(t, yaml.UnmarshalStrict(o.Raw, &d))
 			require.NotEmpty(t, d.Spec.Template.Spec.Containers)

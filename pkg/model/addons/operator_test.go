@@ -65,9 +65,7 @@ func throwawayOperator() *Operator {
 	const ns, watch = "throwaway-operator-system", "kube-system"
 	return &Operator{
 		Descriptor: &operator.Descriptor{
-			Subject: "throwaway", AddonName: "operator.throwaway.addons.x-k8s.io", Namespace: ns,
-			ServiceAccount: "throwaway-operator", DeploymentName: "throwaway-operator", LeaseName: "throwaway-operator-leader",
-			RBACName: "throwaway-operator", PolicyName: "throwaway-operator-scope", ProbeConfigMap: "throwaway-operator-enforcement-probe",
+			Subject: "throwaway", Names: operator.NamesOf("throwaway"),
 			WatchNamespace: watch, Instructions: "throwaway",
 			CRD:         operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "throwaways", Kind: "Throwaway", Type: reflect.TypeOf(throwawayResource{})},
 			Managed:     []operator.Managed{{Kind: "ServiceAccount", Name: "throwaway"}, {Kind: "ConfigMap", Name: "throwaway"}},

@@ -18,7 +18,7 @@ import (
 func legacyOperatorPackage(t *testing.T) *channels.Package {
 	data, err := os.ReadFile("testdata/operator-package-0.2.0-with-crd.yaml")
 	require.NoError(t, err)
-	return &channels.Package{Channel: "file:///site/stable", Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: data}
+	return &channels.Package{Channel: "file:///site/stable", Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: data}
 }
 
 // A package holding exact copies of kops's Namespace, CRD and ServiceAccount, as packages written

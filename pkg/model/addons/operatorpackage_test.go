@@ -18,7 +18,7 @@ import (
 func realOperatorPackage(t *testing.T, extra string) *channels.Package {
 	data, err := os.ReadFile("../../../channels/packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml")
 	require.NoError(t, err)
-	return &channels.Package{Channel: "file:///tampered/stable", Name: corednsoperator.AddonName, Version: "0.2.0", Manifest: []byte(string(data) + extra)}
+	return &channels.Package{Channel: "file:///tampered/stable", Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: []byte(string(data) + extra)}
 }
 
 func remapper(t *testing.T) *assets.Remapper {
@@ -91,7 +91,7 @@ func TestOperatorPackageProbe(t *testing.T) {
 	require.NoError(t, err)
 	var probe string
 	for _, o := range objs {
-		if o.Key() == "ValidatingAdmissionPolicyBinding/"+corednsoperator.PolicyName {
+		if o.Key() == "ValidatingAdmissionPolicyBinding/"+corednsoperator.Names().PolicyName {
 			probe = o.Typed.GetAnnotations()[channelsapi.EnforcementProbeAnnotation]
 		}
 	}

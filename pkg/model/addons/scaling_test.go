@@ -170,7 +170,7 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 					if target := p.obj.GetAnnotations()[apply.AnnotationHandoverTo]; inChannel[target] {
 						continue
 					}
-					assert.Contains(t, []string{corednsoperator.AddonName, CoreDNSResourceAddonName}, p.addon,
+					assert.Contains(t, []string{corednsoperator.Names().AddonName, CoreDNSResourceAddonName}, p.addon,
 						"%s of %s would be deleted by the switch", key, p.addon)
 				}
 			})
@@ -227,7 +227,7 @@ func TestAutoscalerAgreesWithTheOperatorsPolicy(t *testing.T) {
 	assert.GreaterOrEqual(t, params["min"], float64(1), "the policy admits no fewer than 1 replica")
 	assert.Equal(t, float64(d.MaxReplicas), params["max"], "the autoscaler's bound is the policy's")
 
-	policies, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.AddonName))
+	policies, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.Names().AddonName))
 	require.NoError(t, err)
 	var expressions []string
 	for _, o := range policies {

@@ -36,6 +36,6 @@ func TestManagedObjectsPhases(t *testing.T) {
 			assert.Equal(t, tc.phases, phases)
 		})
 	}
-	_, _, err := managedObjects(&operator.Descriptor{AddonName: "operator.x", Managed: []operator.Managed{{Kind: "Secret", Name: "x"}}})
+	_, _, err := managedObjects(&operator.Descriptor{Names: operator.Names{AddonName: "operator.x"}, Managed: []operator.Managed{{Kind: "Secret", Name: "x"}}})
 	assert.ErrorContains(t, err, "operator operator.x: Secret is not a kind an operator may manage")
 }

@@ -224,7 +224,7 @@ func TestCRDIsKops(t *testing.T) {
 	for k, v := range want.Labels {
 		assert.Equal(t, v, got.Labels[k], "label %s", k)
 	}
-	assert.Equal(t, corednsoperator.AddonName, got.Labels["addon.kops.k8s.io/name"], "the operator's addon applied it")
+	assert.Equal(t, corednsoperator.Names().AddonName, got.Labels["addon.kops.k8s.io/name"], "the operator's addon applied it")
 
 	group, err := env.Clientset.Discovery().ServerGroups()
 	require.NoError(t, err)

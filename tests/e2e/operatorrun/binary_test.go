@@ -88,7 +88,7 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("still running 15s after SIGTERM; stderr:\n%s", stderr.String())
 	}
-	lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Namespace).Get(context.Background(), corednsoperator.LeaseName, metav1.GetOptions{})
+	lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Names().Namespace).Get(context.Background(), corednsoperator.Names().LeaseName, metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.True(t, lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "", "the lease is released on SIGTERM, held by %v", lease.Spec.HolderIdentity)
 
@@ -103,7 +103,7 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 // startBinary starts the coredns-operator binary with a kubeconfig holding only a token of its
 // ServiceAccount, and args. It returns the process, its stderr and what Wait returns.
 func startBinary(t testing.TB, binary string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
-	return startOperatorBinary(t, corednsoperator.Descriptor(), binary, append([]string{"--leader-election-namespace=" + corednsoperator.Namespace}, args...)...)
+	return startOperatorBinary(t, corednsoperator.Descriptor(), binary, append([]string{"--leader-election-namespace=" + corednsoperator.Names().Namespace}, args...)...)
 }
 
 // startOperatorBinary starts the binary of the operator d describes with a kubeconfig holding only

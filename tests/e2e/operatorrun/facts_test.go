@@ -22,7 +22,7 @@ import (
 // deployedOptions are the operator's options as the binary would parse them from the arguments of
 // the operator Deployment kops applied.
 func deployedOptions(t *testing.T) app.Options {
-	d, err := env.Clientset.AppsV1().Deployments(corednsoperator.Namespace).Get(context.Background(), corednsoperator.DeploymentName, metav1.GetOptions{})
+	d, err := env.Clientset.AppsV1().Deployments(corednsoperator.Names().Namespace).Get(context.Background(), corednsoperator.Names().DeploymentName, metav1.GetOptions{})
 	require.NoError(t, err)
 	require.NotEmpty(t, d.Spec.Template.Spec.Containers)
 	cmd, err := app.ParseFlags(d.Spec.Template.Spec.Containers[0].Args)
@@ -51,7 +51,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		require.Equal(t, "1Gi", opts.Facts.MemoryLimit, "kops passed the cluster's facts")
 		r := startOperatorWith(t, operatorConfig(t, counter), "informed", opts)
 		eventually(t, "operator's field manager on Deployment coredns", func() string {
-			if m := managers(deployment(t).ManagedFields); !slices.Contains(m, app.FieldManager) {
+			if m := managers(deployment(t).ManagedFields); !slices.Contains(m, app.FieldManager()) {
 				return "managed by " + strings.Join(m, ", ")
 			}
 			return ""

@@ -147,7 +147,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		require.NoError(t, first.stop(t), "a stopped operator returns nil")
 		second = startOperator(t, cfg, "replica-b")
 		eventually(t, "lease holder", func() string {
-			lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Namespace).Get(ctx, corednsoperator.LeaseName, metav1.GetOptions{})
+			lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Names().Namespace).Get(ctx, corednsoperator.Names().LeaseName, metav1.GetOptions{})
 			if err != nil {
 				return err.Error()
 			}
@@ -184,7 +184,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return "no ApplyFailed event counted more than once"
 		})
-		eventually(t, "LeaderElection", hasEvent(t, corednsoperator.Namespace, "Lease", corednsoperator.LeaseName, corev1.EventTypeNormal, "LeaderElection", "replica-b"))
+		eventually(t, "LeaderElection", hasEvent(t, corednsoperator.Names().Namespace, "Lease", corednsoperator.Names().LeaseName, corev1.EventTypeNormal, "LeaderElection", "replica-b"))
 	})
 
 	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())
@@ -214,7 +214,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 func removeRule(t *testing.T, right corednsoperator.Right) func() {
 	ctx := context.Background()
 	roles := env.Clientset.RbacV1().Roles(right.Namespace)
-	role, err := roles.Get(ctx, corednsoperator.RBACName, metav1.GetOptions{})
+	role, err := roles.Get(ctx, corednsoperator.Names().RBACName, metav1.GetOptions{})
 	require.NoError(t, err)
 	original := role.DeepCopy()
 	want := right.PolicyRule()
@@ -230,7 +230,7 @@ func removeRule(t *testing.T, right corednsoperator.Right) func() {
 	_, err = roles.Update(ctx, role, metav1.UpdateOptions{})
 	require.NoError(t, err)
 	return func() {
-		current, err := roles.Get(ctx, corednsoperator.RBACName, metav1.GetOptions{})
+		current, err := roles.Get(ctx, corednsoperator.Names().RBACName, metav1.GetOptions{})
 		require.NoError(t, err)
 		current.Rules = original.Rules
 		_, err = roles.Update(ctx, current, metav1.UpdateOptions{})

@@ -70,7 +70,7 @@ func TestTakesOverTheBuiltInAddon(t *testing.T) {
 		cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 		require.NoError(t, err)
 		for kind, m := range map[string][]string{"Deployment": managers(d.ManagedFields), "Service": managers(svc.ManagedFields), "ConfigMap": managers(cm.ManagedFields)} {
-			if !slices.Contains(m, app.FieldManager) {
+			if !slices.Contains(m, app.FieldManager()) {
 				return kind + " managed by " + strings.Join(m, ", ")
 			}
 		}

@@ -4,19 +4,13 @@
 // cannot drift apart.
 package corednsoperator
 
-// Where the operator itself runs. It lives in its own namespace so that its leader-election lease
-// and its events are not mixed with kube-system, and its write rights there stay small.
-const (
-	Namespace      = "coredns-operator-system"
-	ServiceAccount = "coredns-operator"
-	DeploymentName = "coredns-operator"
-	// LeaseName is the leader-election lease; the operator may only update this one lease.
-	LeaseName = "coredns-operator-leader"
-	// RBACName names the Role and RoleBinding in every namespace the operator has rights in.
-	RBACName = "coredns-operator"
-	// AddonName is the kops addon that ships the operator; its objects carry it as a label.
-	AddonName = "operator.coredns.addons.x-k8s.io"
-)
+import "k8s.io/kops/pkg/model/components/operator"
+
+// Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
+// coredns-operator in its own namespace, coredns-operator-system, so that its leader-election lease
+// and events are not mixed with kube-system and its write rights there stay small, and ships as
+// addon operator.coredns.addons.x-k8s.io.
+func Names() operator.Names { return operator.NamesOf("coredns") }
 
 // WatchNamespace is where the CoreDNS objects live: the CoreDNS custom resource and everything
 // the operator creates from it.

@@ -25,7 +25,7 @@ func granted(objects []runtime.Object, namespace string) []rbacv1.PolicyRule {
 	}
 	isOperator := func(subjects []rbacv1.Subject) bool {
 		for _, s := range subjects {
-			if s.Kind == rbacv1.ServiceAccountKind && s.Namespace == Namespace && s.Name == ServiceAccount {
+			if s.Kind == rbacv1.ServiceAccountKind && s.Namespace == Names().Namespace && s.Name == Names().ServiceAccount {
 				return true
 			}
 		}
@@ -76,7 +76,7 @@ var needs = map[string][]rbacv1.PolicyRule{
 		rules("", []string{"events"}, []string{"create", "patch"}),
 		rules("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 	},
-	Namespace: {
+	Names().Namespace: {
 		rules("coordination.k8s.io", []string{"leases"}, []string{"create"}),
 		rules("coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, "coredns-operator-leader"),
 		rules("", []string{"events"}, []string{"create", "patch"}),
@@ -123,10 +123,10 @@ func TestGrantsExclude(t *testing.T) {
 		{"create clusterroles", "", rule("rbac.authorization.k8s.io", "clusterroles", "create")},
 		{"create clusterrolebindings", "", rule("rbac.authorization.k8s.io", "clusterrolebindings", "create")},
 		{"impersonate", WatchNamespace, rule("", "serviceaccounts", "impersonate", "coredns")},
-		{"leases in kube-system", WatchNamespace, rule("coordination.k8s.io", "leases", "update", LeaseName)},
-		{"another lease", Namespace, rule("coordination.k8s.io", "leases", "update", "other")},
-		{"Deployments in the operator namespace", Namespace, rule("apps", "deployments", "patch", "coredns")},
-		{"create ConfigMaps in the operator namespace", Namespace, rule("", "configmaps", "create")},
+		{"leases in kube-system", WatchNamespace, rule("coordination.k8s.io", "leases", "update", Names().LeaseName)},
+		{"another lease", Names().Namespace, rule("coordination.k8s.io", "leases", "update", "other")},
+		{"Deployments in the operator namespace", Names().Namespace, rule("apps", "deployments", "patch", "coredns")},
+		{"create ConfigMaps in the operator namespace", Names().Namespace, rule("", "configmaps", "create")},
 		{"Deployments in default", "default", rule("apps", "deployments", "get")},
 		{"events in default", "default", rule("", "events", "create")},
 	} {
@@ -141,9 +141,9 @@ func TestGrantsExclude(t *testing.T) {
 // kube-system: Covers ignores namespaces, so this checks where the Role and its binding live.
 func TestOperatorNamespaceRoleStaysThere(t *testing.T) {
 	roles, bindings := split(t, Descriptor().RBACObjects())
-	opRole := roles[Namespace]
-	assert.Equal(t, Namespace, opRole.Namespace)
-	assert.Equal(t, Namespace, bindings[Namespace].Namespace)
+	opRole := roles[Names().Namespace]
+	assert.Equal(t, Names().Namespace, opRole.Namespace)
+	assert.Equal(t, Names().Namespace, bindings[Names().Namespace].Namespace)
 	// The only binding in kube-system refers to kube-system's own Role, whose rules carry none of
 	// the operator-namespace-only grants (the lease).
 	assert.Equal(t, "Role", bindings[WatchNamespace].RoleRef.Kind)

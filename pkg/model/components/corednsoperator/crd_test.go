@@ -20,7 +20,7 @@ func TestCustomResourceDefinition(t *testing.T) {
 	assert.Equal(t, "apiextensions.k8s.io/v1", crd.APIVersion)
 	assert.Equal(t, "CustomResourceDefinition", crd.Kind)
 	assert.Equal(t, CRDName, crd.Name)
-	assert.Equal(t, map[string]string{"app.kubernetes.io/name": DeploymentName, "app.kubernetes.io/managed-by": "kops"}, crd.Labels)
+	assert.Equal(t, map[string]string{"app.kubernetes.io/name": Names().DeploymentName, "app.kubernetes.io/managed-by": "kops"}, crd.Labels)
 	assert.Empty(t, crd.Annotations)
 	assert.Equal(t, CRDGroup, crd.Spec.Group)
 	assert.Equal(t, apiextensionsv1.CustomResourceDefinitionNames{

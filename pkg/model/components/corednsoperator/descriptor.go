@@ -12,27 +12,12 @@ import (
 // the nodes.
 const MaxReplicas = 50
 
-// PolicyName names the admission policy and its binding.
-const PolicyName = "coredns-operator-scope"
-
-// ProbeConfigMap names the object of the enforcement probe. The operator manages no ConfigMap of
-// this name, so the admission policy must deny the operator creating it; channels sends that
-// request (as a dry run) until it is denied, before it grants the operator any right.
-const ProbeConfigMap = "coredns-operator-enforcement-probe"
-
 // Descriptor is the CoreDNS operator as data: everything that confines it is generated from this
 // value by package operator. It is built afresh on each call, so no caller can change another's.
 func Descriptor() *operator.Descriptor {
 	return &operator.Descriptor{
 		Subject:        "CoreDNS",
-		AddonName:      AddonName,
-		Namespace:      Namespace,
-		ServiceAccount: ServiceAccount,
-		DeploymentName: DeploymentName,
-		LeaseName:      LeaseName,
-		RBACName:       RBACName,
-		PolicyName:     PolicyName,
-		ProbeConfigMap: ProbeConfigMap,
+		Names:          Names(),
 		WatchNamespace: WatchNamespace,
 		CRD:            crd(),
 		Instructions:   CoreDNSResource,
@@ -43,7 +28,7 @@ func Descriptor() *operator.Descriptor {
 			{Kind: "ServiceAccount", Name: CoreDNSServiceAccount},
 		},
 		MaxReplicas: MaxReplicas,
-		Rights:      append([]Right(nil), Rights...),
+		Rights:      Rights(),
 		Pod: operator.PodAllowance{
 			PriorityClassName: "system-cluster-critical",
 			NodeSelector:      map[string]string{"kubernetes.io/os": "linux"},

@@ -10,7 +10,7 @@ import (
 func TestRightsMarkdown(t *testing.T) {
 	md := Descriptor().RightsMarkdown()
 	lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
-	assert.Len(t, lines, len(Rights)+2, "header, separator and one row per right")
+	assert.Len(t, lines, len(Rights())+2, "header, separator and one row per right")
 	assert.Equal(t, "| Namespace | API group | Resources | Verbs | Names | Why |", lines[0])
 
 	for _, tc := range []struct {
@@ -27,7 +27,7 @@ func TestRightsMarkdown(t *testing.T) {
 			assert.Contains(t, md, "\n"+tc.row)
 		})
 	}
-	for i, r := range Rights {
+	for i, r := range Rights() {
 		assert.True(t, strings.HasSuffix(lines[i+2], " | "+r.Why+" |"), "row %d does not belong to right %+v: %s", i, r, lines[i+2])
 		assert.Contains(t, lines[i+2], "`"+strings.Join(r.Verbs, "`, `")+"`", "row %d", i)
 	}

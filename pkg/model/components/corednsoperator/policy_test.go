@@ -310,7 +310,7 @@ func TestPolicyEvents(t *testing.T) {
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: mine})))
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: mine, oldObject: mine})))
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(Descriptor().EventReporter(), APIVersion, "CoreDNS", CoreDNSResource)})))
-	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", LeaseName), nil}),
+	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", Names().Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", Names().LeaseName), nil}),
 		"its own namespace is its own")
 
 	on := func(obj map[string]interface{}, change func(map[string]interface{})) map[string]interface{} {

@@ -34,13 +34,13 @@ func split(t *testing.T, objects []runtime.Object) (map[string]*rbacv1.Role, map
 
 func TestRolesEqualRights(t *testing.T) {
 	roles, bindings := split(t, Descriptor().RBACObjects())
-	assert.ElementsMatch(t, []string{WatchNamespace, Namespace}, keys(roles))
-	assert.ElementsMatch(t, []string{WatchNamespace, Namespace}, keys(bindings))
+	assert.ElementsMatch(t, []string{WatchNamespace, Names().Namespace}, keys(roles))
+	assert.ElementsMatch(t, []string{WatchNamespace, Names().Namespace}, keys(bindings))
 
-	for _, ns := range []string{WatchNamespace, Namespace} {
+	for _, ns := range []string{WatchNamespace, Names().Namespace} {
 		t.Run(ns, func(t *testing.T) {
 			var want []rbacv1.PolicyRule
-			for _, r := range Rights {
+			for _, r := range Rights() {
 				if r.Namespace == ns {
 					want = append(want, rbacv1.PolicyRule{APIGroups: []string{r.APIGroup}, Resources: r.Resources, Verbs: r.Verbs, ResourceNames: r.ResourceNames})
 				}
@@ -49,7 +49,7 @@ func TestRolesEqualRights(t *testing.T) {
 			require.NotNil(t, role)
 			require.NotNil(t, binding)
 			assert.Equal(t, want, role.Rules)
-			assert.Equal(t, RBACName, role.Name)
+			assert.Equal(t, Names().RBACName, role.Name)
 			assert.Equal(t, rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: role.Name}, binding.RoleRef)
 			assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "coredns-operator", Namespace: "coredns-operator-system"}}, binding.Subjects)
 			for _, labels := range []map[string]string{role.Labels, binding.Labels} {
@@ -105,8 +105,8 @@ func TestNoForbiddenRules(t *testing.T) {
 			}
 		})
 	}
-	for _, r := range Rights {
-		assert.Contains(t, []string{WatchNamespace, Namespace}, r.Namespace, "right outside the operator's namespaces: %+v", r)
+	for _, r := range Rights() {
+		assert.Contains(t, []string{WatchNamespace, Names().Namespace}, r.Namespace, "right outside the operator's namespaces: %+v", r)
 		assert.NotEmpty(t, r.Why, "right without a reason: %+v", r)
 	}
 }

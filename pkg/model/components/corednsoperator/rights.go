@@ -7,44 +7,38 @@ type Right = operator.Right
 
 const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates and patches are limited by name, and they are never deleted."
 
-// Rights is everything the operator may do, and nothing else: no RBAC resources (kops pre-creates
+// Rights are everything the operator may do, and nothing else: no RBAC resources (kops pre-creates
 // CoreDNS's ServiceAccount and ClusterRole), no secrets, no pods, no wildcards, no cluster-scoped
 // rights. Writes other than create are limited to the objects the operator owns, and none is a delete.
-var Rights = []Right{
-	right(WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{CoreDNSDeployment},
-		"Watch the CoreDNS Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
-	right(WatchNamespace, "", []string{"services"}, []string{"get", "list", "watch"}, []string{CoreDNSService},
-		"Watch the kube-dns Service for drift, by name as above."),
-	right(WatchNamespace, "", []string{"configmaps"}, []string{"get", "list", "watch"}, []string{CoreDNSConfigMap},
-		"Watch the Corefile ConfigMap for drift, by name as above."),
-	right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"get", "list", "watch"}, []string{CoreDNSServiceAccount},
-		"Watch the coredns ServiceAccount for drift, by name as above."),
-	right(WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch"}, []string{CoreDNSDeployment},
-		"Reconcile only the CoreDNS Deployment. Never delete: when the operator is turned off kops deletes the CoreDNS object orphaning what it made, so DNS outlives the operator."),
-	right(WatchNamespace, "", []string{"services"}, []string{"update", "patch"}, []string{CoreDNSService},
-		"Reconcile only the cluster DNS Service. Never delete: a new Service could take another cluster IP."),
-	right(WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch"}, []string{CoreDNSConfigMap},
-		"Reconcile only the Corefile ConfigMap; never delete it, as above."),
-	right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch"}, []string{CoreDNSServiceAccount},
-		"Patch labels on the ServiceAccount kops pre-creates for CoreDNS; never delete it."),
-	right(WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy),
-	right(WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy),
-	right(WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, []string{CoreDNSResource},
-		"Read its instructions, the CoreDNS object kops creates, by name; read-only, so the operator cannot rewrite them."),
-	right(WatchNamespace, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{CoreDNSResource},
-		"Report progress and health on the status of the CoreDNS object kops creates."),
-	right(WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
-		"Record events on the CoreDNS object and the objects it manages."),
-	right(WatchNamespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
-		"Same events through the newer events API."),
-	right(Namespace, "", []string{"events"}, []string{"create", "patch"}, nil,
-		"Record leader-election events."),
-	right(Namespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
-		"Same events through the newer events API."),
-	right(Namespace, "coordination.k8s.io", []string{"leases"}, []string{"create"}, nil,
-		"Create the leader-election lease when missing (create cannot be limited by name)."),
-	right(Namespace, "coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, []string{LeaseName},
-		"Read and renew only its own leader-election lease."),
+func Rights() []Right {
+	return append([]Right{
+		right(WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{CoreDNSDeployment},
+			"Watch the CoreDNS Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
+		right(WatchNamespace, "", []string{"services"}, []string{"get", "list", "watch"}, []string{CoreDNSService},
+			"Watch the kube-dns Service for drift, by name as above."),
+		right(WatchNamespace, "", []string{"configmaps"}, []string{"get", "list", "watch"}, []string{CoreDNSConfigMap},
+			"Watch the Corefile ConfigMap for drift, by name as above."),
+		right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"get", "list", "watch"}, []string{CoreDNSServiceAccount},
+			"Watch the coredns ServiceAccount for drift, by name as above."),
+		right(WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch"}, []string{CoreDNSDeployment},
+			"Reconcile only the CoreDNS Deployment. Never delete: when the operator is turned off kops deletes the CoreDNS object orphaning what it made, so DNS outlives the operator."),
+		right(WatchNamespace, "", []string{"services"}, []string{"update", "patch"}, []string{CoreDNSService},
+			"Reconcile only the cluster DNS Service. Never delete: a new Service could take another cluster IP."),
+		right(WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch"}, []string{CoreDNSConfigMap},
+			"Reconcile only the Corefile ConfigMap; never delete it, as above."),
+		right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch"}, []string{CoreDNSServiceAccount},
+			"Patch labels on the ServiceAccount kops pre-creates for CoreDNS; never delete it."),
+		right(WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy),
+		right(WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy),
+		right(WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, []string{CoreDNSResource},
+			"Read its instructions, the CoreDNS object kops creates, by name; read-only, so the operator cannot rewrite them."),
+		right(WatchNamespace, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{CoreDNSResource},
+			"Report progress and health on the status of the CoreDNS object kops creates."),
+		right(WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
+			"Record events on the CoreDNS object and the objects it manages."),
+		right(WatchNamespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
+			"Same events through the newer events API."),
+	}, Names().OwnNamespaceRights()...)
 }
 
 // right keeps the table above one line per grant.

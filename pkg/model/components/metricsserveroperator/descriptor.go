@@ -12,19 +12,13 @@ import (
 	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
-// Where the operator runs and the names it goes by. Its own namespace holds only its lease and
-// events, so that its write rights there stay small and apart from kube-system.
+// Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
+// metrics-server-operator in its own namespace, metrics-server-operator-system, which holds only its
+// lease and events, so that its write rights there stay small and apart from kube-system.
+func Names() operator.Names { return operator.NamesOf("metrics-server") }
+
+// Where the MetricsServer object lives and its name.
 const (
-	Namespace      = "metrics-server-operator-system"
-	ServiceAccount = "metrics-server-operator"
-	DeploymentName = "metrics-server-operator"
-	LeaseName      = "metrics-server-operator-leader"
-	RBACName       = "metrics-server-operator"
-	PolicyName     = "metrics-server-operator-scope"
-	// AddonName is the kops addon that would ship the operator; its objects carry it as a label.
-	AddonName = "operator.metrics-server.addons.x-k8s.io"
-	// ProbeConfigMap names a ConfigMap the operator does not manage: the policy must deny it.
-	ProbeConfigMap = "metrics-server-operator-enforcement-probe"
 	// WatchNamespace holds the MetricsServer object and everything the operator manages.
 	WatchNamespace = metricsserver.Namespace
 	// Instructions is the name of the one MetricsServer object.
@@ -41,14 +35,7 @@ const MaxReplicas = 2
 func Descriptor() *operator.Descriptor {
 	d := &operator.Descriptor{
 		Subject:        "metrics-server",
-		AddonName:      AddonName,
-		Namespace:      Namespace,
-		ServiceAccount: ServiceAccount,
-		DeploymentName: DeploymentName,
-		LeaseName:      LeaseName,
-		RBACName:       RBACName,
-		PolicyName:     PolicyName,
-		ProbeConfigMap: ProbeConfigMap,
+		Names:          Names(),
 		WatchNamespace: WatchNamespace,
 		CRD:            crd(),
 		Instructions:   Instructions,
@@ -116,7 +103,7 @@ const createWhy = "Create the managed objects when missing. Kubernetes cannot li
 // cluster-scoped rights, no delete. Writes other than create name the object they may change.
 func rights() []operator.Right {
 	ms, watch := metricsserver.Name, WatchNamespace
-	return []operator.Right{
+	return append([]operator.Right{
 		right(watch, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, ms,
 			"Watch the metrics-server Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
 		right(watch, "", []string{"services", "serviceaccounts"}, []string{"get", "list", "watch"}, ms,
@@ -135,15 +122,7 @@ func rights() []operator.Right {
 			"Record events on the MetricsServer object and the objects it manages."),
 		right(watch, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, "",
 			"Same events through the newer events API."),
-		right(Namespace, "", []string{"events"}, []string{"create", "patch"}, "",
-			"Record leader-election events."),
-		right(Namespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, "",
-			"Same events through the newer events API."),
-		right(Namespace, "coordination.k8s.io", []string{"leases"}, []string{"create"}, "",
-			"Create the leader-election lease when missing (create cannot be limited by name)."),
-		right(Namespace, "coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, LeaseName,
-			"Read and renew only its own leader-election lease."),
-	}
+	}, Names().OwnNamespaceRights()...)
 }
 
 // right keeps the table above one line per grant; name "" means any name.

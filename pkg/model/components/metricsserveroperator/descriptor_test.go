@@ -32,8 +32,8 @@ func roles(t *testing.T) map[string]*rbacv1.Role {
 			require.NotContains(t, out, o.Namespace)
 			out[o.Namespace] = o
 		case *rbacv1.RoleBinding:
-			assert.Equal(t, rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: RBACName}, o.RoleRef)
-			assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: ServiceAccount, Namespace: Namespace}}, o.Subjects)
+			assert.Equal(t, rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: Names().RBACName}, o.RoleRef)
+			assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: Names().ServiceAccount, Namespace: Names().Namespace}}, o.Subjects)
 		default:
 			t.Fatalf("unexpected %T: no cluster-scoped rights", obj)
 		}
@@ -44,7 +44,7 @@ func roles(t *testing.T) map[string]*rbacv1.Role {
 func TestDescriptorIsValid(t *testing.T) {
 	require.NoError(t, Descriptor().Validate())
 	r := roles(t)
-	assert.ElementsMatch(t, []string{WatchNamespace, Namespace}, keysOf(r))
+	assert.ElementsMatch(t, []string{WatchNamespace, Names().Namespace}, keysOf(r))
 }
 
 // What the operator needs, and a list of what an attacker holding its token would want: the roles
@@ -62,8 +62,8 @@ func TestRightsAreTheLeastThatWork(t *testing.T) {
 			{APIGroups: []string{CRDGroup}, Resources: []string{CRDResource + "/status"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{Instructions}},
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 		},
-		Namespace: {
-			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{LeaseName}},
+		Names().Namespace: {
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{Names().LeaseName}},
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"create"}},
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 		},

@@ -20,22 +20,8 @@ import (
 type Descriptor struct {
 	// Subject names what the operator runs in messages: "the <Subject> operator may only ...".
 	Subject string
-	// AddonName is the kops addon shipping the operator; its objects carry it as a label.
-	AddonName string
-	// Namespace, ServiceAccount and DeploymentName say where and as whom the operator runs.
-	Namespace      string
-	ServiceAccount string
-	DeploymentName string
-	// LeaseName is the leader-election lease, the one lease the operator may update.
-	LeaseName string
-	// RBACName names the Role and RoleBinding in every namespace of Rights.
-	RBACName string
-	// PolicyName names the admission policy and its binding.
-	PolicyName string
-	// ProbeConfigMap names an object the operator does not manage, of a managed kind (ProbeObject; a
-	// ConfigMap when it manages ConfigMaps): channels asks (as a dry run) to create it as the
-	// operator, and sees the policy enforced when that is denied.
-	ProbeConfigMap string
+	// Names are the operator's names (NamesOf).
+	Names
 	// WatchNamespace holds the custom resource and every object the operator manages.
 	WatchNamespace string
 	// CRD is the kind of the operator's instructions; Instructions is the one object of it.
@@ -107,7 +93,7 @@ func (d *Descriptor) EventReporter() string { return d.DeploymentName }
 
 // ProbeObject is the object channels asks the API server to create, as the operator, to prove the
 // scope policy enforced: an object of a kind the policy matches (a managed kind) under a name the
-// operator does not manage (ProbeConfigMap), which the policy must deny. The kind is the first
+// operator does not manage (ProbeName), which the policy must deny. The kind is the first
 // managed kind whose empty body is valid (a ConfigMap, a ServiceAccount), else the first managed
 // kind with its smallest valid body: an object of a kind the operator does not manage would not
 // reach the policy at all, and its admission would prove nothing.
@@ -126,7 +112,7 @@ func (d *Descriptor) ProbeObject() map[string]interface{} {
 	obj := map[string]interface{}{
 		"apiVersion": schema.GroupVersion{Group: k.group, Version: k.version}.String(),
 		"kind":       kind,
-		"metadata":   map[string]interface{}{"name": d.ProbeConfigMap, "namespace": d.WatchNamespace},
+		"metadata":   map[string]interface{}{"name": d.ProbeName, "namespace": d.WatchNamespace},
 	}
 	for key, v := range k.probeBody {
 		obj[key] = runtime.DeepCopyJSONValue(v)
@@ -139,7 +125,7 @@ func (d *Descriptor) Validate() error {
 	var problems []string
 	for field, v := range map[string]string{"Subject": d.Subject, "AddonName": d.AddonName, "Namespace": d.Namespace,
 		"ServiceAccount": d.ServiceAccount, "DeploymentName": d.DeploymentName, "LeaseName": d.LeaseName,
-		"RBACName": d.RBACName, "PolicyName": d.PolicyName, "ProbeConfigMap": d.ProbeConfigMap,
+		"RBACName": d.RBACName, "PolicyName": d.PolicyName, "ProbeName": d.ProbeName,
 		"WatchNamespace": d.WatchNamespace, "CRD.Group": d.CRD.Group, "CRD.Version": d.CRD.Version,
 		"CRD.Resource": d.CRD.Resource, "CRD.Kind": d.CRD.Kind, "Instructions": d.Instructions} {
 		if v == "" {
@@ -162,8 +148,8 @@ func (d *Descriptor) Validate() error {
 		if seen[m.Kind] {
 			problems = append(problems, fmt.Sprintf("Managed[%d]: a second %s; the policy confines one object per kind", i, m.Kind))
 		}
-		if m.Name == "" || m.Name == d.ProbeConfigMap {
-			problems = append(problems, fmt.Sprintf("Managed[%d].Name: must be set and differ from ProbeConfigMap", i))
+		if m.Name == "" || m.Name == d.ProbeName {
+			problems = append(problems, fmt.Sprintf("Managed[%d].Name: must be set and differ from ProbeName", i))
 		}
 		seen[m.Kind] = true
 	}

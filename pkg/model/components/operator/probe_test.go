@@ -23,7 +23,7 @@ func TestScopeProbeIsMatchedByTheScopePolicy(t *testing.T) {
 		"a Deployment and its config": {[]Managed{{"Deployment", "a"}, {"ConfigMap", "b"}}, "ConfigMap"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			d := &Descriptor{Managed: tc.managed, ProbeConfigMap: "probe", WatchNamespace: "kube-system"}
+			d := &Descriptor{Managed: tc.managed, Names: Names{ProbeName: "probe"}, WatchNamespace: "kube-system"}
 			probe := &unstructured.Unstructured{Object: d.ProbeObject()}
 			assert.Equal(t, tc.kind, probe.GetKind())
 			assert.Equal(t, "probe", probe.GetName())

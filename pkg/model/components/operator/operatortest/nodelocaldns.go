@@ -28,14 +28,7 @@ func NodeLocalDNS() *operator.Descriptor {
 	reconcile := []string{"get", "list", "watch", "update", "patch"}
 	return &operator.Descriptor{
 		Subject:        "node-local-dns",
-		AddonName:      "operator.node-local-dns.addons.x-k8s.io",
-		Namespace:      ns,
-		ServiceAccount: "node-local-dns-operator",
-		DeploymentName: "node-local-dns-operator",
-		LeaseName:      "node-local-dns-operator-leader",
-		RBACName:       "node-local-dns-operator",
-		PolicyName:     "node-local-dns-operator-scope",
-		ProbeConfigMap: "node-local-dns-operator-enforcement-probe",
+		Names:          operator.NamesOf("node-local-dns"),
 		WatchNamespace: watch,
 		CRD: operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "nodelocaldnses", Kind: "NodeLocalDNS",
 			Type: reflect.TypeOf(NodeLocalDNSResource{})},

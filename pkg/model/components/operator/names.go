@@ -1,0 +1,57 @@
+package operator
+
+// Names are the names an operator and its confinement go by. Every operator kops deploys takes
+// them from NamesOf, so that a new operator states one word and no two operators can collide.
+type Names struct {
+	// AddonName is the kops addon shipping the operator; its objects carry it as a label.
+	AddonName string
+	// Namespace, ServiceAccount and DeploymentName say where and as whom the operator runs. Its
+	// own namespace holds only its lease and events, so that its write rights there stay small
+	// and apart from the namespace it manages.
+	Namespace      string
+	ServiceAccount string
+	DeploymentName string
+	// LeaseName is the leader-election lease, the one lease the operator may update.
+	LeaseName string
+	// RBACName names the Role and RoleBinding in every namespace of Rights.
+	RBACName string
+	// PolicyName names the admission policy and its binding.
+	PolicyName string
+	// ProbeName names an object the operator does not manage, of a managed kind (ProbeObject):
+	// channels asks (as a dry run) to create it as the operator, and sees the policy enforced when
+	// that is denied.
+	ProbeName string
+}
+
+// NamesOf are the names of the operator of addon (e.g. "coredns"): addon
+// operator.<addon>.addons.x-k8s.io, running as <addon>-operator in namespace
+// <addon>-operator-system, with lease <addon>-operator-leader, Roles <addon>-operator, admission
+// policy <addon>-operator-scope and probe <addon>-operator-enforcement-probe.
+func NamesOf(addon string) Names {
+	op := addon + "-operator"
+	return Names{
+		AddonName:      "operator." + addon + ".addons.x-k8s.io",
+		Namespace:      op + "-system",
+		ServiceAccount: op,
+		DeploymentName: op,
+		LeaseName:      op + "-leader",
+		RBACName:       op,
+		PolicyName:     op + "-scope",
+		ProbeName:      op + "-enforcement-probe",
+	}
+}
+
+// OwnNamespaceRights are the rights every operator has in its own namespace, and the only ones:
+// its events, and its one leader-election lease (created when missing, since create cannot be
+// limited by name, then read and renewed by name).
+func (n Names) OwnNamespaceRights() []Right {
+	events := []string{"create", "patch"}
+	return []Right{
+		{Namespace: n.Namespace, Resources: []string{"events"}, Verbs: events, Why: "Record leader-election events."},
+		{Namespace: n.Namespace, APIGroup: "events.k8s.io", Resources: []string{"events"}, Verbs: events, Why: "Same events through the newer events API."},
+		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"},
+			Why: "Create the leader-election lease when missing (create cannot be limited by name)."},
+		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"},
+			ResourceNames: []string{n.LeaseName}, Why: "Read and renew only its own leader-election lease."},
+	}
+}
