@@ -68,11 +68,11 @@ func Schema(t reflect.Type, fields Fields) (*apiextensionsv1.JSONSchemaProps, er
 	s := w.schema("", t)
 	for _, path := range sortedKeys(fields) {
 		if !w.used[path] {
-			w.problems = append(w.problems, fmt.Sprintf("%s: names no field of %s", describe(path), t))
+			w.problems = append(w.problems, fmt.Sprintf("%s: names no field of %s", describe(path), typeName(t)))
 		}
 	}
 	if len(w.problems) > 0 {
-		return nil, fmt.Errorf("schema of %s: %s", t, strings.Join(w.problems, "; "))
+		return nil, fmt.Errorf("schema of %s: %s", typeName(t), strings.Join(w.problems, "; "))
 	}
 	return s, nil
 }
@@ -243,6 +243,26 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
+}
+
+// typeName names t as its package's code does: a generic instantiation's type arguments by
+// package name, not import path (operator.Resource[corednsoperator.CoreDNSSpec]).
+func typeName(t reflect.Type) string {
+	var b strings.Builder
+	token := 0
+	name := t.String()
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && !strings.ContainsRune("[], ", rune(name[i])) {
+			continue
+		}
+		word := name[token:i]
+		b.WriteString(word[strings.LastIndex(word, "/")+1:])
+		if i < len(name) {
+			b.WriteByte(name[i])
+		}
+		token = i + 1
+	}
+	return b.String()
 }
 
 func describe(path string) string {

@@ -151,3 +151,25 @@ func TestSchemaRefuses(t *testing.T) {
 		})
 	}
 }
+
+type generic[S any] struct {
+	Spec S `json:"spec"`
+}
+
+// Errors name a type as its package's code does, a generic one's arguments by package name too.
+func TestTypeName(t *testing.T) {
+	cases := []struct {
+		t    reflect.Type
+		want string
+	}{
+		{reflect.TypeOf(item{}), "crdschema.item"},
+		{reflect.TypeOf(generic[item]{}), "crdschema.generic[crdschema.item]"},
+		{reflect.TypeOf(generic[map[string]item]{}), "crdschema.generic[map[string]crdschema.item]"},
+		{reflect.TypeOf(generic[generic[metav1.Time]]{}), "crdschema.generic[crdschema.generic[v1.Time]]"},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, typeName(tc.t))
+	}
+	_, err := Schema(reflect.TypeOf(generic[item]{}), Fields{"spec.kee": {}})
+	assert.EqualError(t, err, "schema of crdschema.generic[crdschema.item]: spec.kee: names no field of crdschema.generic[crdschema.item]")
+}

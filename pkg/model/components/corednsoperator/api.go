@@ -1,25 +1,15 @@
 package corednsoperator
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"k8s.io/kops/pkg/model/components/operator"
 )
 
 // APIVersion is the group/version of the CoreDNS kind.
 const APIVersion = CRDGroup + "/v1alpha1"
 
-// CoreDNS is the cluster-addons CoreDNS object: the operator's instructions. The CRD's schema is
-// generated from this type (crd.go adds its validations), so the CRD accepts exactly these fields
-// and generated objects can be decoded strictly against it: no channel, no patches. A field without
-// omitempty is required by the CRD.
-type CoreDNS struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   CoreDNSSpec    `json:"spec"`
-	Status *CoreDNSStatus `json:"status,omitempty"`
-}
+// CoreDNS is the cluster-addons CoreDNS object: the operator's instructions (crd.go adds its CRD's
+// validations).
+type CoreDNS = operator.Resource[CoreDNSSpec]
 
 // CoreDNSSpec says which CoreDNS to run and how. Every field is required by the CRD.
 type CoreDNSSpec struct {
@@ -36,9 +26,6 @@ type CoreDNSSpec struct {
 	// Corefile is exactly what the built-in addon would put in its ConfigMap, at most 64 KiB.
 	Corefile string `json:"corefile"`
 }
-
-// CoreDNSStatus is what the operator reports: the status every operator of kops reports.
-type CoreDNSStatus = operator.Status
 
 // MaxCorefileBytes is the most the CRD accepts in spec.corefile (64 KiB).
 const MaxCorefileBytes = 64 << 10

@@ -8,8 +8,6 @@ package metricsserveroperator
 import (
 	"reflect"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"k8s.io/kops/pkg/crdschema"
 	"k8s.io/kops/pkg/model/components/operator"
 )
@@ -25,16 +23,8 @@ const (
 	APIVersion = CRDGroup + "/" + CRDVersion
 )
 
-// MetricsServer is the operator's instructions. The CRD's schema is generated from this type
-// (crd.go adds its validations), so the CRD accepts exactly these fields. A field without
-// omitempty is required by the CRD.
-type MetricsServer struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   MetricsServerSpec    `json:"spec"`
-	Status *MetricsServerStatus `json:"status,omitempty"`
-}
+// MetricsServer is the operator's instructions (crdFields adds its CRD's validations).
+type MetricsServer = operator.Resource[MetricsServerSpec]
 
 // MetricsServerSpec says which metrics-server to run: the fields of the renderer's Spec
 // (pkg/operators/metricsserver), so that the operator passes its object's spec as is.
@@ -48,9 +38,6 @@ type MetricsServerSpec struct {
 	// metrics-server's certificate, nor metrics-server the kubelets'.
 	Insecure bool `json:"insecure"`
 }
-
-// MetricsServerStatus is what the operator reports: the status every operator of kops reports.
-type MetricsServerStatus = operator.Status
 
 // crd is the MetricsServer kind, and what kops generates its CRD from: every field typed and
 // bounded, nothing preserved that the operator does not declare.

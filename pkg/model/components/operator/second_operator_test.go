@@ -136,7 +136,7 @@ func TestDescriptorValidate(t *testing.T) {
 		{"no CRD type", func(d *operator.Descriptor) { d.CRD.Type = nil }, []string{"CRD.Type: required"}},
 		{"a CRD rule for no field", func(d *operator.Descriptor) {
 			d.CRD.Fields = crdschema.Fields{"spec.imag": {Pattern: "^x$"}}
-		}, []string{"CRD: schema of metricsserveroperator.MetricsServer: spec.imag: names no field of metricsserveroperator.MetricsServer"}},
+		}, []string{"CRD: schema of operator.Resource[metricsserveroperator.MetricsServerSpec]: spec.imag: names no field of operator.Resource[metricsserveroperator.MetricsServerSpec]"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

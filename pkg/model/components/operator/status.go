@@ -13,3 +13,15 @@ type Status struct {
 	Phase              string             `json:"phase,omitempty"`
 	Conditions         []metav1.Condition `json:"conditions,omitempty"`
 }
+
+// Resource is an operator's custom resource: its instructions, Spec (the operator's own type), and
+// the Status every operator reports. The CRD's schema is generated from it (operator.CRD.Type), so
+// the CRD accepts exactly these fields and generated objects decode strictly against it: no
+// channel, no patches. A field of Spec without omitempty is required by the CRD.
+type Resource[S any] struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   S       `json:"spec"`
+	Status *Status `json:"status,omitempty"`
+}
