@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"k8s.io/kops/pkg/kubemanifest/manifesttest"
 	"k8s.io/kops/util/pkg/allocbound"
 )
 
@@ -44,8 +45,8 @@ func FuzzParseFacts(f *testing.F) {
 
 		manifest, err := Render(spec, facts)
 		require.NoError(t, err, "accepted facts that do not render: %s", data)
-		m := decodeManifest(t, manifest)
-		d := get[*appsv1.Deployment](t, m, "Deployment/coredns")
+		m := manifesttest.Decode(t, manifest)
+		d := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns")
 		resources := d.Spec.Template.Spec.Containers[0].Resources
 		for _, q := range []struct {
 			got  resource.Quantity

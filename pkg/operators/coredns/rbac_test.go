@@ -10,6 +10,7 @@ import (
 	"k8s.io/component-helpers/auth/rbac/validation"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/kubemanifest/manifesttest"
 )
 
 // The pre-created RBAC must grant CoreDNS exactly what the built-in addon grants, so that switching
@@ -17,18 +18,18 @@ import (
 func TestCoreDNSRBACMatchesBuiltIn(t *testing.T) {
 	rbac, err := RenderRBAC()
 	require.NoError(t, err)
-	pre := decodeManifest(t, rbac)
-	assert.Equal(t, []string{"ServiceAccount/coredns", "ClusterRole/system:coredns", "ClusterRoleBinding/system:coredns"}, pre.keys)
+	pre := manifesttest.Decode(t, rbac)
+	assert.Equal(t, []string{"ServiceAccount/kube-system/coredns", "ClusterRole/system:coredns", "ClusterRoleBinding/system:coredns"}, pre.Keys)
 
 	_, _, builtIn := renderCluster(t, kops.ClusterSpec{NonMasqueradeCIDR: "100.64.0.0/10"})
-	full := decodeManifest(t, builtIn)
+	full := manifesttest.Decode(t, builtIn)
 
-	for _, key := range pre.keys {
-		assert.Equal(t, RBACAddonName, pre.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
-		assert.Equal(t, AddonName, full.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
+	for _, key := range pre.Keys {
+		assert.Equal(t, RBACAddonName, pre.Objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Equal(t, AddonName, full.Objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
 	}
-	assert.Equal(t, get[*rbacv1.ClusterRole](t, full, "ClusterRole/system:coredns").Rules, get[*rbacv1.ClusterRole](t, pre, "ClusterRole/system:coredns").Rules)
-	assert.Equal(t, get[*rbacv1.ClusterRoleBinding](t, full, "ClusterRoleBinding/system:coredns").Subjects, get[*rbacv1.ClusterRoleBinding](t, pre, "ClusterRoleBinding/system:coredns").Subjects)
+	assert.Equal(t, manifesttest.Get[*rbacv1.ClusterRole](t, full, "ClusterRole/system:coredns").Rules, manifesttest.Get[*rbacv1.ClusterRole](t, pre, "ClusterRole/system:coredns").Rules)
+	assert.Equal(t, manifesttest.Get[*rbacv1.ClusterRoleBinding](t, full, "ClusterRoleBinding/system:coredns").Subjects, manifesttest.Get[*rbacv1.ClusterRoleBinding](t, pre, "ClusterRoleBinding/system:coredns").Subjects)
 	assert.False(t, strings.Contains(string(rbac), "{{"), "no template left unrendered")
 }
 
@@ -42,7 +43,7 @@ var coreDNSNeeds = []rbacv1.PolicyRule{
 func TestPreCreatedRoleCoversCoreDNS(t *testing.T) {
 	rbac, err := RenderRBAC()
 	require.NoError(t, err)
-	role := get[*rbacv1.ClusterRole](t, decodeManifest(t, rbac), "ClusterRole/system:coredns")
+	role := manifesttest.Get[*rbacv1.ClusterRole](t, manifesttest.Decode(t, rbac), "ClusterRole/system:coredns")
 	ok, missing := validation.Covers(role.Rules, coreDNSNeeds)
 	assert.True(t, ok, "CoreDNS cannot do what it needs: %v", missing)
 	ok, extra := validation.Covers(coreDNSNeeds, role.Rules)

@@ -16,6 +16,7 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/kubemanifest/manifesttest"
 	components "k8s.io/kops/pkg/model/components/coredns"
 )
 
@@ -40,20 +41,20 @@ func renderCluster(t *testing.T, spec kops.ClusterSpec) (*kops.Cluster, Spec, []
 }
 
 var wantOrder = []string{
-	"ServiceAccount/coredns",
+	"ServiceAccount/kube-system/coredns",
 	"ClusterRole/system:coredns",
 	"ClusterRoleBinding/system:coredns",
-	"ConfigMap/coredns",
-	"Deployment/coredns",
-	"Service/kube-dns",
-	"PodDisruptionBudget/kube-dns",
-	"ServiceAccount/coredns-autoscaler",
+	"ConfigMap/kube-system/coredns",
+	"Deployment/kube-system/coredns",
+	"Service/kube-system/kube-dns",
+	"PodDisruptionBudget/kube-system/kube-dns",
+	"ServiceAccount/kube-system/coredns-autoscaler",
 	"ClusterRole/coredns-autoscaler",
 	"ClusterRoleBinding/coredns-autoscaler",
-	"Role/coredns-autoscaler",
-	"RoleBinding/coredns-autoscaler",
-	"ConfigMap/coredns-autoscaler",
-	"Deployment/coredns-autoscaler",
+	"Role/kube-system/coredns-autoscaler",
+	"RoleBinding/kube-system/coredns-autoscaler",
+	"ConfigMap/kube-system/coredns-autoscaler",
+	"Deployment/kube-system/coredns-autoscaler",
 }
 
 func TestRenderCoreDNS(t *testing.T) {
@@ -66,23 +67,23 @@ func TestRenderCoreDNS(t *testing.T) {
 	tests := []struct {
 		name  string
 		spec  kops.ClusterSpec
-		check func(t *testing.T, m *manifest)
+		check func(t *testing.T, m *manifesttest.Decoded)
 	}{
 		{
 			name: "defaults",
-			check: func(t *testing.T, m *manifest) {
-				assert.Equal(t, "100.64.0.10", get[*corev1.Service](t, m, "Service/kube-dns").Spec.ClusterIP)
-				c := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0]
+			check: func(t *testing.T, m *manifesttest.Decoded) {
+				assert.Equal(t, "100.64.0.10", manifesttest.Get[*corev1.Service](t, m, "Service/kube-system/kube-dns").Spec.ClusterIP)
+				c := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns").Spec.Template.Spec.Containers[0]
 				assert.Equal(t, DefaultImage, c.Image)
 				assert.Equal(t, "100m", c.Resources.Requests.Cpu().String())
 				assert.Equal(t, "70Mi", c.Resources.Requests.Memory().String())
 				assert.Equal(t, "170Mi", c.Resources.Limits.Memory().String())
 				assert.NotContains(t, c.Resources.Limits, corev1.ResourceCPU, "no CPU limit: throttling DNS slows every pod")
-				pod := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template
+				pod := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns").Spec.Template
 				assert.Nil(t, pod.Spec.Affinity)
 				assert.Empty(t, pod.Annotations)
 				assert.Equal(t, []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, pod.Spec.Tolerations)
-				autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
+				autoscaler := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns-autoscaler").Spec.Template.Spec.Containers[0]
 				assert.Equal(t, DefaultAutoscalerImage, autoscaler.Image)
 			},
 		},
@@ -103,8 +104,8 @@ func TestRenderCoreDNS(t *testing.T) {
 				},
 				Assets: &kops.AssetsSpec{ContainerRegistry: "registry.example.com/mirror"},
 			},
-			check: func(t *testing.T, m *manifest) {
-				d := get[*appsv1.Deployment](t, m, "Deployment/coredns")
+			check: func(t *testing.T, m *manifesttest.Decoded) {
+				d := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns")
 				c := d.Spec.Template.Spec.Containers[0]
 				assert.Equal(t, "registry.example.com/mirror/coredns/coredns:1.13.1", c.Image)
 				assert.Equal(t, "250m", c.Resources.Requests.Cpu().String())
@@ -113,9 +114,9 @@ func TestRenderCoreDNS(t *testing.T) {
 				assert.Equal(t, append([]corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, tolerations...), d.Spec.Template.Spec.Tolerations)
 				assert.Equal(t, affinity, d.Spec.Template.Spec.Affinity)
 				assert.Equal(t, map[string]string{"example.com/note": "yes: no\nsecond line", "prometheus.io/scrape": "true"}, d.Spec.Template.Annotations)
-				autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
+				autoscaler := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns-autoscaler").Spec.Template.Spec.Containers[0]
 				assert.Equal(t, "registry.example.com/mirror/cpa/cluster-proportional-autoscaler:v1.9.0", autoscaler.Image)
-				corefile := get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"]
+				corefile := manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns").Data["Corefile"]
 				assert.Contains(t, corefile, "kubernetes corp.internal in-addr.arpa ip6.arpa {")
 				assert.Contains(t, corefile, "forward . 10.0.0.2 10.0.0.3 {")
 				assert.Less(t, strings.Index(corefile, "a.example.com:53"), strings.Index(corefile, "z.example.com:53"))
@@ -124,8 +125,8 @@ func TestRenderCoreDNS(t *testing.T) {
 		{
 			name: "container proxy",
 			spec: kops.ClusterSpec{Assets: &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}},
-			check: func(t *testing.T, m *manifest) {
-				c := get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0]
+			check: func(t *testing.T, m *manifesttest.Decoded) {
+				c := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns").Spec.Template.Spec.Containers[0]
 				assert.Equal(t, "proxy.example.com/registry.k8s.io/coredns/coredns:v1.14.2", c.Image)
 			},
 		},
@@ -135,8 +136,8 @@ func TestRenderCoreDNS(t *testing.T) {
 				UpstreamNameservers: []string{"10.0.0.2"},
 				ExternalCoreFile:    ".:53 {\n  errors\n  forward . 8.8.8.8 # \"google\": yes\n}\n\n",
 			}},
-			check: func(t *testing.T, m *manifest) {
-				corefile := get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"]
+			check: func(t *testing.T, m *manifesttest.Decoded) {
+				corefile := manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns").Data["Corefile"]
 				assert.Equal(t, ".:53 {\n  errors\n  forward . 8.8.8.8 # \"google\": yes\n}\n\n", corefile)
 			},
 		},
@@ -146,9 +147,9 @@ func TestRenderCoreDNS(t *testing.T) {
 				NonMasqueradeCIDR: "::/0",
 				KubeDNS:           &kops.KubeDNSConfig{UpstreamNameservers: []string{"fd00:ec2::253"}},
 			},
-			check: func(t *testing.T, m *manifest) {
-				assert.Equal(t, "fd00:5e4f:ce::a", get[*corev1.Service](t, m, "Service/kube-dns").Spec.ClusterIP)
-				corefile := get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"]
+			check: func(t *testing.T, m *manifesttest.Decoded) {
+				assert.Equal(t, "fd00:5e4f:ce::a", manifesttest.Get[*corev1.Service](t, m, "Service/kube-system/kube-dns").Spec.ClusterIP)
+				corefile := manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns").Data["Corefile"]
 				assert.Contains(t, corefile, "forward . fd00:ec2::253 {")
 			},
 		},
@@ -156,10 +157,10 @@ func TestRenderCoreDNS(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cluster, data, out := renderCluster(t, tt.spec)
-			m := decodeManifest(t, out)
-			assert.Equal(t, wantOrder, m.keys)
-			assert.Equal(t, components.Corefile(cluster.Spec.KubeDNS), get[*corev1.ConfigMap](t, m, "ConfigMap/coredns").Data["Corefile"])
-			assert.Equal(t, data.Image, get[*appsv1.Deployment](t, m, "Deployment/coredns").Spec.Template.Spec.Containers[0].Image)
+			m := manifesttest.Decode(t, out)
+			assert.Equal(t, wantOrder, m.Keys)
+			assert.Equal(t, components.Corefile(cluster.Spec.KubeDNS), manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns").Data["Corefile"])
+			assert.Equal(t, data.Image, manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns").Spec.Template.Spec.Containers[0].Image)
 			checkCommon(t, m)
 			tt.check(t, m)
 		})
@@ -167,9 +168,9 @@ func TestRenderCoreDNS(t *testing.T) {
 }
 
 // checkCommon asserts what every rendering shares: labels, namespaces, hardening, wiring.
-func checkCommon(t *testing.T, m *manifest) {
-	for _, key := range m.keys {
-		obj := m.objects[key]
+func checkCommon(t *testing.T, m *manifesttest.Decoded) {
+	for _, key := range m.Keys {
+		obj := m.Objects[key]
 		app := "kube-dns"
 		if strings.Contains(obj.GetName(), "autoscaler") {
 			app = "coredns-autoscaler"
@@ -185,7 +186,7 @@ func checkCommon(t *testing.T, m *manifest) {
 		}
 	}
 
-	for _, d := range m.deployments() {
+	for _, d := range manifesttest.All[*appsv1.Deployment](m) {
 		pod := d.Spec.Template.Spec
 		assert.Equal(t, d.Spec.Selector.MatchLabels, map[string]string{"k8s-app": d.Labels["k8s-app"]}, d.Name)
 		assert.Equal(t, d.Labels["k8s-app"], d.Spec.Template.Labels["k8s-app"], d.Name)
@@ -208,7 +209,7 @@ func checkCommon(t *testing.T, m *manifest) {
 		}
 	}
 
-	dns := get[*appsv1.Deployment](t, m, "Deployment/coredns")
+	dns := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns")
 	assert.Nil(t, dns.Spec.Replicas, "the autoscaler owns the replica count")
 	pod := dns.Spec.Template.Spec
 	assert.Equal(t, corev1.DNSDefault, pod.DNSPolicy)
@@ -234,23 +235,23 @@ func checkCommon(t *testing.T, m *manifest) {
 	}
 	assert.Equal(t, []string{"topology.kubernetes.io/zone", "kubernetes.io/hostname"}, topologyKeys)
 
-	svc := get[*corev1.Service](t, m, "Service/kube-dns")
+	svc := manifesttest.Get[*corev1.Service](t, m, "Service/kube-system/kube-dns")
 	assert.Equal(t, map[string]string{"k8s-app": "kube-dns"}, svc.Spec.Selector)
 	assert.Equal(t, "9153", svc.Annotations["prometheus.io/port"])
 	assert.Equal(t, "true", svc.Annotations["prometheus.io/scrape"])
 	require.Len(t, svc.Spec.Ports, 3)
 
-	pdb := get[*policyv1.PodDisruptionBudget](t, m, "PodDisruptionBudget/kube-dns")
+	pdb := manifesttest.Get[*policyv1.PodDisruptionBudget](t, m, "PodDisruptionBudget/kube-system/kube-dns")
 	assert.Equal(t, int32(1), pdb.Spec.MaxUnavailable.IntVal)
 	assert.Equal(t, map[string]string{"k8s-app": "kube-dns"}, pdb.Spec.Selector.MatchLabels)
 
-	autoscaler := get[*appsv1.Deployment](t, m, "Deployment/coredns-autoscaler").Spec.Template.Spec.Containers[0]
+	autoscaler := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns-autoscaler").Spec.Template.Spec.Containers[0]
 	assert.Contains(t, autoscaler.Command, "--configmap=coredns-autoscaler")
 	assert.Contains(t, autoscaler.Command, "--target=deployment/coredns")
 	for _, arg := range append(autoscaler.Command, autoscaler.Args...) {
 		assert.NotContains(t, arg, "--default-params", "the ConfigMap is pre-created")
 	}
-	assert.Contains(t, get[*corev1.ConfigMap](t, m, "ConfigMap/coredns-autoscaler").Data, "linear")
+	assert.Contains(t, manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns-autoscaler").Data, "linear")
 }
 
 var (
@@ -286,7 +287,7 @@ func TestImagesArePinned(t *testing.T) {
 	}
 	for _, spec := range []kops.ClusterSpec{{}, {Assets: &kops.AssetsSpec{ContainerProxy: "proxy.example.com:5000"}}} {
 		_, _, out := renderCluster(t, spec)
-		for _, d := range decodeManifest(t, out).deployments() {
+		for _, d := range manifesttest.All[*appsv1.Deployment](manifesttest.Decode(t, out)) {
 			for _, c := range append(d.Spec.Template.Spec.InitContainers, d.Spec.Template.Spec.Containers...) {
 				pinned(t, c.Image)
 			}
@@ -303,11 +304,11 @@ func TestImagesArePinned(t *testing.T) {
 // that can change an object is limited to named objects.
 func TestAutoscalerRBACIsLeastPrivilege(t *testing.T) {
 	_, _, out := renderCluster(t, kops.ClusterSpec{})
-	m := decodeManifest(t, out)
+	m := manifesttest.Decode(t, out)
 	rules := map[string][]rbacv1.PolicyRule{
-		"ClusterRole/system:coredns":     get[*rbacv1.ClusterRole](t, m, "ClusterRole/system:coredns").Rules,
-		"ClusterRole/coredns-autoscaler": get[*rbacv1.ClusterRole](t, m, "ClusterRole/coredns-autoscaler").Rules,
-		"Role/coredns-autoscaler":        get[*rbacv1.Role](t, m, "Role/coredns-autoscaler").Rules,
+		"ClusterRole/system:coredns":          manifesttest.Get[*rbacv1.ClusterRole](t, m, "ClusterRole/system:coredns").Rules,
+		"ClusterRole/coredns-autoscaler":      manifesttest.Get[*rbacv1.ClusterRole](t, m, "ClusterRole/coredns-autoscaler").Rules,
+		"Role/kube-system/coredns-autoscaler": manifesttest.Get[*rbacv1.Role](t, m, "Role/kube-system/coredns-autoscaler").Rules,
 	}
 	for key, rs := range rules {
 		for _, r := range rs {
@@ -322,12 +323,12 @@ func TestAutoscalerRBACIsLeastPrivilege(t *testing.T) {
 			}
 		}
 	}
-	cluster := get[*rbacv1.ClusterRole](t, m, "ClusterRole/coredns-autoscaler").Rules
+	cluster := manifesttest.Get[*rbacv1.ClusterRole](t, m, "ClusterRole/coredns-autoscaler").Rules
 	assert.Equal(t, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}}}, cluster)
-	for _, r := range get[*rbacv1.Role](t, m, "Role/coredns-autoscaler").Rules {
+	for _, r := range manifesttest.Get[*rbacv1.Role](t, m, "Role/kube-system/coredns-autoscaler").Rules {
 		assert.NotEmpty(t, r.ResourceNames, "every namespaced rule names its objects: %v", r)
 	}
-	binding := get[*rbacv1.RoleBinding](t, m, "RoleBinding/coredns-autoscaler")
+	binding := manifesttest.Get[*rbacv1.RoleBinding](t, m, "RoleBinding/kube-system/coredns-autoscaler")
 	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "coredns-autoscaler", Namespace: "kube-system"}}, binding.Subjects)
 }
 

@@ -9,43 +9,15 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-helpers/auth/rbac/validation"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/kubemanifest/manifesttest"
 )
 
 var defaultSpec = Spec{Image: DefaultImage, Insecure: true}
-
-// decoded is a rendering decoded strictly, keyed Kind/namespace/name, in document order.
-type decoded struct {
-	keys    []string
-	objects map[string]metav1.Object
-}
-
-func decode(t *testing.T, data []byte) *decoded {
-	t.Helper()
-	objs, err := kubemanifest.DecodeStrict(data)
-	require.NoError(t, err)
-	d := &decoded{objects: map[string]metav1.Object{}}
-	for _, o := range objs {
-		require.NotContains(t, d.objects, o.Key(), "an object twice")
-		d.keys = append(d.keys, o.Key())
-		d.objects[o.Key()] = o.Typed
-	}
-	return d
-}
-
-func get[T metav1.Object](t *testing.T, d *decoded, key string) T {
-	t.Helper()
-	obj, ok := d.objects[key]
-	require.True(t, ok, "missing %s", key)
-	typed, ok := obj.(T)
-	require.True(t, ok, "%s has type %T", key, obj)
-	return typed
-}
 
 // The managed part is exactly what a namespaced operator may write, and everything else kops
 // writes itself: no managed object is cluster-scoped or grants rights, no prerequisite is one of
@@ -56,24 +28,24 @@ func TestRenderSplitsWhoWritesWhat(t *testing.T) {
 	pre, err := RenderPrerequisites(defaultSpec, "metrics-server-prerequisites.example")
 	require.NoError(t, err)
 
-	m := decode(t, managed)
-	assert.Equal(t, []string{"ServiceAccount/kube-system/metrics-server", "Service/kube-system/metrics-server", "Deployment/kube-system/metrics-server"}, m.keys)
-	p := decode(t, pre)
+	m := manifesttest.Decode(t, managed)
+	assert.Equal(t, []string{"ServiceAccount/kube-system/metrics-server", "Service/kube-system/metrics-server", "Deployment/kube-system/metrics-server"}, m.Keys)
+	p := manifesttest.Decode(t, pre)
 	assert.Equal(t, []string{
 		"ClusterRole/system:aggregated-metrics-reader", "ClusterRole/system:metrics-server",
 		"ClusterRoleBinding/system:metrics-server", "ClusterRoleBinding/metrics-server:system:auth-delegator",
 		"RoleBinding/kube-system/metrics-server-auth-reader", "APIService/v1beta1.metrics.k8s.io",
 		"PodDisruptionBudget/kube-system/metrics-server",
-	}, p.keys)
-	for _, key := range m.keys {
-		assert.Equal(t, Namespace, m.objects[key].GetNamespace(), key)
-		assert.Equal(t, AddonName, m.objects[key].GetLabels()["addon.kops.k8s.io/name"], "%s: labelled for the built-in addon in every mode", key)
-		assert.Equal(t, OperatorAddonName, m.objects[key].GetAnnotations()["addon.kops.k8s.io/handover-to"], key)
-		assert.NotContains(t, p.objects, key)
+	}, p.Keys)
+	for _, key := range m.Keys {
+		assert.Equal(t, Namespace, m.Objects[key].GetNamespace(), key)
+		assert.Equal(t, AddonName, m.Objects[key].GetLabels()["addon.kops.k8s.io/name"], "%s: labelled for the built-in addon in every mode", key)
+		assert.Equal(t, OperatorAddonName, m.Objects[key].GetAnnotations()["addon.kops.k8s.io/handover-to"], key)
+		assert.NotContains(t, p.Objects, key)
 	}
-	for _, key := range p.keys {
-		assert.Equal(t, "metrics-server-prerequisites.example", p.objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
-		assert.Empty(t, p.objects[key].GetAnnotations()["addon.kops.k8s.io/handover-to"], "%s is kops's in every mode", key)
+	for _, key := range p.Keys {
+		assert.Equal(t, "metrics-server-prerequisites.example", p.Objects[key].GetLabels()["addon.kops.k8s.io/name"], key)
+		assert.Empty(t, p.Objects[key].GetAnnotations()["addon.kops.k8s.io/handover-to"], "%s is kops's in every mode", key)
 	}
 
 	builtIn, err := RenderBuiltIn(defaultSpec)
@@ -124,7 +96,7 @@ func TestRenderQuotesTheImage(t *testing.T) {
 	hostile := "registry.example.com/m:v1\"\n      hostNetwork: true\n#"
 	out, err := Render(Spec{Image: hostile, Insecure: true})
 	require.NoError(t, err)
-	d := get[*appsv1.Deployment](t, decode(t, out), "Deployment/kube-system/metrics-server")
+	d := manifesttest.Get[*appsv1.Deployment](t, manifesttest.Decode(t, out), "Deployment/kube-system/metrics-server")
 	assert.Equal(t, hostile, d.Spec.Template.Spec.Containers[0].Image)
 	assert.False(t, d.Spec.Template.Spec.HostNetwork)
 }
@@ -134,10 +106,10 @@ func TestRenderQuotesTheImage(t *testing.T) {
 func TestRenderInsecure(t *testing.T) {
 	builtIn, err := RenderBuiltIn(defaultSpec)
 	require.NoError(t, err)
-	d := decode(t, builtIn)
-	container := get[*appsv1.Deployment](t, d, "Deployment/kube-system/metrics-server").Spec.Template.Spec.Containers[0]
+	d := manifesttest.Decode(t, builtIn)
+	container := manifesttest.Get[*appsv1.Deployment](t, d, "Deployment/kube-system/metrics-server").Spec.Template.Spec.Containers[0]
 	assert.Contains(t, container.Args, "--kubelet-insecure-tls")
-	api := get[*kubemanifest.APIService](t, d, "APIService/v1beta1.metrics.k8s.io")
+	api := manifesttest.Get[*kubemanifest.APIService](t, d, "APIService/v1beta1.metrics.k8s.io")
 	assert.True(t, api.Spec.InsecureSkipTLSVerify)
 	assert.Empty(t, api.Spec.CABundle)
 	assert.Equal(t, "metrics.k8s.io", api.Spec.Group)
@@ -152,11 +124,11 @@ func TestRenderInsecure(t *testing.T) {
 func TestRenderConfinesThePod(t *testing.T) {
 	out, err := Render(defaultSpec)
 	require.NoError(t, err)
-	d := decode(t, out)
-	sa := get[*corev1.ServiceAccount](t, d, "ServiceAccount/kube-system/metrics-server")
+	d := manifesttest.Decode(t, out)
+	sa := manifesttest.Get[*corev1.ServiceAccount](t, d, "ServiceAccount/kube-system/metrics-server")
 	require.NotNil(t, sa.AutomountServiceAccountToken)
 	assert.False(t, *sa.AutomountServiceAccountToken, "no other pod of the account gets a token")
-	pod := get[*appsv1.Deployment](t, d, "Deployment/kube-system/metrics-server").Spec.Template.Spec
+	pod := manifesttest.Get[*appsv1.Deployment](t, d, "Deployment/kube-system/metrics-server").Spec.Template.Spec
 	require.NotNil(t, pod.AutomountServiceAccountToken)
 	assert.True(t, *pod.AutomountServiceAccountToken, "metrics-server talks to the API")
 	assert.Equal(t, ServiceAccount, pod.ServiceAccountName)
@@ -186,12 +158,12 @@ func TestRenderConfinesThePod(t *testing.T) {
 func TestRenderGrantsWhatMetricsServerNeeds(t *testing.T) {
 	pre, err := RenderPrerequisites(defaultSpec, AddonName)
 	require.NoError(t, err)
-	d := decode(t, pre)
+	d := manifesttest.Decode(t, pre)
 	needs := []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"nodes/metrics"}, Verbs: []string{"get"}},
 		{APIGroups: []string{""}, Resources: []string{"pods", "nodes"}, Verbs: []string{"get", "list", "watch"}},
 	}
-	role := get[*rbacv1.ClusterRole](t, d, "ClusterRole/system:metrics-server")
+	role := manifesttest.Get[*rbacv1.ClusterRole](t, d, "ClusterRole/system:metrics-server")
 	ok, missing := validation.Covers(role.Rules, needs)
 	assert.True(t, ok, "metrics-server cannot do what it needs: %v", missing)
 	ok, extra := validation.Covers(needs, role.Rules)
@@ -206,7 +178,7 @@ func TestRenderGrantsWhatMetricsServerNeeds(t *testing.T) {
 		assert.False(t, ok, "must not cover %v", forbidden)
 	}
 
-	reader := get[*rbacv1.ClusterRole](t, d, "ClusterRole/system:aggregated-metrics-reader")
+	reader := manifesttest.Get[*rbacv1.ClusterRole](t, d, "ClusterRole/system:aggregated-metrics-reader")
 	assert.Equal(t, []rbacv1.PolicyRule{{APIGroups: []string{"metrics.k8s.io"}, Resources: []string{"pods", "nodes"}, Verbs: []string{"get", "list", "watch"}}}, reader.Rules)
 
 	subject := []rbacv1.Subject{{Kind: "ServiceAccount", Name: ServiceAccount, Namespace: Namespace}}
@@ -214,11 +186,11 @@ func TestRenderGrantsWhatMetricsServerNeeds(t *testing.T) {
 		"ClusterRoleBinding/system:metrics-server":                {APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "system:metrics-server"},
 		"ClusterRoleBinding/metrics-server:system:auth-delegator": {APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "system:auth-delegator"},
 	} {
-		b := get[*rbacv1.ClusterRoleBinding](t, d, key)
+		b := manifesttest.Get[*rbacv1.ClusterRoleBinding](t, d, key)
 		assert.Equal(t, role, b.RoleRef, key)
 		assert.Equal(t, subject, b.Subjects, key)
 	}
-	b := get[*rbacv1.RoleBinding](t, d, "RoleBinding/kube-system/metrics-server-auth-reader")
+	b := manifesttest.Get[*rbacv1.RoleBinding](t, d, "RoleBinding/kube-system/metrics-server-auth-reader")
 	assert.Equal(t, rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "extension-apiserver-authentication-reader"}, b.RoleRef)
 	assert.Equal(t, subject, b.Subjects)
 }

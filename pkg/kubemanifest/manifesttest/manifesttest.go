@@ -1,0 +1,57 @@
+// Package manifesttest reads rendered manifests in tests: every document decoded strictly into its
+// typed struct (kubemanifest.DecodeStrict), keyed Kind/namespace/name (kubemanifest.Object.Key),
+// in document order. Only tests import it.
+package manifesttest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/pkg/kubemanifest"
+)
+
+// Decoded is a manifest decoded strictly.
+type Decoded struct {
+	// Keys are the objects' keys in document order.
+	Keys []string
+	// Objects are the typed objects by key.
+	Objects map[string]metav1.Object
+}
+
+// Decode decodes data strictly, failing the test on an unknown field or kind, or an object twice.
+func Decode(t testing.TB, data []byte) *Decoded {
+	t.Helper()
+	objs, err := kubemanifest.DecodeStrict(data)
+	require.NoError(t, err)
+	d := &Decoded{Objects: map[string]metav1.Object{}}
+	for _, o := range objs {
+		key := o.Key()
+		require.NotContains(t, d.Objects, key, "an object twice")
+		d.Keys = append(d.Keys, key)
+		d.Objects[key] = o.Typed
+	}
+	return d
+}
+
+// Get is the object of type T at key, failing the test when it is missing or of another type.
+func Get[T metav1.Object](t testing.TB, d *Decoded, key string) T {
+	t.Helper()
+	obj, ok := d.Objects[key]
+	require.True(t, ok, "missing %s", key)
+	typed, ok := obj.(T)
+	require.True(t, ok, "%s has type %T", key, obj)
+	return typed
+}
+
+// All are the objects of type T, in document order.
+func All[T metav1.Object](d *Decoded) []T {
+	var out []T
+	for _, key := range d.Keys {
+		if typed, ok := d.Objects[key].(T); ok {
+			out = append(out, typed)
+		}
+	}
+	return out
+}
