@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/component-helpers/auth/rbac/validation"
 
 	"k8s.io/kops/pkg/kubemanifest"
@@ -133,8 +134,10 @@ func TestDescriptorValidateRefusesWiderRights(t *testing.T) {
 	assert.NoError(t, Descriptor().Validate(), "each call builds a fresh value")
 }
 
-// The admission policies come from the renderer's managed objects, and name nothing else.
-func TestPolicyFromTheRendering(t *testing.T) {
+// policyObjects are the renderer's output for spec, the scope kops derives from it and from the
+// rendering of the marked spec, and the admission policies of that scope.
+func policyObjects(t *testing.T) ([]byte, *operator.Scope, []runtime.Object) {
+	t.Helper()
 	rendered, err := metricsserver.Render(metricsserver.Spec(spec))
 	require.NoError(t, err)
 	marked, err := metricsserver.Render(metricsserver.Spec(Marked(spec)))
@@ -143,6 +146,12 @@ func TestPolicyFromTheRendering(t *testing.T) {
 	require.NoError(t, err)
 	objects, err := operator.PolicyObjects(scope)
 	require.NoError(t, err)
+	return rendered, scope, objects
+}
+
+// The admission policies come from the renderer's managed objects, and name nothing else.
+func TestPolicyFromTheRendering(t *testing.T) {
+	_, scope, objects := policyObjects(t)
 	var messages []string
 	for _, o := range objects {
 		if p, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicy); ok {

@@ -10,7 +10,6 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/model/components/operator/operatortest"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 // The Service metrics-server renders no address: the API server allocates one and sets its family
@@ -19,14 +18,7 @@ import (
 // after the server filled it in), are admitted in an IPv4 and an IPv6 cluster; any other change
 // of its spec is refused.
 func TestServiceAsTheServerHoldsItIsAdmitted(t *testing.T) {
-	rendered, err := metricsserver.Render(metricsserver.Spec(spec))
-	require.NoError(t, err)
-	marked, err := metricsserver.Render(metricsserver.Spec(Marked(spec)))
-	require.NoError(t, err)
-	scope, err := Descriptor().ScopeFromManifest(rendered, marked, Params(spec))
-	require.NoError(t, err)
-	objects, err := operator.PolicyObjects(scope)
-	require.NoError(t, err)
+	rendered, _, objects := policyObjects(t)
 	policies, err := operatortest.Compile(objects)
 	require.NoError(t, err)
 
