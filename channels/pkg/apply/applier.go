@@ -32,7 +32,8 @@ type Options struct {
 	Yes bool
 	// FieldManager owns the applied fields (server-side apply); default "kops-channels".
 	FieldManager string
-	// WaitTimeout bounds waiting for a CRD to be established; default one minute.
+	// WaitTimeout bounds waiting for a CRD to be established, or for an object being deleted to
+	// be gone before it is applied afresh; default one minute.
 	WaitTimeout time.Duration
 	// RequestTimeout bounds every request to the API server (0: no bound), so that a server that
 	// accepts connections and never answers fails the run instead of hanging it.
@@ -322,7 +323,7 @@ func (a *Applier) applyTogether(ctx context.Context, objs []*unstructured.Unstru
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			_, errs[i] = clients[i].Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true})
+			errs[i] = a.applyObject(ctx, clients[i], obj)
 		}()
 	}
 	wg.Wait()

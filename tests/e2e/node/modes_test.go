@@ -59,31 +59,7 @@ func (f *kopsFlow) switchTo(t testing.TB, mode dnsMode) time.Duration {
 		waitCoreDNSHealthy(t)
 	}
 	waitDeploymentAvailable(t, "kube-system", "coredns")
-	took := time.Since(start)
-	if mode != serverSide {
-		waitCoreDNSObjectGone(t)
-	}
-	return took
-}
-
-// waitCoreDNSObjectGone waits until the CoreDNS object a retired ServerSide mode deleted (orphaning
-// its dependents) is gone. The garbage collector removes the orphan finalizer only once it watches
-// the resource, up to half a minute after the CRD appeared; an apply of the object meanwhile lands
-// on the terminating object, which then disappears, and the operator's admission policy, which
-// reads it as its parameter, denies every write to CoreDNS's objects (kops's own included) until it
-// is back. Not counted in the switch's time.
-func waitCoreDNSObjectGone(t testing.TB) {
-	t.Helper()
-	dyn, err := dynamic.NewForConfig(cluster.Config)
-	require.NoError(t, err)
-	var last error
-	start := time.Now()
-	defer func() { t.Logf("the retired CoreDNS object was gone after %.1fs", time.Since(start).Seconds()) }()
-	err = wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, last = dyn.Resource(coreDNSObjects).Namespace("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
-		return apierrors.IsNotFound(last), nil
-	})
-	require.NoError(t, err, "the retired CoreDNS object is still there (last: %v)", last)
+	return time.Since(start)
 }
 
 // waitCoreDNSHealthy waits until the operator reports the CoreDNS object healthy for its latest
