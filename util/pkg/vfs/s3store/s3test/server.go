@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -110,9 +111,14 @@ func Shared(t testing.TB) *Server {
 	return shared
 }
 
-// freePorts finds n ports free on 127.0.0.1 (the server binds them soon after; a clash fails the
-// start, which says so).
+// freePorts finds n ports free on 127.0.0.1, below the range the kernel hands out to outgoing
+// connections and to listeners on port 0 (ip_local_port_range): a port of that range can be taken
+// by any connection between this check and the server binding it, as once happened to the volume
+// server's gRPC port. A clash that is left (another test binary's server) fails that start, and
+// start tries again on other ports.
 func freePorts(n int) ([]int, error) {
+	const lowest = 10000
+	below := ephemeralLow()
 	var ports []int
 	var ls []net.Listener
 	defer func() {
@@ -120,16 +126,35 @@ func freePorts(n int) ([]int, error) {
 			l.Close()
 		}
 	}()
-	for len(ports) < n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+	for tries := 0; len(ports) < n; tries++ {
+		if tries == 1000 {
+			return nil, fmt.Errorf("no %d free ports between %d and %d", n, lowest, below)
+		}
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", lowest+mrand.IntN(below-lowest)))
 		if err != nil {
-			return nil, err
+			continue
 		}
 		ls = append(ls, l)
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
 }
+
+// ephemeralLow is the first port the kernel hands out on its own (32768 unless configured).
+func ephemeralLow() int {
+	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	var low, high int
+	if err == nil {
+		_, err = fmt.Sscan(string(data), &low, &high)
+	}
+	if err != nil || low <= 11000 {
+		return 32768
+	}
+	return low
+}
+
+// attempts is how many times start tries the server on fresh ports before it gives up.
+const attempts = 3
 
 func start(bin string) (*Server, error) {
 	removeStale()
@@ -145,11 +170,32 @@ func start(bin string) (*Server, error) {
 	if err := os.WriteFile(filepath.Join(dir, "s3.json"), []byte(config), 0o600); err != nil {
 		return nil, err
 	}
+	var errs []error
+	for attempt := 1; attempt <= attempts; attempt++ {
+		s, err := startAttempt(bin, dir, attempt)
+		if err == nil {
+			return s, nil
+		}
+		errs = append(errs, fmt.Errorf("attempt %d: %w", attempt, err))
+		if !errors.Is(err, errExited) {
+			break
+		}
+	}
+	return nil, errors.Join(errs...)
+}
+
+// errExited says the server exited before it was ready, as it does when a port it was given is
+// taken: another attempt, on other ports, may succeed.
+var errExited = errors.New("the test S3 server exited")
+
+// startAttempt starts the server on fresh ports, with data and log of its own, and waits until
+// it is ready.
+func startAttempt(bin, dir string, attempt int) (*Server, error) {
 	ports, err := freePorts(8)
 	if err != nil {
 		return nil, err
 	}
-	data := filepath.Join(dir, "data")
+	data := filepath.Join(dir, fmt.Sprintf("data-%d", attempt))
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return nil, err
 	}
@@ -165,11 +211,13 @@ func start(bin string) (*Server, error) {
 		"-master.volumeSizeLimitMB=64", "-volume.max=0",
 	}
 	s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", ports[6]), dir: dir}
-	log, err := os.Create(filepath.Join(dir, "weed.log"))
+	logName := filepath.Join(dir, fmt.Sprintf("weed-%d.log", attempt))
+	log, err := os.Create(logName)
 	if err != nil {
 		return nil, err
 	}
 	started := make(chan error, 1)
+	exited := make(chan struct{})
 	// The server dies with the test binary (Pdeathsig), which is bound to the thread that started
 	// it: that thread is locked and kept for the process's life.
 	go func() {
@@ -183,13 +231,14 @@ func start(bin string) (*Server, error) {
 		if cmd.Process != nil {
 			_ = cmd.Wait()
 		}
+		close(exited)
 		select {} // keep the thread
 	}()
 	if err := <-started; err != nil {
 		return nil, err
 	}
-	if err := s.waitReady(90 * time.Second); err != nil {
-		return nil, fmt.Errorf("%w; its log:\n%s", err, tail(filepath.Join(dir, "weed.log")))
+	if err := s.waitReady(90*time.Second, exited); err != nil {
+		return nil, fmt.Errorf("%w; its log:\n%s", err, tail(logName))
 	}
 	return s, nil
 }
@@ -228,7 +277,7 @@ func tail(name string) string {
 
 // waitReady waits until a bucket can be made and written: the S3 gateway answers only once the
 // filer and a volume are up.
-func (s *Server) waitReady(limit time.Duration) error {
+func (s *Server) waitReady(limit time.Duration, exited <-chan struct{}) error {
 	deadline := time.Now().Add(limit)
 	c := s.Client(AccessKey, SecretKey)
 	bucket := "kops-s3test-ready"
@@ -243,7 +292,11 @@ func (s *Server) waitReady(limit time.Duration) error {
 		if err == nil {
 			return nil
 		}
-		time.Sleep(250 * time.Millisecond)
+		select {
+		case <-exited:
+			return fmt.Errorf("%w before it was ready (last: %v)", errExited, err)
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 	return fmt.Errorf("the test S3 server did not get ready in %s: %v", limit, err)
 }
