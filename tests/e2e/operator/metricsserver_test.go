@@ -134,7 +134,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 			_, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
 				ObjectMeta: metav1.ObjectMeta{Name: "metrics-server-operator-admin"},
 				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
-				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: ms.ServiceAccount, Namespace: ms.Namespace}},
+				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: ms.Names().ServiceAccount, Namespace: ms.Names().Namespace}},
 			}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
@@ -152,7 +152,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 			_, err := cs.RbacV1().RoleBindings(metricsserver.Namespace).Create(ctx, &rbacv1.RoleBinding{
 				ObjectMeta: metav1.ObjectMeta{Name: "metrics-server-operator-admin", Namespace: metricsserver.Namespace},
 				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "admin"},
-				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: ms.ServiceAccount, Namespace: ms.Namespace}},
+				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: ms.Names().ServiceAccount, Namespace: ms.Names().Namespace}},
 			}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
@@ -162,8 +162,8 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 		},
 		"a Service metrics-server in its own namespace": func() error {
 			o := otherService
-			o["metadata"] = map[string]interface{}{"name": metricsserver.Service, "namespace": ms.Namespace}
-			_, err := dyn.Resource(mustResource("Service")).Namespace(ms.Namespace).Create(ctx, &unstructured.Unstructured{Object: o}, metav1.CreateOptions{DryRun: dryRun})
+			o["metadata"] = map[string]interface{}{"name": metricsserver.Service, "namespace": ms.Names().Namespace}
+			_, err := dyn.Resource(mustResource("Service")).Namespace(ms.Names().Namespace).Create(ctx, &unstructured.Unstructured{Object: o}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
 		"its instructions: another image": func() error {
@@ -222,7 +222,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 // kube-system, its instructions read-only, its status, its lease; nothing cluster-scoped, no delete.
 func TestMetricsServerOperatorRights(t *testing.T) {
 	metricsServerOperator(t)
-	who := saIdentity("metrics-server-operator", ms.Namespace, ms.ServiceAccount)
+	who := saIdentity("metrics-server-operator", ms.Names().Namespace, ms.Names().ServiceAccount)
 	ks, name := metricsserver.Namespace, metricsserver.Name
 	for _, row := range []access{
 		{who, "update", "apps", "deployments", "", ks, name, true},
@@ -234,7 +234,7 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "update", "", "serviceaccounts", "", ks, name, true},
 		{who, "get", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, true},
 		{who, "update", ms.CRDGroup, ms.CRDResource, "status", ks, ms.Instructions, true},
-		{who, "update", "coordination.k8s.io", "leases", "", ms.Namespace, ms.LeaseName, true},
+		{who, "update", "coordination.k8s.io", "leases", "", ms.Names().Namespace, ms.Names().LeaseName, true},
 		{who, "create", "", "events", "", ks, "", true},
 
 		{who, "update", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, false},
@@ -253,7 +253,7 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "list", "apps", "deployments", "", ks, "", false},
 		{who, "list", "", "services", "", ks, "", false},
 		{who, "create", "", "services", "", "default", "", false},
-		{who, "create", "", "services", "", ms.Namespace, "", false},
+		{who, "create", "", "services", "", ms.Names().Namespace, "", false},
 		{who, "create", "apps", "deployments", "", "default", "", false},
 		{who, "create", "apps", "daemonsets", "", ks, "", false},
 		{who, "create", "", "pods", "", ks, "", false},
@@ -276,8 +276,8 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "get", "metrics.k8s.io", "pods", "", "default", "", false},
 		{who, "impersonate", "", "serviceaccounts", "", ks, name, false},
 		{who, "update", "admissionregistration.k8s.io", "validatingadmissionpolicies", "", "", ms.Descriptor().ExactPolicyName(), false},
-		{who, "delete", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "", "", ms.PolicyName, false},
-		{who, "list", "coordination.k8s.io", "leases", "", ms.Namespace, "", false},
+		{who, "delete", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "", "", ms.Names().PolicyName, false},
+		{who, "list", "coordination.k8s.io", "leases", "", ms.Names().Namespace, "", false},
 		{who, "update", "coordination.k8s.io", "leases", "", ks, "kube-controller-manager", false},
 	} {
 		t.Run(row.String(), func(t *testing.T) {
