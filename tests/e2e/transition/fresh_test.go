@@ -49,6 +49,7 @@ func TestFreshServerSideClusterScalesCoreDNS(t *testing.T) {
 			location := s.Update(t, step.flags)
 			run := kopsenv.Apply(t, env, location, s.Mem, true)
 			require.NoError(t, run.Err, run.Output)
+			kopsenv.CollectOrphans(t, env)
 			assert.Equal(t, first, scalingUIDs(t, step.owner), "the autoscaler's objects and the budget are the same objects")
 			assertScalesCoreDNS(t)
 			if count != 0 {

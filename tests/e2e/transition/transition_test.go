@@ -122,6 +122,7 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 			deletes := env.DeleteLog(t)
 			run := kopsenv.Apply(t, env, location, s.Mem, true)
 			require.NoError(t, run.Err, run.Output)
+			kopsenv.CollectOrphans(t, env)
 			assert.Equal(t, step.outcomes, coreDNSOutcomes(t, run, apply.Unchanged), run.Output)
 			assertPolicyGoesLast(t, deletes.Deletions(t), step.outcomes[operatorAddon] == apply.Retired)
 
