@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -65,15 +64,7 @@ func (c *chain) get(ctx context.Context, u string, header http.Header, timeout t
 		for k, v := range header {
 			req.Header[k] = v
 		}
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return awshttp.DecodeError(resp)
-		}
-		defer resp.Body.Close()
-		body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		body, err = awshttp.ReadOK(c.HTTP, req, 1<<20)
 		return err
 	})
 	return body, err
@@ -227,15 +218,7 @@ func (c *chain) imdsToken(ctx context.Context, base string, p *profile) (string,
 			return err
 		}
 		req.Header.Set("X-Aws-Ec2-Metadata-Token-Ttl-Seconds", "300")
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return awshttp.DecodeError(resp)
-		}
-		defer resp.Body.Close()
-		data, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		data, err := awshttp.ReadOK(c.HTTP, req, 4096)
 		token = string(data)
 		return err
 	})

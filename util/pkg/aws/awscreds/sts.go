@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -45,7 +44,7 @@ func (c *chain) stsCall(ctx context.Context, form url.Values, creds *sigv4.Crede
 	}
 	form.Set("Version", "2011-06-15")
 	body := form.Encode()
-	ep := c.endpoint("STS", "https://sts."+c.region+"."+dnsSuffix(c.region), false)
+	ep := c.endpoint("STS", "https://sts."+c.region+"."+awshttp.DNSSuffix(c.region), false)
 	return awshttp.Retry{}.Do(ctx, func(ctx context.Context) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep, strings.NewReader(body))
 		if err != nil {
@@ -55,15 +54,11 @@ func (c *chain) stsCall(ctx context.Context, form url.Values, creds *sigv4.Crede
 		if creds != nil {
 			sigv4.Signer{Service: "sts", Region: c.region}.Sign(req, *creds, sigv4.PayloadHash([]byte(body)), c.Now())
 		}
-		resp, err := c.HTTP.Do(req)
+		answer, err := awshttp.ReadOK(c.HTTP, req, 1<<20)
 		if err != nil {
 			return err
 		}
-		if resp.StatusCode != http.StatusOK {
-			return awshttp.DecodeError(resp)
-		}
-		defer resp.Body.Close()
-		return xml.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(result)
+		return xml.Unmarshal(answer, result)
 	})
 }
 
@@ -128,17 +123,4 @@ func (c *chain) webIdentity(file, role, session, from string) provider {
 		}
 		return out.Credentials.keys(source)
 	}
-}
-
-// dnsSuffix is the domain of AWS's partition a region belongs to.
-func dnsSuffix(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "amazonaws.com.cn"
-	case strings.HasPrefix(region, "us-isob-"):
-		return "sc2s.sgov.gov"
-	case strings.HasPrefix(region, "us-iso-"):
-		return "c2s.ic.gov"
-	}
-	return "amazonaws.com"
 }

@@ -1,5 +1,5 @@
-// Package awshttp is what every AWS call of the state store shares: the error an AWS service
-// answers with, and retrying throttled and failed attempts with backoff, bounded as AWS's SDKs
+// Package awshttp is what every AWS call of the state store shares: the domain of a region's
+// partition, reading an answer, the error an AWS service answers with, and retrying throttled and failed attempts with backoff, bounded as AWS's SDKs
 // bound them (three attempts, jittered exponential backoff), so that a busy service slows a
 // command down instead of failing it.
 package awshttp
@@ -217,4 +217,31 @@ func Retryable(err error) (retry, throttled bool) {
 		return true, false
 	}
 	return false, false
+}
+
+// DNSSuffix is the domain of AWS's partition a region belongs to.
+func DNSSuffix(region string) string {
+	switch {
+	case strings.HasPrefix(region, "cn-"):
+		return "amazonaws.com.cn"
+	case strings.HasPrefix(region, "us-isob-"):
+		return "sc2s.sgov.gov"
+	case strings.HasPrefix(region, "us-iso-"):
+		return "c2s.ic.gov"
+	}
+	return "amazonaws.com"
+}
+
+// ReadOK sends req and reads an answer of status 200 OK, at most limit bytes of it; any other
+// status is the service's error (DecodeError).
+func ReadOK(c *http.Client, req *http.Request, limit int64) ([]byte, error) {
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, DecodeError(resp)
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(io.LimitReader(resp.Body, limit))
 }

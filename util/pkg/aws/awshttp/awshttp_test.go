@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -105,5 +106,46 @@ func TestDecodeError(t *testing.T) {
 			assert.Equal(t, tt.msg, e.Message)
 			assert.Equal(t, tt.status, e.StatusCode)
 		})
+	}
+}
+
+func TestDNSSuffix(t *testing.T) {
+	for region, want := range map[string]string{
+		"us-east-1": "amazonaws.com", "eu-west-3": "amazonaws.com", "cn-north-1": "amazonaws.com.cn",
+		"us-iso-east-1": "c2s.ic.gov", "us-isob-east-1": "sc2s.sgov.gov", "us-gov-west-1": "amazonaws.com",
+	} {
+		assert.Equal(t, want, awshttp.DNSSuffix(region), region)
+	}
+}
+
+// ReadOK gives a 200 answer's body up to its limit, and any other answer as the service's error.
+func TestReadOK(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/denied" {
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte("<Error><Code>AccessDenied</Code><Message>no</Message></Error>"))
+			return
+		}
+		_, _ = w.Write([]byte("0123456789"))
+	}))
+	defer srv.Close()
+	cases := []struct {
+		path, want, wantErr string
+	}{
+		{"/ok", "01234", ""},
+		{"/denied", "", "AccessDenied: no (HTTP 403)"},
+	}
+	for _, tc := range cases {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+tc.path, nil)
+		require.NoError(t, err)
+		got, err := awshttp.ReadOK(srv.Client(), req, 5)
+		if tc.wantErr != "" {
+			var apiErr *awshttp.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.EqualError(t, err, tc.wantErr)
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, string(got))
 	}
 }

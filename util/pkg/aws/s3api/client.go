@@ -248,7 +248,7 @@ func (c *Client) URL(bucket, key string) (*url.URL, error) {
 		}
 		return parsePath(base.Scheme, base.Host, p)
 	}
-	host := "s3." + c.Region + "." + dnsSuffix(c.Region)
+	host := "s3." + c.Region + "." + awshttp.DNSSuffix(c.Region)
 	p := "/"
 	if virtualHostable(bucket) {
 		host = bucket + "." + host
@@ -279,19 +279,6 @@ func redact(s string) string {
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return u.String()
-}
-
-// dnsSuffix is the domain of AWS's partition a region belongs to.
-func dnsSuffix(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "amazonaws.com.cn"
-	case strings.HasPrefix(region, "us-isob-"):
-		return "sc2s.sgov.gov"
-	case strings.HasPrefix(region, "us-iso-"):
-		return "c2s.ic.gov"
-	}
-	return "amazonaws.com"
 }
 
 // virtualHostable says whether bucket can be a host name label: 3 to 63 lowercase letters, digits
