@@ -2,6 +2,8 @@ package terraform
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +28,7 @@ func OutputTasks(files map[string][]byte) []fi.Task {
 	ledger := &fitasks.LedgerUpdate{Name: LedgerFile, Location: LedgerFile, Files: files, RefuseForeign: true}
 	tasks := []fi.Task{ledger}
 	var deps []fi.TaskKey
-	for _, path := range sortedPaths(files) {
+	for _, path := range slices.Sorted(maps.Keys(files)) {
 		f := &outputFile{ManagedFile: fitasks.ManagedFile{Name: path, Location: path, Contents: files[path], Deps: []fi.TaskKey{ledger.Key()}}}
 		tasks = append(tasks, f)
 		deps = append(deps, f.Key())
@@ -34,7 +36,7 @@ func OutputTasks(files map[string][]byte) []fi.Task {
 	stale := &staleData{LedgerFinish: fitasks.LedgerFinish{
 		Name:   DataDir,
 		Ledger: LedgerFile,
-		Keep:   sortedPaths(files),
+		Keep:   slices.Sorted(maps.Keys(files)),
 		Report: []string{DataDir},
 		// kubernetes.tf stops reading a file before the file goes.
 		Deps: deps,
@@ -109,13 +111,4 @@ func blockDiff(current, desired []byte) (string, bool) {
 		out.WriteString(diff)
 	}
 	return out.String(), true
-}
-
-func sortedPaths(files map[string][]byte) []string {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -2,6 +2,8 @@ package terraform
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -38,7 +40,7 @@ func memContext(t testing.TB) *fi.Context {
 
 func TestFilesLayout(t *testing.T) {
 	files := runTasks(t, testTasks(1, 1), nil)
-	require.ElementsMatch(t, []string{MainFile, "data/aws_launch_template_nodes-0-a-example-com_user_data"}, sortedPaths(files))
+	require.ElementsMatch(t, []string{MainFile, "data/aws_launch_template_nodes-0-a-example-com_user_data"}, slices.Sorted(maps.Keys(files)))
 	assert.Equal(t, "#!/bin/sh\necho nodes-0.a.example.com\n", string(files["data/aws_launch_template_nodes-0-a-example-com_user_data"]))
 	assert.Equal(t, `locals {
   cluster_name = "a.example.com"

@@ -6,7 +6,9 @@ package tfverify
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,7 +26,7 @@ func Verify(files map[string][]byte, dataDir string) error {
 	parser := hclparse.NewParser()
 	var bodies []*hclsyntax.Body
 	var problems []string
-	for _, name := range sortedPaths(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if !strings.HasSuffix(name, ".tf") {
 			continue
 		}
@@ -54,7 +56,7 @@ func Verify(files map[string][]byte, dataDir string) error {
 	for _, body := range bodies {
 		problems = append(problems, checkBody(body, defined, files, read)...)
 	}
-	for _, name := range sortedPaths(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if strings.HasPrefix(name, dataDir+"/") && !read[name] {
 			problems = append(problems, fmt.Sprintf("%s is not read by any resource", name))
 		}
@@ -140,13 +142,4 @@ func checkFileCall(call *hclsyntax.FunctionCallExpr, files map[string][]byte, re
 	}
 	read[rel] = true
 	return ""
-}
-
-func sortedPaths(files map[string][]byte) []string {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
