@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,7 +137,7 @@ func sweep(t *testing.T, s mutationSweep, obj map[string]interface{}) int {
 	skip := func(path string) bool {
 		return path == "apiVersion" || path == "kind" || path == "metadata.name" || path == "metadata.namespace" ||
 			strings.HasPrefix(path, "status") || strings.HasPrefix(path, "metadata.managedFields") ||
-			contains(serverMetadata, strings.TrimPrefix(path, "metadata."))
+			slices.Contains(serverMetadata, strings.TrimPrefix(path, "metadata."))
 	}
 	fields := schemaFields(s.schemas, s.schema, obj)
 	mutations := operatortest.Leaves(obj, skip)
@@ -191,15 +192,6 @@ func stripServer(obj map[string]interface{}) map[string]interface{} {
 		delete(meta, field)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestNamedAttacksDenied: the attacks a tester made against the field-by-field allow-list, each as

@@ -2,6 +2,7 @@ package operator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -104,7 +105,7 @@ func (d *Descriptor) validatePrerequisites() []string {
 			problems = append(problems, fmt.Sprintf("%s.metadata.namespace: %q: must be %q", where, namespace, want))
 		}
 		for j, r := range d.Rights {
-			if r.APIGroup == resource[0] && contains(r.Resources, resource[1]) {
+			if r.APIGroup == resource[0] && slices.Contains(r.Resources, resource[1]) {
 				problems = append(problems, fmt.Sprintf("%s: Rights[%d] grants the operator %v on %s: kops writes prerequisites, the operator may not touch them", where, j, r.Verbs, resource[1]))
 			}
 		}
@@ -128,7 +129,7 @@ func readOnlyRules(where string, obj map[string]interface{}) []string {
 		rule, _ := r.(map[string]interface{})
 		at := fmt.Sprintf("%s.rules[%d]", where, i)
 		for _, field := range []string{"apiGroups", "resources", "resourceNames", "nonResourceURLs"} {
-			if contains(stringList(rule[field]), "*") {
+			if slices.Contains(stringList(rule[field]), "*") {
 				problems = append(problems, fmt.Sprintf("%s.%s: wildcards are not allowed", at, field))
 			}
 		}
@@ -204,13 +205,4 @@ func stringList(v interface{}) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }

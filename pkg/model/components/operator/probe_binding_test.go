@@ -1,6 +1,7 @@
 package operator_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,9 +49,9 @@ func TestEnforcementProbesAreMatchedByTheirPolicies(t *testing.T) {
 				require.NotNil(t, policy, b.Name)
 				matched := false
 				for _, r := range policy.Spec.MatchConstraints.ResourceRules {
-					named := len(r.ResourceNames) == 0 || contains(r.ResourceNames, u.GetName())
-					if named && contains(r.APIGroups, gvr.Group) && contains(r.Resources, gvr.Resource) &&
-						contains(operationsOf(r.Operations), string(admissionregistrationv1.Create)) {
+					named := len(r.ResourceNames) == 0 || slices.Contains(r.ResourceNames, u.GetName())
+					if named && slices.Contains(r.APIGroups, gvr.Group) && slices.Contains(r.Resources, gvr.Resource) &&
+						slices.Contains(operationsOf(r.Operations), string(admissionregistrationv1.Create)) {
 						matched = true
 					}
 				}
@@ -66,13 +67,4 @@ func operationsOf(ops []admissionregistrationv1.OperationType) []string {
 		out[i] = string(o)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
