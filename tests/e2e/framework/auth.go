@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/authentication/serviceaccount"
@@ -69,4 +70,19 @@ func (e *Env) SubjectAccessReview(userName string, groups []string, verb, group,
 		reason = fmt.Sprintf("%s (evaluation error: %s)", reason, got.Status.EvaluationError)
 	}
 	return got.Status.Allowed && !got.Status.Denied, reason, nil
+}
+
+// TokenConfig returns a config carrying a real token of the service account namespace/name,
+// issued by the server's TokenRequest API for an hour, and nothing of the admin's credentials:
+// its requests are authenticated as the account itself, not impersonated.
+func (e *Env) TokenConfig(ctx context.Context, namespace, name string) (*rest.Config, error) {
+	expiry := int64(3600)
+	tr, err := e.Clientset.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("TokenRequest for ServiceAccount %s/%s: %w", namespace, name, err)
+	}
+	cfg := rest.AnonymousClientConfig(e.Config)
+	cfg.BearerToken = tr.Status.Token
+	return cfg, nil
 }

@@ -14,7 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/apis/kops"
@@ -78,12 +77,8 @@ func leftOver(t *testing.T) map[string][]string {
 // kube2IAMClient carries a real token of kube2iam's ServiceAccount, issued by TokenRequest, and
 // nothing of the admin's credentials.
 func kube2IAMClient(t *testing.T) kubernetes.Interface {
-	expiry := int64(3600)
-	tr, err := env.Clientset.CoreV1().ServiceAccounts(kube2iam.Namespace).CreateToken(framework.Context(t), kube2iam.ServiceAccount,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
-	require.NoError(t, err, "TokenRequest for kube2iam's ServiceAccount")
-	cfg := rest.AnonymousClientConfig(env.Config)
-	cfg.BearerToken = tr.Status.Token
+	cfg, err := env.TokenConfig(framework.Context(t), kube2iam.Namespace, kube2iam.ServiceAccount)
+	require.NoError(t, err)
 	client, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
 	return client

@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/kubemanifest"
@@ -199,12 +198,8 @@ func TestRightsBySubjectAccessReview(t *testing.T) {
 // metricsServerClient carries a real token of metrics-server's ServiceAccount, issued by
 // TokenRequest, and nothing of the admin's credentials.
 func metricsServerClient(t *testing.T) kubernetes.Interface {
-	expiry := int64(3600)
-	tr, err := env.Clientset.CoreV1().ServiceAccounts(metricsserver.Namespace).CreateToken(framework.Context(t), metricsserver.ServiceAccount,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
-	require.NoError(t, err, "TokenRequest for metrics-server's ServiceAccount")
-	cfg := rest.AnonymousClientConfig(env.Config)
-	cfg.BearerToken = tr.Status.Token
+	cfg, err := env.TokenConfig(framework.Context(t), metricsserver.Namespace, metricsserver.ServiceAccount)
+	require.NoError(t, err)
 	client, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
 	return client

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	authenticationv1 "k8s.io/api/authentication/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
@@ -61,13 +59,8 @@ func operatorConfig(t testing.TB, counter *statusCounter) *rest.Config {
 // tokenConfig is a config carrying a real token of the ServiceAccount of the operator d
 // describes, issued by the API server's TokenRequest API, and nothing of the admin's credentials.
 func tokenConfig(t testing.TB, d *operator.Descriptor, counter *statusCounter) *rest.Config {
-	ctx := framework.Context(t)
-	expiry := int64(3600)
-	tr, err := env.Clientset.CoreV1().ServiceAccounts(d.Namespace).CreateToken(ctx, d.ServiceAccount,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
-	require.NoError(t, err, "TokenRequest for the operator's ServiceAccount")
-	cfg := rest.AnonymousClientConfig(env.Config)
-	cfg.BearerToken = tr.Status.Token
+	cfg, err := env.TokenConfig(framework.Context(t), d.Namespace, d.ServiceAccount)
+	require.NoError(t, err)
 	cfg.Wrap(counter.wrap)
 	return cfg
 }
