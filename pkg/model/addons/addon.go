@@ -53,14 +53,18 @@ func newAddon(name, id string, manifest []byte) *Addon {
 // DefaultBuilders are the addon builders of every cluster, in channel order: the default
 // ServiceAccounts are locked before any addon's pods start, every operator of Operators comes
 // after the built-in addons it takes over, and the objects stored with the cluster come last.
-func DefaultBuilders() []Builder {
+func DefaultBuilders() []Builder { return BuildersFor(Operators()) }
+
+// BuildersFor are the addon builders of every cluster with operators as the registry: what
+// DefaultBuilders gives for Operators(), and what a test gives for a registry of its own.
+func BuildersFor(operators []*Operator) []Builder {
 	builders := []Builder{ServiceAccountDefaults{}}
-	for _, o := range Operators() {
+	for _, o := range operators {
 		if o.BuiltIn != nil {
 			builders = append(builders, BuiltInBuilder{o})
 		}
 	}
-	for _, o := range Operators() {
+	for _, o := range operators {
 		builders = append(builders, OperatorBuilder{o})
 	}
 	return append(builders, Kube2IAM{}, ClusterAddons{})

@@ -128,7 +128,7 @@ func TestOperatorBuilderBuildsAnOperatorFromItsData(t *testing.T) {
 
 	// What kops writes for it decodes strictly with the kinds the registry derives: its custom
 	// resource into its Go type, its typed prerequisites into theirs.
-	kinds := kindsOf([]*Operator{o})
+	kinds := KindsOf([]*Operator{o})
 	assert.Contains(t, kinds, "rbac.authorization.k8s.io/v1/ClusterRoleBinding")
 	for _, a := range got {
 		_, err := kubemanifest.DecodeStrict(a.Manifest, kinds)

@@ -33,9 +33,10 @@ func OperatorOf(name string) *Operator {
 // OperatorKinds are the kinds of Operators that kubemanifest.DecodeStrict has no table entry for,
 // so that what kops writes for them decodes strictly: each operator's custom resource into the Go
 // type its CRD is generated from, and each typed prerequisite (an APIService, say) into its type.
-func OperatorKinds() kubemanifest.Kinds { return kindsOf(Operators()) }
+func OperatorKinds() kubemanifest.Kinds { return KindsOf(Operators()) }
 
-func kindsOf(operators []*Operator) kubemanifest.Kinds {
+// KindsOf are OperatorKinds for a registry of operators.
+func KindsOf(operators []*Operator) kubemanifest.Kinds {
 	kinds := kubemanifest.Kinds{}
 	for _, o := range operators {
 		crd := o.Descriptor.CRD

@@ -78,8 +78,15 @@ func NodeLocalDNSManifest() []byte { return nodeLocalDNSManifest(NodeLocalDNSIma
 // NodeLocalDNSScope is the scope kops derives for the throwaway operator: its manifest rendered from
 // the instructions and with the image marked.
 func NodeLocalDNSScope() (*operator.Scope, error) {
-	return NodeLocalDNS().ScopeFromManifest(NodeLocalDNSManifest(), nodeLocalDNSManifest(nodeLocalDNSMarker),
-		[]operator.Param{{Field: "spec.image", Value: NodeLocalDNSImage, Marker: nodeLocalDNSMarker}})
+	rendered, marked, params := NodeLocalDNSRendering()
+	return NodeLocalDNS().ScopeFromManifest(rendered, marked, params)
+}
+
+// NodeLocalDNSRendering is what the scope is derived from: the manifest rendered from the
+// instructions, rendered with the image marked, and the one param, the image.
+func NodeLocalDNSRendering() (rendered, marked []byte, params []operator.Param) {
+	return NodeLocalDNSManifest(), nodeLocalDNSManifest(nodeLocalDNSMarker),
+		[]operator.Param{{Field: "spec.image", Value: NodeLocalDNSImage, Marker: nodeLocalDNSMarker}}
 }
 
 func nodeLocalDNSManifest(image string) []byte {

@@ -1,0 +1,99 @@
+// Package addonstest runs a throwaway operator through the registry as an entry of Operators is
+// run: operatortest's node-local-dns-like DaemonSet operator as an addons.Operator, data only, and
+// the bootstrap channel kops writes for a registry holding it. Only tests import it: the golden
+// test pins that channel, and the e2e tests apply it with channels and attack the operator's
+// confinement as its identity.
+package addonstest
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/assets"
+	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addons"
+	"k8s.io/kops/pkg/model/components/operator/operatortest"
+	"k8s.io/kops/upup/pkg/fi"
+	"k8s.io/kops/upup/pkg/fi/fitasks"
+)
+
+// NodeLocalDNSResourceAddon is the addon holding the throwaway operator's instructions.
+const NodeLocalDNSResourceAddon = "node-local-dns.addons.x-k8s.io"
+
+// NodeLocalDNSVersion is the version of node-local-dns the instructions deploy.
+const NodeLocalDNSVersion = "1.26.4"
+
+// NodeLocalDNSOperator is the throwaway operator's line of a registry: its descriptor, and its
+// instructions with the renderings the policy is derived from. No hook of its own, no binary is
+// built: what kops writes for it comes from OperatorBuilder alone.
+func NodeLocalDNSOperator() *addons.Operator {
+	return &addons.Operator{
+		Descriptor:    operatortest.NodeLocalDNS(),
+		Binary:        "./cmd/node-local-dns-operator",
+		ResourceAddon: NodeLocalDNSResourceAddon,
+		Mode:          func(*kops.ClusterSpec) string { return kops.OperatorModeServerSide },
+		Instructions: func(*model.KopsModelContext) (*addons.Instructions, error) {
+			rendered, marked, params := operatortest.NodeLocalDNSRendering()
+			return &addons.Instructions{Spec: map[string]string{"image": operatortest.NodeLocalDNSImage}, Version: NodeLocalDNSVersion,
+				Rendered: rendered, Marked: marked, Params: params}, nil
+		},
+	}
+}
+
+// NodeLocalDNSPackages are the channel packages the throwaway operator reads: its operator
+// package, the operator's Deployment.
+func NodeLocalDNSPackages() map[string]*channels.Package {
+	name := operatortest.NodeLocalDNS().AddonName
+	return map[string]*channels.Package{name: {Name: name, Version: "0.1.0", Manifest: []byte(nodeLocalDNSOperatorPackage)}}
+}
+
+const nodeLocalDNSOperatorPackage = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: node-local-dns-operator
+  namespace: node-local-dns-operator-system
+spec:
+  selector: {matchLabels: {k8s-app: node-local-dns-operator}}
+  template:
+    metadata: {labels: {k8s-app: node-local-dns-operator}}
+    spec:
+      serviceAccountName: node-local-dns-operator
+      priorityClassName: system-cluster-critical
+      nodeSelector: {kubernetes.io/os: linux}
+      securityContext: {runAsNonRoot: true, runAsUser: 65532, seccompProfile: {type: RuntimeDefault}}
+      containers:
+      - name: manager
+        image: kops-addons/node-local-dns-operator:v0.1.0
+        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+`
+
+// Channel is every file kops writes under addons/ in the state store (the bootstrap channel and
+// each addon's manifest, by path) for a cluster with ClusterAddons,UseAddonOperators whose
+// registry is operators, reading the given channel packages.
+func Channel(operators []*addons.Operator, packages map[string]*channels.Package) (map[string][]byte, error) {
+	flags, unknown := featureflag.Parse("ClusterAddons,UseAddonOperators")
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("unknown feature flags %v", unknown)
+	}
+	remapper, err := assets.NewRemapper(nil)
+	if err != nil {
+		return nil, err
+	}
+	cluster := kops.CompleteCluster(&kops.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "registry.example.com"}}, "memfs://registry")
+	ctx := &model.KopsModelContext{Cluster: cluster, FeatureFlags: flags, Assets: remapper, Packages: packages}
+	c := &fi.ModelBuilderContext{}
+	if err := (&addons.BootstrapChannelBuilder{Context: ctx, Builders: addons.BuildersFor(operators)}).Build(c); err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for _, task := range c.Tasks() {
+		if f, ok := task.(*fitasks.ManagedFile); ok {
+			files[f.Location] = f.Contents
+		}
+	}
+	return files, nil
+}

@@ -1,0 +1,17 @@
+// Package registry applies, with channels, what kops writes for an operator that is only data (a
+// throwaway DaemonSet operator in a registry of its own, addonstest.NodeLocalDNSOperator: the files
+// tests/integration/registry pins) to a real API server, and then acts as the operator: it may
+// write exactly the objects its renderer gives, and its admission policies and Roles refuse the
+// rest. The registry, the builder, the channel and the policy, end to end, with no code of the
+// operator's own.
+package registry
+
+import (
+	"testing"
+
+	"k8s.io/kops/tests/e2e/framework"
+)
+
+var env *framework.Env
+
+func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
