@@ -115,21 +115,6 @@ func Region(c *kops.Cluster) (string, error) {
 	return "", fmt.Errorf("spec.subnets: no subnet names a zone, so the cluster's AWS region is unknown (the IAM policies and the terraform provider name it)")
 }
 
-// partition is the AWS partition of a region, the second field of every ARN.
-func partition(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	case strings.HasPrefix(region, "us-isob-"):
-		return "aws-iso-b"
-	case strings.HasPrefix(region, "us-iso-"):
-		return "aws-iso"
-	}
-	return "aws"
-}
-
 // Builders returns the AWS model builders for ctx, none for a cluster on another cloud.
 func Builders(ctx *model.KopsModelContext) []model.Builder {
 	if ctx.Cluster.Spec.CloudProvider != "aws" {

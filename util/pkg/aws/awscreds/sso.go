@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/kops/util/pkg/aws/awshttp"
+	"k8s.io/kops/util/pkg/aws/partition"
 	"k8s.io/kops/util/pkg/aws/sigv4"
 )
 
@@ -72,7 +72,7 @@ func (c *chain) sso(p *profile) (provider, error) {
 			return sigv4.Credentials{}, fmt.Errorf("%s: the sign-in expired at %s (kops does not refresh it): %s",
 				source, tok.ExpiresAt.UTC().Format(time.RFC3339), login)
 		}
-		u := c.endpoint("SSO", "https://portal.sso."+region+"."+awshttp.DNSSuffix(region), false) + "/federation/credentials?" +
+		u := c.endpoint("SSO", "https://portal.sso."+region+"."+partition.Of(region).DNSSuffix, false) + "/federation/credentials?" +
 			url.Values{"account_id": {account}, "role_name": {role}}.Encode()
 		var out struct {
 			RoleCredentials struct {

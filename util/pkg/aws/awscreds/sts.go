@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"k8s.io/kops/util/pkg/aws/awshttp"
+	"k8s.io/kops/util/pkg/aws/partition"
 	"k8s.io/kops/util/pkg/aws/sigv4"
 )
 
@@ -44,7 +45,7 @@ func (c *chain) stsCall(ctx context.Context, form url.Values, creds *sigv4.Crede
 	}
 	form.Set("Version", "2011-06-15")
 	body := form.Encode()
-	ep := c.endpoint("STS", "https://sts."+c.region+"."+awshttp.DNSSuffix(c.region), false)
+	ep := c.endpoint("STS", "https://sts."+c.region+"."+partition.Of(c.region).DNSSuffix, false)
 	return awshttp.Retry{}.Do(ctx, func(ctx context.Context) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep, strings.NewReader(body))
 		if err != nil {

@@ -1,7 +1,7 @@
-// Package awshttp is what every AWS call of the state store shares: the domain of a region's
-// partition, reading an answer, the error an AWS service answers with, and retrying throttled and failed attempts with backoff, bounded as AWS's SDKs
-// bound them (three attempts, jittered exponential backoff), so that a busy service slows a
-// command down instead of failing it.
+// Package awshttp is what every AWS call of the state store shares: reading an answer, the error
+// an AWS service answers with, and retrying throttled and failed attempts with backoff, bounded as
+// AWS's SDKs bound them (three attempts, jittered exponential backoff), so that a busy service
+// slows a command down instead of failing it.
 package awshttp
 
 import (
@@ -217,19 +217,6 @@ func Retryable(err error) (retry, throttled bool) {
 		return true, false
 	}
 	return false, false
-}
-
-// DNSSuffix is the domain of AWS's partition a region belongs to.
-func DNSSuffix(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "amazonaws.com.cn"
-	case strings.HasPrefix(region, "us-isob-"):
-		return "sc2s.sgov.gov"
-	case strings.HasPrefix(region, "us-iso-"):
-		return "c2s.ic.gov"
-	}
-	return "amazonaws.com"
 }
 
 // ReadOK sends req and reads an answer of status 200 OK, at most limit bytes of it; any other

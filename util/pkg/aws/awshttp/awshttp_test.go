@@ -109,15 +109,6 @@ func TestDecodeError(t *testing.T) {
 	}
 }
 
-func TestDNSSuffix(t *testing.T) {
-	for region, want := range map[string]string{
-		"us-east-1": "amazonaws.com", "eu-west-3": "amazonaws.com", "cn-north-1": "amazonaws.com.cn",
-		"us-iso-east-1": "c2s.ic.gov", "us-isob-east-1": "sc2s.sgov.gov", "us-gov-west-1": "amazonaws.com",
-	} {
-		assert.Equal(t, want, awshttp.DNSSuffix(region), region)
-	}
-}
-
 // ReadOK gives a 200 answer's body up to its limit, and any other answer as the service's error.
 func TestReadOK(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"k8s.io/kops/util/pkg/aws/awshttp"
+	"k8s.io/kops/util/pkg/aws/partition"
 	"k8s.io/kops/util/pkg/aws/sigv4"
 )
 
@@ -248,7 +249,7 @@ func (c *Client) URL(bucket, key string) (*url.URL, error) {
 		}
 		return parsePath(base.Scheme, base.Host, p)
 	}
-	host := "s3." + c.Region + "." + awshttp.DNSSuffix(c.Region)
+	host := "s3." + c.Region + "." + partition.Of(c.Region).DNSSuffix
 	p := "/"
 	if virtualHostable(bucket) {
 		host = bucket + "." + host
