@@ -1,7 +1,6 @@
 package kopsenv
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -22,10 +21,12 @@ import (
 // channels retires: every operator's custom resource deleted orphaning its dependents (finalizer
 // "orphan") loses its place in the ownerReferences of the objects the operator manages, then
 // the finalizer, and is gone, as on a cluster with a kube-controller-manager. Until then it stays,
-// terminating, and channels waits for it before applying it again.
-func CollectOrphans(t testing.TB, env *framework.Env) {
+// terminating, and channels waits for it before applying it again. It returns the objects it
+// released ("corednses kube-system/coredns"): each was deleted orphaning its dependents.
+func CollectOrphans(t testing.TB, env *framework.Env) []string {
 	t.Helper()
-	ctx := context.Background()
+	ctx := framework.Context(t)
+	var released []string
 	dyn, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
 	for _, o := range addons.Operators() {
@@ -62,6 +63,8 @@ func CollectOrphans(t testing.TB, env *framework.Env) {
 			require.NoError(t, err)
 			_, err = resources.Patch(ctx, owner.GetName(), types.MergePatchType, patch, metav1.PatchOptions{})
 			require.NoError(t, err)
+			released = append(released, d.CRD.Resource+" "+owner.GetNamespace()+"/"+owner.GetName())
 		}
 	}
+	return released
 }

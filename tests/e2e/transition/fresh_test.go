@@ -49,7 +49,11 @@ func TestFreshServerSideClusterScalesCoreDNS(t *testing.T) {
 			location := s.Update(t, step.flags)
 			run := kopsenv.Apply(t, env, location, s.Mem, true)
 			require.NoError(t, run.Err, run.Output)
-			kopsenv.CollectOrphans(t, env)
+			var retiredObject []string
+			if run.Outcomes()["coredns.addons.x-k8s.io"] == apply.Retired {
+				retiredObject = []string{"corednses kube-system/coredns"}
+			}
+			assert.Equal(t, retiredObject, kopsenv.CollectOrphans(t, env), "a retired CoreDNS object is deleted orphaning its dependents")
 			assert.Equal(t, first, scalingUIDs(t, step.owner), "the autoscaler's objects and the budget are the same objects")
 			assertScalesCoreDNS(t)
 			if count != 0 {
