@@ -154,9 +154,15 @@ func (a *Applier) delete(ctx context.Context, o unstructured.Unstructured, propa
 	if err != nil {
 		return err
 	}
-	err = client.Delete(ctx, o.GetName(), metav1.DeleteOptions{PropagationPolicy: &propagation})
-	if apierrors.IsNotFound(err) {
+	// Only the object that was checked (its label, its field manager) is deleted: one of the same
+	// name made since, by anyone, is not.
+	uid := o.GetUID()
+	err = client.Delete(ctx, o.GetName(), metav1.DeleteOptions{PropagationPolicy: &propagation, Preconditions: &metav1.Preconditions{UID: &uid}})
+	switch {
+	case apierrors.IsNotFound(err):
 		return nil
+	case apierrors.IsConflict(err):
+		return fmt.Errorf("it was replaced since it was checked, and is left alone; retried on the next run: %w", err)
 	}
 	return err
 }
