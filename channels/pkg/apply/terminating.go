@@ -16,27 +16,26 @@ import (
 // moment ago, when an operator is switched off and on again) takes the apply and then vanishes,
 // and what was applied with it: an operator's instructions gone, its exact admission policy then
 // has no params and refuses every write it confines. So an apply that lands on a terminating
-// object waits until that object is gone, up to WaitTimeout, and applies obj afresh; the normal
-// path costs nothing more than the apply.
+// object waits until that object is gone and applies obj afresh, all within WaitTimeout; the
+// normal path costs nothing more than the apply. The apply that finds the object terminating has
+// written to it already: harmless, since it is going, and the one request a normal apply makes.
 func (a *Applier) applyObject(ctx context.Context, client dynamic.ResourceInterface, obj *unstructured.Unstructured) error {
 	opts := metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true}
-	got, err := client.Apply(ctx, obj.GetName(), obj, opts)
-	if err != nil || got.GetDeletionTimestamp() == nil {
-		return err
+	deadline := time.Now().Add(a.opts.WaitTimeout)
+	for {
+		got, err := client.Apply(ctx, obj.GetName(), obj, opts)
+		if err != nil || got.GetDeletionTimestamp() == nil {
+			return err
+		}
+		if err := a.waitGone(ctx, client, got, deadline); err != nil {
+			return err
+		}
 	}
-	if err := a.waitGone(ctx, client, got); err != nil {
-		return err
-	}
-	got, err = client.Apply(ctx, obj.GetName(), obj, opts)
-	if err == nil && got.GetDeletionTimestamp() != nil {
-		return fmt.Errorf("it is being deleted again (finalizers %v); retried on the next run", got.GetFinalizers())
-	}
-	return err
 }
 
-// waitGone waits until the terminating object was has been deleted (or replaced by another of its name).
-func (a *Applier) waitGone(ctx context.Context, client dynamic.ResourceInterface, was *unstructured.Unstructured) error {
-	deadline := time.Now().Add(a.opts.WaitTimeout)
+// waitGone waits until the terminating object was has been deleted (or replaced by another of
+// its name), until deadline.
+func (a *Applier) waitGone(ctx context.Context, client dynamic.ResourceInterface, was *unstructured.Unstructured, deadline time.Time) error {
 	for delay := 20 * time.Millisecond; ; delay = min(2*delay, 500*time.Millisecond) {
 		if err := sleep(ctx, delay); err != nil {
 			return err

@@ -36,6 +36,27 @@ func terminatingConfigMap(t *testing.T, ns, name string) {
 	require.NotNil(t, held.DeletionTimestamp, "the object is terminating")
 }
 
+// releaseOnceApplied waits until channels' field manager appears on the terminating ConfigMap,
+// then releases it.
+func releaseOnceApplied(ctx context.Context, ns, name string) error {
+	for {
+		cm, err := env.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		for _, m := range cm.ManagedFields {
+			if m.Manager == "kops-channels" {
+				return release(ctx, ns, name)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 func release(ctx context.Context, ns, name string) error {
 	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"finalizers": nil}})
 	if err != nil {
@@ -68,19 +89,19 @@ func TestApplyOverATerminatingObject(t *testing.T) {
 			mem := &vfs.MemFS{}
 			location := testChannel(t, mem, name, ns, [][2]string{{name, configMap(ns, name, name)}}, nil)
 
+			// The finalizer is released once channels' apply has landed on the terminating object
+			// (it is among the object's field managers), so that channels is then waiting for it.
 			done := make(chan error, 1)
 			if tc.release {
-				go func() {
-					time.Sleep(500 * time.Millisecond)
-					done <- release(ctx, ns, name)
-				}()
+				go func() { done <- releaseOnceApplied(ctx, ns, name) }()
 			}
 			run := kopsenv.ApplyWith(t, env, location, mem, apply.Options{Yes: true, WaitTimeout: 3 * time.Second})
 			got, getErr := env.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
 			if !tc.release {
 				require.Error(t, run.Err)
 				assert.Contains(t, run.Output, "is being deleted (finalizers ["+holdFinalizer+"]) and was not gone within 3s")
-				assert.Equal(t, map[string]apply.Outcome{name: apply.Failed}, run.Outcomes(), "not recorded")
+				assert.Equal(t, map[string]apply.Outcome{name: apply.Failed}, run.Outcomes())
+				assert.Empty(t, record(t, ns, name), "not recorded")
 				return
 			}
 			require.NoError(t, <-done)
