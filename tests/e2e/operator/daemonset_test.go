@@ -111,10 +111,7 @@ func waitPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 	t.Logf("the policies are enforced %s after they were applied", time.Since(start).Round(time.Millisecond))
 }
 
-var (
-	daemonSets = mustResource("DaemonSet")
-	configMaps = mustResource("ConfigMap")
-)
+var daemonSets = mustResource("DaemonSet")
 
 // mustResource is a managed kind's resource from the kinds table.
 func mustResource(kind string) schema.GroupVersionResource {

@@ -28,14 +28,6 @@ import (
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
 
-// managedGVRs are the operator's managed objects, by kind.
-var managedGVRs = map[string]schema.GroupVersionResource{
-	"Deployment":     {Group: "apps", Version: "v1", Resource: "deployments"},
-	"Service":        {Version: "v1", Resource: "services"},
-	"ConfigMap":      {Version: "v1", Resource: "configmaps"},
-	"ServiceAccount": {Version: "v1", Resource: "serviceaccounts"},
-}
-
 // serverMetadata is what the API server sets in every object's metadata.
 var serverMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"}
 
@@ -88,7 +80,7 @@ func TestRenderingIsWhatTheServerStores(t *testing.T) {
 					require.NoError(t, unstructured.SetNestedField(u.Object, stand, "spec", "clusterIP"))
 					require.NoError(t, unstructured.SetNestedStringSlice(u.Object, []string{stand}, "spec", "clusterIPs"))
 				}
-				stored, err := dyn.Resource(managedGVRs[u.GetKind()]).Namespace(namespace).Create(ctx, u, metav1.CreateOptions{
+				stored, err := dyn.Resource(mustResource(u.GetKind())).Namespace(namespace).Create(ctx, u, metav1.CreateOptions{
 					DryRun: []string{metav1.DryRunAll}, FieldValidation: metav1.FieldValidationStrict})
 				require.NoError(t, err)
 				meta := stored.Object["metadata"].(map[string]interface{})
@@ -236,7 +228,7 @@ func TestNamedAttacksDenied(t *testing.T) {
 	}
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
-			gvr := managedGVRs[a.kind]
+			gvr := mustResource(a.kind)
 			_, err := operatorDyn.Resource(gvr).Namespace(corednsoperator.WatchNamespace).Patch(ctx, managedName(a.kind), "application/strategic-merge-patch+json",
 				[]byte(a.patch), metav1.PatchOptions{DryRun: dryRun})
 			require.Error(t, err, "admitted")

@@ -2,6 +2,7 @@ package operator
 
 import (
 	"encoding/json"
+	"maps"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -161,7 +162,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 			return err
 		},
 		"a Service metrics-server in its own namespace": func() error {
-			o := otherService
+			o := maps.Clone(otherService)
 			o["metadata"] = map[string]interface{}{"name": metricsserver.Service, "namespace": ms.Names().Namespace}
 			_, err := dyn.Resource(mustResource("Service")).Namespace(ms.Names().Namespace).Create(ctx, &unstructured.Unstructured{Object: o}, metav1.CreateOptions{DryRun: dryRun})
 			return err
