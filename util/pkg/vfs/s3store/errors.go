@@ -21,6 +21,9 @@ var (
 	ErrAccessDenied = errors.New("access denied")
 	// ErrUnreachable is returned, wrapped, when the S3 endpoint does not answer in time.
 	ErrUnreachable = errors.New("S3 endpoint unreachable")
+	// ErrCredentials is returned, wrapped, when the AWS credentials could not be obtained, so no
+	// request reached S3.
+	ErrCredentials = errors.New("no AWS credentials for S3")
 )
 
 // iamAction is the permission each call needs, named as an IAM policy names it, so that an access
@@ -41,6 +44,13 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 	where := "s3://" + b.name
 	if key != "" {
 		where += "/" + key
+	}
+	// Checked first: a credential source's answer (a container endpoint's 404, STS's 403) is not
+	// S3's, and read as S3's it would say the file is missing or the key lacks a permission.
+	var credErr *s3api.CredentialsError
+	if errors.As(err, &credErr) {
+		return fmt.Errorf("%w: %s on %s: %v; fix the source named there, or set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to use static keys instead",
+			ErrCredentials, op, where, credErr.Err)
 	}
 	var apiErr *awshttp.APIError
 	code, status := "", 0
