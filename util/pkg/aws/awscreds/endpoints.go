@@ -103,7 +103,8 @@ func (c *chain) container(u string) provider {
 func (c *chain) localContainer(u string) (provider, error) {
 	parsed, err := url.Parse(u)
 	if err != nil {
-		return nil, fmt.Errorf("AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL: %w", err)
+		// Not the parser's error: it quotes the whole URI, password and query included.
+		return nil, errors.New("AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL (the form is http://HOST[:PORT]/PATH)")
 	}
 	host := parsed.Hostname()
 	if host == "" {

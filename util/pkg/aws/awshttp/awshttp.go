@@ -17,6 +17,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -220,15 +221,27 @@ func Retryable(err error) (retry, throttled bool) {
 }
 
 // ReadOK sends req and reads an answer of status 200 OK, at most limit bytes of it; any other
-// status is the service's error (DecodeError).
+// status is the service's error (DecodeError). A failure to send is returned without the
+// client's *url.Error around it (WithoutURL).
 func ReadOK(c *http.Client, req *http.Request, limit int64) ([]byte, error) {
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, WithoutURL(err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, DecodeError(resp)
 	}
 	defer resp.Body.Close()
 	return io.ReadAll(io.LimitReader(resp.Body, limit))
+}
+
+// WithoutURL is err without the HTTP client's *url.Error around it: its message repeats the
+// request's URL, query included, where a credential endpoint may carry a token. What is left is
+// the cause (a refused connection, a timeout, a refused certificate), which says what happened.
+func WithoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
