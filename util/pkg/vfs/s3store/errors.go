@@ -70,6 +70,9 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 			ErrAccessDenied, iamAction[op], where, b.endpointNote())
 	case status == http.StatusMovedPermanently || code == "PermanentRedirect" || code == "AuthorizationHeaderMalformed":
 		return fmt.Errorf("%s: the bucket is in another region than %q, and S3 did not say which; set S3_REGION (or AWS_REGION) to the bucket's region", where, b.region)
+	case awshttp.Classify(err) == awshttp.Certificate:
+		return fmt.Errorf("%s%s: the server's TLS certificate is not trusted: %v; set AWS_CA_BUNDLE (or ca_bundle in the AWS profile) to a PEM file of the CA that issued it",
+			where, b.endpointNote(), netCause(err))
 	case isNetwork(err):
 		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))
 	case code != "":
@@ -98,11 +101,11 @@ func redactURL(s string) string {
 
 // isNetwork says whether err means no answer came: refused, unresolvable, or timed out.
 func isNetwork(err error) bool {
-	var ne net.Error
-	var oe *net.OpError
-	var de *net.DNSError
-	return errors.As(err, &oe) || errors.As(err, &de) || errors.As(err, &ne) ||
-		errors.Is(err, context.DeadlineExceeded)
+	switch awshttp.Classify(err) {
+	case awshttp.Unreachable, awshttp.Unresolvable, awshttp.TimedOut:
+		return true
+	}
+	return false
 }
 
 // netCause is the innermost network error, without the HTTP client's wrapping (which repeats the
@@ -119,7 +122,7 @@ func netCause(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return context.DeadlineExceeded
 	}
-	return err
+	return awshttp.WithoutURL(err)
 }
 
 // bucketRegion asks S3 where the bucket is: HeadBucket names it in x-amz-bucket-region, on success
