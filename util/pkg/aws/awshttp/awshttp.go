@@ -286,3 +286,14 @@ func WithoutURL(err error) error {
 	}
 	return err
 }
+
+// RedactURL is a URL as it may be shown: without user information (a password), query (a token,
+// a signature) and fragment. A string that does not parse is not shown at all.
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(not a URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}

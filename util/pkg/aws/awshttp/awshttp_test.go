@@ -165,3 +165,15 @@ func TestClassify(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactURL: a URL is shown without what it can carry besides where it is.
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://user:secret@s3.example.com:9000/base?X-Amz-Signature=abc#f", "https://s3.example.com:9000/base"},
+		{"http://127.0.0.1:1/creds", "http://127.0.0.1:1/creds"},
+		{"http://user:secret@[::1", "(not a URL)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, awshttp.RedactURL(tt.in), tt.in)
+	}
+}

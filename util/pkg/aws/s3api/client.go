@@ -254,7 +254,7 @@ func (c *Client) URL(bucket, key string) (*url.URL, error) {
 	if c.Endpoint != "" {
 		base, err := url.Parse(c.Endpoint)
 		if err != nil || base.Host == "" || (base.Scheme != "http" && base.Scheme != "https") {
-			return nil, fmt.Errorf("S3 endpoint %q is not an http(s) URL", redact(c.Endpoint))
+			return nil, fmt.Errorf("S3 endpoint %q is not an http(s) URL", awshttp.RedactURL(c.Endpoint))
 		}
 		p := strings.TrimSuffix(base.EscapedPath(), "/") + "/" + sigv4.EscapePath(bucket)
 		if key != "" {
@@ -283,16 +283,6 @@ func parsePath(scheme, host, escapedPath string) (*url.URL, error) {
 	}
 	u.Path, u.RawPath = path, escapedPath
 	return u, nil
-}
-
-// redact is an endpoint without user information or query, which may hold secrets.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(not a URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
 }
 
 // virtualHostable says whether bucket can be a host name label: 3 to 63 lowercase letters, digits

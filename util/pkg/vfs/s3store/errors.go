@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"net/url"
 
 	"k8s.io/kops/util/pkg/aws/awshttp"
 	"k8s.io/kops/util/pkg/aws/s3api"
@@ -86,17 +85,7 @@ func (b *s3Bucket) endpointNote() string {
 	if b.settings.Endpoint == "" {
 		return ""
 	}
-	return " at S3_ENDPOINT " + redactURL(b.settings.Endpoint)
-}
-
-// redactURL drops user information (a password) and the query from a URL before it is shown.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(an endpoint that is not a URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
+	return " at S3_ENDPOINT " + awshttp.RedactURL(b.settings.Endpoint)
 }
 
 // isNetwork says whether err means no answer came: refused, unresolvable, or timed out.
