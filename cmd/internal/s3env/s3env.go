@@ -6,10 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 
 	"k8s.io/kops/util/pkg/aws/awscreds"
+	"k8s.io/kops/util/pkg/aws/awshttp"
 	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
@@ -45,7 +45,7 @@ func unsupported(cfg awscreds.Config) error {
 	switch {
 	case cfg.S3Endpoint != "":
 		return fmt.Errorf("an S3 endpoint is configured for the AWS SDKs (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, or endpoint_url in the AWS profile): "+
-			"kops's s3:// store reads S3_ENDPOINT instead; set S3_ENDPOINT=%s (addressed path-style), or AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true to use AWS's", redact(cfg.S3Endpoint))
+			"kops's s3:// store reads S3_ENDPOINT instead; set S3_ENDPOINT=%s (addressed path-style), or AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true to use AWS's", awshttp.RedactURL(cfg.S3Endpoint))
 	case cfg.FIPS:
 		return errors.New("AWS_USE_FIPS_ENDPOINT (or use_fips_endpoint in the AWS profile) is set: kops's s3:// store does not choose FIPS endpoints itself; " +
 			"set S3_ENDPOINT=https://s3-fips.REGION.amazonaws.com and S3_REGION=REGION")
@@ -54,14 +54,4 @@ func unsupported(cfg awscreds.Config) error {
 			"set S3_ENDPOINT=https://s3.dualstack.REGION.amazonaws.com and S3_REGION=REGION")
 	}
 	return nil
-}
-
-// redact is a URL without user information or query, which may hold secrets.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(an endpoint that is not a URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
 }

@@ -3,10 +3,12 @@ package s3env_test
 import (
 	"encoding/pem"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -132,7 +134,57 @@ func TestCABundle(t *testing.T) {
 				return
 			}
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), "certificate")
+			assert.NotErrorIs(t, err, s3store.ErrUnreachable, "the server answered; its certificate was refused")
+			assert.Contains(t, err.Error(), "certificate is not trusted")
+			assert.Contains(t, err.Error(), "set AWS_CA_BUNDLE")
+		})
+	}
+}
+
+// TestCredentialFailureIsNotS3s: a container credential endpoint's error answer is reported as a
+// credentials problem, not read as S3's own answer (a 404 is no missing file, a 403 no missing
+// permission), no request reaches S3, and the endpoint is asked at most as often as the chain
+// retries one fetch (3 attempts), not again for each of the S3 call's attempts.
+func TestCredentialFailureIsNotS3s(t *testing.T) {
+	var s3Calls atomic.Int32
+	s3 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s3Calls.Add(1)
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer s3.Close()
+	tests := []struct {
+		name      string
+		status    int
+		wantCalls int32
+	}{
+		{"not found", http.StatusNotFound, 1},
+		{"forbidden", http.StatusForbidden, 1},
+		{"server error", http.StatusInternalServerError, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s3Calls.Store(0)
+			var credCalls atomic.Int32
+			creds := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				credCalls.Add(1)
+				w.WriteHeader(tt.status)
+			}))
+			defer creds.Close()
+			env := map[string]string{"S3_ENDPOINT": s3.URL, "S3_REGION": "us-east-1", "HOME": t.TempDir(),
+				"AWS_EC2_METADATA_DISABLED": "true", "AWS_CONTAINER_CREDENTIALS_FULL_URI": creds.URL + "/creds"}
+			settings := s3env.Settings(env)
+			settings.Timeout = 30 * time.Second
+			p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://bucket/state")
+			require.NoError(t, err)
+			_, err = p.Join("config").ReadFile()
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, fs.ErrNotExist)
+			assert.NotErrorIs(t, err, s3store.ErrAccessDenied)
+			assert.ErrorIs(t, err, s3store.ErrCredentials)
+			assert.Contains(t, err.Error(), "container credentials at "+creds.URL+"/creds")
+			assert.Contains(t, err.Error(), "set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY")
+			assert.Equal(t, tt.wantCalls, credCalls.Load(), "credential endpoint calls")
+			assert.Zero(t, s3Calls.Load(), "requests to S3")
 		})
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// S3 opens the paths of s3:// URLs. Its implementation, util/pkg/vfs/s3store, links the AWS SDK,
-// whose packages cost every start of a binary that links them (their package initialisation runs
-// whether a bucket is used or not), so it lives in a package of its own: only the commands that read
-// s3:// stores link it, and give it to their Context at the cmd edge (WithS3). The URL's form is
-// checked here, so a command without S3 refuses a malformed URL with the same words.
+// S3 opens the paths of s3:// URLs. Its implementation, util/pkg/vfs/s3store (with kops's own S3
+// client, util/pkg/aws/s3api, and credential chain), lives in a package of its own: only the
+// commands that read s3:// stores link it, and give it to their Context at the cmd edge (WithS3).
+// The URL's form is checked here, so a command without S3 refuses a malformed URL with the same
+// words.
 type S3 interface {
 	// Path is key (clean, "/"-separated, "" for the bucket itself) in bucket, whose name is valid.
 	Path(bucket, key string) Path

@@ -72,7 +72,7 @@ func (c *chain) get(ctx context.Context, u string, header http.Header, timeout t
 
 func (c *chain) container(u string) provider {
 	tokenFile, token := c.env["AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"], c.env["AWS_CONTAINER_AUTHORIZATION_TOKEN"]
-	source := "container credentials at " + redactURL(u)
+	source := "container credentials at " + awshttp.RedactURL(u)
 	return func(ctx context.Context) (sigv4.Credentials, error) {
 		h := http.Header{"Accept": {"application/json"}}
 		auth := token
@@ -103,7 +103,8 @@ func (c *chain) container(u string) provider {
 func (c *chain) localContainer(u string) (provider, error) {
 	parsed, err := url.Parse(u)
 	if err != nil {
-		return nil, fmt.Errorf("AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL: %w", err)
+		// Not the parser's error: it quotes the whole URI, password and query included.
+		return nil, errors.New("AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL (the form is http://HOST[:PORT]/PATH)")
 	}
 	host := parsed.Hostname()
 	if host == "" {
@@ -129,16 +130,6 @@ func containerHost(ip net.IP) bool {
 	return ip.IsLoopback() || ip.Equal(net.ParseIP("169.254.170.2")) || ip.Equal(net.ParseIP("169.254.170.23")) || ip.Equal(net.ParseIP("fd00:ec2::23"))
 }
 
-// redactURL drops user information and the query from a URL before it is shown.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(not a URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
-}
-
 // instanceRole is the EC2 instance's role credentials from instance metadata (IMDSv2: a session
 // token first; IMDSv1 where the token call is refused, unless v1 is disabled).
 func (c *chain) instanceRole(p *profile) provider {
@@ -147,7 +138,7 @@ func (c *chain) instanceRole(p *profile) provider {
 			return sigv4.Credentials{}, c.noCredentials(p, "instance metadata is disabled (AWS_EC2_METADATA_DISABLED=true)")
 		}
 		base := c.imdsEndpoint(p)
-		source := "EC2 instance metadata at " + redactURL(base)
+		source := "EC2 instance metadata at " + awshttp.RedactURL(base)
 		token, err := c.imdsToken(ctx, base, p)
 		if err != nil {
 			return sigv4.Credentials{}, c.noCredentials(p, fmt.Sprintf("%s: %v", source, err))

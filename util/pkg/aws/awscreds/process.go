@@ -23,6 +23,9 @@ func (c *chain) process(command, profileName string) provider {
 		ctx, cancel := context.WithTimeout(ctx, processTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		// Never nil, which would hand the command this process's own environment: it gets the
+		// chain's, even an empty one.
+		cmd.Env = make([]string, 0, len(c.env))
 		for k, v := range c.env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

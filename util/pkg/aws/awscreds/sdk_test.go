@@ -131,6 +131,9 @@ var fixtures = []fixture{
 	{name: "container, token file", env: map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "{fake}/container/creds", "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "{home}/ctok", "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ignored"},
 		files: map[string]string{"ctok": "from-file"}},
 	{name: "container, not a loopback host", fails: true, env: map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://192.0.2.1/creds", "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ctok"}},
+	// A credential URI may carry a password or a token in its query: neither is shown.
+	{name: "container, URI with secrets that does not parse", fails: true, env: map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://user:pw-SECRET1@127.0.0.1:%zz/creds?tok=SECRET2"}},
+	{name: "container, URI with secrets that does not answer", fails: true, env: map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://user:pw-SECRET3@127.0.0.1:1/creds?tok=SECRET4"}},
 	{name: "container loses to a profile's keys", env: map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "{fake}/container/creds", "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ctok"},
 		files: map[string]string{".aws/credentials": "[default]\naws_access_key_id = AKIDDEF\naws_secret_access_key = s\n"}},
 	{name: "instance metadata, IMDSv2", env: map[string]string{}},
@@ -283,6 +286,7 @@ func secrets(fx fixture, expand func(string) string) []string {
 		if strings.Contains(k, "SECRET") || strings.HasSuffix(k, "_TOKEN") {
 			out = append(out, v)
 		}
+		out = append(out, urlSecrets(v)...)
 	}
 	for name, content := range fx.files {
 		switch {
@@ -304,4 +308,27 @@ func secrets(fx fixture, expand func(string) string) []string {
 		}
 	}
 	return long
+}
+
+// urlSecrets are the password and the query values of a value that looks like a URL, whether or
+// not it parses.
+func urlSecrets(v string) []string {
+	var out []string
+	rest, ok := strings.CutPrefix(v, "http://")
+	if !ok {
+		return nil
+	}
+	if userinfo, _, ok := strings.Cut(rest, "@"); ok {
+		if _, pw, ok := strings.Cut(userinfo, ":"); ok {
+			out = append(out, pw)
+		}
+	}
+	if _, query, ok := strings.Cut(rest, "?"); ok {
+		for _, kv := range strings.Split(query, "&") {
+			if _, val, ok := strings.Cut(kv, "="); ok {
+				out = append(out, val)
+			}
+		}
+	}
+	return out
 }

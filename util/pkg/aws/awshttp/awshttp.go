@@ -17,6 +17,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -187,48 +188,112 @@ var (
 	transientStatus = map[int]bool{500: true, 502: true, 503: true, 504: true}
 )
 
-// Retryable says whether a call that failed with err may succeed if tried again, and whether the
-// service throttled it. A cancelled or timed-out context is final; so is a name that does not
-// resolve. Other network failures (refused, reset) are retried: a server may be starting.
-func Retryable(err error) (retry, throttled bool) {
+// Failure is the kind of a failed call's error, as both retrying and reporting it need to know.
+type Failure int
+
+const (
+	// Other is an error of none of the kinds below.
+	Other Failure = iota
+	// Answered is the service's answer: an *APIError.
+	Answered
+	// Cancelled is a cancelled context.
+	Cancelled
+	// TimedOut is a context whose deadline passed.
+	TimedOut
+	// Unresolvable is a host name that does not resolve.
+	Unresolvable
+	// Certificate is a server certificate that was refused (unknown authority, wrong host).
+	Certificate
+	// Unreachable is a connection refused, reset or cut short, or an attempt's own timeout.
+	Unreachable
+)
+
+// Classify says what kind of failure err is. The HTTP client's *url.Error is looked through, not
+// taken for a network failure itself (it claims to be a net.Error whatever it wraps, a refused
+// certificate included).
+func Classify(err error) Failure {
 	var apiErr *APIError
-	if errors.As(err, &apiErr) {
-		if throttleCodes[apiErr.Code] {
-			return true, true
-		}
-		return transientStatus[apiErr.StatusCode] || transientCodes[apiErr.Code], false
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return false, false
+	switch {
+	case err == nil:
+		return Other
+	case errors.As(err, &apiErr):
+		return Answered
+	case errors.Is(err, context.Canceled):
+		return Cancelled
+	case errors.Is(err, context.DeadlineExceeded):
+		return TimedOut
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
-		return false, false
+		return Unresolvable
 	}
 	var certErr *tls.CertificateVerificationError
 	var unknownCA x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
 	if errors.As(err, &certErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr) {
-		return false, false // a certificate is refused the same way each time
+		return Certificate
 	}
+	cause := WithoutURL(err)
 	var netErr net.Error
-	if errors.As(err, &netErr) || strings.Contains(err.Error(), "connection reset") ||
-		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+	if errors.As(cause, &netErr) || strings.Contains(cause.Error(), "connection reset") ||
+		errors.Is(cause, io.ErrUnexpectedEOF) || errors.Is(cause, io.EOF) {
+		return Unreachable
+	}
+	return Other
+}
+
+// Retryable says whether a call that failed with err may succeed if tried again, and whether the
+// service throttled it. A cancelled or timed-out context is final; so is a name that does not
+// resolve, and a refused certificate (refused the same way each time). Other network failures
+// (refused, reset) are retried: a server may be starting.
+func Retryable(err error) (retry, throttled bool) {
+	switch Classify(err) {
+	case Answered:
+		var apiErr *APIError
+		errors.As(err, &apiErr)
+		if throttleCodes[apiErr.Code] {
+			return true, true
+		}
+		return transientStatus[apiErr.StatusCode] || transientCodes[apiErr.Code], false
+	case Unreachable:
 		return true, false
 	}
 	return false, false
 }
 
 // ReadOK sends req and reads an answer of status 200 OK, at most limit bytes of it; any other
-// status is the service's error (DecodeError).
+// status is the service's error (DecodeError). A failure to send is returned without the
+// client's *url.Error around it (WithoutURL).
 func ReadOK(c *http.Client, req *http.Request, limit int64) ([]byte, error) {
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, WithoutURL(err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, DecodeError(resp)
 	}
 	defer resp.Body.Close()
 	return io.ReadAll(io.LimitReader(resp.Body, limit))
+}
+
+// WithoutURL is err without the HTTP client's *url.Error around it: its message repeats the
+// request's URL, query included, where a credential endpoint may carry a token. What is left is
+// the cause (a refused connection, a timeout, a refused certificate), which says what happened.
+func WithoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// RedactURL is a URL as it may be shown: without user information (a password), query (a token,
+// a signature) and fragment. A string that does not parse is not shown at all.
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(not a URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
 }

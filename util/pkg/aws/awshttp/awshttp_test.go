@@ -140,3 +140,40 @@ func TestReadOK(t *testing.T) {
 		assert.Equal(t, tc.want, string(got))
 	}
 }
+
+// TestClassify: the HTTP client's *url.Error, a net.Error whatever it wraps, is looked through,
+// so a refused certificate is not taken for an unreachable server.
+func TestClassify(t *testing.T) {
+	wrap := func(err error) error { return &url.Error{Op: "Get", URL: "https://x/?tok=t", Err: err} }
+	tests := []struct {
+		name string
+		err  error
+		want awshttp.Failure
+	}{
+		{"answer", fmt.Errorf("call: %w", &awshttp.APIError{StatusCode: 404, Code: "NoSuchKey"}), awshttp.Answered},
+		{"cancelled", wrap(context.Canceled), awshttp.Cancelled},
+		{"deadline", wrap(context.DeadlineExceeded), awshttp.TimedOut},
+		{"unknown host", wrap(&net.DNSError{Err: "no such host", IsNotFound: true}), awshttp.Unresolvable},
+		{"certificate", wrap(&tls.CertificateVerificationError{Err: errors.New("bad")}), awshttp.Certificate},
+		{"refused", wrap(&net.OpError{Op: "dial", Err: errors.New("connection refused")}), awshttp.Unreachable},
+		{"cut short", wrap(io.ErrUnexpectedEOF), awshttp.Unreachable},
+		{"not a network failure", wrap(errors.New("http: server gave HTTP response to HTTPS client")), awshttp.Other},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, awshttp.Classify(tt.err))
+		})
+	}
+}
+
+// TestRedactURL: a URL is shown without what it can carry besides where it is.
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://user:secret@s3.example.com:9000/base?X-Amz-Signature=abc#f", "https://s3.example.com:9000/base"},
+		{"http://127.0.0.1:1/creds", "http://127.0.0.1:1/creds"},
+		{"http://user:secret@[::1", "(not a URL)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, awshttp.RedactURL(tt.in), tt.in)
+	}
+}

@@ -27,7 +27,9 @@ type Client struct {
 	// HTTP carries the requests; it must not follow redirects (New's does not): S3 answers a
 	// request for a bucket in another region with one, which the caller reads.
 	HTTP *http.Client
-	// Credentials returns the keys to sign with (a cache: it is called for every attempt).
+	// Credentials returns the keys to sign with (a cache: it is called once for every call, before
+	// its attempts). Its failure is returned as a *CredentialsError, never retried here: the chain
+	// retries its own requests.
 	Credentials func(context.Context) (sigv4.Credentials, error)
 	// Region is the one requests are signed for and, on AWS, sent to.
 	Region string
@@ -193,12 +195,12 @@ func (c *Client) do(ctx context.Context, method, bucket, key string, query url.V
 	if len(query) > 0 {
 		u.RawQuery = query.Encode()
 	}
+	creds, err := c.Credentials(ctx)
+	if err != nil {
+		return nil, &CredentialsError{Err: err}
+	}
 	var resp *http.Response
 	err = c.Retry.Do(ctx, func(ctx context.Context) error {
-		creds, err := c.Credentials(ctx)
-		if err != nil {
-			return err
-		}
 		req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
 		if err != nil {
 			return err
@@ -234,6 +236,17 @@ func (c *Client) do(ctx context.Context, method, bucket, key string, query url.V
 	return resp, err
 }
 
+// CredentialsError is a call's failure to get the keys to sign with, before anything was sent
+// to S3. It deliberately does not unwrap: an error answer of a credential source (a container
+// endpoint's 404, STS's 403) is not S3's, and must not be read as one.
+type CredentialsError struct {
+	Err error
+}
+
+func (e *CredentialsError) Error() string {
+	return "getting AWS credentials: " + e.Err.Error()
+}
+
 // URL is where a request for key (empty: the bucket) goes: the endpoint's path-style URL, or
 // AWS's virtual-hosted one, path-style for a bucket name that is no DNS label (one with dots,
 // which a TLS certificate for *.s3.<region>.amazonaws.com does not cover).
@@ -241,7 +254,7 @@ func (c *Client) URL(bucket, key string) (*url.URL, error) {
 	if c.Endpoint != "" {
 		base, err := url.Parse(c.Endpoint)
 		if err != nil || base.Host == "" || (base.Scheme != "http" && base.Scheme != "https") {
-			return nil, fmt.Errorf("S3 endpoint %q is not an http(s) URL", redact(c.Endpoint))
+			return nil, fmt.Errorf("S3 endpoint %q is not an http(s) URL", awshttp.RedactURL(c.Endpoint))
 		}
 		p := strings.TrimSuffix(base.EscapedPath(), "/") + "/" + sigv4.EscapePath(bucket)
 		if key != "" {
@@ -270,16 +283,6 @@ func parsePath(scheme, host, escapedPath string) (*url.URL, error) {
 	}
 	u.Path, u.RawPath = path, escapedPath
 	return u, nil
-}
-
-// redact is an endpoint without user information or query, which may hold secrets.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(not a URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
 }
 
 // virtualHostable says whether bucket can be a host name label: 3 to 63 lowercase letters, digits

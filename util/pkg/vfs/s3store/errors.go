@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"net/url"
 
 	"k8s.io/kops/util/pkg/aws/awshttp"
 	"k8s.io/kops/util/pkg/aws/s3api"
@@ -21,6 +20,9 @@ var (
 	ErrAccessDenied = errors.New("access denied")
 	// ErrUnreachable is returned, wrapped, when the S3 endpoint does not answer in time.
 	ErrUnreachable = errors.New("S3 endpoint unreachable")
+	// ErrCredentials is returned, wrapped, when the AWS credentials could not be obtained, so no
+	// request reached S3.
+	ErrCredentials = errors.New("no AWS credentials for S3")
 )
 
 // iamAction is the permission each call needs, named as an IAM policy names it, so that an access
@@ -42,6 +44,13 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 	if key != "" {
 		where += "/" + key
 	}
+	// Checked first: a credential source's answer (a container endpoint's 404, STS's 403) is not
+	// S3's, and read as S3's it would say the file is missing or the key lacks a permission.
+	var credErr *s3api.CredentialsError
+	if errors.As(err, &credErr) {
+		return fmt.Errorf("%w: %s on %s: %v; fix the source named there, or set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to use static keys instead",
+			ErrCredentials, op, where, credErr.Err)
+	}
 	var apiErr *awshttp.APIError
 	code, status := "", 0
 	if errors.As(err, &apiErr) {
@@ -60,6 +69,9 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 			ErrAccessDenied, iamAction[op], where, b.endpointNote())
 	case status == http.StatusMovedPermanently || code == "PermanentRedirect" || code == "AuthorizationHeaderMalformed":
 		return fmt.Errorf("%s: the bucket is in another region than %q, and S3 did not say which; set S3_REGION (or AWS_REGION) to the bucket's region", where, b.region)
+	case awshttp.Classify(err) == awshttp.Certificate:
+		return fmt.Errorf("%s%s: the server's TLS certificate is not trusted: %v; set AWS_CA_BUNDLE (or ca_bundle in the AWS profile) to a PEM file of the CA that issued it",
+			where, b.endpointNote(), netCause(err))
 	case isNetwork(err):
 		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))
 	case code != "":
@@ -73,26 +85,16 @@ func (b *s3Bucket) endpointNote() string {
 	if b.settings.Endpoint == "" {
 		return ""
 	}
-	return " at S3_ENDPOINT " + redactURL(b.settings.Endpoint)
-}
-
-// redactURL drops user information (a password) and the query from a URL before it is shown.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(an endpoint that is not a URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
+	return " at S3_ENDPOINT " + awshttp.RedactURL(b.settings.Endpoint)
 }
 
 // isNetwork says whether err means no answer came: refused, unresolvable, or timed out.
 func isNetwork(err error) bool {
-	var ne net.Error
-	var oe *net.OpError
-	var de *net.DNSError
-	return errors.As(err, &oe) || errors.As(err, &de) || errors.As(err, &ne) ||
-		errors.Is(err, context.DeadlineExceeded)
+	switch awshttp.Classify(err) {
+	case awshttp.Unreachable, awshttp.Unresolvable, awshttp.TimedOut:
+		return true
+	}
+	return false
 }
 
 // netCause is the innermost network error, without the HTTP client's wrapping (which repeats the
@@ -109,7 +111,7 @@ func netCause(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return context.DeadlineExceeded
 	}
-	return err
+	return awshttp.WithoutURL(err)
 }
 
 // bucketRegion asks S3 where the bucket is: HeadBucket names it in x-amz-bucket-region, on success
