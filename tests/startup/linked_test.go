@@ -1,6 +1,7 @@
 package startup
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -28,9 +29,14 @@ var binaries = func() []string {
 // clientset and discovery client, which link every built-in API group (they doubled kops's
 // start-up once; see TestCommandsLinkNoTypedClientset), and the AWS SDK, whose package init cost
 // every kops command ~1.7 ms and 4 MB (the s3:// store has its own client, util/pkg/aws; the SDK
-// only checks it in tests).
+// only checks it in tests), and HCL with go-cty and go-cmp, which the terraform target linked until
+// it wrote kubernetes.tf itself (upup/pkg/fi/cloudup/terraform; its tests check it against
+// hclwrite).
 var neverLinked = []string{
 	"github.com/stretchr/testify",
+	"github.com/hashicorp/hcl",
+	"github.com/zclconf/go-cty",
+	"github.com/google/go-cmp",
 	"github.com/aws/aws-sdk-go-v2",
 	"github.com/aws/smithy-go",
 	"k8s.io/client-go/kubernetes",
@@ -59,4 +65,17 @@ func TestLinkedPackages(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", b), map[string]string{b + ".txt": strings.Join(deps, "\n") + "\n"})
 		})
 	}
+}
+
+// TestListsAreOfBinaries: testdata holds one list per shipped binary and nothing else, so the list
+// of a binary that was removed or renamed does not stay behind unchecked.
+func TestListsAreOfBinaries(t *testing.T) {
+	entries, err := os.ReadDir("testdata")
+	require.NoError(t, err)
+	var dirs []string
+	for _, e := range entries {
+		dirs = append(dirs, e.Name())
+	}
+	assert.ElementsMatch(t, binaries, dirs,
+		"testdata/ must hold exactly one directory per shipped binary: remove the lists of binaries that are gone, and run hack/update-expected.sh for new ones")
 }

@@ -1,11 +1,9 @@
 package validation
 
 import (
-	"fmt"
-	"strings"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/apis/kops"
 )
 
@@ -40,23 +38,16 @@ func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.E
 	return errs
 }
 
-// pinnedImageProblem is imageProblem, and also refuses an image that names no tag or digest or the
-// mutable tag latest: an addon's image is the same in every mode, and the operator's custom
-// resource accepts only pinned images.
+// pinnedImageProblem is imageProblem, and also refuses what channels refuses in an addon's
+// manifest (channelsapi.ValidatePinnedImage): an image that names no tag or digest, or the mutable
+// tag latest. An addon's image is the same in every mode, and the operator's custom resource
+// accepts only pinned images.
 func pinnedImageProblem(ref string) string {
 	if msg := imageProblem(ref); msg != "" {
 		return msg
 	}
-	name, _, hasDigest := strings.Cut(ref, "@")
-	if hasDigest {
-		return ""
-	}
-	i := strings.LastIndex(name, ":")
-	if i < strings.LastIndex(name, "/") || i < 0 {
-		return fmt.Sprintf("must be pinned by a version tag or digest, e.g. %s:v0.8.0", name)
-	}
-	if name[i+1:] == "latest" {
-		return "must be pinned by a version tag or digest, not the mutable tag latest"
+	if err := channelsapi.ValidatePinnedImage(ref); err != nil {
+		return err.Error()
 	}
 	return ""
 }

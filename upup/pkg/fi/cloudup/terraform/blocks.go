@@ -79,17 +79,9 @@ func blockHeader(s string, i int) (name string, open int, ok bool) {
 	}
 }
 
-// identAt reads an identifier (ASCII letters, digits, '_' and '-', not starting with a digit or
-// '-') at i.
+// identAt reads a name (as validName accepts it) at i.
 func identAt(s string, i int) (string, int) {
-	j := i
-	for ; j < len(s); j++ {
-		c := s[j]
-		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
-		if !letter && (j == i || !('0' <= c && c <= '9' || c == '-')) {
-			break
-		}
-	}
+	j := nameEnd(s, i)
 	return s[i:j], j
 }
 

@@ -203,14 +203,21 @@ func writeItems(body hclBody, items []item) {
 // '_' and '-'): every terraform argument and resource name. hclsyntax.ValidIdentifier runs the
 // lexer, which cost a seventh of the target's time when called for every field of every body.
 func validName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	return s != "" && nameEnd(s, 0) == len(s)
+}
+
+// nameEnd is where the longest name (as validName accepts it) that starts at i ends; i when none
+// does.
+func nameEnd(s string, i int) int {
+	j := i
+	for ; j < len(s); j++ {
+		c := s[j]
 		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
-		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '-')) {
-			return false
+		if !letter && (j == i || !('0' <= c && c <= '9' || c == '-')) {
+			break
 		}
 	}
-	return s != ""
+	return j
 }
 
 // labelsValid checks that a resource's type and name can be written as block labels and

@@ -36,6 +36,7 @@ func FuzzBlockDiff(f *testing.F) {
 		"a = 1\nresource \"x\" {}\n",
 		"resource \"x\" \"y\" {\nresource \"x\" \"y\" {}\n",
 		"resource \"a\" \"b\" {\n  s = \"}${\"}\"}$${\" # }\n  /* } */\n  // }\n}\n\ndata x y {}\n",
+		"resource \"x\" \"y\" {\n\ta  =  1\n\tb\t= [1,  2]\n}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -60,13 +61,24 @@ func FuzzBlockDiff(f *testing.F) {
 			assert.Equal(t, map[string]string{name: text}, alone)
 		}
 		if parsed, ok := hclwriteBlocks(current); ok {
-			assert.Equal(t, parsed, blocks, "the blocks HCL's parser finds")
+			assert.Equal(t, parsed, formatted(blocks), "the blocks HCL's parser finds")
 		}
 	})
 }
 
+// formatted is blocks with each text as hclwrite.Format lays it out: hclwrite rebuilds a block's
+// text with its own spacing (tabs and runs of spaces become single spaces), so the texts are
+// compared as terraform fmt would write them.
+func formatted(blocks map[string]string) map[string]string {
+	out := map[string]string{}
+	for name, text := range blocks {
+		out[name] = string(hclwrite.Format([]byte(strings.TrimSpace(text)))) + "\n"
+	}
+	return out
+}
+
 // hclwriteBlocks is topLevelBlocks as HCL's parser sees the file, for the files it parses without
-// a top-level attribute or comment.
+// a top-level attribute or comment, each text formatted as by formatted.
 func hclwriteBlocks(src []byte) (map[string]string, bool) {
 	f, diags := hclwrite.ParseConfig(src, MainFile, hcl.InitialPos)
 	if diags.HasErrors() || len(f.Body().Attributes()) > 0 {
@@ -75,7 +87,7 @@ func hclwriteBlocks(src []byte) (map[string]string, bool) {
 	blocks := map[string]string{}
 	for _, b := range f.Body().Blocks() {
 		name := strings.TrimSpace(b.Type() + " " + strings.Join(b.Labels(), "."))
-		text := strings.TrimSpace(string(b.BuildTokens(nil).Bytes())) + "\n"
+		text := string(hclwrite.Format([]byte(strings.TrimSpace(string(b.BuildTokens(nil).Bytes()))))) + "\n"
 		if _, dup := blocks[name]; dup {
 			return nil, false
 		}

@@ -160,14 +160,14 @@ func callTokens(name string, args ...tokens) tokens {
 }
 
 // objectTokens is an object with one "key = value" line per entry, in the order given; a key
-// that is no bare name is written quoted.
+// that is no bare key is written quoted.
 func objectTokens(keys []string, values []tokens) tokens {
 	out := tokens{punct(tokOBrace, "{")}
 	if len(keys) > 0 {
 		out = append(out, punct(tokNewline, "\n"))
 	}
 	for i, k := range keys {
-		if validName(k) {
+		if bareKey(k) {
 			out = append(out, identTokens(k)...)
 		} else {
 			out = append(out, stringTokens(k)...)
@@ -178,6 +178,12 @@ func objectTokens(keys []string, values []tokens) tokens {
 	}
 	return append(out, punct(tokCBrace, "}"))
 }
+
+// bareKey reports whether an object key can be written unquoted: a name, but not "for", with
+// which HCL's parser reads an object that starts with it as a for-expression ("Invalid 'for'
+// expression"; tag keys are the users'). Other keywords are fine bare: HCL reads true, false and
+// null as the key's name, and "in" and "if" are keywords only inside a for-expression.
+func bareKey(k string) bool { return validName(k) && k != "for" }
 
 // hclFile is kubernetes.tf being written: blocks, attributes and blank lines, in order, as
 // hclwrite's Body appends them.

@@ -103,20 +103,17 @@ func indent(toks tokens, lines []layoutLine) {
 // spaceCell spaces the tokens of one cell after its first.
 func spaceCell(cell tokens) {
 	for i := 0; i+1 < len(cell); i++ {
-		var before *token
-		if i > 0 {
-			before = &cell[i-1]
-		}
 		cell[i+1].spaces = 0
-		if spaceBetween(before, &cell[i], &cell[i+1]) {
+		if spaceBetween(&cell[i], &cell[i+1]) {
 			cell[i+1].spaces = 1
 		}
 	}
 }
 
-// spaceBetween is hclwrite's rule for the token kinds this package writes; before is the token
-// ahead of subject on its line (nil for the first).
-func spaceBetween(before, subject, after *token) bool {
+// spaceBetween is hclwrite's rule, for the token sequences this package writes (no for-expressions,
+// index brackets or nested braces in templates, whose rules it therefore leaves out), between
+// subject and the token after it.
+func spaceBetween(subject, after *token) bool {
 	s, a := subject.kind, after.kind
 	switch {
 	case a == tokNewline:
@@ -131,18 +128,8 @@ func spaceBetween(before, subject, after *token) bool {
 		return true
 	case s == tokQuotedLit || s == tokOQuote || a == tokQuotedLit || a == tokCQuote:
 		return false
-	case s == tokIdent && subject.text == "in" && before != nil && before.kind == tokIdent:
-		return true // the keyword of a for-expression
-	case a == tokOBrack && (s == tokIdent || s == tokNumber || bracketChange(*subject) < 0):
-		return false
 	case s == tokOBrace || a == tokCBrace:
 		return !(s == tokOBrace && a == tokCBrace)
-	case s == tokInterp && a == tokOBrace:
-		return true
-	case s == tokCBrace && a == tokSeqEnd:
-		return true
-	case s == tokSeqEnd && a == tokInterp:
-		return false
 	case bracketChange(*subject) > 0:
 		return false
 	case bracketChange(*after) < 0:

@@ -127,7 +127,8 @@ func TestWriterMatchesHCLWrite(t *testing.T) {
 }
 
 // refMapTokens is a map as kops wrote it with hclwrite: keys sorted as given, bare where they are
-// ASCII names, quoted (and so normalised) otherwise, as tokens hclwrite lays out.
+// ASCII names, quoted (and so normalised) otherwise, as tokens hclwrite lays out. hclwrite writes
+// the key "for" bare too, which HCL then cannot parse; kops quotes it, and so does this.
 func refMapTokens(m map[string]string) hclwrite.Tokens {
 	keys := slices.Sorted(maps.Keys(m))
 	toks := hclwrite.Tokens{{Type: hclsyntax.TokenOBrace, Bytes: []byte("{")}}
@@ -135,7 +136,7 @@ func refMapTokens(m map[string]string) hclwrite.Tokens {
 		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
 	}
 	for _, k := range keys {
-		if validName(k) {
+		if validName(k) && k != "for" {
 			toks = append(toks, hclwrite.TokensForIdentifier(k)...)
 		} else {
 			toks = append(toks, hclwrite.TokensForValue(cty.StringVal(k))...)
@@ -159,7 +160,7 @@ func traversal(root string, attrs ...string) hcl.Traversal {
 // normalised, quoted where it is no name, its "=" aligned by its width in grapheme clusters), and
 // reads back as the value (normalised to NFC, as go-cty does; invalid UTF-8 as U+FFFD).
 func FuzzStringsMatchHCLWrite(f *testing.F) {
-	for _, s := range []string{"", "a", "größe", "${x}", "%{", "$${", "\"\\\n\t", "\x00\x7f\u2028", "e\u0301", "\xff", "🇩🇪x", "1a", "a-b_c"} {
+	for _, s := range []string{"", "a", "größe", "${x}", "%{", "$${", "\"\\\n\t", "\x00\x7f\u2028", "e\u0301", "\xff", "🇩🇪x", "1a", "a-b_c", "for", "in", "null"} {
 		f.Add(s, "v")
 	}
 	f.Fuzz(func(t *testing.T, key, value string) {
@@ -180,4 +181,35 @@ func FuzzStringsMatchHCLWrite(f *testing.F) {
 		require.False(t, diags.HasErrors(), "%s", diags)
 		assert.Equal(t, cty.StringVal(string([]rune(value))), got, "invalid UTF-8 reads back as U+FFFD")
 	})
+}
+
+// TestMapKeysParse: a map of the users' tags reads back with HCL's parser whatever its keys, in
+// particular when its first key is "for", which HCL reads bare as the start of a for-expression.
+func TestMapKeysParse(t *testing.T) {
+	for _, keys := range [][]string{
+		{"for"},
+		{"for", "zz"},
+		{"a", "for"},
+		{"if", "in"},
+		{"false", "null", "true"},
+	} {
+		t.Run(keys[0], func(t *testing.T) {
+			m := map[string]string{}
+			want := map[string]cty.Value{}
+			for _, k := range keys {
+				m[k] = "v-" + k
+				want[k] = cty.StringVal("v-" + k)
+			}
+			f := &hclFile{}
+			f.body().attribute("tags", mapTokens(reflect.ValueOf(m)))
+			out := f.bytes()
+			parsed, diags := hclsyntax.ParseConfig(out, "kubernetes.tf", hcl.InitialPos)
+			require.False(t, diags.HasErrors(), "%s\n%s", diags, out)
+			attrs, diags := parsed.Body.JustAttributes()
+			require.False(t, diags.HasErrors(), "%s", diags)
+			got, diags := attrs["tags"].Expr.Value(nil)
+			require.False(t, diags.HasErrors(), "%s\n%s", diags, out)
+			assert.Equal(t, cty.ObjectVal(want), got, "%s", out)
+		})
+	}
 }
