@@ -21,7 +21,8 @@ import (
 //   - a binding binds only ServiceAccounts the operator manages (the addon's pods), never the
 //     operator's own identity nor a group, to a role that is itself a prerequisite or one of
 //     readOnlyBuiltInRoles;
-//   - a ClusterRole grants only get, list and watch, without wildcards;
+//   - a ClusterRole grants only get, list and watch, without wildcards, nothing on secrets, and
+//     aggregates no other role;
 //   - an APIService routes only to a Service the operator manages, whose every field the exact
 //     admission policy fixes.
 
@@ -121,9 +122,15 @@ func (d *Descriptor) validatePrerequisites() []string {
 	return problems
 }
 
-// readOnlyRules refuses a rule granting more than get, list and watch, or any wildcard.
+// readOnlyRules refuses a rule granting more than get, list and watch, any wildcard, any rule on
+// secrets (reading every Secret is reading every ServiceAccount's token), and an aggregationRule:
+// the controller would fill the role with the rules of every ClusterRole its selector matches
+// (kubernetes.io/bootstrapping: rbac-defaults holds cluster-admin's), which no check here sees.
 func readOnlyRules(where string, obj map[string]interface{}) []string {
 	var problems []string
+	if _, ok := obj["aggregationRule"]; ok {
+		problems = append(problems, where+".aggregationRule: not allowed: a prerequisite role holds only the rules it lists")
+	}
 	rules, _ := obj["rules"].([]interface{})
 	for i, r := range rules {
 		rule, _ := r.(map[string]interface{})
@@ -132,6 +139,9 @@ func readOnlyRules(where string, obj map[string]interface{}) []string {
 			if slices.Contains(stringList(rule[field]), "*") {
 				problems = append(problems, fmt.Sprintf("%s.%s: wildcards are not allowed", at, field))
 			}
+		}
+		if slices.Contains(stringList(rule["resources"]), "secrets") {
+			problems = append(problems, at+`.resources: "secrets": a prerequisite role may not read Secrets`)
 		}
 		for _, v := range stringList(rule["verbs"]) {
 			if !readVerbs[v] {

@@ -104,6 +104,16 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 		{"a role with a wildcard", func(d *operator.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = []string{"*"}
 		}, "Prerequisites[0].rules[0].resources: wildcards are not allowed"},
+		{"a role aggregating the built-in roles", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).AggregationRule = &rbacv1.AggregationRule{
+				ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"kubernetes.io/bootstrapping": "rbac-defaults"}}}}
+		}, "Prerequisites[0].aggregationRule: not allowed"},
+		{"a role aggregating nothing yet", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).AggregationRule = &rbacv1.AggregationRule{}
+		}, "Prerequisites[0].aggregationRule: not allowed"},
+		{"a role reading secrets", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources, "secrets")
+		}, `Prerequisites[0].rules[0].resources: "secrets": a prerequisite role may not read Secrets`},
 		{"an APIService routed elsewhere", func(d *operator.Descriptor) {
 			d.Prerequisites[4] = apiService("kube-dns")
 		}, "Prerequisites[4].spec.service: kube-system/kube-dns: must be a Service the operator manages"},
