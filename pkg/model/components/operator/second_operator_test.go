@@ -162,6 +162,14 @@ func TestDescriptorValidateSeparatesProblems(t *testing.T) {
 	assert.Equal(t, `operator descriptor "operator.metrics-server.addons.x-k8s.io": LeaseName: required; PolicyName: required`, err.Error())
 }
 
+// metricsServerRendering is what metrics-server's renderer gives for a default cluster.
+func metricsServerRendering(t *testing.T) []byte {
+	t.Helper()
+	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+	require.NoError(t, err)
+	return rendered
+}
+
 // metricsServerScope is the scope kops derives for the second operator: derived from what its
 // renderer gives for a default cluster and for the marked spec.
 func metricsServerScope() (*operator.Scope, error) {
