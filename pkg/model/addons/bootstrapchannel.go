@@ -28,14 +28,21 @@ func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 	var owned, keep []string
 	seen := map[string]bool{}
 	for _, builder := range b.Builders {
+		owns := map[string]bool{}
 		for _, name := range builder.Owns() {
 			owned = append(owned, "addons/"+name)
+			owns[name] = true
 		}
 		addons, err := builder.Addons(b.Context)
 		if err != nil {
 			return err
 		}
 		for _, a := range addons {
+			// An addon its builder does not own would never be cleaned up when it leaves the
+			// channel: StaleFiles removes old manifests only under the owned directories.
+			if !owns[a.Spec.Name] {
+				return fmt.Errorf("addon %q is built by a builder (%T) whose Owns() does not name it: add it to Owns()", a.Spec.Name, builder)
+			}
 			if seen[a.Spec.Name] {
 				return fmt.Errorf("addon %q is built twice", a.Spec.Name)
 			}

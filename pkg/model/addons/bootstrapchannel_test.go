@@ -76,9 +76,16 @@ func TestBootstrapChannelBuilderErrors(t *testing.T) {
 	}{
 		{"builder fails", []Builder{fixed{err: errors.New("no package")}}, "no package"},
 		{"same addon twice", []Builder{
-			fixed{addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
-			fixed{addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "b"))}},
+			fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
+			fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "b"))}},
 		}, `addon "a.example.com" is built twice`},
+		{"an addon its builder does not own", []Builder{
+			fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
+		}, `addon "b.example.com" is built by a builder (addons.fixed) whose Owns() does not name it`},
+		{"an addon another builder owns", []Builder{
+			fixed{owns: []string{"a.example.com"}},
+			fixed{owns: []string{"b.example.com"}, addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
+		}, `addon "a.example.com" is built by a builder (addons.fixed) whose Owns() does not name it`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -62,13 +62,17 @@ func builtAddons(t *testing.T, ctx *model.KopsModelContext) map[string]*Addon {
 // Each mode writes its addons: built in, the one addon; server-side, the built-in addon under
 // takeOver only, then the prerequisites, the operator and the MetricsServer object; client-side,
 // the built-in addon's name and id carrying the expansion of the object kops would have written.
-// Every mode renders the same managed objects for the same spec, so switching moves nothing.
+// Every mode renders the same managed objects for the same spec, so switching moves nothing. With
+// the flags on, an unset operatorMode builds exactly what ServerSide does.
 func TestMetricsServerModes(t *testing.T) {
 	const prerequisites = "prerequisites.metrics-server.addons.x-k8s.io"
 	builtIn := builtAddons(t, metricsServerModeContext(t, "", "", nil))
 	server := builtAddons(t, metricsServerModeContext(t, kops.OperatorModeServerSide, "", nil))
 	client := builtAddons(t, metricsServerModeContext(t, kops.OperatorModeClientSide, "", nil))
-	defaultMode := builtAddons(t, metricsServerModeContext(t, "", "", nil))
+	// The flags on and operatorMode unset: the default mode, ServerSide.
+	unset := metricsServerModeContext(t, kops.OperatorModeServerSide, "", nil)
+	unset.Cluster.Spec.MetricsServer.OperatorMode = ""
+	defaultMode := builtAddons(t, unset)
 
 	for name, addons := range map[string]map[string]*Addon{"built in": builtIn, "client-side": client} {
 		require.Contains(t, addons, metricsserver.AddonName, name)
@@ -77,7 +81,7 @@ func TestMetricsServerModes(t *testing.T) {
 			assert.NotContains(t, addons, operatorAddon, "%s: no operator runs", name)
 		}
 	}
-	assert.Equal(t, defaultMode, builtIn)
+	assert.Equal(t, server, defaultMode, "operatorMode unset is ServerSide")
 	for _, name := range []string{prerequisites, metricsserveroperator.Names().AddonName, metricsserver.OperatorAddonName} {
 		assert.Contains(t, server, name)
 	}

@@ -115,6 +115,11 @@ func (b OperatorBuilder) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		return nil, nil
 	}
 	d := b.Descriptor
+	// Every descriptor is checked before anything is written from it, with prerequisites or
+	// without: the registry's and any other handed to BuildersFor.
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("operator %s: %w", d.AddonName, err)
+	}
 	pkg, err := requirePackage(ctx, d.AddonName, true)
 	if err != nil {
 		return nil, err
@@ -187,12 +192,10 @@ func (b OperatorBuilder) policy(in *Instructions) ([]byte, error) {
 }
 
 // prerequisites is the addon of the descriptor's prerequisites, labelled as that addon's: kops
-// writes them, before the operator runs, and the operator may write none of them.
+// writes them, before the operator runs, and the operator may write none of them. Addons has
+// validated the descriptor.
 func (b OperatorBuilder) prerequisites() ([]byte, error) {
 	d := b.Descriptor
-	if err := d.Validate(); err != nil {
-		return nil, err
-	}
 	objects, err := d.PrerequisiteObjects()
 	if err != nil {
 		return nil, err

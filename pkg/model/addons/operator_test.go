@@ -160,3 +160,19 @@ func TestOperatorBuilderRefusesPrerequisitesBindingTheOperator(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Prerequisites[1].subjects[0]: ServiceAccount throwaway-operator-system/throwaway-operator: a prerequisite binds only a ServiceAccount the operator manages")
 }
+
+// A descriptor without prerequisites is validated too: one naming no lease is refused, with the
+// operator named, before anything is written.
+func TestOperatorBuilderValidatesADescriptorWithoutPrerequisites(t *testing.T) {
+	o := throwawayOperator()
+	o.Descriptor.Prerequisites = nil
+	o.Descriptor.LeaseName = ""
+	ctx := operatorContext(t, map[string]*channels.Package{
+		o.Descriptor.AddonName: {Name: o.Descriptor.AddonName, Version: "0.1.0", Manifest: []byte(throwawayPackage)},
+	}, nil)
+	got, err := OperatorBuilder{o}.Addons(ctx)
+	require.Error(t, err)
+	assert.Nil(t, got)
+	assert.Contains(t, err.Error(), "operator operator.throwaway.addons.x-k8s.io: ")
+	assert.Contains(t, err.Error(), "LeaseName: required")
+}

@@ -5,51 +5,32 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 // Runs is what an addon runs that `kops validate cluster` checks beyond the addon's record: each
 // Deployment must be available, each APIService Available. It is derived from what kops writes for
-// the addon, never listed by hand: an operator's managed objects and prerequisites, a built-in
-// addon's rendering.
+// the addon, never listed by hand: an operator's managed objects and prerequisites, for its own
+// addon and for its built-in addon alike.
 type Runs struct {
 	Deployments []types.NamespacedName
 	APIServices []string
 }
 
-// builtInRenderings render the built-in addons whose workloads validation checks, by addon name.
-// The names of what they run do not depend on the cluster, so a default spec names them.
-// (CoreDNS's built-in addon is checked as the cluster's DNS, with its Service's address.)
-var builtInRenderings = map[string]func() ([]byte, error){
-	metricsserver.AddonName: func() ([]byte, error) {
-		return metricsserver.RenderBuiltIn(metricsserver.Spec{Image: metricsserver.DefaultImage, Insecure: true})
-	},
-}
-
 // RunsOf is what the addon of the bootstrap channel named name runs: an operator's addon of the
 // registry runs the Deployments its operator manages and serves the APIServices among its
-// prerequisites; a built-in addon of builtInRenderings runs the Deployments and serves the
-// APIServices of its rendering. It is nil for any other addon.
+// prerequisites, and so does the operator's built-in addon (BuiltIn.Name), which renders the same
+// managed objects and prerequisites in every mode. It is nil for any other addon, and for the
+// built-in addon of the cluster's DNS, which validation checks as the DNS, with its Service's
+// address.
 func RunsOf(name string) (*Runs, error) {
-	if o := OperatorOf(name); o != nil {
-		return operatorRuns(o.Descriptor)
-	}
-	if render, ok := builtInRenderings[name]; ok {
-		manifest, err := render()
-		if err != nil {
-			return nil, err
+	for _, o := range Operators() {
+		switch {
+		case o.Descriptor.AddonName == name:
+			return operatorRuns(o.Descriptor)
+		case o.BuiltIn != nil && o.BuiltIn.Name == name && !o.ClusterDNS:
+			return operatorRuns(o.Descriptor)
 		}
-		objs, err := kubemanifest.DecodeStrict(manifest, OperatorKinds())
-		if err != nil {
-			return nil, fmt.Errorf("addon %s: %w", name, err)
-		}
-		r := &Runs{}
-		for _, o := range objs {
-			r.add(o.Kind, o.Typed.GetNamespace(), o.Typed.GetName())
-		}
-		return r, nil
 	}
 	return nil, nil
 }

@@ -8,6 +8,7 @@ package operator
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -153,6 +154,9 @@ func (d *Descriptor) Validate() error {
 		}
 		seen[m.Kind] = true
 	}
+	if d.WatchNamespace != "" && d.WatchNamespace == d.Namespace {
+		problems = append(problems, fmt.Sprintf("WatchNamespace: %q is the operator's own namespace (Namespace): the operator must run apart from what it manages, or its rights there would reach its own lease, account and pod", d.WatchNamespace))
+	}
 	if d.MaxReplicas < 1 {
 		problems = append(problems, "MaxReplicas: must be at least 1")
 	}
@@ -160,7 +164,7 @@ func (d *Descriptor) Validate() error {
 	problems = append(problems, d.validatePrerequisites()...)
 	if len(problems) > 0 {
 		sortStrings(problems)
-		return fmt.Errorf("operator descriptor %q: %v", d.AddonName, problems)
+		return fmt.Errorf("operator descriptor %q: %s", d.AddonName, strings.Join(problems, "; "))
 	}
 	return nil
 }

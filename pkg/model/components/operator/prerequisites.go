@@ -21,9 +21,14 @@ import (
 //   - a binding binds only ServiceAccounts the operator manages (the addon's pods), never the
 //     operator's own identity nor a group, to a role that is itself a prerequisite or one of
 //     readOnlyBuiltInRoles;
-//   - a ClusterRole grants only get, list and watch, without wildcards;
+//   - a ClusterRole grants only get, list and watch, without wildcards, nothing on secrets, and
+//     aggregates no other role;
 //   - an APIService routes only to a Service the operator manages, whose every field the exact
-//     admission policy fixes.
+//     admission policy fixes;
+//   - a PodDisruptionBudget is named for a workload the operator manages and selects by
+//     matchLabels alone, never everything. The descriptor does not hold the workload's selector,
+//     so Validate requires only that much; ScopeFromManifest, which holds the workload as
+//     rendered, requires the budget's matchLabels to equal the workload's spec.selector.matchLabels.
 
 // prerequisiteKinds are the kinds a prerequisite may have, by apiVersion/kind, with their resource.
 var prerequisiteKinds = map[string][2]string{
@@ -116,14 +121,22 @@ func (d *Descriptor) validatePrerequisites() []string {
 			problems = append(problems, d.bindingProblems(where, obj, objects)...)
 		case "APIService":
 			problems = append(problems, d.apiServiceProblems(where, obj)...)
+		case "PodDisruptionBudget":
+			problems = append(problems, d.budgetProblems(where, obj)...)
 		}
 	}
 	return problems
 }
 
-// readOnlyRules refuses a rule granting more than get, list and watch, or any wildcard.
+// readOnlyRules refuses a rule granting more than get, list and watch, any wildcard, any rule on
+// secrets (reading every Secret is reading every ServiceAccount's token), and an aggregationRule:
+// the controller would fill the role with the rules of every ClusterRole its selector matches
+// (kubernetes.io/bootstrapping: rbac-defaults holds cluster-admin's), which no check here sees.
 func readOnlyRules(where string, obj map[string]interface{}) []string {
 	var problems []string
+	if _, ok := obj["aggregationRule"]; ok {
+		problems = append(problems, where+".aggregationRule: not allowed: a prerequisite role holds only the rules it lists")
+	}
 	rules, _ := obj["rules"].([]interface{})
 	for i, r := range rules {
 		rule, _ := r.(map[string]interface{})
@@ -132,6 +145,9 @@ func readOnlyRules(where string, obj map[string]interface{}) []string {
 			if slices.Contains(stringList(rule[field]), "*") {
 				problems = append(problems, fmt.Sprintf("%s.%s: wildcards are not allowed", at, field))
 			}
+		}
+		if slices.Contains(stringList(rule["resources"]), "secrets") {
+			problems = append(problems, at+`.resources: "secrets": a prerequisite role may not read Secrets`)
 		}
 		for _, v := range stringList(rule["verbs"]) {
 			if !readVerbs[v] {
@@ -194,6 +210,78 @@ func (d *Descriptor) apiServiceProblems(where string, obj map[string]interface{}
 		}
 	}
 	return []string{fmt.Sprintf("%s.spec.service: %s/%s: must be a Service the operator manages in %s", where, namespace, name, d.WatchNamespace)}
+}
+
+// budgetProblems refuses a PodDisruptionBudget that is not named for a workload the operator
+// manages (a Deployment or DaemonSet of Managed) or whose selector could reach other pods: one
+// with matchExpressions, or without matchLabels (an empty selector selects every pod of the
+// namespace). checkBudgetSelectors compares the matchLabels with the workload's as rendered.
+func (d *Descriptor) budgetProblems(where string, obj map[string]interface{}) []string {
+	var problems []string
+	md, _ := obj["metadata"].(map[string]interface{})
+	name, _ := md["name"].(string)
+	if d.budgetWorkload(name) == nil {
+		problems = append(problems, fmt.Sprintf("%s.metadata.name: %q: a prerequisite budget is named for the Deployment or DaemonSet it drains, one the operator manages", where, name))
+	}
+	spec, _ := obj["spec"].(map[string]interface{})
+	selector, _ := spec["selector"].(map[string]interface{})
+	if _, ok := selector["matchExpressions"]; ok {
+		problems = append(problems, where+".spec.selector.matchExpressions: not allowed: a prerequisite budget selects its workload's pods by matchLabels")
+	}
+	if labels, _ := selector["matchLabels"].(map[string]interface{}); len(labels) == 0 {
+		problems = append(problems, where+".spec.selector.matchLabels: required: an empty selector selects every pod of the namespace")
+	}
+	return problems
+}
+
+// budgetWorkload is the managed Deployment or DaemonSet a budget named name is for, or nil.
+func (d *Descriptor) budgetWorkload(name string) *Managed {
+	for i, m := range d.Managed {
+		if (m.Kind == "Deployment" || m.Kind == "DaemonSet") && m.Name == name {
+			return &d.Managed[i]
+		}
+	}
+	return nil
+}
+
+// checkBudgetSelectors requires each prerequisite PodDisruptionBudget to select exactly the pods
+// of its workload as rendered: its matchLabels equal to the workload's spec.selector.matchLabels.
+func (s *Scope) checkBudgetSelectors() error {
+	objects, err := s.Descriptor.PrerequisiteObjects()
+	if err != nil {
+		return err
+	}
+	for i, obj := range objects {
+		if obj["kind"] != "PodDisruptionBudget" {
+			continue
+		}
+		md, _ := obj["metadata"].(map[string]interface{})
+		name, _ := md["name"].(string)
+		workload := s.Descriptor.budgetWorkload(name)
+		if workload == nil {
+			return fmt.Errorf("Prerequisites[%d]: PodDisruptionBudget %q is for no Deployment or DaemonSet the operator manages", i, name)
+		}
+		var rendered map[string]interface{}
+		for _, o := range s.Objects {
+			if o.Managed == *workload {
+				rendered = o.Rendered
+			}
+		}
+		got := selectorLabels(obj)
+		want := selectorLabels(rendered)
+		if len(want) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Errorf("Prerequisites[%d].spec.selector.matchLabels: %v: must be the spec.selector.matchLabels of %s %s/%s as rendered, %v",
+				i, got, workload.Kind, s.Descriptor.WatchNamespace, workload.Name, want)
+		}
+	}
+	return nil
+}
+
+// selectorLabels is obj's spec.selector.matchLabels.
+func selectorLabels(obj map[string]interface{}) map[string]string {
+	spec, _ := obj["spec"].(map[string]interface{})
+	selector, _ := spec["selector"].(map[string]interface{})
+	return stringsOf(selector["matchLabels"])
 }
 
 func stringList(v interface{}) []string {

@@ -104,6 +104,16 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 		{"a role with a wildcard", func(d *operator.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = []string{"*"}
 		}, "Prerequisites[0].rules[0].resources: wildcards are not allowed"},
+		{"a role aggregating the built-in roles", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).AggregationRule = &rbacv1.AggregationRule{
+				ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"kubernetes.io/bootstrapping": "rbac-defaults"}}}}
+		}, "Prerequisites[0].aggregationRule: not allowed"},
+		{"a role aggregating nothing yet", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).AggregationRule = &rbacv1.AggregationRule{}
+		}, "Prerequisites[0].aggregationRule: not allowed"},
+		{"a role reading secrets", func(d *operator.Descriptor) {
+			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources, "secrets")
+		}, `Prerequisites[0].rules[0].resources: "secrets": a prerequisite role may not read Secrets`},
 		{"an APIService routed elsewhere", func(d *operator.Descriptor) {
 			d.Prerequisites[4] = apiService("kube-dns")
 		}, "Prerequisites[4].spec.service: kube-system/kube-dns: must be a Service the operator manages"},
@@ -122,6 +132,29 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 		{"a budget outside the watch namespace", func(d *operator.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, budget("metrics-server-operator-system"))
 		}, `Prerequisites[5].metadata.namespace: "metrics-server-operator-system": must be "kube-system"`},
+		{"a budget named for no managed workload, selecting everything", func(d *operator.Descriptor) {
+			everything := budget("kube-system")
+			everything.SetName("everything")
+			everything.Object["spec"] = map[string]interface{}{"minAvailable": int64(1), "selector": map[string]interface{}{}}
+			d.Prerequisites = append(d.Prerequisites, everything)
+		}, `Prerequisites[5].metadata.name: "everything": a prerequisite budget is named for the Deployment or DaemonSet it drains`},
+		{"a budget with an empty selector", func(d *operator.Descriptor) {
+			empty := budget("kube-system")
+			empty.Object["spec"].(map[string]interface{})["selector"] = map[string]interface{}{}
+			d.Prerequisites = append(d.Prerequisites, empty)
+		}, "Prerequisites[5].spec.selector.matchLabels: required: an empty selector selects every pod of the namespace"},
+		{"a budget named for a managed object that runs no pods", func(d *operator.Descriptor) {
+			d.Managed[1].Name = "metrics-server-svc"
+			service := budget("kube-system")
+			service.SetName("metrics-server-svc")
+			d.Prerequisites = append(d.Prerequisites, service)
+		}, `Prerequisites[5].metadata.name: "metrics-server-svc"`},
+		{"a budget selecting by expressions", func(d *operator.Descriptor) {
+			expressions := budget("kube-system")
+			expressions.Object["spec"].(map[string]interface{})["selector"].(map[string]interface{})["matchExpressions"] = []interface{}{
+				map[string]interface{}{"key": "k8s-app", "operator": "Exists"}}
+			d.Prerequisites = append(d.Prerequisites, expressions)
+		}, "Prerequisites[5].spec.selector.matchExpressions: not allowed"},
 		{"a right of the operator on the budget", func(d *operator.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, budget("kube-system"))
 			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "policy", Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"update"}, ResourceNames: []string{"metrics-server"}, Why: "x"})
@@ -139,6 +172,39 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 			err := d.Validate()
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// The descriptor does not hold the workload's selector; the scope, derived from the workload as
+// rendered, does: a budget whose matchLabels are not the workload's is refused there.
+func TestBudgetSelectsItsWorkloadAsRendered(t *testing.T) {
+	_, err := metricsServerScope()
+	require.NoError(t, err, "metrics-server's own budget selects its Deployment's pods")
+
+	cases := map[string]map[string]interface{}{
+		"other pods":       {"k8s-app": "kube-dns"},
+		"a subset of more": {"k8s-app": "metrics-server", "tier": "x"},
+	}
+	for name, labels := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := metricsServer()
+			found := false
+			for i, p := range d.Prerequisites {
+				if p.GetObjectKind().GroupVersionKind().Kind != "PodDisruptionBudget" {
+					continue
+				}
+				b := budget("kube-system")
+				b.Object["spec"].(map[string]interface{})["selector"] = map[string]interface{}{"matchLabels": labels}
+				d.Prerequisites[i] = b
+				found = true
+			}
+			require.True(t, found, "metrics-server's prerequisites hold its budget")
+			require.NoError(t, d.Validate(), "the descriptor alone cannot tell")
+			_, err := d.ScopeFromManifest(metricsServerRendering(t), metricsServerRendering(t), nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "spec.selector.matchLabels: ")
+			assert.Contains(t, err.Error(), "must be the spec.selector.matchLabels of Deployment kube-system/metrics-server as rendered, map[k8s-app:metrics-server]")
 		})
 	}
 }

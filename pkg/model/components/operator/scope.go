@@ -53,6 +53,9 @@ func (d *Descriptor) ScopeFromManifest(manifest, marked []byte, params []Param) 
 		}
 		s.Objects = append(s.Objects, o)
 	}
+	if err := s.checkBudgetSelectors(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

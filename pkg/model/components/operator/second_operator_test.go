@@ -133,6 +133,8 @@ func TestDescriptorValidate(t *testing.T) {
 		}, []string{"Managed[3]: a second Service"}},
 		{"several at once", func(d *operator.Descriptor) { d.PolicyName, d.LeaseName, d.MaxReplicas = "", "", 0 },
 			[]string{"PolicyName: required", "LeaseName: required", "MaxReplicas: must be at least 1"}},
+		{"watches its own namespace", func(d *operator.Descriptor) { d.WatchNamespace = d.Namespace },
+			[]string{`WatchNamespace: "metrics-server-operator-system" is the operator's own namespace (Namespace)`}},
 		{"no CRD type", func(d *operator.Descriptor) { d.CRD.Type = nil }, []string{"CRD.Type: required"}},
 		{"a CRD rule for no field", func(d *operator.Descriptor) {
 			d.CRD.Fields = crdschema.Fields{"spec.imag": {Pattern: "^x$"}}
@@ -149,6 +151,23 @@ func TestDescriptorValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Every problem is told apart: "; " between them, not the brackets and spaces of a printed list.
+func TestDescriptorValidateSeparatesProblems(t *testing.T) {
+	d := metricsServer()
+	d.PolicyName, d.LeaseName = "", ""
+	err := d.Validate()
+	require.Error(t, err)
+	assert.Equal(t, `operator descriptor "operator.metrics-server.addons.x-k8s.io": LeaseName: required; PolicyName: required`, err.Error())
+}
+
+// metricsServerRendering is what metrics-server's renderer gives for a default cluster.
+func metricsServerRendering(t *testing.T) []byte {
+	t.Helper()
+	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+	require.NoError(t, err)
+	return rendered
 }
 
 // metricsServerScope is the scope kops derives for the second operator: derived from what its
