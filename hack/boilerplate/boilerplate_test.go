@@ -20,12 +20,12 @@ func TestEveryFileHasTheNotice(t *testing.T) {
 
 func TestStyleOf(t *testing.T) {
 	for name, want := range map[string]style{
-		"cmd/kops/main.go":                         goBlock,
-		"hack/cluster.sh":                          hashLines,
-		"Makefile":                                 hashLines,
-		"README.md":                                none,
-		"go.mod":                                   none,
-		"hack/tools/images/testdata/hello/main.go": none,
+		"cmd/kops/main.go": goBlock,
+		"hack/cluster.sh":  hashLines,
+		"Makefile":         hashLines,
+		"README.md":        none,
+		"go.mod":           none,
+		"hack/tools/images/testdata/hello/main.go":                                    none,
 		"tests/integration/nodesetup/allow-ipv6/expected/kops-pod-metadata-access.sh": none,
 		"pkg/model/addons/testdata.go":                                                goBlock,
 	} {
