@@ -17,7 +17,10 @@ import (
 // a reference written back from its parsed parts parses to the same parts; and an image remapped
 // to an accepted location is a valid reference under that location, with the same tag and digest,
 // that remaps to itself and is pulled from the location's registry. Below a proxy, an image whose
-// registry cannot be a path component (a port, an IPv6 address) is refused.
+// registry cannot be a path component (a port, an IPv6 address) is refused; otherwise the only
+// refusal is a remapped path longer than the grammar's 255 characters. Parsing is
+// distribution/reference's (package imageref), so this also holds the library to the allocation
+// bound.
 func FuzzRemapImage(f *testing.F) {
 	for _, s := range []struct {
 		location string
