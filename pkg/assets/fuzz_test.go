@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/imageref"
 	"k8s.io/kops/util/pkg/allocbound"
 )
 
@@ -16,7 +17,10 @@ import (
 // a reference written back from its parsed parts parses to the same parts; and an image remapped
 // to an accepted location is a valid reference under that location, with the same tag and digest,
 // that remaps to itself and is pulled from the location's registry. Below a proxy, an image whose
-// registry cannot be a path component (a port, an IPv6 address) is refused.
+// registry cannot be a path component (a port, an IPv6 address) is refused; otherwise the only
+// refusal is a remapped path longer than the grammar's 255 characters. Parsing is
+// distribution/reference's (package imageref), so this also holds the library to the allocation
+// bound.
 func FuzzRemapImage(f *testing.F) {
 	for _, s := range []struct {
 		location string
@@ -29,18 +33,20 @@ func FuzzRemapImage(f *testing.F) {
 		{"[::1]:5000", true, "index.docker.io/library/app__x-y.z:1_0"},
 		{"https://r.example.com", false, "Registry.k8s.io/Coredns:latest"},
 		{"mirror", false, "busybox"},
+		{"registry.example.com", false, "busybox@sha256:0123456789abcdef0123456789abcdef"},
+		{"registry.example.com/" + strings.Repeat("m", 200), false, "registry.k8s.io/" + strings.Repeat("a", 100)},
 	} {
 		f.Add(s.location, s.proxy, s.image)
 	}
 	f.Fuzz(func(t *testing.T, location string, proxy bool, image string) {
-		var ref imageRef
+		var ref imageref.Image
 		var err error
-		allocbound.Check(t, len(image), func() { ref, err = parseImage(image) })
+		allocbound.Check(t, len(image), func() { ref, err = imageref.Parse(image) })
 		if err != nil {
 			return
 		}
-		written := ref.registry + "/" + ref.repository + ref.suffix()
-		again, err := parseImage(written)
+		written := ref.String()
+		again, err := imageref.Parse(written)
 		require.NoError(t, err, "parsing %q, written from %q", written, image)
 		assert.Equal(t, ref, again, "%q written as %q", image, written)
 
@@ -54,19 +60,23 @@ func FuzzRemapImage(f *testing.F) {
 			return
 		}
 		out, err := r.RemapImage(image)
-		if proxy && !componentRE().MatchString(strings.ToLower(ref.registry)) {
-			require.Error(t, err, "registry %q cannot be a path component below a proxy", ref.registry)
+		if proxy && strings.ContainsAny(ref.Registry, ":[") {
+			require.Error(t, err, "registry %q cannot be a path component below a proxy", ref.Registry)
 			return
 		}
-		require.NoError(t, err)
+		if err != nil {
+			// The only other refusal: the longer remapped path passes the grammar's limit.
+			require.ErrorContains(t, err, "must not be more than 255 characters")
+			return
+		}
 		prefix := strings.TrimSuffix(location, "/") + "/"
 		assert.True(t, strings.HasPrefix(out, prefix), "%q remapped to %q, outside %q", image, out, location)
-		remapped, err := parseImage(out)
+		remapped, err := imageref.Parse(out)
 		require.NoError(t, err, "%q remapped to %q, which is not a valid reference", image, out)
 		host, _, _ := strings.Cut(location, "/")
-		assert.Equal(t, host, remapped.registry, "%q remapped to %q is pulled from another registry", image, out)
-		assert.Equal(t, ref.tag, remapped.tag)
-		assert.Equal(t, ref.digest, remapped.digest)
+		assert.Equal(t, host, remapped.Registry, "%q remapped to %q is pulled from another registry", image, out)
+		assert.Equal(t, ref.Tag, remapped.Tag)
+		assert.Equal(t, ref.Digest, remapped.Digest)
 		twice, err := r.RemapImage(out)
 		require.NoError(t, err)
 		assert.Equal(t, out, twice, "remapping must be idempotent")

@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/imageref"
 )
 
 // Remapper rewrites image references according to a cluster's spec.assets.
 //
-// Rules (the input is normalized first: "busybox" is docker.io/library/busybox):
+// Rules (the input is parsed and normalized first by package imageref, that is by
+// github.com/distribution/reference as container runtimes do: "busybox" is
+// docker.io/library/busybox):
 //
 //   - containerRegistry is a mirror the images were copied into. The image's registry host is
 //     replaced and its whole repository path kept, so images from different projects cannot
@@ -48,12 +51,12 @@ func NewRemapper(spec *kops.AssetsSpec) (*Remapper, error) {
 	}
 	var err error
 	if spec.ContainerRegistry != "" {
-		if r.containerRegistry, err = parseLocation(spec.ContainerRegistry); err != nil {
+		if r.containerRegistry, err = imageref.ParseLocation(spec.ContainerRegistry); err != nil {
 			return nil, fmt.Errorf("spec.assets.containerRegistry: %w", err)
 		}
 	}
 	if spec.ContainerProxy != "" {
-		if r.containerProxy, err = parseLocation(spec.ContainerProxy); err != nil {
+		if r.containerProxy, err = imageref.ParseLocation(spec.ContainerProxy); err != nil {
 			return nil, fmt.Errorf("spec.assets.containerProxy: %w", err)
 		}
 	}
@@ -63,10 +66,11 @@ func NewRemapper(spec *kops.AssetsSpec) (*Remapper, error) {
 // RemapImage returns where image should be pulled from. It fails when image is not a valid
 // reference, since the node's runtime would refuse it anyway.
 func (r *Remapper) RemapImage(image string) (string, error) {
-	ref, err := parseImage(image)
+	ref, err := imageref.Parse(image)
 	if err != nil {
 		return "", err
 	}
+	var out string
 	switch {
 	case r == nil || (r.containerRegistry == "" && r.containerProxy == ""):
 		return image, nil
@@ -74,17 +78,22 @@ func (r *Remapper) RemapImage(image string) (string, error) {
 		if strings.HasPrefix(image, r.containerRegistry+"/") {
 			return image, nil
 		}
-		return r.containerRegistry + "/" + ref.repository + ref.suffix(), nil
+		out = r.containerRegistry + "/" + ref.Repository + ref.Suffix()
 	default:
 		if strings.HasPrefix(image, r.containerProxy+"/") {
 			return image, nil
 		}
 		// The upstream host becomes a path component, which must be lower case (host names are
 		// not case-sensitive) and cannot hold a port or an IPv6 address.
-		upstream := strings.ToLower(ref.registry)
-		if !componentRE().MatchString(upstream) {
-			return "", fmt.Errorf("image reference %q: its registry %q cannot be named in a path below containerProxy %s; give the image from a registry without a port, or use containerRegistry", image, ref.registry, r.containerProxy)
+		upstream := strings.ToLower(ref.Registry)
+		if strings.ContainsAny(upstream, ":[]") {
+			return "", fmt.Errorf("image reference %q: its registry %q cannot be named in a path below containerProxy %s; give the image from a registry without a port, or use containerRegistry", image, ref.Registry, r.containerProxy)
 		}
-		return r.containerProxy + "/" + upstream + "/" + ref.repository + ref.suffix(), nil
+		out = r.containerProxy + "/" + upstream + "/" + ref.Repository + ref.Suffix()
 	}
+	// The longer path can pass the grammar's limit of 255 characters.
+	if _, err := imageref.Parse(out); err != nil {
+		return "", fmt.Errorf("image reference %q cannot be remapped: %w", image, err)
+	}
+	return out, nil
 }

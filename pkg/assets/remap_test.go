@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,6 +71,8 @@ func TestRemapImageRejectsInvalid(t *testing.T) {
 		"registry.k8s.io/pause@sha256:short",
 		"registry.k8s.io//pause",
 		"bad_host.example.com/x/y",
+		"busybox@sha256:0123456789abcdef0123456789abcdef",
+		strings.Repeat("a", 300),
 	} {
 		t.Run(image, func(t *testing.T) {
 			_, err := r.RemapImage(image)
@@ -91,6 +94,15 @@ func TestRemapImageBelowProxyRefusesUnnameableRegistries(t *testing.T) {
 	}
 }
 
+// A remapped path longer than the grammar allows is refused, not handed to the node.
+func TestRemapImageRefusesTooLongResult(t *testing.T) {
+	r, err := NewRemapper(&kops.AssetsSpec{ContainerRegistry: "registry.example.com/" + strings.Repeat("m", 200)})
+	require.NoError(t, err)
+	_, err = r.RemapImage("registry.k8s.io/" + strings.Repeat("a", 100) + ":v1")
+	assert.ErrorContains(t, err, "cannot be remapped")
+	assert.ErrorContains(t, err, "must not be more than 255 characters")
+}
+
 func TestNewRemapperRejectsInvalid(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -109,25 +121,6 @@ func TestNewRemapperRejectsInvalid(t *testing.T) {
 			_, err := NewRemapper(tt.assets)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-		})
-	}
-}
-
-func TestParseImage(t *testing.T) {
-	tests := []struct {
-		image string
-		want  imageRef
-	}{
-		{"busybox", imageRef{registry: "docker.io", repository: "library/busybox"}},
-		{"docker.io/busybox:1.37", imageRef{registry: "docker.io", repository: "library/busybox", tag: "1.37"}},
-		{"registry.k8s.io/coredns/coredns:v1.12.4", imageRef{registry: "registry.k8s.io", repository: "coredns/coredns", tag: "v1.12.4"}},
-		{"[::1]:5000/app@" + sha, imageRef{registry: "[::1]:5000", repository: "app", digest: sha}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.image, func(t *testing.T) {
-			got, err := parseImage(tt.image)
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
 		})
 	}
 }

@@ -48,15 +48,22 @@ func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
 // RESTConfigFor is RESTConfig preferring the kubeconfig's context named preferred, as kops names
 // a cluster's context after the cluster: when the kubeconfig has no such context, the current one
 // is used and the returned warning says so.
+//
+// client-go does the finding: clientcmd.ClientConfigLoadingRules give the files (ExplicitPath, else
+// Precedence from KUBECONFIG or ~/.kube/config, which env, read by the command, supplies: nothing
+// here reads the environment), clientcmd.ConfigOverrides the context, and
+// NewNonInteractiveDeferredLoadingClientConfig the rest.Config. Only the reading is ours
+// (boundedLoader): the loading rules read every file whole with os.ReadFile and offer no hook to
+// bound it, and a pipe (--kubeconfig <(...)) can be read only once, so a size check in front of
+// them followed by their own read is not possible either.
 func RESTConfigFor(explicit string, env map[string]string, preferred string) (*rest.Config, string, error) {
-	var files []string
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: explicit}
 	switch {
 	case explicit != "":
-		files = []string{explicit}
 	case env["KUBECONFIG"] != "":
-		files = filepath.SplitList(env["KUBECONFIG"])
+		rules.Precedence = filepath.SplitList(env["KUBECONFIG"])
 	case env["HOME"] != "" && fileExists(filepath.Join(env["HOME"], ".kube", "config")):
-		files = []string{filepath.Join(env["HOME"], ".kube", "config")}
+		rules.Precedence = []string{filepath.Join(env["HOME"], ".kube", "config")}
 	default:
 		config, err := rest.InClusterConfig()
 		if err != nil {
@@ -64,40 +71,58 @@ func RESTConfigFor(explicit string, env map[string]string, preferred string) (*r
 		}
 		return config, "", nil
 	}
-	merged, warning, err := resolve(files, explicit != "", preferred)
+	names := strings.Join(rules.GetLoadingPrecedence(), string(filepath.ListSeparator))
+	loader := &boundedLoader{ClientConfigLoadingRules: rules}
+	merged, err := loader.Load()
 	if err != nil {
 		return nil, "", err
 	}
-	config, err := clientcmd.NewDefaultClientConfig(*merged, &clientcmd.ConfigOverrides{}).ClientConfig()
+	context, warning, err := chooseContext(merged, names, preferred)
 	if err != nil {
-		return nil, "", fmt.Errorf("loading kubeconfig %s: %w", strings.Join(files, string(filepath.ListSeparator)), err)
+		return nil, "", err
+	}
+	// client-go reports a context without a cluster as an empty configuration ("try setting
+	// KUBERNETES_MASTER") and then, in a pod, would fall back to the in-cluster account: say what is
+	// missing instead.
+	if cluster := merged.Contexts[context].Cluster; merged.Clusters[cluster] == nil || merged.Clusters[cluster].Server == "" {
+		return nil, "", fmt.Errorf("kubeconfig %s: context %q names cluster %q, which has no server there", names, context, cluster)
+	}
+	if err := inlineFiles(merged, context); err != nil {
+		return nil, "", err
+	}
+	overrides := &clientcmd.ConfigOverrides{CurrentContext: context}
+	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(loader, overrides).ClientConfig()
+	if err != nil {
+		return nil, "", fmt.Errorf("kubeconfig %s, context %q: %w", names, context, err)
 	}
 	return config, warning, nil
 }
 
-// resolve loads the files, chooses the context and puts the files it names in their place.
-func resolve(files []string, explicit bool, preferred string) (*clientcmdapi.Config, string, error) {
-	merged, err := load(files, explicit)
-	if err != nil {
-		return nil, "", err
-	}
-	warning, err := chooseContext(merged, strings.Join(files, string(filepath.ListSeparator)), preferred)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := inlineFiles(merged); err != nil {
-		return nil, "", err
-	}
-	return merged, warning, nil
+// boundedLoader is client-go's loading rules with the reading replaced by the bounded one (see
+// RESTConfigFor); it loads once, so that the files RESTConfigFor inlined stay inlined when the
+// deferred client config asks for the configuration again.
+type boundedLoader struct {
+	*clientcmd.ClientConfigLoadingRules
+	loaded *clientcmdapi.Config
 }
 
-// chooseContext makes the preferred context current when the kubeconfig has it, and says plainly
-// when there is no context to use (client-go would say "no configuration has been provided, try
-// setting KUBERNETES_MASTER").
-func chooseContext(config *clientcmdapi.Config, names, preferred string) (string, error) {
+func (l *boundedLoader) Load() (*clientcmdapi.Config, error) {
+	if l.loaded == nil {
+		config, err := load(l.GetLoadingPrecedence(), l.IsExplicitFile())
+		if err != nil {
+			return nil, err
+		}
+		l.loaded = config
+	}
+	return l.loaded, nil
+}
+
+// chooseContext returns the context to use: the preferred one when the kubeconfig has it, else
+// the current one. It says plainly when there is no context to use (client-go would say "no
+// configuration has been provided, try setting KUBERNETES_MASTER").
+func chooseContext(config *clientcmdapi.Config, names, preferred string) (string, string, error) {
 	if preferred != "" && config.Contexts[preferred] != nil {
-		config.CurrentContext = preferred
-		return "", nil
+		return preferred, "", nil
 	}
 	contexts := make([]string, 0, len(config.Contexts))
 	for name := range config.Contexts {
@@ -106,22 +131,24 @@ func chooseContext(config *clientcmdapi.Config, names, preferred string) (string
 	sort.Strings(contexts)
 	switch {
 	case len(contexts) == 0:
-		return "", fmt.Errorf("kubeconfig %s has no contexts: it names no cluster to talk to", names)
+		return "", "", fmt.Errorf("kubeconfig %s has no contexts: it names no cluster to talk to", names)
 	case config.CurrentContext == "":
-		return "", fmt.Errorf("kubeconfig %s has no current context (its contexts: %s): choose one with 'kubectl config use-context NAME'",
+		return "", "", fmt.Errorf("kubeconfig %s has no current context (its contexts: %s): choose one with 'kubectl config use-context NAME'",
 			names, strings.Join(contexts, ", "))
 	case config.Contexts[config.CurrentContext] == nil:
-		return "", fmt.Errorf("kubeconfig %s: its current context %q is not one of its contexts (%s)",
+		return "", "", fmt.Errorf("kubeconfig %s: its current context %q is not one of its contexts (%s)",
 			names, config.CurrentContext, strings.Join(contexts, ", "))
 	case preferred != "":
-		return fmt.Sprintf("the kubeconfig has no context named %q, the cluster's name; using its current context %q", preferred, config.CurrentContext), nil
+		return config.CurrentContext, fmt.Sprintf("the kubeconfig has no context named %q, the cluster's name; using its current context %q", preferred, config.CurrentContext), nil
 	}
-	return "", nil
+	return config.CurrentContext, "", nil
 }
 
-// load reads and merges kubeconfig files as kubectl does: the first file to name a cluster, user or
-// context wins, and so does the first current-context; relative paths in a file are relative to
-// it; files of a KUBECONFIG list that do not exist are skipped, an explicit one is required.
+// load reads and merges kubeconfig files with the semantics of ClientConfigLoadingRules.Load: the
+// first file to name a cluster, user or context wins, and so does the first current-context;
+// relative paths in a file are relative to it (clientcmd.ResolveLocalPaths); files of a KUBECONFIG
+// list that do not exist are skipped, an explicit one is required. Each file is parsed by
+// clientcmd.Load from the bytes the bounded read returned.
 func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 	merged := clientcmdapi.NewConfig()
 	found := 0
@@ -174,15 +201,15 @@ func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 	return merged, nil
 }
 
-// inlineFiles reads the files the current context names (certificate authority, client
+// inlineFiles reads the files the chosen context names (certificate authority, client
 // certificate and key, token file) through the same bounded read, and puts their contents in their
 // place: client-go would read them whole, and /dev/zero as a token file would grow without bound.
 // Other contexts are left as they are, as kubectl leaves them unread. A command's run is short, so
 // a token file's later rotation does not matter here.
-func inlineFiles(config *clientcmdapi.Config) error {
-	current := config.Contexts[config.CurrentContext]
+func inlineFiles(config *clientcmdapi.Config, context string) error {
+	current := config.Contexts[context]
 	if current == nil {
-		return nil // client-go reports the missing context
+		return nil // chooseContext chose one that exists
 	}
 	read := func(what, name string) ([]byte, error) {
 		data, err := vfs.ReadLocalFile(name, false)

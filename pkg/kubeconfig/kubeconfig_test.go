@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 func writeKubeconfig(t *testing.T, path, server string) {
@@ -153,17 +155,42 @@ current-context: ctx-y
 	assert.Equal(t, "https://first:6443", c.Host, "the first file's current-context and cluster")
 	assert.Equal(t, "t", c.BearerToken)
 
-	merged, _, err := resolve([]string{missing, first, second}, false, "")
+	merged, err := resolve([]string{missing, first, second})
 	require.NoError(t, err, "a missing file of a context not in use is not read, as with kubectl")
 	assert.Equal(t, "https://first:6443", merged.Clusters["c"].Server)
 	assert.Contains(t, merged.Contexts, "ctx-y")
 
-	_, _, err = resolve([]string{second}, false, "")
+	// Side by side with client-go's own loading rules, which read the same regular files unbounded:
+	// the merge is theirs.
+	ours, err := load([]string{missing, first, second}, false)
+	require.NoError(t, err)
+	theirs, err := (&clientcmd.ClientConfigLoadingRules{Precedence: []string{missing, first, second}}).Load()
+	require.NoError(t, err)
+	assert.Equal(t, theirs.CurrentContext, ours.CurrentContext)
+	assert.Equal(t, theirs.Clusters, ours.Clusters)
+	assert.Equal(t, theirs.AuthInfos, ours.AuthInfos)
+	assert.Equal(t, theirs.Contexts, ours.Contexts)
+
+	_, err = resolve([]string{second})
 	assert.ErrorContains(t, err, "reading the certificate-authority: open "+filepath.Join(dir, "sub", "ca.crt"), "relative to its file")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "ca.crt"), []byte("PEM"), 0o600))
-	merged, _, err = resolve([]string{second}, false, "")
+	merged, err = resolve([]string{second})
 	require.NoError(t, err)
 	assert.Equal(t, "PEM", string(merged.Clusters["other"].CertificateAuthorityData), "read through the bounded read, in place")
+}
+
+// resolve is what RESTConfigFor does before client-go builds the rest.Config: load the files, choose
+// the current context, inline the files it names.
+func resolve(files []string) (*clientcmdapi.Config, error) {
+	merged, err := load(files, false)
+	if err != nil {
+		return nil, err
+	}
+	context, _, err := chooseContext(merged, strings.Join(files, ":"), "")
+	if err != nil {
+		return nil, err
+	}
+	return merged, inlineFiles(merged, context)
 }
 
 // TestRESTConfigRefusesSpecialFiles: a kubeconfig that is a device or a FIFO without a writer
@@ -273,4 +300,21 @@ func TestForCLI(t *testing.T) {
 	assert.Equal(t, float32(500), c.QPS, "a higher limit is kept")
 	assert.Equal(t, 1000, c.Burst)
 	assert.Equal(t, 5*time.Second, c.Timeout)
+}
+
+// TestRESTConfigNamesFileAndContext: a chosen context whose cluster is not defined is reported
+// with the file, the context and the cluster (client-go would say "try setting KUBERNETES_MASTER"),
+// and so is what client-go refuses in it.
+func TestRESTConfigNamesFileAndContext(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "config")
+	require.NoError(t, os.WriteFile(file, []byte("apiVersion: v1\nkind: Config\ncontexts:\n- {name: x, context: {cluster: a}}\ncurrent-context: x\n"), 0o600))
+	_, _, err := RESTConfigFor(file, nil, "")
+	require.Error(t, err)
+	assert.EqualError(t, err, fmt.Sprintf(`kubeconfig %s: context "x" names cluster "a", which has no server there`, file))
+
+	require.NoError(t, os.WriteFile(file, []byte("apiVersion: v1\nkind: Config\nclusters:\n- {name: a, cluster: {server: \"https://a:6443\"}}\ncontexts:\n- {name: x, context: {cluster: a, user: u}}\ncurrent-context: x\nusers:\n- {name: u, user: {token: t, username: v}}\n"), 0o600))
+	_, _, err = RESTConfigFor(file, nil, "")
+	require.Error(t, err)
+	assert.ErrorContains(t, err, fmt.Sprintf(`kubeconfig %s, context "x": `, file))
+	assert.ErrorContains(t, err, "more than one authentication method")
 }

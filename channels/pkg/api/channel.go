@@ -3,15 +3,15 @@ package api
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/blang/semver/v4"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
+
+	"k8s.io/kops/pkg/imageref"
 )
 
 // KindChannel is the kind of a package channel, the list of addon packages (operators and the
@@ -131,33 +131,12 @@ func validatePackage(path *field.Path, p PackageSpec) field.ErrorList {
 	return errs
 }
 
-var (
-	imageTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`) })
-	imageDigest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
-)
-
 // ValidatePinnedImage reports whether an image reference names fixed content: it must carry a
 // tag other than "latest" (repo:v1.2.3) or a sha256 digest (repo@sha256:...). Mutable references
-// make two runs of the same kops version deploy different software.
+// make two runs of the same kops version deploy different software. The reference is parsed by
+// the project's one image parser (package imageref, distribution/reference's grammar), so what
+// passes here is also what a node's container runtime accepts.
 func ValidatePinnedImage(image string) error {
-	if strings.ContainsAny(image, " \t\n") {
-		return fmt.Errorf("image %q contains whitespace", image)
-	}
-	if repo, digest, ok := strings.Cut(image, "@"); ok {
-		if repo == "" || !imageDigest().MatchString(digest) {
-			return fmt.Errorf("image %q: a digest must look like repo@sha256:<64 hex digits>", image)
-		}
-		return nil
-	}
-	lastSegment := image[strings.LastIndex(image, "/")+1:]
-	name, tag, ok := strings.Cut(lastSegment, ":")
-	switch {
-	case !ok || name == "":
-		return fmt.Errorf("image %q has no tag; pin it with a version tag or a digest", image)
-	case tag == "latest":
-		return fmt.Errorf("image %q uses the mutable tag latest; pin it with a version tag or a digest", image)
-	case !imageTag().MatchString(tag):
-		return fmt.Errorf("image %q has an invalid tag %q", image, tag)
-	}
-	return nil
+	_, err := imageref.ParsePinned(image)
+	return err
 }

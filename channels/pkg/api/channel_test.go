@@ -118,6 +118,10 @@ func TestValidatePinnedImage(t *testing.T) {
 		":v1":                                     false,
 		"a:v1 ":                                   false,
 		"registry.k8s.io/coredns/coredns:-bad-start-x": false,
+		"busybox@sha256:" + strings.Repeat("a", 32):    false, // a runtime refuses a short sha256
+		strings.Repeat("a", 300) + ":v1":               false, // longer than the grammar's 255
+		"registry.k8s.io/CoreDNS:v1":                   false,
+		"bad_host.example.com/coredns:v1":              false,
 	}
 	for image, ok := range cases {
 		err := ValidatePinnedImage(image)

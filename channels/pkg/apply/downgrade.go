@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"k8s.io/kops/pkg/imageref"
 )
 
 // podSpecPaths are where each workload kind keeps its pod spec.
@@ -136,14 +138,14 @@ func IsDowngrade(running, wanted string) bool {
 	return vb.LT(va)
 }
 
-// splitImage splits an image reference into its repository and tag, dropping any digest.
+// splitImage splits an image reference into its normalised repository and its tag, dropping any
+// digest; a reference that does not parse has neither, and so no order.
 func splitImage(image string) (repo, tag string) {
-	image, _, _ = strings.Cut(image, "@")
-	slash := strings.LastIndex(image, "/")
-	if colon := strings.LastIndex(image, ":"); colon > slash {
-		return image[:colon], image[colon+1:]
+	ref, err := imageref.Parse(image)
+	if err != nil {
+		return "", ""
 	}
-	return image, ""
+	return ref.Registry + "/" + ref.Repository, ref.Tag
 }
 
 // parseVersionTag reads a tag as a version: an optional "v", then major.minor[.patch] and any

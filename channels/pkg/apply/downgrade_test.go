@@ -30,6 +30,10 @@ func TestIsDowngrade(t *testing.T) {
 		{repo + "@sha256:" + sixtyFour, repo + ":v1.12.4", false},
 		{repo + ":v1.14.2", repo + "@sha256:" + sixtyFour, false},
 		{"registry.example.com/mirror/coredns/coredns:v1.14.2", repo + ":v1.12.4", false}, // another repository
+		// The repositories are compared normalised: busybox is docker.io/library/busybox.
+		{"busybox:1.37.0", "docker.io/library/busybox:1.36.1", true},
+		{"index.docker.io/busybox:1.37.0", "busybox:1.36.1", true},
+		{repo + ":v1.14.2", repo + ":v1.12.4@sha256:0123", false}, // an invalid reference has no order
 	}
 	for _, tc := range cases {
 		assert.Equal(t, tc.want, IsDowngrade(tc.running, tc.wanted), "%s -> %s", tc.running, tc.wanted)

@@ -236,6 +236,7 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "get", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, true},
 		{who, "update", ms.CRDGroup, ms.CRDResource, "status", ks, ms.Instructions, true},
 		{who, "update", "coordination.k8s.io", "leases", "", ms.Names().Namespace, ms.Names().LeaseName, true},
+		{who, "patch", "coordination.k8s.io", "leases", "", ms.Names().Namespace, ms.Names().LeaseName, false},
 		{who, "create", "", "events", "", ks, "", true},
 
 		{who, "update", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, false},

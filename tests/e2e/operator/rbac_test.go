@@ -53,6 +53,8 @@ var matrix = []access{
 	{operatorID, "watch", "", "configmaps", "", "kube-system", "coredns", true},
 	{operatorID, "get", "coordination.k8s.io", "leases", "", "coredns-operator-system", "coredns-operator-leader", true},
 	{operatorID, "update", "coordination.k8s.io", "leases", "", "coredns-operator-system", "coredns-operator-leader", true},
+	// The election reads, creates and updates its lease, never patches it (as client-go's LeaseLock).
+	{operatorID, "patch", "coordination.k8s.io", "leases", "", "coredns-operator-system", "coredns-operator-leader", false},
 	{operatorID, "create", "", "events", "", "kube-system", "", true},
 	// What it may not do. Reads are by name only: no listing kube-system's ConfigMaps, Services or
 	// Deployments (a list or watch is name-scoped only with fieldSelector metadata.name).

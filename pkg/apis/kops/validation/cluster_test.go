@@ -171,6 +171,8 @@ func TestValidateClusterReportsEverythingAtOnce(t *testing.T) {
 		want{invalid, "spec.kubeDNS.serverIP", ""},
 		want{invalid, "spec.kubeDNS.domain", ""},
 		want{invalid, "spec.assets.containerRegistry", ""},
+		// "p" would be read as a Docker Hub namespace (the remapper refused it already).
+		want{invalid, "spec.assets.containerProxy", "Docker Hub namespace"},
 		want{forbidden, "spec.assets.containerProxy", ""},
 		want{required, "spec.addons[0].manifest", ""},
 		want{forbidden, "spec.authorization", ""},

@@ -35,9 +35,11 @@ func TestImageProblem(t *testing.T) {
 		"coredns@sha256:short":                       "digest",
 		"reg_istry.example.com/coredns":              "host",
 		"registry.example.com:http/coredns":          "port",
-		"[fd00::1/coredns":                           "closing ]",
+		"[fd00::1/coredns":                           "registry host",
 		"[10.0.0.1]:5000/coredns":                    "IPv6",
-		"[fd00::1]x/coredns":                         "unexpected",
+		"[fd00::1]x/coredns":                         "registry host",
+		"coredns@sha256:" + long(32):                 "invalid checksum digest length",
+		long(300) + ":v1":                            "must not be more than 255 characters",
 		"registry.example.com:/coredns":              "port",
 		"-registry.example.com/coredns":              "host",
 		"registry.example.com/coredns-":              "path component",
@@ -57,12 +59,14 @@ func TestRegistryProblem(t *testing.T) {
 		"10.0.0.1:5000",
 		"[fd00::1]:5000/x",
 		"localhost",
+		"registry.example.com/", // the remapper drops a trailing slash
 	} {
 		assert.Empty(t, registryProblem(loc), loc)
 	}
 	for loc, fragment := range map[string]string{
 		"https://registry.example.com": "scheme",
-		"registry.example.com/":        "empty path component",
+		"registry.example.com//x":      "empty path component",
+		"mirror":                       "would be read as a Docker Hub namespace",
 		"registry example.com":         "whitespace",
 		"registry.example.com:0":       "port",
 		"registry.example.com:65536":   "port",

@@ -3,7 +3,6 @@ package validation
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/apis/kops"
 )
 
@@ -36,18 +35,4 @@ func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.E
 			"must be true: kops's secure metrics-server needs cert-manager, which this build does not deploy"))
 	}
 	return errs
-}
-
-// pinnedImageProblem is imageProblem, and also refuses what channels refuses in an addon's
-// manifest (channelsapi.ValidatePinnedImage): an image that names no tag or digest, or the mutable
-// tag latest. An addon's image is the same in every mode, and the operator's custom resource
-// accepts only pinned images.
-func pinnedImageProblem(ref string) string {
-	if msg := imageProblem(ref); msg != "" {
-		return msg
-	}
-	if err := channelsapi.ValidatePinnedImage(ref); err != nil {
-		return err.Error()
-	}
-	return ""
 }

@@ -78,7 +78,7 @@ var needs = map[string][]rbacv1.PolicyRule{
 	},
 	Names().Namespace: {
 		rules("coordination.k8s.io", []string{"leases"}, []string{"create"}),
-		rules("coordination.k8s.io", []string{"leases"}, []string{"get", "update", "patch"}, "coredns-operator-leader"),
+		rules("coordination.k8s.io", []string{"leases"}, []string{"get", "update"}, "coredns-operator-leader"), // lease.go and client-go's LeaseLock alike (TestLeaseElectorSideBySideWithClientGo): no patch
 		rules("", []string{"events"}, []string{"create", "patch"}),
 		rules("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 	},

@@ -21,7 +21,7 @@ func TestRightsMarkdown(t *testing.T) {
 		{"named apps write", "| `kube-system` | apps | `deployments` | `update`, `patch` | `coredns` | "},
 		{"named service write", "| `kube-system` | core | `services` | `update`, `patch` | `kube-dns` | "},
 		{"status", "| `kube-system` | addons.x-k8s.io | `corednses/status` | `get`, `update`, `patch` | `coredns` | "},
-		{"lease", "| `coredns-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `coredns-operator-leader` | "},
+		{"lease", "| `coredns-operator-system` | coordination.k8s.io | `leases` | `get`, `update` | `coredns-operator-leader` | "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Contains(t, md, "\n"+tc.row)

@@ -64,7 +64,7 @@ func TestRightsAreTheLeastThatWork(t *testing.T) {
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 		},
 		Names().Namespace: {
-			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{Names().LeaseName}},
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "update"}, ResourceNames: []string{Names().LeaseName}},
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"create"}},
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 		},
@@ -207,7 +207,7 @@ func TestCustomResourceDefinition(t *testing.T) {
 
 func TestRightsMarkdown(t *testing.T) {
 	md := Descriptor().RightsMarkdown()
-	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `metrics-server-operator-leader` |")
+	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update` | `metrics-server-operator-leader` |")
 	assert.NotContains(t, md, "coredns")
 }
 

@@ -51,7 +51,7 @@ func (n Names) OwnNamespaceRights() []Right {
 		{Namespace: n.Namespace, APIGroup: "events.k8s.io", Resources: []string{"events"}, Verbs: events, Why: "Same events through the newer events API."},
 		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"},
 			Why: "Create the leader-election lease when missing (create cannot be limited by name)."},
-		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"},
+		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update"},
 			ResourceNames: []string{n.LeaseName}, Why: "Read and renew only its own leader-election lease."},
 	}
 }

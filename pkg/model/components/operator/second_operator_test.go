@@ -86,7 +86,7 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 
 	// The docs table and the package allow-list.
 	md := d.RightsMarkdown()
-	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update`, `patch` | `metrics-server-operator-leader` | Read and renew only its own leader-election lease. |")
+	assert.Contains(t, md, "| `metrics-server-operator-system` | coordination.k8s.io | `leases` | `get`, `update` | `metrics-server-operator-leader` | Read and renew only its own leader-election lease. |")
 	pkg, err := d.PackageObjects()
 	require.NoError(t, err)
 	require.Len(t, pkg, 4)

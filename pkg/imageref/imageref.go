@@ -1,0 +1,140 @@
+// Package imageref is this project's one parser of container image references and registry
+// locations. The grammar is github.com/distribution/reference, the one container runtimes and the
+// kubelet parse with: what it refuses, a node would refuse too, so refusing it early turns a pod
+// stuck in ErrImagePull into an error at `kops update` time that names the field to fix. This
+// package adds only what the library leaves out: an explanation of which part of a refused
+// reference is wrong (the library often says only "invalid reference format"), a port range, the
+// "pinned" rule of channels and the operators' custom resources, and the rules for spec.assets
+// locations.
+package imageref
+
+import (
+	// go-digest validates a sha256 or sha512 digest only when that hash is linked into the binary;
+	// without it every such digest would be refused as "unsupported digest algorithm".
+	_ "crypto/sha256"
+	_ "crypto/sha512"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/distribution/reference"
+)
+
+// Image is a parsed image reference, normalised the way container runtimes normalise it:
+// "busybox" is docker.io/library/busybox, index.docker.io is docker.io.
+type Image struct {
+	Registry   string // e.g. registry.k8s.io, docker.io, localhost:5000, [::1]:5000
+	Repository string // the path below the registry, e.g. coredns/coredns, library/busybox
+	Tag        string // without ':'; may be empty
+	Digest     string // algorithm:hex without '@'; may be empty
+}
+
+// Suffix is the reference's tag and digest as written (":tag", "@digest" or both), so that a
+// reference rebuilt from it pulls the same content.
+func (i Image) Suffix() string {
+	s := ""
+	if i.Tag != "" {
+		s += ":" + i.Tag
+	}
+	if i.Digest != "" {
+		s += "@" + i.Digest
+	}
+	return s
+}
+
+// String is the fully qualified reference: registry/repository[:tag][@digest].
+func (i Image) String() string { return i.Registry + "/" + i.Repository + i.Suffix() }
+
+// Parse parses and normalises an image reference. The error names the reference and what is wrong.
+func Parse(s string) (Image, error) {
+	img, msg := parse(s)
+	if msg != "" {
+		return Image{}, fmt.Errorf("image reference %q: %s", s, msg)
+	}
+	return img, nil
+}
+
+func parse(s string) (Image, string) {
+	named, err := reference.ParseNormalizedNamed(s)
+	if err != nil {
+		return Image{}, explain(s, err)
+	}
+	img := Image{Registry: reference.Domain(named), Repository: reference.Path(named)}
+	if img.Registry == "" {
+		// A first component with a dot that is no valid host ("reg_istry.example.com/x") is read
+		// by the grammar as a path without a registry, and by runtimes as a host: it names nothing
+		// pullable either way.
+		return Image{}, explain(s, reference.ErrReferenceInvalidFormat)
+	}
+	if t, ok := named.(reference.Tagged); ok {
+		img.Tag = t.Tag()
+	}
+	if d, ok := named.(reference.Digested); ok {
+		img.Digest = d.Digest().String()
+	}
+	if msg := portProblem(img.Registry); msg != "" {
+		return Image{}, msg
+	}
+	return img, ""
+}
+
+// ParsePinned parses an image reference that must name fixed content: a tag other than "latest",
+// or a sha256 digest. Channels refuse mutable references in an addon, because a node pulling
+// "latest" (or no tag) gets whatever was pushed last. Only sha256 is accepted as a digest because
+// the operators' custom resources' schema (crdschema.PinnedImagePattern) accepts only sha256.
+func ParsePinned(s string) (Image, error) {
+	img, err := Parse(s)
+	switch {
+	case err != nil:
+		return Image{}, err
+	case img.Digest != "":
+		if algorithm, _, _ := strings.Cut(img.Digest, ":"); algorithm != "sha256" {
+			return Image{}, fmt.Errorf("image reference %q: pin it with a sha256 digest, not %s", s, algorithm)
+		}
+	case img.Tag == "":
+		return Image{}, fmt.Errorf("image reference %q has no tag; pin it with a version tag or a digest", s)
+	case img.Tag == "latest":
+		return Image{}, fmt.Errorf("image reference %q uses the mutable tag latest; pin it with a version tag or a digest", s)
+	}
+	return img, nil
+}
+
+// portProblem refuses a port the grammar allows (any digits) but no one can connect to.
+func portProblem(registry string) string {
+	i := strings.LastIndex(registry, ":")
+	if i < 0 || i < strings.LastIndex(registry, "]") {
+		return ""
+	}
+	if n, err := strconv.Atoi(registry[i+1:]); err != nil || n < 1 || n > 65535 {
+		return fmt.Sprintf("port %q of registry %q must be a number from 1 to 65535", registry[i+1:], registry)
+	}
+	return ""
+}
+
+// ParseLocation checks a registry location from spec.assets (containerRegistry, containerProxy): a
+// registry host, optionally followed by a repository path ("registry.example.com/mirror"). A
+// trailing slash is dropped; the location is returned otherwise as written.
+func ParseLocation(loc string) (string, error) {
+	loc = strings.TrimSuffix(loc, "/")
+	if strings.Contains(loc, "://") {
+		return "", fmt.Errorf("%q must be a registry host, not a URL: drop the scheme", loc)
+	}
+	host, _, _ := strings.Cut(loc, "/")
+	// Images remapped there start with the location, and runtimes read a first component without
+	// a dot or a port as a Docker Hub namespace: images remapped to "mirror" would be pulled from
+	// docker.io/mirror/..., someone else's repositories. (The library also reads an upper-case
+	// first component as a host, but older runtimes do not; a name only some read so is refused.)
+	if !strings.ContainsAny(host, ".:") && host != "localhost" {
+		return "", fmt.Errorf("%q: %q would be read as a Docker Hub namespace, not a registry host; give its domain name or port (%s.example.com, %s:5000)", loc, host, host, host)
+	}
+	// A location is valid when an image below it is: the library parses one, so that a location
+	// and the images remapped below it follow the same grammar.
+	img, msg := parse(loc + "/x")
+	if msg == "" && (img.Registry != host || img.Tag != "" || img.Digest != "") {
+		msg = "expected host[:port][/path]"
+	}
+	if msg != "" {
+		return "", fmt.Errorf("%q: %s", loc, msg)
+	}
+	return loc, nil
+}
