@@ -4,9 +4,11 @@ package s3env
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 
 	"k8s.io/kops/util/pkg/vfs/s3store"
 )
@@ -24,14 +26,39 @@ func Settings(env map[string]string) s3store.Settings {
 		AccessKeyID:     env["S3_ACCESS_KEY_ID"],
 		SecretAccessKey: env["S3_SECRET_ACCESS_KEY"],
 		ACL:             env["KOPS_STATE_S3_ACL"],
-		LoadDefault:     loadDefault,
+		LoadDefault:     func(ctx context.Context) (aws.Config, error) { return loadDefault(ctx, env["S3_REGION"]) },
 	}
 }
 
 // loadDefault is the AWS SDK's default configuration. The SDK reads the process environment and
 // the shared files itself: this function, handed down from the cmd edge, is the one place below
-// main where that happens, and only when an s3:// store is used. The region falls back to the
-// instance's metadata, as kops on an AWS instance expects.
-func loadDefault(ctx context.Context) (aws.Config, error) {
-	return config.LoadDefaultConfig(ctx, config.WithEC2IMDSRegion())
+// main where that happens, and only when an s3:// store is used. region (S3_REGION) is the
+// configuration's region when set; otherwise the SDK's chain (AWS_REGION, the profile) names it,
+// and failing that the instance's metadata, as kops on an EC2 instance expects. Off EC2 the
+// metadata does not answer: the region is then left to the store (the bucket's own).
+func loadDefault(ctx context.Context, region string) (aws.Config, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Credentials != nil {
+		cfg.Credentials = namedCredentials{cfg.Credentials, credentialSource(cfg)}
+	}
+	if cfg.Region != "" {
+		return cfg, nil
+	}
+	// Not config.WithEC2IMDSRegion: it fails the whole configuration where no metadata answers.
+	imdsCtx, cancel := context.WithTimeout(ctx, imdsTimeout)
+	defer cancel()
+	if out, err := imds.NewFromConfig(cfg).GetRegion(imdsCtx, nil); err == nil {
+		cfg.Region = out.Region
+	}
+	return cfg, nil
 }
+
+// imdsTimeout bounds asking the instance metadata for the region: off EC2 nothing answers.
+const imdsTimeout = 2 * time.Second

@@ -33,7 +33,7 @@ var (
 	// ErrClockSkew is returned, wrapped, when S3 refuses a request's time: this machine's clock is off.
 	ErrClockSkew = errors.New("clock skew")
 	// ErrCertificate is returned, wrapped, when the endpoint's TLS certificate is not trusted.
-	ErrCertificate = errors.New("TLS certificate not trusted")
+	ErrCertificate = errors.New("untrusted TLS certificate")
 )
 
 // iamAction is the permission each call needs, named as an IAM policy names it, so that an access
@@ -113,7 +113,7 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 		return fmt.Errorf("%w: %s on %s: the credentials in use lack that permission (or the bucket belongs to another account)%s",
 			ErrAccessDenied, iamAction[op], where, b.endpointNote())
 	case isCertificate(err):
-		return fmt.Errorf("%w: %s%s: %v; set AWS_CA_BUNDLE (or ca_bundle in the AWS profile) to a PEM file of the CA that issued it",
+		return fmt.Errorf("%w: %s%s: the server's TLS certificate is not trusted: %v; set AWS_CA_BUNDLE (or ca_bundle in the AWS profile) to a PEM file of the CA that issued it",
 			ErrCertificate, where, b.endpointNote(), netCause(err))
 	case isNetwork(err):
 		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))

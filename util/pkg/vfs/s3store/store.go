@@ -171,9 +171,12 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 			o.Region = region
 			o.HTTPClient = httpClient
 			if s.Endpoint != "" {
-				// S3_ENDPOINT wins over an endpoint of the SDK's configuration (AWS_ENDPOINT_URL_S3).
+				// S3_ENDPOINT wins over the endpoint settings of the SDK's configuration
+				// (AWS_ENDPOINT_URL_S3, FIPS, dual-stack), which name AWS's endpoints.
 				o.BaseEndpoint = aws.String(s.Endpoint)
 				o.UsePathStyle = true
+				o.EndpointOptions.UseFIPSEndpoint = aws.FIPSEndpointStateDisabled
+				o.EndpointOptions.UseDualStackEndpoint = aws.DualStackEndpointStateDisabled
 			}
 		}
 	}
