@@ -157,7 +157,7 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 		}
 		cfg.Credentials = credentialSource{cfg.Credentials}
 	default:
-		return nil, "", fmt.Errorf("%w: s3://%s: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or configure the AWS credential chain", ErrCredentials, b.name)
+		return nil, "", fmt.Errorf("%w: s3://%s: no credentials: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or configure the AWS credential chain", ErrCredentials, b.name)
 	}
 	if s.Region != "" {
 		cfg.Region = s.Region
