@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go/logging"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -103,3 +105,32 @@ func TestS3EndpointOfEveryPartition(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestS3ReadLogsNothing: reading an object that carries no checksum (as every object kops or an
+// older tool wrote) puts nothing on the SDK's log, which is the command's stderr.
+func TestS3ReadLogsNothing(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"1"`)
+		fmt.Fprint(w, "hello")
+	}))
+	defer srv.Close()
+	var logged []string
+	settings := s3store.Settings{Endpoint: srv.URL, Region: "us-east-1", LoadDefault: func(context.Context) (aws.Config, error) {
+		return aws.Config{
+			// As config.LoadDefaultConfig sets it: GetObject validates a checksum the answer carries.
+			ResponseChecksumValidation: aws.ResponseChecksumValidationWhenSupported,
+			Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+				return aws.Credentials{AccessKeyID: "AKID", SecretAccessKey: "secret"}, nil
+			}),
+			Logger: logging.LoggerFunc(func(c logging.Classification, format string, v ...any) {
+				logged = append(logged, fmt.Sprintf(string(c)+" "+format, v...))
+			}),
+		}, nil
+	}}
+	p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://bucket/state/config")
+	require.NoError(t, err)
+	data, err := p.ReadFile()
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(data))
+	assert.Empty(t, logged)
+}

@@ -170,6 +170,9 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 		return func(o *s3.Options) {
 			o.Region = region
 			o.HTTPClient = httpClient
+			// Objects kops (or any older tool) wrote carry no checksum: the SDK would log a line
+			// on the command's stderr for every such read.
+			o.DisableLogOutputChecksumValidationSkipped = true
 			if s.Endpoint != "" {
 				// S3_ENDPOINT wins over the endpoint settings of the SDK's configuration
 				// (AWS_ENDPOINT_URL_S3, FIPS, dual-stack), which name AWS's endpoints.
