@@ -4,6 +4,7 @@ package s3env
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -25,7 +26,7 @@ func Settings(env map[string]string) s3store.Settings {
 		Region:          env["S3_REGION"],
 		AccessKeyID:     env["S3_ACCESS_KEY_ID"],
 		SecretAccessKey: env["S3_SECRET_ACCESS_KEY"],
-		ACL:             env["KOPS_STATE_S3_ACL"],
+		ACL:             strings.TrimSpace(env["KOPS_STATE_S3_ACL"]),
 		LoadDefault:     func(ctx context.Context) (aws.Config, error) { return loadDefault(ctx, env["S3_REGION"]) },
 	}
 }

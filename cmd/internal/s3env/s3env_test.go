@@ -225,3 +225,18 @@ func TestCredentialFailureIsNotS3s(t *testing.T) {
 		})
 	}
 }
+
+// TestSettingsFromEnv: kops's variables reach the store's settings, KOPS_STATE_S3_ACL trimmed as
+// kops trims it.
+func TestSettingsFromEnv(t *testing.T) {
+	got := s3env.Settings(map[string]string{
+		"S3_ENDPOINT": "http://127.0.0.1:9000", "S3_REGION": "eu-west-3", "S3_ACCESS_KEY_ID": "AKID", "S3_SECRET_ACCESS_KEY": "secret",
+		"KOPS_STATE_S3_ACL": " bucket-owner-full-control\n",
+	})
+	assert.Equal(t, "http://127.0.0.1:9000", got.Endpoint)
+	assert.Equal(t, "eu-west-3", got.Region)
+	assert.Equal(t, "AKID", got.AccessKeyID)
+	assert.Equal(t, "secret", got.SecretAccessKey)
+	assert.Equal(t, "bucket-owner-full-control", got.ACL)
+	assert.NotNil(t, got.LoadDefault)
+}
