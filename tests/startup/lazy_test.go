@@ -81,6 +81,102 @@ func TestNothingHeavyAtPackageInit(t *testing.T) {
 	}
 }
 
+// TestNoAWSSDKAtPackageInit: no production package calls into the AWS SDK (or smithy-go) in a
+// package-level initialiser: the s3:// store makes its SDK client on first use of an s3:// path,
+// so a command that touches no bucket does no SDK work beyond the SDK's own package init.
+func TestNoAWSSDKAtPackageInit(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	for _, path := range productionFiles(t) {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		sdk := sdkImports(f)
+		if len(sdk) == 0 {
+			continue
+		}
+		checked++
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.GenDecl)
+			if !ok || d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				for _, value := range spec.(*ast.ValueSpec).Values {
+					for _, call := range callsInto(value, sdk) {
+						assert.Fail(t, "the AWS SDK at package init", "%s: %s in a package-level initialiser; call it on first use of an s3:// path",
+							fset.Position(call.Pos()), calleeName(call))
+					}
+				}
+			}
+		}
+	}
+	require.NotZero(t, checked, "some production file imports the SDK (the s3:// store)")
+}
+
+// sdkImports are the names under which f imports a package of the AWS SDK or smithy-go.
+func sdkImports(f *ast.File) map[string]bool {
+	names := map[string]bool{}
+	for _, imp := range f.Imports {
+		p := strings.Trim(imp.Path.Value, `"`)
+		if !strings.HasPrefix(p, "github.com/aws/aws-sdk-go-v2") && !strings.HasPrefix(p, "github.com/aws/smithy-go") {
+			continue
+		}
+		name := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		names[name] = true
+	}
+	return names
+}
+
+// callsInto finds the calls of functions of the packages named in an initialiser, outside function
+// literals (whose bodies run only when called).
+func callsInto(expr ast.Expr, pkgs map[string]bool) []*ast.CallExpr {
+	var found []*ast.CallExpr
+	ast.Inspect(expr, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if name := calleeName(n); name != "" && pkgs[strings.SplitN(name, ".", 2)[0]] {
+				found = append(found, n)
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// TestSDKCallsAreFound: the check sees SDK calls under their import names, and spares function
+// literals and other packages.
+func TestSDKCallsAreFound(t *testing.T) {
+	src := `package p
+import (
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"strings"
+)
+var a = s3.NewDefaultEndpointResolver()
+var b = struct{ c any }{awshttp.NewBuildableClient()}
+var c = func() any { return s3.New(s3.Options{}) }
+var d = strings.ToUpper("x")
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	sdk := sdkImports(f)
+	assert.Equal(t, map[string]bool{"s3": true, "awshttp": true}, sdk)
+	var got []string
+	for _, decl := range f.Decls[1:] {
+		for _, value := range decl.(*ast.GenDecl).Specs[0].(*ast.ValueSpec).Values {
+			for _, call := range callsInto(value, sdk) {
+				got = append(got, calleeName(call))
+			}
+		}
+	}
+	assert.Equal(t, []string{"s3.NewDefaultEndpointResolver", "awshttp.NewBuildableClient"}, got)
+}
+
 // eagerCalls finds eager calls in an initialiser, outside function literals (whose bodies run
 // only when called).
 func eagerCalls(expr ast.Expr) []*ast.CallExpr {

@@ -4,54 +4,62 @@ package s3env
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
+	"strings"
+	"time"
 
-	"k8s.io/kops/util/pkg/aws/awscreds"
-	"k8s.io/kops/util/pkg/aws/awshttp"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+
 	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
 // Settings is what an s3:// state store reads from the environment, as kops reads it: kops's
 // S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY for S3-compatible servers,
-// and otherwise the AWS default credential chain and region (AWS_* variables, ~/.aws, container
-// and instance roles; package awscreds), looked up only when an s3:// store is used. env is the
-// process environment, which the chain gets as a value: nothing below cmd/ reads it.
+// KOPS_STATE_S3_ACL for the canned ACL of every object written, and otherwise the AWS SDK's
+// default configuration (AWS_* variables, ~/.aws, SSO, container and instance roles, the region of
+// the instance's metadata), loaded only when an s3:// store is first used. env is the process
+// environment the command was given.
 func Settings(env map[string]string) s3store.Settings {
 	return s3store.Settings{
 		Endpoint:        env["S3_ENDPOINT"],
 		Region:          env["S3_REGION"],
 		AccessKeyID:     env["S3_ACCESS_KEY_ID"],
 		SecretAccessKey: env["S3_SECRET_ACCESS_KEY"],
-		LoadDefault: func(context.Context) (s3store.AWSConfig, error) {
-			// A credential_process's prompts and errors reach the user, as with the AWS CLI.
-			cfg, err := awscreds.Load(awscreds.Options{Env: env, Stderr: os.Stderr})
-			if err != nil {
-				return s3store.AWSConfig{}, err
-			}
-			if err := unsupported(cfg); env["S3_ENDPOINT"] == "" && err != nil {
-				return s3store.AWSConfig{}, err
-			}
-			return s3store.AWSConfig{Region: cfg.Region, Credentials: cfg.Credentials.Retrieve, TLS: cfg.TLS}, nil
-		},
+		ACL:             strings.TrimSpace(env["KOPS_STATE_S3_ACL"]),
+		LoadDefault:     func(ctx context.Context) (aws.Config, error) { return loadDefault(ctx, env["S3_REGION"]) },
 	}
 }
 
-// unsupported refuses, unless S3_ENDPOINT names the endpoint, AWS settings that would send S3
-// requests elsewhere than the store's own addressing does (the AWS SDK honoured them before kops had its own client): followed silently,
-// they would reach AWS's default endpoint with the user's credentials instead of the one meant.
-func unsupported(cfg awscreds.Config) error {
-	switch {
-	case cfg.S3Endpoint != "":
-		return fmt.Errorf("an S3 endpoint is configured for the AWS SDKs (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, or endpoint_url in the AWS profile): "+
-			"kops's s3:// store reads S3_ENDPOINT instead; set S3_ENDPOINT=%s (addressed path-style), or AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true to use AWS's", awshttp.RedactURL(cfg.S3Endpoint))
-	case cfg.FIPS:
-		return errors.New("AWS_USE_FIPS_ENDPOINT (or use_fips_endpoint in the AWS profile) is set: kops's s3:// store does not choose FIPS endpoints itself; " +
-			"set S3_ENDPOINT=https://s3-fips.REGION.amazonaws.com and S3_REGION=REGION")
-	case cfg.DualStack:
-		return errors.New("AWS_USE_DUALSTACK_ENDPOINT (or use_dualstack_endpoint in the AWS profile) is set: kops's s3:// store does not choose dual-stack endpoints itself; " +
-			"set S3_ENDPOINT=https://s3.dualstack.REGION.amazonaws.com and S3_REGION=REGION")
+// loadDefault is the AWS SDK's default configuration. The SDK reads the process environment and
+// the shared files itself: this function, handed down from the cmd edge, is the one place below
+// main where that happens, and only when an s3:// store is used. region (S3_REGION) is the
+// configuration's region when set; otherwise the SDK's chain (AWS_REGION, the profile) names it,
+// and failing that the instance's metadata, as kops on an EC2 instance expects. Off EC2 the
+// metadata does not answer: the region is then left to the store (the bucket's own).
+func loadDefault(ctx context.Context, region string) (aws.Config, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
 	}
-	return nil
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Credentials != nil {
+		cfg.Credentials = namedCredentials{cfg.Credentials, credentialSource(cfg)}
+	}
+	if cfg.Region != "" {
+		return cfg, nil
+	}
+	// Not config.WithEC2IMDSRegion: it fails the whole configuration where no metadata answers.
+	imdsCtx, cancel := context.WithTimeout(ctx, imdsTimeout)
+	defer cancel()
+	if out, err := imds.NewFromConfig(cfg).GetRegion(imdsCtx, nil); err == nil {
+		cfg.Region = out.Region
+	}
+	return cfg, nil
 }
+
+// imdsTimeout bounds asking the instance metadata for the region: off EC2 nothing answers.
+const imdsTimeout = 2 * time.Second

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,40 +22,53 @@ import (
 	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
+// isolate gives the test a process environment of its own for the AWS SDK, which reads it itself
+// (in the loader s3env hands down): no AWS_* variable of the machine, shared config and
+// credentials files of its own (the SDK finds ~/.aws by the HOME of the process's start, so they
+// are named), no instance metadata, and then vars.
+func isolate(t *testing.T, vars map[string]string) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "AWS_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	dir := t.TempDir()
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+}
+
 // TestDefaultChainReachesS3: without S3_ACCESS_KEY_ID, the store signs with what the AWS default
 // chain finds (environment keys, a profile of the shared files), and the real S3 server accepts
 // it; a wrong key from the chain is refused, naming the action.
 func TestDefaultChainReachesS3(t *testing.T) {
 	srv := s3test.Shared(t)
 	bucket := srv.NewBucket(t)
-	home := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(home, ".aws"), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(home, ".aws", "credentials"), []byte(
+	credentials := filepath.Join(t.TempDir(), "credentials")
+	require.NoError(t, os.WriteFile(credentials, []byte(
 		"[admin]\naws_access_key_id = "+s3test.AccessKey+"\naws_secret_access_key = "+s3test.SecretKey+"\n"+
 			"[reader]\naws_access_key_id = "+s3test.ReadOnlyAccessKey+"\naws_secret_access_key = "+s3test.ReadOnlySecretKey+"\n"), 0o600))
-	base := map[string]string{"S3_ENDPOINT": srv.Endpoint, "S3_REGION": s3test.Region, "HOME": home, "AWS_EC2_METADATA_DISABLED": "true"}
-	with := func(extra map[string]string) map[string]string {
-		env := map[string]string{}
-		for k, v := range base {
-			env[k] = v
-		}
-		for k, v := range extra {
-			env[k] = v
-		}
-		return env
-	}
+	env := map[string]string{"S3_ENDPOINT": srv.Endpoint, "S3_REGION": s3test.Region}
 	tests := []struct {
 		name    string
-		env     map[string]string
+		aws     map[string]string
 		wantErr error
 	}{
-		{"environment keys", with(map[string]string{"AWS_ACCESS_KEY_ID": s3test.AccessKey, "AWS_SECRET_ACCESS_KEY": s3test.SecretKey}), nil},
-		{"profile", with(map[string]string{"AWS_PROFILE": "admin"}), nil},
-		{"read-only profile", with(map[string]string{"AWS_PROFILE": "reader"}), s3store.ErrAccessDenied},
+		{"environment keys", map[string]string{"AWS_ACCESS_KEY_ID": s3test.AccessKey, "AWS_SECRET_ACCESS_KEY": s3test.SecretKey}, nil},
+		{"profile", map[string]string{"AWS_PROFILE": "admin"}, nil},
+		{"read-only profile", map[string]string{"AWS_PROFILE": "reader"}, s3store.ErrAccessDenied},
+		{"wrong secret key", map[string]string{"AWS_ACCESS_KEY_ID": s3test.AccessKey, "AWS_SECRET_ACCESS_KEY": "not-the-secret-0123456789"}, s3store.ErrCredentials},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := vfs.NewContext(nil).WithS3(s3store.New(s3env.Settings(tt.env))).ParsePath("s3://" + bucket + "/" + tt.name)
+			isolate(t, tt.aws)
+			t.Setenv("AWS_SHARED_CREDENTIALS_FILE", credentials)
+			p, err := vfs.NewContext(nil).WithS3(s3store.New(s3env.Settings(env))).ParsePath("s3://" + bucket + "/" + tt.name)
 			require.NoError(t, err)
 			err = p.Join("config").WriteFile([]byte("x"))
 			if tt.wantErr != nil {
@@ -69,40 +83,61 @@ func TestDefaultChainReachesS3(t *testing.T) {
 	}
 }
 
-// TestAWSSettingsTheStoreDoesNotFollow: AWS settings that moved the SDK's S3 requests elsewhere
-// are refused with what to set instead, unless S3_ENDPOINT names the endpoint; none of them sends
-// a request.
-func TestAWSSettingsTheStoreDoesNotFollow(t *testing.T) {
-	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret", "HOME": t.TempDir()}
+// TestAWSEndpointSettings: the AWS SDK's endpoint settings choose where S3 requests go (FIPS,
+// dual-stack, an endpoint URL for S3, the region of the instance's metadata), and S3_ENDPOINT wins
+// over all of them. The requests are recorded, not sent; the instance metadata is a local server
+// answering as EC2's does.
+func TestAWSEndpointSettings(t *testing.T) {
+	imds := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/latest/api/token":
+			fmt.Fprint(w, "token")
+		case "/latest/dynamic/instance-identity/document":
+			fmt.Fprint(w, `{"region": "eu-west-3", "availabilityZone": "eu-west-3a"}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer imds.Close()
+	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-east-1"}
 	tests := []struct {
-		name string
-		env  map[string]string
-		want string
+		name   string
+		aws    map[string]string
+		s3     map[string]string
+		wantTo string
 	}{
-		{"AWS_ENDPOINT_URL_S3", map[string]string{"AWS_ENDPOINT_URL_S3": "http://user:pw@minio.local:9000/?x=1"}, "set S3_ENDPOINT=http://minio.local:9000/ (addressed path-style)"},
-		{"AWS_ENDPOINT_URL", map[string]string{"AWS_ENDPOINT_URL": "http://localstack:4566"}, "set S3_ENDPOINT=http://localstack:4566"},
-		{"FIPS", map[string]string{"AWS_USE_FIPS_ENDPOINT": "true"}, "set S3_ENDPOINT=https://s3-fips.REGION.amazonaws.com"},
-		{"dual-stack", map[string]string{"AWS_USE_DUALSTACK_ENDPOINT": "true"}, "set S3_ENDPOINT=https://s3.dualstack.REGION.amazonaws.com"},
-		{"S3_ENDPOINT wins", map[string]string{"AWS_ENDPOINT_URL_S3": "http://minio.local:9000", "AWS_USE_FIPS_ENDPOINT": "true", "S3_ENDPOINT": "http://127.0.0.1:1"}, ""},
+		{"default", nil, nil, "https://kops-state.s3.us-east-1.amazonaws.com/"},
+		{"FIPS", map[string]string{"AWS_USE_FIPS_ENDPOINT": "true"}, nil, "https://kops-state.s3-fips.us-east-1.amazonaws.com/"},
+		{"dual-stack", map[string]string{"AWS_USE_DUALSTACK_ENDPOINT": "true"}, nil, "https://kops-state.s3.dualstack.us-east-1.amazonaws.com/"},
+		{"AWS_ENDPOINT_URL_S3", map[string]string{"AWS_ENDPOINT_URL_S3": "http://minio.local:9000"}, nil, "http://kops-state.minio.local:9000/"},
+		{"S3_REGION", nil, map[string]string{"S3_REGION": "cn-north-1"}, "https://kops-state.s3.cn-north-1.amazonaws.com.cn/"},
+		{"instance metadata's region", map[string]string{"AWS_REGION": "", "AWS_EC2_METADATA_DISABLED": "false", "AWS_EC2_METADATA_SERVICE_ENDPOINT": imds.URL},
+			nil, "https://kops-state.s3.eu-west-3.amazonaws.com/"},
+		{"S3_ENDPOINT wins", map[string]string{"AWS_ENDPOINT_URL_S3": "http://minio.local:9000", "AWS_USE_FIPS_ENDPOINT": "true"},
+			map[string]string{"S3_ENDPOINT": "http://127.0.0.1:1/base", "S3_REGION": "us-east-1"}, "http://127.0.0.1:1/base/kops-state/state/config"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := map[string]string{}
+			vars := map[string]string{}
 			for k, v := range keys {
-				env[k] = v
+				vars[k] = v
 			}
-			for k, v := range tt.env {
-				env[k] = v
+			for k, v := range tt.aws {
+				vars[k] = v
 			}
-			cfg, err := s3env.Settings(env).LoadDefault(t.Context())
-			if tt.want == "" {
-				require.NoError(t, err)
-				assert.NotNil(t, cfg.Credentials)
-				return
-			}
+			isolate(t, vars)
+			rec := &s3test.Recorder{}
+			settings := s3env.Settings(tt.s3)
+			settings.Transport, settings.Timeout = rec, 5*time.Second
+			p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://kops-state/state/config")
+			require.NoError(t, err)
+			_, err = p.ReadFile()
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.want)
-			assert.NotContains(t, err.Error(), "pw")
+			reqs := rec.Requests()
+			require.NotEmpty(t, reqs, "%v", err)
+			u := *reqs[0].URL
+			u.RawQuery = ""
+			assert.Equal(t, tt.wantTo, u.String())
 		})
 	}
 }
@@ -119,10 +154,12 @@ func TestCABundle(t *testing.T) {
 	require.NoError(t, os.WriteFile(bundle, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
 	for _, withBundle := range []bool{true, false} {
 		t.Run(fmt.Sprint("bundle=", withBundle), func(t *testing.T) {
-			env := map[string]string{"S3_ENDPOINT": srv.URL, "S3_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "s", "HOME": t.TempDir()}
+			env := map[string]string{"S3_ENDPOINT": srv.URL, "S3_REGION": "us-east-1"}
+			vars := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "s"}
 			if withBundle {
-				env["AWS_CA_BUNDLE"] = bundle
+				vars["AWS_CA_BUNDLE"] = bundle
 			}
+			isolate(t, vars)
 			settings := s3env.Settings(env)
 			settings.Timeout = 5 * time.Second
 			p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://bucket/state")
@@ -170,8 +207,8 @@ func TestCredentialFailureIsNotS3s(t *testing.T) {
 				w.WriteHeader(tt.status)
 			}))
 			defer creds.Close()
-			env := map[string]string{"S3_ENDPOINT": s3.URL, "S3_REGION": "us-east-1", "HOME": t.TempDir(),
-				"AWS_EC2_METADATA_DISABLED": "true", "AWS_CONTAINER_CREDENTIALS_FULL_URI": creds.URL + "/creds"}
+			env := map[string]string{"S3_ENDPOINT": s3.URL, "S3_REGION": "us-east-1"}
+			isolate(t, map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": creds.URL + "/creds"})
 			settings := s3env.Settings(env)
 			settings.Timeout = 30 * time.Second
 			p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://bucket/state")
@@ -187,4 +224,19 @@ func TestCredentialFailureIsNotS3s(t *testing.T) {
 			assert.Zero(t, s3Calls.Load(), "requests to S3")
 		})
 	}
+}
+
+// TestSettingsFromEnv: kops's variables reach the store's settings, KOPS_STATE_S3_ACL trimmed as
+// kops trims it.
+func TestSettingsFromEnv(t *testing.T) {
+	got := s3env.Settings(map[string]string{
+		"S3_ENDPOINT": "http://127.0.0.1:9000", "S3_REGION": "eu-west-3", "S3_ACCESS_KEY_ID": "AKID", "S3_SECRET_ACCESS_KEY": "secret",
+		"KOPS_STATE_S3_ACL": " bucket-owner-full-control\n",
+	})
+	assert.Equal(t, "http://127.0.0.1:9000", got.Endpoint)
+	assert.Equal(t, "eu-west-3", got.Region)
+	assert.Equal(t, "AKID", got.AccessKeyID)
+	assert.Equal(t, "secret", got.SecretAccessKey)
+	assert.Equal(t, "bucket-owner-full-control", got.ACL)
+	assert.NotNil(t, got.LoadDefault)
 }

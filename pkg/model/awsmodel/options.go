@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/util/pkg/aws/partition"
+	"k8s.io/kops/util/pkg/aws/awspartition"
 )
 
 // clusterFacts are what decides the machines' IAM rights: which of kops's components run on the
@@ -87,7 +87,7 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &clusterFacts{name: c.Name, region: region, partition: partition.Of(region).Name, ipv6: c.Spec.IsIPv6Only()}
+	f := &clusterFacts{name: c.Name, region: region, partition: awspartition.Of(region), ipv6: c.Spec.IsIPv6Only()}
 	if err := f.readStateStore(c); err != nil {
 		return nil, err
 	}

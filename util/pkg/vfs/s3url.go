@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// S3 opens the paths of s3:// URLs. Its implementation, util/pkg/vfs/s3store (with kops's own S3
-// client, util/pkg/aws/s3api, and credential chain), lives in a package of its own: only the
+// S3 opens the paths of s3:// URLs. Its implementation, util/pkg/vfs/s3store (on the AWS SDK for
+// Go v2 and its default credential chain), lives in a package of its own: only the
 // commands that read s3:// stores link it, and give it to their Context at the cmd edge (WithS3).
 // The URL's form is checked here, so a command without S3 refuses a malformed URL with the same
 // words.

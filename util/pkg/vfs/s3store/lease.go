@@ -13,7 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/kops/util/pkg/aws/s3api"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -94,8 +97,8 @@ type heldLease struct {
 // readLease reads the lease and says whether it has expired, on the server's clock.
 func (p s3Path) readLease() (heldLease, error) {
 	var h heldLease
-	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
-		out, err := c.GetObject(ctx, p.b.name, p.key)
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(p.b.name), Key: aws.String(p.key)})
 		if err != nil {
 			return p.b.describe("GetObject", p.key, err)
 		}
@@ -104,12 +107,12 @@ func (p s3Path) readLease() (heldLease, error) {
 		if err != nil {
 			return err
 		}
-		h.etag, h.modified = out.ETag, out.LastModified
+		h.etag, h.modified = aws.ToString(out.ETag), aws.ToTime(out.LastModified)
 		if json.Unmarshal(data, &h.leaseBody) != nil || h.Seconds <= 0 {
 			// Not a lease this build wrote: treat it as the shortest lease, so it cannot block forever.
 			h.Owner, h.Seconds = fmt.Sprintf("an unreadable lease object (%d bytes)", len(data)), int(DefaultLeaseDuration/time.Second)
 		}
-		now := out.Date // zero if the server sent none: an expiry is then never assumed
+		now, _ := awsmiddleware.GetServerTime(out.ResultMetadata) // zero if the server sent no Date: an expiry is then never assumed
 		h.expired = !now.IsZero() && now.Sub(h.modified) > time.Duration(h.Seconds)*time.Second
 		return nil
 	})

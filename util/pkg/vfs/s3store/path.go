@@ -1,6 +1,7 @@
 package s3store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,10 @@ import (
 	"strings"
 	"syscall"
 
-	"k8s.io/kops/util/pkg/aws/s3api"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"k8s.io/kops/util/pkg/vfs"
 )
 
@@ -76,13 +80,13 @@ func (p s3Path) read() ([]byte, string, error) {
 	}
 	var data []byte
 	var etag string
-	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
-		out, err := c.GetObject(ctx, p.b.name, p.key)
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(p.b.name), Key: aws.String(p.key)})
 		if err != nil {
 			return p.b.describe("GetObject", p.key, err)
 		}
 		defer out.Body.Close()
-		if n := out.ContentLength; n > vfs.MaxFileSize {
+		if n := aws.ToInt64(out.ContentLength); n > vfs.MaxFileSize {
 			return vfs.TooLarge(p.String(), n)
 		}
 		data, err = io.ReadAll(io.LimitReader(out.Body, vfs.MaxFileSize+1))
@@ -92,7 +96,7 @@ func (p s3Path) read() ([]byte, string, error) {
 		if len(data) > vfs.MaxFileSize {
 			return vfs.TooLarge(p.String(), int64(len(data)))
 		}
-		etag = out.ETag
+		etag = aws.ToString(out.ETag)
 		return nil
 	})
 	return data, etag, err
@@ -113,11 +117,24 @@ func (p s3Path) putETag(data []byte, ifMatch, ifNoneMatch string) (string, error
 		return "", p.notFile("write")
 	}
 	var etag string
-	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
-		var err error
-		if etag, err = c.PutObject(ctx, p.b.name, p.key, data, ifMatch, ifNoneMatch); err != nil {
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		in := &s3.PutObjectInput{
+			Bucket: aws.String(p.b.name), Key: aws.String(p.key), Body: bytes.NewReader(data),
+			ContentLength:        aws.Int64(int64(len(data))),
+			ServerSideEncryption: p.b.sse(ctx, c),
+			ACL:                  types.ObjectCannedACL(p.b.settings.ACL),
+		}
+		if ifMatch != "" {
+			in.IfMatch = aws.String(ifMatch)
+		}
+		if ifNoneMatch != "" {
+			in.IfNoneMatch = aws.String(ifNoneMatch)
+		}
+		out, err := c.PutObject(ctx, in)
+		if err != nil {
 			return p.b.describe("PutObject", p.key, err)
 		}
+		etag = aws.ToString(out.ETag)
 		return nil
 	})
 	return etag, err
@@ -137,11 +154,12 @@ func (p s3Path) head() (bool, string, error) {
 		return false, "", nil
 	}
 	var etag string
-	err := p.b.op(func(ctx context.Context, c *s3api.Client) error {
-		var err error
-		if etag, err = c.HeadObject(ctx, p.b.name, p.key); err != nil {
+	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
+		out, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(p.b.name), Key: aws.String(p.key)})
+		if err != nil {
 			return p.b.describe("HeadObject", p.key, err)
 		}
+		etag = aws.ToString(out.ETag)
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
@@ -160,23 +178,44 @@ func (p s3Path) prefix() string {
 
 // list calls f with each page of what lies below p: every key when deep, else the immediate
 // objects and sub-prefixes. max bounds the keys per page (0: S3's default).
-func (p s3Path) list(deep bool, max int, f func(*s3api.ListPage) (more bool)) error {
-	in := s3api.ListInput{Bucket: p.b.name, Prefix: p.prefix(), MaxKeys: max}
-	if !deep {
-		in.Delimiter = "/"
+func (p s3Path) list(deep bool, max int, f func(*listPage) (more bool)) error {
+	in := &s3.ListObjectsV2Input{Bucket: aws.String(p.b.name)}
+	if pre := p.prefix(); pre != "" {
+		in.Prefix = aws.String(pre)
 	}
-	return p.b.op(func(ctx context.Context, c *s3api.Client) error {
+	if !deep {
+		in.Delimiter = aws.String("/")
+	}
+	if max > 0 {
+		in.MaxKeys = aws.Int32(int32(max))
+	}
+	return p.b.op(func(ctx context.Context, c *s3.Client) error {
 		for {
 			out, err := c.ListObjectsV2(ctx, in)
 			if err != nil {
 				return p.b.describe("ListObjectsV2", p.key, err)
 			}
-			if !f(out) || out.NextContinuationToken == "" {
+			page := &listPage{}
+			for _, o := range out.Contents {
+				page.keys = append(page.keys, aws.ToString(o.Key))
+			}
+			for _, cp := range out.CommonPrefixes {
+				page.commonPrefixes = append(page.commonPrefixes, aws.ToString(cp.Prefix))
+			}
+			next := aws.ToString(out.NextContinuationToken)
+			// A server repeating the token it was given would list forever.
+			if !f(page) || !aws.ToBool(out.IsTruncated) || next == "" || next == aws.ToString(in.ContinuationToken) {
 				return nil
 			}
-			in.ContinuationToken = out.NextContinuationToken
+			in.ContinuationToken = aws.String(next)
 		}
 	})
+}
+
+// listPage is one page of keys below a prefix.
+type listPage struct {
+	keys           []string
+	commonPrefixes []string
 }
 
 // hasMarker says whether a "p/" folder marker object is there: an empty folder that some tools
@@ -192,8 +231,8 @@ func (p s3Path) hasMarker() (bool, error) {
 // hasChildren says whether any object lies below p (p is then a folder).
 func (p s3Path) hasChildren() (bool, error) {
 	found := false
-	err := p.list(true, 1, func(out *s3api.ListPage) bool {
-		found = len(out.Keys) > 0
+	err := p.list(true, 1, func(out *listPage) bool {
+		found = len(out.keys) > 0
 		return false
 	})
 	return found, err
@@ -221,8 +260,12 @@ func (p s3Path) Remove() error {
 
 // delete removes the object if it still has the ETag etag (any, when empty).
 func (p s3Path) delete(etag string) error {
-	return p.b.op(func(ctx context.Context, c *s3api.Client) error {
-		if err := c.DeleteObject(ctx, p.b.name, p.key, etag); err != nil {
+	return p.b.op(func(ctx context.Context, c *s3.Client) error {
+		in := &s3.DeleteObjectInput{Bucket: aws.String(p.b.name), Key: aws.String(p.key)}
+		if etag != "" {
+			in.IfMatch = aws.String(etag)
+		}
+		if _, err := c.DeleteObject(ctx, in); err != nil {
 			return p.b.describe("DeleteObject", p.key, err)
 		}
 		return nil
@@ -260,8 +303,8 @@ func (p s3Path) RemoveAll() error {
 		return &fs.PathError{Op: "removeall", Path: p.String(), Err: errors.New("a bucket is not removed through its own path")}
 	}
 	var keys []string
-	err := p.list(true, 0, func(out *s3api.ListPage) bool {
-		keys = append(keys, out.Keys...)
+	err := p.list(true, 0, func(out *listPage) bool {
+		keys = append(keys, out.keys...)
 		return true
 	})
 	if err != nil {
@@ -297,14 +340,14 @@ func (p s3Path) RemoveAll() error {
 func (p s3Path) ReadDir() ([]vfs.Path, error) {
 	var children []vfs.Path
 	pre := p.prefix()
-	err := p.list(false, 0, func(out *s3api.ListPage) bool {
-		for _, cp := range out.CommonPrefixes {
+	err := p.list(false, 0, func(out *listPage) bool {
+		for _, cp := range out.commonPrefixes {
 			name := strings.TrimSuffix(strings.TrimPrefix(cp, pre), "/")
 			if validChild(name) {
 				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
 			}
 		}
-		for _, key := range out.Keys {
+		for _, key := range out.keys {
 			name := strings.TrimPrefix(key, pre)
 			if validChild(name) && !vfs.Hidden(name) {
 				children = append(children, s3Path{b: p.b, key: path.Join(p.key, name)})
@@ -368,8 +411,8 @@ func (p s3Path) IsDir() (bool, error) {
 }
 
 func (p s3Path) bucketExists() error {
-	return p.b.op(func(ctx context.Context, c *s3api.Client) error {
-		if _, err := c.HeadBucket(ctx, p.b.name); err != nil {
+	return p.b.op(func(ctx context.Context, c *s3.Client) error {
+		if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(p.b.name)}); err != nil {
 			return p.b.describe("HeadBucket", "", err)
 		}
 		return nil

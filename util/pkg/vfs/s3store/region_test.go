@@ -9,9 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"k8s.io/kops/util/pkg/aws/awshttp"
-	"k8s.io/kops/util/pkg/aws/s3api"
-	"k8s.io/kops/util/pkg/aws/sigv4"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // TestBucketRegion: the bucket's region is read from S3's answer to HeadBucket, on success and on
@@ -42,13 +41,12 @@ func TestBucketRegion(t *testing.T) {
 				w.WriteHeader(tt.status)
 			}))
 			defer srv.Close()
-			c := &s3api.Client{
-				HTTP: s3api.NoRedirects(&http.Client{}), Region: "us-east-1", Endpoint: srv.URL,
-				Credentials: func(context.Context) (sigv4.Credentials, error) {
-					return sigv4.Credentials{AccessKeyID: "a", SecretAccessKey: "b"}, nil
-				},
-				Retry: awshttp.Retry{MaxAttempts: 1},
-			}
+			c := s3.New(s3.Options{
+				Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), UsePathStyle: true, RetryMaxAttempts: 1,
+				Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+					return aws.Credentials{AccessKeyID: "a", SecretAccessKey: "b"}, nil
+				}),
+			})
 			got, err := bucketRegion(context.Background(), c, "my-bucket")
 			if tt.wantErr {
 				require.Error(t, err)

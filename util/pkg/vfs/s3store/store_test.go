@@ -283,3 +283,28 @@ func TestS3ReadsAreBounded(t *testing.T) {
 	assert.ErrorIs(t, err, vfs.ErrTooLarge)
 	assert.Equal(t, []string{"big", "ok"}, names(t, p))
 }
+
+// TestS3ClientIsLazy: opening and joining s3:// paths does no SDK work: the AWS configuration is
+// loaded (and the client made) on the first request, once per bucket.
+func TestS3ClientIsLazy(t *testing.T) {
+	srv := s3test.Shared(t)
+	bucket := srv.NewBucket(t)
+	loads := 0
+	settings := srv.Settings()
+	settings.AccessKeyID, settings.SecretAccessKey = "", ""
+	settings.LoadDefault = func(context.Context) (aws.Config, error) {
+		loads++
+		return aws.Config{Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: s3test.AccessKey, SecretAccessKey: s3test.SecretKey}, nil
+		})}, nil
+	}
+	p, err := vfs.NewContext(nil).WithS3(s3store.New(settings)).ParsePath("s3://" + bucket + "/state")
+	require.NoError(t, err)
+	config := p.Join("c", "config")
+	assert.Equal(t, "s3://"+bucket+"/state/c/config", config.String())
+	assert.Zero(t, loads, "no configuration is loaded before a request")
+	require.NoError(t, config.WriteFile([]byte("x")))
+	_, err = config.ReadFile()
+	require.NoError(t, err)
+	assert.Equal(t, 1, loads, "loaded once for the bucket")
+}

@@ -224,7 +224,9 @@ func startAttempt(bin, dir string, attempt int) (*Server, error) {
 		runtime.LockOSThread()
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
-		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "TMPDIR=" + dir}
+		// WEED_S3_SSE_KEY turns on SSE-S3 (x-amz-server-side-encryption: AES256, which the store
+		// asks for as kops does): without a key, SeaweedFS answers such a PutObject with a 500.
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "TMPDIR=" + dir, "WEED_S3_SSE_KEY=kops-test-sse-key"}
 		cmd.Stdout, cmd.Stderr = log, log
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		started <- cmd.Start()

@@ -1,0 +1,24 @@
+// Package awspartition says which AWS partition a region belongs to, as the AWS SDK's own endpoint
+// tables say: the partition is the second field of every ARN kops writes into IAM policies (aws,
+// aws-cn, aws-us-gov, aws-iso, aws-iso-b, aws-iso-e, aws-iso-f, aws-eusc, and whatever partition
+// a newer SDK knows). It is a table lookup: no request is made.
+package awspartition
+
+import (
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// Of is the partition of region. A region of no partition the SDK knows (or none) is in aws, as
+// the SDK resolves it too.
+func Of(region string) string {
+	if region == "" {
+		return "aws"
+	}
+	// S3's endpoint table is kept with every partition (S3 is in all of them), and reports the
+	// partition of the region it resolves.
+	ep, err := s3.NewDefaultEndpointResolver().ResolveEndpoint(region, s3.EndpointResolverOptions{})
+	if err != nil || ep.PartitionID == "" {
+		return "aws"
+	}
+	return ep.PartitionID
+}

@@ -1,0 +1,52 @@
+package s3test
+
+import (
+	"errors"
+	"net/http"
+	"sync"
+)
+
+// Recorder is an http.RoundTripper that keeps every request it carries (method, URL, header) and
+// hands it to Next; with Next nil it sends nothing and fails each request with ErrNotSent, so a
+// test sees where a request would go without any network.
+type Recorder struct {
+	Next http.RoundTripper
+
+	mu       sync.Mutex
+	requests []*http.Request
+}
+
+// ErrNotSent is a Recorder's answer when it has no Next.
+var ErrNotSent = errors.New("s3test.Recorder: request recorded, not sent")
+
+func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	r.requests = append(r.requests, req.Clone(req.Context()))
+	r.mu.Unlock()
+	if r.Next == nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, ErrNotSent
+	}
+	return r.Next.RoundTrip(req)
+}
+
+// Requests are the requests carried so far, in order.
+func (r *Recorder) Requests() []*http.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*http.Request(nil), r.requests...)
+}
+
+// Matching are the requests with method whose URL's query has the parameter query (empty: any
+// query, e.g. "encryption" for GetBucketEncryption).
+func (r *Recorder) Matching(method, query string) []*http.Request {
+	var out []*http.Request
+	for _, req := range r.Requests() {
+		if req.Method == method && (query == "" || req.URL.Query().Has(query)) {
+			out = append(out, req)
+		}
+	}
+	return out
+}
