@@ -148,7 +148,8 @@ func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tok
 		}
 		l := v.Interface().(*Literal)
 		*refs = append(*refs, l)
-		return l.tokens, nil
+		// A copy: TokensForTuple lays out the elements it is given in place.
+		return cloneTokens(l.tokens), nil
 	}
 	switch v.Kind() {
 	case reflect.String:

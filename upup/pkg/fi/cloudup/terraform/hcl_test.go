@@ -113,6 +113,9 @@ func FuzzStringsRoundTrip(f *testing.F) {
 // bytes are the same every time, and a data source declared again after Files still matches.
 func TestWritingLeavesExpressionsAlone(t *testing.T) {
 	target := NewTarget(Options{ClusterName: "a.example.com"})
+	listed := LiteralDataProperty("aws_security_group", "sg", "id")
+	before := cloneTokens(listed.tokens)
+	require.NoError(t, target.RenderResource("aws_thing", "a", &testUsesGroups{Name: "a", SecurityGroups: []*Literal{LiteralString("sg-0"), listed}}))
 	lookup := &taggedBody{Name: "sg", Tags: map[string]string{"KubernetesCluster": "a.example.com", "kubernetes.io/cluster/a.example.com": "owned"}}
 	require.NoError(t, target.RenderDataSource("aws_security_group", "sg", lookup))
 	require.NoError(t, target.AddOutputListItem("node_security_group_ids", LiteralDataProperty("aws_security_group", "sg", "id")))
@@ -125,4 +128,5 @@ func TestWritingLeavesExpressionsAlone(t *testing.T) {
 	assert.Contains(t, string(first[MainFile]), "  node_security_group_ids = [\"sg-1\", data.aws_security_group.sg.id]\n")
 	assert.Contains(t, string(first[MainFile]), "  value = [\"sg-1\", data.aws_security_group.sg.id]\n")
 	assert.NoError(t, target.RenderDataSource("aws_security_group", "sg", lookup), "the same lookup after Files")
+	assert.Equal(t, before, listed.tokens, "a Literal in a list is copied, not laid out in place")
 }

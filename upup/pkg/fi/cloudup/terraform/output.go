@@ -110,7 +110,7 @@ func (t *Target) mainFile() []byte {
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].expr < sorted[b].expr })
 		elems := make([]hclwrite.Tokens, len(sorted))
 		for i, l := range sorted {
-			elems[i] = l.tokens
+			elems[i] = cloneTokens(l.tokens) // TokensForTuple lays them out in place
 		}
 		header[name] = hclwrite.TokensForTuple(elems)
 	}
