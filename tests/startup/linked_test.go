@@ -25,35 +25,39 @@ var binaries = func() []string {
 	return out
 }()
 
-// neverLinked are packages no shipped binary may link: test libraries, client-go's typed
+// neverLinked are packages no shipped binary may link: test libraries, and client-go's typed
 // clientset and discovery client, which link every built-in API group (they doubled kops's
-// start-up once; see TestCommandsLinkNoTypedClientset), and HCL with go-cty and go-cmp, which the
-// terraform target linked until it wrote kubernetes.tf itself (upup/pkg/fi/cloudup/terraform; its
-// tests check it against hclwrite).
+// start-up once; see TestCommandsLinkNoTypedClientset).
 var neverLinked = []string{
 	"github.com/stretchr/testify",
-	"github.com/hashicorp/hcl",
-	"github.com/zclconf/go-cty",
-	"github.com/google/go-cmp",
 	"k8s.io/client-go/kubernetes",
 	"k8s.io/client-go/discovery",
 }
 
-// awsSDK is the AWS SDK for Go v2: the s3:// state store (util/pkg/vfs/s3store) runs on it, so
-// the commands that read s3:// stores (s3Commands) link it; kops also takes IAM ARN partitions
-// from its tables (util/pkg/aws/awspartition). The operators read no bucket and must not link it:
-// its package init (endpoint tables, schemas) would cost every operator start for nothing.
-var (
-	awsSDK     = []string{"github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go"}
-	s3Commands = []string{"kops", "channels"}
-)
+// linkedOnlyBy are libraries only some binaries need, keyed by the packages' prefixes: every other
+// binary would pay their package initialisation at each start for nothing.
+//   - The AWS SDK for Go v2: the s3:// state store (util/pkg/vfs/s3store) runs on it, so the commands
+//     that read s3:// stores link it; kops also takes IAM ARN partitions from its tables
+//     (util/pkg/aws/awspartition). The operators read no bucket.
+//   - hclwrite, with the rest of HCL, go-cty and go-cmp that it brings: it writes kubernetes.tf for
+//     `kops update cluster --target terraform` (upup/pkg/fi/cloudup/terraform).
+var linkedOnlyBy = map[string][]string{
+	"github.com/aws/aws-sdk-go-v2": {"kops", "channels"},
+	"github.com/aws/smithy-go":     {"kops", "channels"},
+	"github.com/hashicorp/hcl":     {"kops"},
+	"github.com/zclconf/go-cty":    {"kops"},
+	"github.com/google/go-cmp":     {"kops"},
+}
 
 // forbidden is what binary b may not link.
 func forbidden(b string) []string {
-	if slices.Contains(s3Commands, b) {
-		return neverLinked
+	out := slices.Clone(neverLinked)
+	for prefix, binaries := range linkedOnlyBy {
+		if !slices.Contains(binaries, b) {
+			out = append(out, prefix)
+		}
 	}
-	return append(slices.Clone(neverLinked), awsSDK...)
+	return out
 }
 
 // TestLinkedPackages: every package outside the standard library that a shipped binary links is

@@ -1,6 +1,6 @@
 // Package terraform is the `--target terraform` of `kops update cluster`: tasks that live in the
 // cloud write themselves as Terraform resources (kubernetes.tf) and data files (data/), rendered
-// with this package's own HCL writer (hcl.go), deterministically.
+// with hclwrite (hcl.go), deterministically.
 //
 // The contract between tasks and the target is small: a task implements Renderer and calls
 // RenderResource with a body struct whose fields carry `cty:"name"` tags, and AddFile for contents
@@ -9,6 +9,8 @@ package terraform
 
 import (
 	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
 // Renderer is implemented by tasks the terraform target can write.
@@ -19,8 +21,9 @@ type Renderer interface {
 // Literal is an HCL expression written verbatim: a reference to another resource's attribute or a
 // file() call. Build one with LiteralProperty or from AddFile; its fields are the target's business.
 type Literal struct {
-	// tokens are the expression as HCL tokens, built by hcl.go, never parsed from text.
-	tokens tokens
+	// tokens are the expression as HCL tokens, built with hclwrite's constructors, never parsed
+	// from text. They are copied into each file that uses them (cloneTokens).
+	tokens hclwrite.Tokens
 	// expr is the expression as HCL source, e.g. aws_iam_role.nodes-a-example-com.name.
 	expr string
 	// refersTo names the resource the expression refers to ("aws_iam_role.nodes-a-example-com"),
@@ -36,32 +39,25 @@ func (l *Literal) String() string { return l.expr }
 // LiteralProperty refers to an attribute of another rendered resource:
 // LiteralProperty("aws_iam_instance_profile", "nodes-a-example-com", "id").
 func LiteralProperty(resourceType, resourceName, prop string) *Literal {
-	t := spaced(traversalTokens(resourceType, resourceName, prop))
-	return &Literal{tokens: t, expr: t.String(), refersTo: resourceType + "." + resourceName}
+	t := traversalExpr(resourceType, resourceName, prop)
+	return &Literal{tokens: t, expr: string(t.Bytes()), refersTo: resourceType + "." + resourceName}
 }
 
 // LiteralString is a string value where an expression is expected (an ID in a list of references).
 func LiteralString(s string) *Literal {
-	t := spaced(stringTokens(s))
-	return &Literal{tokens: t, expr: t.String()}
+	t := stringExpr(s)
+	return &Literal{tokens: t, expr: string(t.Bytes())}
 }
 
 // LiteralDataProperty refers to an attribute of a rendered data source:
 // LiteralDataProperty("aws_security_group", "nodes-a-example-com", "id").
 func LiteralDataProperty(dataType, name, prop string) *Literal {
-	t := spaced(traversalTokens("data", dataType, name, prop))
-	return &Literal{tokens: t, expr: t.String(), refersTo: "data." + dataType + "." + name}
+	t := traversalExpr("data", dataType, name, prop)
+	return &Literal{tokens: t, expr: string(t.Bytes()), refersTo: "data." + dataType + "." + name}
 }
 
 // ResourceName turns a kops object name (nodes.a.example.com) into a Terraform resource name
 // (nodes-a-example-com), as kops names its resources.
 func ResourceName(name string) string {
 	return strings.ReplaceAll(name, ".", "-")
-}
-
-// spaced lays out one expression on its own, as its String shows it (the file is laid out again
-// as a whole when it is written).
-func spaced(t tokens) tokens {
-	layout(t)
-	return t
 }

@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // item is one attribute or nested block of a body. Items are sorted by name before they are
@@ -13,7 +16,7 @@ import (
 type item struct {
 	name string
 	// expr is an attribute's expression; nil for a block.
-	expr tokens
+	expr hclwrite.Tokens
 	// body is a block's content (block != nil means this item is a block).
 	block *[]item
 }
@@ -104,7 +107,7 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 			}
 			return blocks, nil
 		}
-		elems := make([]tokens, 0, f.Len())
+		elems := make([]hclwrite.Tokens, 0, f.Len())
 		for i := range f.Len() {
 			tokens, err := encodeScalar(f.Index(i), fmt.Sprintf("%s[%d]", where, i), refs)
 			if err != nil {
@@ -112,7 +115,7 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 			}
 			elems = append(elems, tokens)
 		}
-		return []item{{name: name, expr: tupleTokens(elems)}}, nil
+		return []item{{name: name, expr: hclwrite.TokensForTuple(elems)}}, nil
 	case reflect.Map:
 		if f.IsNil() {
 			return nil, nil
@@ -120,7 +123,11 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 		if f.Type().Key().Kind() != reflect.String || f.Type().Elem().Kind() != reflect.String {
 			return nil, fmt.Errorf("%s: maps must be map[string]string, not %s", where, f.Type())
 		}
-		return []item{{name: name, expr: mapTokens(f)}}, nil
+		m := make(map[string]string, f.Len())
+		for it := f.MapRange(); it.Next(); {
+			m[it.Key().String()] = it.Value().String()
+		}
+		return []item{{name: name, expr: mapExpr(m)}}, nil
 	case reflect.String:
 		if f.String() == "" {
 			return nil, nil
@@ -133,41 +140,28 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 	return []item{{name: name, expr: tokens}}, nil
 }
 
-// mapTokens writes a map[string]string as an object with sorted keys.
-func mapTokens(m reflect.Value) tokens {
-	keys := make([]string, 0, m.Len())
-	for _, k := range m.MapKeys() {
-		keys = append(keys, k.String())
-	}
-	sort.Strings(keys)
-	values := make([]tokens, len(keys))
-	for i, k := range keys {
-		values[i] = stringTokens(m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).String())
-	}
-	return objectTokens(keys, values)
-}
-
 // encodeScalar writes a string, bool or number, or a *Literal inside a list.
-func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (tokens, error) {
+func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tokens, error) {
 	if v.Type() == literalType {
 		if v.IsNil() {
 			return nil, fmt.Errorf("%s: nil literal in a list", where)
 		}
 		l := v.Interface().(*Literal)
 		*refs = append(*refs, l)
-		return l.tokens, nil
+		// A copy: TokensForTuple lays out the elements it is given in place.
+		return cloneTokens(l.tokens), nil
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return stringTokens(v.String()), nil
+		return stringExpr(v.String()), nil
 	case reflect.Bool:
-		return boolTokens(v.Bool()), nil
+		return hclwrite.TokensForValue(cty.BoolVal(v.Bool())), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return intTokens(v.Int()), nil
+		return hclwrite.TokensForValue(cty.NumberIntVal(v.Int())), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return uintTokens(v.Uint()), nil
+		return hclwrite.TokensForValue(cty.NumberUIntVal(v.Uint())), nil
 	case reflect.Float32, reflect.Float64:
-		t, err := floatTokens(v.Float())
+		t, err := floatExpr(v.Float())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
@@ -188,14 +182,14 @@ func isBlockType(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct
 }
 
-// writeItems appends items to body.
-func writeItems(body hclBody, items []item) {
+// writeItems appends items to body, in their order.
+func writeItems(body *hclwrite.Body, items []item) {
 	for _, it := range items {
 		if it.block == nil {
-			body.attribute(it.name, it.expr)
+			body.SetAttributeRaw(it.name, cloneTokens(it.expr))
 			continue
 		}
-		body.block(it.name, nil, func(b hclBody) { writeItems(b, *it.block) })
+		writeItems(body.AppendNewBlock(it.name, nil).Body(), *it.block)
 	}
 }
 

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -102,6 +103,20 @@ func TestEncodeFieldKinds(t *testing.T) {
   zones = ["b", "a"]
 }
 `},
+		{"numbers of every size, and floats in their shortest decimal form", struct {
+			F  float64 `cty:"f"`
+			F2 float32 `cty:"f2"`
+			I  int32   `cty:"i"`
+			U  uint8   `cty:"u"`
+			U6 uint64  `cty:"u6"`
+		}{F: 0.1, F2: 1.5, I: -3, U: 255, U6: math.MaxUint64}, `resource "aws_thing" "a-example-com" {
+  f  = 0.1
+  f2 = 1.5
+  i  = -3
+  u  = 255
+  u6 = 18446744073709551615
+}
+`},
 		{"empty but present map and list", struct {
 			Tags  map[string]string `cty:"tags"`
 			Zones []string          `cty:"zones"`
@@ -146,6 +161,9 @@ func TestEncodeRejects(t *testing.T) {
 		{"nil block in a slice", struct {
 			B []*testEBS `cty:"b"`
 		}{B: []*testEBS{nil}}, "aws_thing.a-example-com.B[0]: nil block"},
+		{"a number terraform does not read", struct {
+			N float64 `cty:"n"`
+		}{N: math.Inf(1)}, "aws_thing.a-example-com.N: +Inf is not a number terraform reads"},
 		{"nil literal in a list", struct {
 			L []*Literal `cty:"l"`
 		}{L: []*Literal{nil}}, "B[0]: nil literal"[2:]},

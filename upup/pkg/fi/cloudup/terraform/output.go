@@ -3,8 +3,13 @@ package terraform
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // MainFile is the terraform file the target writes below --out; data files go to DataDir.
@@ -84,17 +89,18 @@ func (t *Target) hasResource(key string) bool {
 }
 
 // mainFile writes locals and outputs (cluster_name, region and what tasks added, each once as a
-// local and once as an output, sorted by name) and the provider, then every resource sorted by type
-// and name, then the terraform block with the provider requirement, as kops lays kubernetes.tf out.
+// local and once as an output, sorted by name) and the provider, then every data source and
+// resource sorted by type and name, then the terraform block with the provider requirement, as
+// kops lays kubernetes.tf out. hclwrite's File.Bytes lays it out as terraform fmt does.
 func (t *Target) mainFile() []byte {
-	f := &hclFile{}
-	root := f.body()
-	header := map[string]tokens{}
+	f := hclwrite.NewEmptyFile()
+	root := f.Body()
+	header := map[string]hclwrite.Tokens{}
 	if t.opts.ClusterName != "" {
-		header["cluster_name"] = stringTokens(t.opts.ClusterName)
+		header["cluster_name"] = stringExpr(t.opts.ClusterName)
 	}
 	if t.opts.Region != "" {
-		header["region"] = stringTokens(t.opts.Region)
+		header["region"] = stringExpr(t.opts.Region)
 	}
 	for name, l := range t.outputs {
 		header[name] = l.tokens
@@ -102,34 +108,28 @@ func (t *Target) mainFile() []byte {
 	for name, items := range t.outputLists {
 		sorted := append([]*Literal(nil), items...)
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].expr < sorted[b].expr })
-		elems := make([]tokens, len(sorted))
+		elems := make([]hclwrite.Tokens, len(sorted))
 		for i, l := range sorted {
-			elems[i] = l.tokens
+			elems[i] = cloneTokens(l.tokens) // TokensForTuple lays them out in place
 		}
-		header[name] = tupleTokens(elems)
+		header[name] = hclwrite.TokensForTuple(elems)
 	}
 	if len(header) > 0 {
-		names := make([]string, 0, len(header))
-		for n := range header {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		root.block("locals", nil, func(locals hclBody) {
-			for _, name := range names {
-				locals.attribute(name, header[name])
-			}
-		})
+		names := slices.Sorted(maps.Keys(header))
+		locals := root.AppendNewBlock("locals", nil).Body()
 		for _, name := range names {
-			root.newline()
-			root.block("output", []string{name}, func(out hclBody) { out.attribute("value", header[name]) })
+			locals.SetAttributeRaw(name, cloneTokens(header[name]))
 		}
-		root.newline()
+		for _, name := range names {
+			root.AppendNewline()
+			root.AppendNewBlock("output", []string{name}).Body().SetAttributeRaw("value", cloneTokens(header[name]))
+		}
+		root.AppendNewline()
 	}
-	root.block("provider", []string{"aws"}, func(provider hclBody) {
-		if t.opts.Region != "" {
-			provider.attribute("region", stringTokens(t.opts.Region))
-		}
-	})
+	provider := root.AppendNewBlock("provider", []string{"aws"}).Body()
+	if t.opts.Region != "" {
+		provider.SetAttributeValue("region", cty.StringVal(t.opts.Region))
+	}
 
 	keys := make([]string, 0, len(t.resources))
 	for k := range t.resources {
@@ -148,17 +148,16 @@ func (t *Target) mainFile() []byte {
 	})
 	for _, k := range keys {
 		r := t.resources[k]
-		root.newline()
-		root.block(r.block, []string{r.resourceType, r.name}, func(b hclBody) { writeItems(b, r.items) })
+		root.AppendNewline()
+		writeItems(root.AppendNewBlock(r.block, []string{r.resourceType, r.name}).Body(), r.items)
 	}
 
-	root.newline()
-	root.block("terraform", nil, func(tf hclBody) {
-		tf.attribute("required_version", stringTokens(terraformVersion))
-		tf.block("required_providers", nil, func(rp hclBody) {
-			rp.attribute("aws", objectTokens([]string{"source", "version"},
-				[]tokens{stringTokens(awsProviderSource), stringTokens(awsProviderVersion)}))
-		})
-	})
-	return f.bytes()
+	root.AppendNewline()
+	tf := root.AppendNewBlock("terraform", nil).Body()
+	tf.SetAttributeValue("required_version", cty.StringVal(terraformVersion))
+	tf.AppendNewBlock("required_providers", nil).Body().SetAttributeValue("aws", cty.ObjectVal(map[string]cty.Value{
+		"source":  cty.StringVal(awsProviderSource),
+		"version": cty.StringVal(awsProviderVersion),
+	}))
+	return f.Bytes()
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
 	"k8s.io/kops/upup/pkg/fi"
 )
 
@@ -197,14 +199,6 @@ func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte
 	if base64 {
 		function = "filebase64"
 	}
-	call := spaced(callTokens(function, modulePathTemplate("/"+rel)))
-	return &Literal{tokens: call, expr: call.String(), file: rel}, nil
-}
-
-// modulePathTemplate is the template "${path.module}<suffix>"; suffix must need no escaping
-// (AddFile's names guarantee it).
-func modulePathTemplate(suffix string) tokens {
-	t := tokens{punct(tokOQuote, `"`), punct(tokInterp, "${")}
-	t = append(t, traversalTokens("path", "module")...)
-	return append(t, punct(tokSeqEnd, "}"), token{kind: tokQuotedLit, text: suffix}, punct(tokCQuote, `"`))
+	call := hclwrite.TokensForFunctionCall(function, modulePathTemplate("/"+rel))
+	return &Literal{tokens: call, expr: string(call.Bytes()), file: rel}, nil
 }

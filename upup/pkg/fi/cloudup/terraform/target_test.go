@@ -27,7 +27,7 @@ func runTasks(t testing.TB, tasks []fi.Task, stateStore fi.Target) map[string][]
 	files, err := target.Files()
 	require.NoError(t, err)
 	require.NoError(t, tfverify.Verify(files, DataDir), "the output passes the hclparse check too")
-	require.Equal(t, string(hclwrite.Format(files[MainFile])), string(files[MainFile]), "laid out as terraform fmt would")
+	require.Equal(t, string(hclwrite.Format(files[MainFile])), string(files[MainFile]), "terraform fmt changes nothing (the tokens the target lists are those HCL lexes from the bytes)")
 	return files
 }
 
@@ -221,7 +221,7 @@ func TestOutputs(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, tfverify.Verify(files, DataDir))
 	main := string(files[MainFile])
-	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "terraform fmt changes nothing (the tokens the target lists are those HCL lexes from the bytes)")
 	assert.Contains(t, main, `locals {
   cluster_name      = "a.example.com"
   nodes_profile_arn = aws_iam_instance_profile.nodes-a-example-com.arn
@@ -278,7 +278,7 @@ func TestDataSources(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, tfverify.Verify(files, DataDir))
 	main := string(files[MainFile])
-	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "terraform fmt changes nothing (the tokens the target lists are those HCL lexes from the bytes)")
 	assert.Contains(t, main, `data "aws_security_group" "nodes-a-example-com" {
   name = "nodes.a.example.com"
   tags = {
@@ -315,7 +315,7 @@ func TestOutputLists(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, tfverify.Verify(files, DataDir))
 	main := string(files[MainFile])
-	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "laid out as terraform fmt would")
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), main, "terraform fmt changes nothing (the tokens the target lists are those HCL lexes from the bytes)")
 	assert.Contains(t, main, `output "node_security_group_ids" {
   value = ["sg-123", data.aws_security_group.nodes-a.id, data.aws_security_group.nodes-b.id]
 }`)

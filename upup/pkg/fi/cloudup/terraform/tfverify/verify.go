@@ -1,6 +1,8 @@
 // Package tfverify checks a rendered terraform module by parsing it with HCL's own parser: every
-// reference resolves and every data file is read. It is for tests (the terraform target checks its
-// references without parsing, so that kops does not link the HCL parser); only tests import it.
+// reference resolves and every data file is read. It is for tests: the terraform target checks
+// its references from the Literals it was given, without parsing what it wrote again on every
+// run; this is the independent check of the same rules on the bytes, as terraform will read them.
+// Only tests import it.
 package tfverify
 
 import (
