@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 // Command boilerplate checks, and with -fix adds, the Apache-2.0 notice at the top of every source
 // file of the repository that kops puts one on: Go files, shell scripts and Makefiles, outside
 // testdata/ and golden expected/ folders (those hold what programs write, not our sources).
@@ -94,15 +110,21 @@ func render(s style, year string) string {
 // year matches the year of a notice; any year is fine, the one the file was first written in.
 var year = regexp.MustCompile(`^(/\*\n|# )Copyright (\d{4}) `)
 
-// split cuts what must stay first (a shell script's "#!" line) from the rest.
+// split cuts what must stay first from the rest: a shell script's "#!" line, or a Go file's
+// "//go:build" line and the blank line after it (gofmt moves a constraint above any comment).
 func split(s style, src []byte) (first, rest []byte) {
-	if s == hashLines && bytes.HasPrefix(src, []byte("#!")) {
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			return src[:i+1], src[i+1:]
-		}
+	lead := map[style]string{hashLines: "#!", goBlock: "//go:build "}[s]
+	if lead == "" || !bytes.HasPrefix(src, []byte(lead)) {
+		return nil, src
+	}
+	i := bytes.IndexByte(src, '\n')
+	if i < 0 {
 		return append(src, '\n'), nil
 	}
-	return nil, src
+	if s == goBlock && bytes.HasPrefix(src[i+1:], []byte("\n")) {
+		i++
+	}
+	return src[:i+1], src[i+1:]
 }
 
 // hasNotice says whether src starts (after a "#!" line) with the notice, of any year.

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package main
 
 import (
@@ -45,7 +61,8 @@ func TestFixThenCheck(t *testing.T) {
 	files := map[string]string{
 		"a.go":          "// Package a is documented.\npackage a\n",
 		"b.go":          damaged,
-		"ok.go":         render(goBlock, "2019") + "//go:build linux\n\npackage a\n",
+		"ok.go":         "//go:build linux\n\n" + render(goBlock, "2019") + "package a\n",
+		"build.go":      "//go:build unix\n\npackage a\n",
 		"run.sh":        "#!/usr/bin/env bash\nset -eu\necho hi\n",
 		"Makefile":      "all:\n\ttrue\n",
 		"notes.md":      "no notice here\n",
@@ -61,7 +78,7 @@ func TestFixThenCheck(t *testing.T) {
 
 	got, err := missing(root)
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"a.go", "b.go", "run.sh", "Makefile"}, got)
+	assert.ElementsMatch(t, []string{"a.go", "b.go", "build.go", "run.sh", "Makefile"}, got)
 
 	err = run([]string{"-fix", "-root", root, "-year", "2026"}, &strings.Builder{})
 	assert.ErrorContains(t, err, "mend them by hand: b.go")
@@ -83,6 +100,13 @@ func TestFixThenCheck(t *testing.T) {
 	src, err = os.ReadFile(filepath.Join(root, "a.go"))
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(string(src), "*/\n\n// Package a is documented.\npackage a\n"), "%s", src)
+	src, err = os.ReadFile(filepath.Join(root, "build.go"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(src), "//go:build unix\n\n/*\nCopyright 2026 "), "a build constraint stays first, where gofmt puts it: %s", src)
+	fmtOut, err := exec.Command("gofmt", "-l", root).CombinedOutput()
+	require.NoError(t, err, "%s", fmtOut)
+	assert.Empty(t, string(fmtOut), "gofmt would change what -fix wrote")
+
 	vet := exec.Command("go", "vet", "./a.go")
 	vet.Dir = root
 	vet.Env = append(os.Environ(), "GO111MODULE=off")
