@@ -149,19 +149,7 @@ func sdkImports(f *ast.File) map[string]bool {
 // callsInto finds the calls of functions of the packages named in an initialiser, outside function
 // literals (whose bodies run only when called).
 func callsInto(expr ast.Expr, pkgs map[string]bool) []*ast.CallExpr {
-	var found []*ast.CallExpr
-	ast.Inspect(expr, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if name := calleeName(n); name != "" && pkgs[strings.SplitN(name, ".", 2)[0]] {
-				found = append(found, n)
-			}
-		}
-		return true
-	})
-	return found
+	return callsWhere(expr, func(name string) bool { return name != "" && pkgs[strings.SplitN(name, ".", 2)[0]] })
 }
 
 // TestSDKCallsAreFound: the check sees SDK calls under their import names, and spares function
@@ -193,16 +181,21 @@ var d = strings.ToUpper("x")
 	assert.Equal(t, []string{"s3.NewDefaultEndpointResolver", "awshttp.NewBuildableClient"}, got)
 }
 
-// eagerCalls finds eager calls in an initialiser, outside function literals (whose bodies run
-// only when called).
+// eagerCalls finds eager calls in an initialiser, outside function literals.
 func eagerCalls(expr ast.Expr) []*ast.CallExpr {
+	return callsWhere(expr, func(name string) bool { return eager[name] })
+}
+
+// callsWhere finds the calls in expr whose callee's name (calleeName) matches, outside function
+// literals (whose bodies run only when called).
+func callsWhere(expr ast.Expr, match func(name string) bool) []*ast.CallExpr {
 	var found []*ast.CallExpr
 	ast.Inspect(expr, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			if eager[calleeName(n)] {
+			if match(calleeName(n)) {
 				found = append(found, n)
 			}
 		}
