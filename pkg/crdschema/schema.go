@@ -25,8 +25,9 @@ package crdschema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -82,7 +83,7 @@ const refusedDescription = "Not accepted. Declared only so that an object settin
 func Schema(t reflect.Type, fields Fields) (*apiextensionsv1.JSONSchemaProps, error) {
 	w := &walker{fields: fields, used: map[string]bool{}}
 	s := w.schema("", t)
-	for _, path := range sortedKeys(fields) {
+	for _, path := range slices.Sorted(maps.Keys(fields)) {
 		if !w.used[path] {
 			w.problems = append(w.problems, fmt.Sprintf("%s: names no field of %s", describe(path), typeName(t)))
 		}
@@ -286,13 +287,4 @@ func describe(path string) string {
 		return "(the object)"
 	}
 	return path
-}
-
-func sortedKeys(m Fields) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -21,7 +21,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -367,7 +368,7 @@ func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]reco
 		namespaces[addon.Namespace()] = true
 	}
 	records := map[string]record{}
-	for _, ns := range sortedKeys(namespaces) {
+	for _, ns := range slices.Sorted(maps.Keys(namespaces)) {
 		obj, err := a.dynamic.Resource(namespaceResource).Get(ctx, ns, metav1.GetOptions{})
 		if err != nil {
 			if apierrors.IsNotFound(err) {
@@ -435,15 +436,6 @@ func objectName(o *unstructured.Unstructured) string {
 		return ns + "/" + o.GetName()
 	}
 	return o.GetName()
-}
-
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

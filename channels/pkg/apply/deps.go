@@ -18,6 +18,8 @@ package apply
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,7 +50,7 @@ func dependencies(a *Addon, provider map[schema.GroupKind]string) []string {
 			seen[p] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // addonOrder is the channel's order, except that an addon using a custom kind comes after the addon

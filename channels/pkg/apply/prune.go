@@ -19,6 +19,8 @@ package apply
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -78,7 +80,7 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion,
 				candidates[r.Namespace] = append(candidates[r.Namespace], r)
 			}
 		}
-		for _, ns := range sortedKeys(keysOf(candidates)) {
+		for _, ns := range slices.Sorted(maps.Keys(candidates)) {
 			objs, err := a.listInventoried(ctx, gk, ns, candidates[ns], addon.Spec.Name)
 			if err != nil {
 				return nil, fmt.Errorf("pruning %s: %w", gk, err)
@@ -155,14 +157,6 @@ func (a *Applier) listInventoried(ctx context.Context, gk schema.GroupKind, name
 		}
 	}
 	return out, nil
-}
-
-func keysOf[V any](m map[string]V) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
 }
 
 func (a *Applier) delete(ctx context.Context, o unstructured.Unstructured, propagation metav1.DeletionPropagation) error {

@@ -20,6 +20,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,7 +194,7 @@ func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, recor
 			moved[ro.to] = append(moved[ro.to], ro.ref)
 		}
 	}
-	for _, to := range sortedKeys(keysOf(moved)) {
+	for _, to := range slices.Sorted(maps.Keys(moved)) {
 		target := records[to]
 		current, err := target.version.Objects()
 		if err != nil {

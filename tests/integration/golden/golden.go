@@ -21,9 +21,10 @@ limitations under the License.
 package golden
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,10 +93,5 @@ func write(t *testing.T, dir string, got map[string]string) {
 
 // SortedKeys lists a file map's paths in order.
 func SortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }

@@ -17,7 +17,9 @@ limitations under the License.
 package corednsoperator
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -94,7 +96,7 @@ func checkCoreDNSSchema(t *testing.T, root *apiextensionsv1.JSONSchemaProps) {
 	spec := root.Properties["spec"]
 	assert.Equal(t, "object", spec.Type)
 	assert.ElementsMatch(t, []string{"version", "image", "dnsDomain", "dnsIP", "corefile"}, spec.Required)
-	assert.Equal(t, []string{"channel", "corefile", "dnsDomain", "dnsIP", "image", "patches", "version"}, sortedKeys(spec.Properties))
+	assert.Equal(t, []string{"channel", "corefile", "dnsDomain", "dnsIP", "image", "patches", "version"}, slices.Sorted(maps.Keys(spec.Properties)))
 	forbidden := map[string]string{}
 	for _, r := range spec.XValidations {
 		forbidden[r.FieldPath] = r.Rule

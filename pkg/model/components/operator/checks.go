@@ -17,6 +17,8 @@ limitations under the License.
 package operator
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -102,7 +104,7 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 		keys = append(keys, k)
 	}
 	var vars []variable
-	for _, k := range sortedStringKeys(o.body) {
+	for _, k := range slices.Sorted(maps.Keys(o.body)) {
 		keys = append(keys, k)
 		name := strings.ToLower(o.Kind) + "_" + k
 		vars = append(vars, variable{name, o.body[k]})
@@ -149,22 +151,4 @@ func paramsText(params []Param, literal string) string {
 		return ""
 	}
 	return ", with " + strings.Join(bound, " and ") + " of its instructions"
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func sortedListKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

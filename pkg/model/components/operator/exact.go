@@ -18,6 +18,8 @@ package operator
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -55,7 +57,7 @@ func celLiteral(path string, v, m interface{}, params []Param) (string, error) {
 		if !ok || len(mm) != len(v) {
 			return "", fmt.Errorf("%s: the rendering's shape depends on the instructions", path)
 		}
-		keys := sortedKeys(v)
+		keys := slices.Sorted(maps.Keys(v))
 		entries := make([]string, 0, len(keys))
 		for _, k := range keys {
 			mv, ok := mm[k]

@@ -19,9 +19,10 @@ package operator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -81,7 +82,7 @@ func diff(path string, want, got interface{}, out *[]string) {
 		for k := range g {
 			keys[k] = true
 		}
-		for _, k := range sortedSet(keys) {
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
 			wv, inWant := w[k]
 			gv, inGot := g[k]
 			switch {
@@ -123,7 +124,7 @@ func added(path string, v interface{}, out *[]string) {
 	switch a := v.(type) {
 	case map[string]interface{}:
 		if len(a) > 0 {
-			for _, k := range sortedKeys(a) {
+			for _, k := range slices.Sorted(maps.Keys(a)) {
 				added(key(path, k), a[k], out)
 			}
 			return
@@ -168,13 +169,4 @@ func shown(v interface{}) string {
 		return s[:max] + "..."
 	}
 	return string(data)
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -19,6 +19,8 @@ package operator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"sigs.k8s.io/yaml"
 
@@ -118,7 +120,7 @@ func (d *Descriptor) managedObjects(manifest []byte) ([]map[string]interface{}, 
 func newScopeObject(m Managed, rendered, marked map[string]interface{}, params []Param) (*ScopeObject, error) {
 	rules := managedKinds[m.Kind]
 	o := &ScopeObject{Managed: m, Rendered: rendered, body: map[string]string{}, free: map[string][]string{}}
-	for _, k := range sortedKeys(rendered) {
+	for _, k := range slices.Sorted(maps.Keys(rendered)) {
 		switch k {
 		case "apiVersion", "kind", "metadata":
 			continue

@@ -18,7 +18,8 @@ package operator
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -36,7 +37,7 @@ func fields(allowed map[string]shape, required ...string) shape {
 			return []string{path + ": must be an object"}
 		}
 		var problems []string
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			check, ok := allowed[k]
 			if !ok {
 				problems = append(problems, join(path, k)+": not allowed")
@@ -61,7 +62,7 @@ func stringMap(allowed map[string]string) shape {
 			return []string{path + ": must be a map of strings"}
 		}
 		var problems []string
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			want, known := allowed[k]
 			s, isString := m[k].(string)
 			switch {
@@ -83,7 +84,7 @@ func anyStringMap(path string, v interface{}) []string {
 	if !ok {
 		return []string{path + ": must be a map of strings"}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if _, ok := m[k].(string); !ok {
 			return []string{path + "[" + k + "]: must be a string"}
 		}
@@ -218,15 +219,6 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func problemsError(problems []string) error {

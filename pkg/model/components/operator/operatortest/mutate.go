@@ -21,7 +21,8 @@ package operatortest
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -72,7 +73,7 @@ func Additions(obj map[string]interface{}, skip func(path string) bool, add func
 			return
 		}
 		extra := add(path, m)
-		for _, k := range sortedKeys(extra) {
+		for _, k := range slices.Sorted(maps.Keys(extra)) {
 			if _, exists := m[k]; exists {
 				continue
 			}
@@ -88,7 +89,7 @@ func walk(path string, v interface{}, visit func(string, interface{})) {
 	visit(path, v)
 	switch v := v.(type) {
 	case map[string]interface{}:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			walk(join(path, k), v[k], visit)
 		}
 	case []interface{}:
@@ -166,13 +167,4 @@ func split(path string) []step {
 		}
 	}
 	return steps
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
