@@ -30,16 +30,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+
+	"k8s.io/kops/channels/pkg/api"
 )
-
-// LabelAddonName is the label every object of an addon carries; pruning and retiring consider only
-// the objects of an addon's inventory that still carry it.
-const LabelAddonName = "addon.kops.k8s.io/name"
-
-// AnnotationHandoverTo names the addon that takes an object over when its own addon leaves the
-// channel (CoreDNS's Deployment, handed to the operator that reconciles it): the object is
-// relabelled instead of deleted, so the service it provides never stops.
-const AnnotationHandoverTo = "addon.kops.k8s.io/handover-to"
 
 // prune deletes, for an addon with a prune spec, the objects of the listed kinds that its previous
 // record's inventory lists, that left its manifest, still carry its label and that this tool's
@@ -140,7 +133,7 @@ func (a *Applier) listInventoried(ctx context.Context, gk schema.GroupKind, name
 		}
 		client = a.dynamic.Resource(mapping.Resource).Namespace(namespace)
 	}
-	list, err := client.List(ctx, metav1.ListOptions{LabelSelector: LabelAddonName + "=" + addonName})
+	list, err := client.List(ctx, metav1.ListOptions{LabelSelector: api.LabelAddonName + "=" + addonName})
 	if err != nil {
 		return nil, err
 	}

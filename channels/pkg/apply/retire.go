@@ -29,6 +29,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	"k8s.io/kops/channels/pkg/api"
 )
 
 // LeftAlone is the outcome of an addon that left the channel but whose record another tool wrote:
@@ -40,7 +42,7 @@ const LeftAlone Outcome = "left alone"
 // addon recorded by kops's channels or an older channels, even from this channel's location, is
 // reported and left alone. Of a retired addon, exactly the objects its inventory lists that still
 // carry its label, that no addon of the channel claims and that our field manager applied are
-// deleted, or handed over to the addon their AnnotationHandoverTo names when that addon is in the
+// deleted, or handed over to the addon their api.AnnotationHandoverTo names when that addon is in the
 // channel (the object then moves to that addon's inventory); then its record is removed.
 // Namespaces and CRDs stay (deleting them would take everything in them along). It runs after the
 // channel's addons were applied, so objects another addon now claims carry that addon's label.
@@ -138,7 +140,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			if o == nil || claimed[r.key()] || !appliedBy(o, a.opts.FieldManager) {
 				continue
 			}
-			to := o.GetAnnotations()[AnnotationHandoverTo]
+			to := o.GetAnnotations()[api.AnnotationHandoverTo]
 			if !inChannel[to] {
 				to = ""
 			} else if !records[to].version.Ours(a.opts.FieldManager) {
@@ -232,7 +234,7 @@ func (a *Applier) relabel(ctx context.Context, o unstructured.Unstructured, addo
 	if err != nil {
 		return err
 	}
-	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"labels": map[string]interface{}{LabelAddonName: addon}}})
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"labels": map[string]interface{}{api.LabelAddonName: addon}}})
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/channels/pkg/api"
 )
 
 // TakenOver is the outcome of an addon of the channel's takeOver list whose record another tool
@@ -33,7 +35,7 @@ import (
 const TakenOver Outcome = "taken over"
 
 // labelKopsAddon is the label kops's addon templates give their objects (k8s-addon: <addon>);
-// kops adds LabelAddonName when it builds the channel.
+// kops adds api.LabelAddonName when it builds the channel.
 const labelKopsAddon = "k8s-addon"
 
 // takeOver runs before the channel's addons are applied. For each addon of ch.TakeOver whose record
@@ -101,7 +103,7 @@ func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]
 }
 
 // madeByOthers is the addon with only the objects of its manifest that exist on the cluster
-// carrying the other tool's label for it (LabelAddonName or kops's k8s-addon); foreign names those
+// carrying the other tool's label for it (api.LabelAddonName or kops's k8s-addon); foreign names those
 // that exist without it.
 func (a *Applier) madeByOthers(ctx context.Context, addon *Addon) (made *Addon, foreign []string, err error) {
 	made = &Addon{Spec: addon.Spec}
@@ -130,7 +132,7 @@ func (a *Applier) madeByOthers(ctx context.Context, addon *Addon) (made *Addon, 
 
 func labelledFor(o *unstructured.Unstructured, addon string) bool {
 	l := o.GetLabels()
-	return l[LabelAddonName] == addon || l[labelKopsAddon] == addon
+	return l[api.LabelAddonName] == addon || l[labelKopsAddon] == addon
 }
 
 // takeoverNote names, for an addon of the channel whose record another tool wrote, the objects of

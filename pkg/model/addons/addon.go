@@ -46,12 +46,6 @@ type Builder interface {
 	Addons(ctx *model.KopsModelContext) ([]*Addon, error)
 }
 
-// Labels every object of an addon carries, so channels can find (and prune) them.
-const (
-	LabelAddonName = "addon.kops.k8s.io/name"
-	LabelManagedBy = "app.kubernetes.io/managed-by"
-)
-
 // newAddon fills the channel entry the way kops does: the manifest lies at <name>/<id>.yaml next to
 // the channel, and the selector names the addon.
 func newAddon(name, id string, manifest []byte) *Addon {

@@ -52,8 +52,8 @@ func finishObject(obj *unstructured.Unstructured, addon string, im images) error
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[LabelAddonName] = addon
-	labels[LabelManagedBy] = "kops"
+	labels[channelsapi.LabelAddonName] = addon
+	labels[channelsapi.LabelManagedBy] = "kops"
 	obj.SetLabels(labels)
 	return finishImages(obj, im)
 }
@@ -157,8 +157,8 @@ func checkFinished(a *Addon, remapper *assets.Remapper) error {
 			}
 			continue
 		}
-		if labels[LabelAddonName] != a.Spec.Name || labels[LabelManagedBy] != "kops" {
-			problems = append(problems, fmt.Sprintf("%s %s: labels %s=%q and %s=%q are missing", obj.GetKind(), obj.GetName(), LabelAddonName, a.Spec.Name, LabelManagedBy, "kops"))
+		if labels[channelsapi.LabelAddonName] != a.Spec.Name || labels[channelsapi.LabelManagedBy] != "kops" {
+			problems = append(problems, fmt.Sprintf("%s %s: labels %s=%q and %s=%q are missing", obj.GetKind(), obj.GetName(), channelsapi.LabelAddonName, a.Spec.Name, channelsapi.LabelManagedBy, "kops"))
 		}
 	}
 	uses, err := kubemanifest.Images(a.Manifest)

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -59,7 +60,7 @@ func TestFinishObject(t *testing.T) {
 			require.NoError(t, finishObject(obj, "a.example.com", images{remapper: mirror(t)}))
 			containers, _, _ := unstructured.NestedSlice(obj.Object, append(tc.pod, "containers")...)
 			assert.Equal(t, "mirror.example.com/m/x/y:v1", containers[0].(map[string]interface{})["image"])
-			assert.Equal(t, "a.example.com", obj.GetLabels()[LabelAddonName])
+			assert.Equal(t, "a.example.com", obj.GetLabels()[channelsapi.LabelAddonName])
 		})
 	}
 	latest := workload("Deployment", []string{"spec", "template", "spec"}, "r.example.com/x:latest")

@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
@@ -236,7 +237,7 @@ func (b OperatorBuilder) resource(in *Instructions) map[string]interface{} {
 		"metadata": map[string]interface{}{
 			"name":      d.Instructions,
 			"namespace": d.WatchNamespace,
-			"labels":    map[string]string{LabelAddonName: b.ResourceAddon, LabelManagedBy: "kops"},
+			"labels":    map[string]string{channelsapi.LabelAddonName: b.ResourceAddon, channelsapi.LabelManagedBy: "kops"},
 		},
 		"spec": in.Spec,
 	}

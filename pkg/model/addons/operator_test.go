@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kubemanifest"
@@ -135,7 +136,7 @@ func TestOperatorBuilderBuildsAnOperatorFromItsData(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, prerequisites, 2)
 	for _, p := range prerequisites {
-		assert.Equal(t, "prerequisites.throwaway.addons.x-k8s.io", p.Typed.GetLabels()[LabelAddonName])
+		assert.Equal(t, "prerequisites.throwaway.addons.x-k8s.io", p.Typed.GetLabels()[channelsapi.LabelAddonName])
 	}
 	assert.NotContains(t, string(got[1].Manifest), "kind: ClusterRole")
 	assert.Contains(t, string(got[1].Manifest), "image: mirror.example.com/kops-addons/throwaway-operator:v0.1.0", "the operator's image, remapped")
@@ -158,7 +159,7 @@ func TestOperatorBuilderBuildsAnOperatorFromItsData(t *testing.T) {
 	assert.Equal(t, map[string]interface{}{
 		"apiVersion": "addons.x-k8s.io/v1alpha1", "kind": "Throwaway",
 		"metadata": map[string]interface{}{"name": "throwaway", "namespace": "kube-system",
-			"labels": map[string]interface{}{LabelAddonName: "throwaway.addons.x-k8s.io", LabelManagedBy: "kops"}},
+			"labels": map[string]interface{}{channelsapi.LabelAddonName: "throwaway.addons.x-k8s.io", channelsapi.LabelManagedBy: "kops"}},
 		"spec": map[string]interface{}{"image": throwawayImage},
 	}, resource)
 }

@@ -30,7 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"k8s.io/kops/channels/pkg/apply"
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
@@ -129,7 +129,7 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 						continue
 					}
 					assert.Equal(t, owner, p.addon, "mode %q: %s", mode, key)
-					assert.Equal(t, owner, p.obj.GetLabels()[LabelAddonName], "mode %q: %s is labelled for its addon", mode, key)
+					assert.Equal(t, owner, p.obj.GetLabels()[channelsapi.LabelAddonName], "mode %q: %s is labelled for its addon", mode, key)
 					if builtIn == nil {
 						continue
 					}
@@ -137,7 +137,7 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 					got, want := p.obj.DeepCopy(), builtIn[key].obj.DeepCopy()
 					for _, o := range []*unstructured.Unstructured{got, want} {
 						labels := o.GetLabels()
-						delete(labels, LabelAddonName)
+						delete(labels, channelsapi.LabelAddonName)
 						o.SetLabels(labels)
 						unstructured.RemoveNestedField(o.Object, "data", "linear")
 					}
@@ -183,7 +183,7 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 					if _, claimed := after[key]; claimed || inChannel[p.addon] {
 						continue
 					}
-					if target := p.obj.GetAnnotations()[apply.AnnotationHandoverTo]; inChannel[target] {
+					if target := p.obj.GetAnnotations()[channelsapi.AnnotationHandoverTo]; inChannel[target] {
 						continue
 					}
 					assert.Contains(t, []string{corednsoperator.Names().AddonName, CoreDNSResourceAddonName}, p.addon,

@@ -32,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/model/addons"
 	"k8s.io/kops/pkg/model/components/operator"
 	"k8s.io/kops/pkg/operators/manager"
@@ -161,7 +162,7 @@ func runRegistryOperator(t *testing.T, o *addons.Operator) {
 		got, err := ri.Get(framework.Context(t), want.GetName(), metav1.GetOptions{})
 		key := gvk.Kind + "/" + want.GetName()
 		require.NoError(t, err, "%s: written before the operator ran", key)
-		assert.Equal(t, d.PrerequisitesAddon(), got.GetLabels()[addons.LabelAddonName], key)
+		assert.Equal(t, d.PrerequisitesAddon(), got.GetLabels()[channelsapi.LabelAddonName], key)
 		assert.NotContains(t, managers(got.GetManagedFields()), d.DeploymentName, key)
 		assert.Contains(t, managers(got.GetManagedFields()), "kops-channels", key)
 	}

@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -47,7 +48,7 @@ func assertOnePDB(t *testing.T, owner string) {
 		require.NoError(t, err)
 		if sel.Matches(pods) {
 			over = append(over, p.Namespace+"/"+p.Name)
-			assert.Equal(t, owner, p.Labels[apply.LabelAddonName])
+			assert.Equal(t, owner, p.Labels[channelsapi.LabelAddonName])
 		}
 	}
 	assert.Equal(t, []string{"kube-system/kube-dns"}, over, "one budget over the CoreDNS pods, or the eviction API refuses to evict them")
@@ -113,7 +114,7 @@ func assertNothingUnlisted(t *testing.T) {
 		}
 	}
 	for kind, gvr := range resources {
-		for _, selector := range []string{apply.LabelAddonName + " in (coredns.addons.k8s.io,coredns.addons.x-k8s.io,coredns-rbac.addons.k8s.io," + scalingAddon + ")", "k8s-addon=coredns.addons.k8s.io"} {
+		for _, selector := range []string{channelsapi.LabelAddonName + " in (coredns.addons.k8s.io,coredns.addons.x-k8s.io,coredns-rbac.addons.k8s.io," + scalingAddon + ")", "k8s-addon=coredns.addons.k8s.io"} {
 			items, err := dyn(t).Resource(gvr).List(ctx, metav1.ListOptions{LabelSelector: selector})
 			require.NoError(t, err)
 			for _, o := range items.Items {
@@ -185,7 +186,7 @@ func assertNotOursUntouched(t *testing.T, record string) {
 		t.Fatal("Deployment dns-controller of an addon we do not ship was deleted")
 	}
 	require.NoError(t, err)
-	assert.Equal(t, notOurs, d.Labels[apply.LabelAddonName])
+	assert.Equal(t, notOurs, d.Labels[channelsapi.LabelAddonName])
 	for _, mf := range d.ManagedFields {
 		assert.Equal(t, kopsManager, mf.Manager, "nothing but kops's channels wrote it")
 	}

@@ -37,6 +37,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/dynamic"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
 )
@@ -119,7 +120,7 @@ func kopsInstalls(t *testing.T, location, corednsImage string) map[string]string
 	data, objs := kopsFixture(t, corednsImage)
 	for _, o := range objs {
 		c := client(t, o.GetKind(), o.GetNamespace())
-		if o.GetLabels()[apply.LabelAddonName] == "" {
+		if o.GetLabels()[channelsapi.LabelAddonName] == "" {
 			_, err := c.Create(ctx, o, metav1.CreateOptions{FieldManager: "cluster-proportional-autoscaler"})
 			require.NoError(t, err)
 			continue

@@ -28,6 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/operators/coredns"
 	"k8s.io/kops/tests/e2e/framework"
@@ -184,12 +185,12 @@ func TestOperatorTakesOverKopsCoreDNS(t *testing.T) {
 		"Role": "coredns-autoscaler", "RoleBinding": "coredns-autoscaler", "PodDisruptionBudget": "kube-dns"} {
 		o, err := client(t, kind, "kube-system").Get(ctx, name, metav1.GetOptions{})
 		require.NoError(t, err, "%s %s", kind, name)
-		assert.Equal(t, scalingAddon, o.GetLabels()[apply.LabelAddonName], "%s %s", kind, name)
+		assert.Equal(t, scalingAddon, o.GetLabels()[channelsapi.LabelAddonName], "%s %s", kind, name)
 	}
 	for _, kind := range []string{"ClusterRole", "ClusterRoleBinding"} {
 		o, err := client(t, kind, "").Get(ctx, "coredns-autoscaler", metav1.GetOptions{})
 		require.NoError(t, err, kind)
-		assert.Equal(t, scalingAddon, o.GetLabels()[apply.LabelAddonName], kind)
+		assert.Equal(t, scalingAddon, o.GetLabels()[channelsapi.LabelAddonName], kind)
 	}
 	assertImage(t, "coredns-autoscaler", "autoscaler", coredns.DefaultAutoscalerImage)
 	assertAutoscalerConfined(t)

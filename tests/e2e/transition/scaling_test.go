@@ -33,6 +33,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/model/components/corednsoperator"
 	"k8s.io/kops/tests/e2e/framework"
@@ -98,7 +99,7 @@ func scalingUIDs(t *testing.T, owner string) map[string]types.UID {
 			continue
 		}
 		uids[key] = obj.GetUID()
-		assert.Equal(t, owner, obj.GetLabels()[apply.LabelAddonName], "%s belongs to %s", key, owner)
+		assert.Equal(t, owner, obj.GetLabels()[channelsapi.LabelAddonName], "%s belongs to %s", key, owner)
 		assert.True(t, listed[apply.ObjectRef{Group: o.gvr.Group, Kind: o.kind, Namespace: o.namespace, Name: name}],
 			"%s is in the inventory of %s", key, owner)
 	}

@@ -30,6 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/crdschema"
 )
 
@@ -94,9 +95,9 @@ type PodAllowance struct {
 // Labels are set on every object kops generates for the operator.
 func (d *Descriptor) Labels() map[string]string {
 	return map[string]string{
-		"app.kubernetes.io/name":       d.DeploymentName,
-		"app.kubernetes.io/managed-by": "kops",
-		"addon.kops.k8s.io/name":       d.AddonName,
+		"app.kubernetes.io/name":   d.DeploymentName,
+		channelsapi.LabelManagedBy: "kops",
+		channelsapi.LabelAddonName: d.AddonName,
 	}
 }
 

@@ -16,6 +16,8 @@ limitations under the License.
 
 package operator
 
+import channelsapi "k8s.io/kops/channels/pkg/api"
+
 // PackageObject is one object an operator's channel package may hold. Everything that grants
 // rights or admission (Roles, bindings, admission policies, webhooks) kops generates itself, so a
 // package holds nothing else.
@@ -63,7 +65,7 @@ func (d *Descriptor) PackageObjects() ([]PackageObject, error) {
 // packageLabels are the labels of the objects kops renders for the operator package, before the
 // addon's own labels are added to every object of the addon.
 func (d *Descriptor) packageLabels() map[string]string {
-	return map[string]string{"app.kubernetes.io/name": d.DeploymentName, "app.kubernetes.io/managed-by": "kops"}
+	return map[string]string{"app.kubernetes.io/name": d.DeploymentName, channelsapi.LabelManagedBy: "kops"}
 }
 
 // namespaceObject is the operator's namespace. It enforces the restricted Pod Security Standard,
@@ -99,5 +101,5 @@ func metadata(labels shape) shape {
 }
 
 func (d *Descriptor) podLabels() map[string]string {
-	return map[string]string{"k8s-app": d.DeploymentName, "app.kubernetes.io/name": d.DeploymentName, "app.kubernetes.io/managed-by": "kops"}
+	return map[string]string{"k8s-app": d.DeploymentName, "app.kubernetes.io/name": d.DeploymentName, channelsapi.LabelManagedBy: "kops"}
 }

@@ -24,6 +24,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
@@ -179,8 +180,8 @@ func stringsOf(v interface{}) map[string]string {
 // object's label to the annotation's addon on a handover), and the exact policy lets it neither
 // set nor change nor remove them.
 var (
-	ChannelsLabels      = []string{"addon.kops.k8s.io/name"}
-	ChannelsAnnotations = []string{"addon.kops.k8s.io/handover-to"}
+	ChannelsLabels      = []string{channelsapi.LabelAddonName}
+	ChannelsAnnotations = []string{channelsapi.AnnotationHandoverTo}
 )
 
 func withoutKeys(m map[string]string, keys []string) map[string]string {
