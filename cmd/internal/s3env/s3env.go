@@ -54,6 +54,9 @@ func Settings(env map[string]string) s3store.Settings {
 // and failing that the instance's metadata, as kops on an EC2 instance expects. Off EC2 the
 // metadata does not answer: the region is then left to the store (the bucket's own).
 func loadDefault(ctx context.Context, region string) (aws.Config, error) {
+	if err := checkAWSFiles(); err != nil {
+		return aws.Config{}, err
+	}
 	var opts []func(*config.LoadOptions) error
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))

@@ -256,3 +256,33 @@ func TestSettingsFromEnv(t *testing.T) {
 	assert.Equal(t, "bucket-owner-full-control", got.ACL)
 	assert.NotNil(t, got.LoadDefault)
 }
+
+// TestAWSFilesAreBounded: a file an AWS setting names that is no regular file (/dev/zero) or is
+// larger than an AWS settings file may be is refused, naming the setting, before the SDK reads it
+// whole; a missing file is still the SDK's to ignore.
+func TestAWSFilesAreBounded(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big")
+	require.NoError(t, os.WriteFile(big, make([]byte, 1<<20+1), 0o600))
+	tests := []struct {
+		setting, path, wantErr string
+	}{
+		{"AWS_CONFIG_FILE", "/dev/zero", "AWS_CONFIG_FILE names /dev/zero, which is not a regular file"},
+		{"AWS_SHARED_CREDENTIALS_FILE", big, "AWS_SHARED_CREDENTIALS_FILE names " + big + ", of 1048577 bytes"},
+		{"AWS_CA_BUNDLE", "/dev/urandom", "AWS_CA_BUNDLE names /dev/urandom, which is not a regular file"},
+		{"AWS_WEB_IDENTITY_TOKEN_FILE", "/dev/zero", "AWS_WEB_IDENTITY_TOKEN_FILE names /dev/zero, which is not a regular file"},
+		{"AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "missing"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.setting+" "+filepath.Base(tt.path), func(t *testing.T) {
+			isolate(t, map[string]string{tt.setting: tt.path, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
+				"AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/x"})
+			settings := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"})
+			_, err := settings.LoadDefault(t.Context())
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, tt.wantErr)
+		})
+	}
+}
