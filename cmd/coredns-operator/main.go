@@ -17,13 +17,13 @@ limitations under the License.
 // Command coredns-operator runs the CoreDNS operator: it reconciles the CoreDNS object
 // kube-system/coredns into the CoreDNS ConfigMap, Deployment, Service and ServiceAccount that kops's
 // built-in addon renders, with rights limited to those objects by name (docs/addon-operators.md).
-// Its flags and Addon are cmd/coredns-operator/app's; the runtime is pkg/operators/manager.
+// Its flags and Addon are pkg/addons/coredns/controller's; the runtime is pkg/operator/manager.
 package main
 
 import (
-	"k8s.io/kops/cmd/coredns-operator/app"
 	"k8s.io/kops/cmd/internal/operatormain"
-	"k8s.io/kops/pkg/operators/manager"
+	app "k8s.io/kops/pkg/addons/coredns/controller"
+	"k8s.io/kops/pkg/operator/manager"
 )
 
 func main() { operatormain.Main("coredns-operator", run) }

@@ -29,7 +29,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // tamperedChannel copies channels/stable and its packages to a temporary directory and appends

@@ -16,7 +16,7 @@ limitations under the License.
 
 // Command metrics-server-operator runs the metrics-server operator: it reconciles the MetricsServer
 // object kube-system/metrics-server into the ServiceAccount, Service and Deployment metrics-server
-// that kops's built-in addon renders (pkg/operators/metricsserver.Render), with rights limited to
+// that kops's built-in addon renders (pkg/addons/metricsserver.Render), with rights limited to
 // those objects by name; kops writes metrics-server's RBAC, APIService and budget itself
 // (docs/addon-operators.md, docs/metrics-server.md). It is a binary of its own, not a mode of the
 // CoreDNS operator's: each image then links one renderer and runs under one descriptor's rights.
@@ -24,9 +24,9 @@ package main
 
 import (
 	"k8s.io/kops/cmd/internal/operatormain"
-	"k8s.io/kops/pkg/model/components/metricsserveroperator"
-	"k8s.io/kops/pkg/operators/manager"
-	"k8s.io/kops/pkg/operators/metricsserver"
+	"k8s.io/kops/pkg/addons/metricsserver"
+	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
+	"k8s.io/kops/pkg/operator/manager"
 )
 
 func main() { operatormain.Main(metricsserveroperator.Names().DeploymentName, run) }

@@ -22,8 +22,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"k8s.io/kops/pkg/model/components/metricsserveroperator"
-	"k8s.io/kops/pkg/operators/metricsserver"
+	"k8s.io/kops/pkg/addons/metricsserver"
+	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 )
 
 // The flags are checked before any connection is attempted.

@@ -27,11 +27,11 @@ import (
 
 	"k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/addons/coredns"
+	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/kube2iam"
-	"k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/coredns"
+	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/util/pkg/vfs"
 )
 

@@ -33,9 +33,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/model/components/kube2iam"
-	"k8s.io/kops/pkg/model/components/operator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/kube2iam"
+	"k8s.io/kops/pkg/operator"
 )
 
 // Check is one thing validated on the cluster.

@@ -14,10 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package models holds the addon templates kops renders, embedded in the binary so that what a
-// cluster gets depends only on the kops version and the cluster spec, never on the network. It is
-// embedding only: pkg/templates executes the templates, and the packages that render an addon
-// (pkg/operators/coredns, ...) name their templates and addons.
+// Package models holds the templates of kops's own bootstrap addons (the locked default service
+// accounts), embedded in the binary. An addon with a folder of its own (pkg/addons/<name>) embeds
+// its templates there; pkg/templates executes both.
 package models
 
 import (
@@ -27,9 +26,6 @@ import (
 
 //go:embed cloudup/resources/addons
 var content embed.FS
-
-// Partials matches the templates that only define named templates for others to use.
-const Partials = "cloudup/resources/addons/partials/*.yaml.template"
 
 // FS returns the embedded templates, rooted so that paths start with "cloudup/resources/addons/".
 func FS() fs.FS {

@@ -39,7 +39,7 @@ import (
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // TestEmbeddedChannels resolves, for a current Kubernetes version, the packages of every operator

@@ -16,7 +16,7 @@ limitations under the License.
 
 // Package operatormain is what every operator binary's main does beyond its flags and its Addon:
 // it reads the process's surroundings (the in-cluster configuration from the environment, the
-// host name, signals), which only commands may, and hands the rest to pkg/operators/manager.
+// host name, signals), which only commands may, and hands the rest to pkg/operator/manager.
 package operatormain
 
 import (
@@ -31,7 +31,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
-	"k8s.io/kops/pkg/operators/manager"
+	"k8s.io/kops/pkg/operator/manager"
 )
 
 // Main runs run with the process's arguments and exits non-zero, logged, when it fails.

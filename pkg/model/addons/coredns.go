@@ -17,8 +17,8 @@ limitations under the License.
 package addons
 
 import (
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/operators/coredns"
 )
 
 // coreDNSBuiltIn is the built-in CoreDNS addon, coredns.addons.k8s.io. When the operator runs

@@ -20,11 +20,11 @@ import (
 	"fmt"
 
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/addons/coredns"
+	components "k8s.io/kops/pkg/addons/coredns"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
-	components "k8s.io/kops/pkg/model/components/coredns"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/operators/coredns"
 )
 
 // The channel packages and addons of CoreDNS run by its operator.

@@ -28,12 +28,12 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/channels/pkg/channels"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
 const operatorDeployment = `apiVersion: apps/v1

@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/channels/pkg/channels"
-	"k8s.io/kops/pkg/operators/coredns"
+	"k8s.io/kops/pkg/addons/coredns"
 )
 
 // The built-in addon's default CoreDNS and the coredns package of every embedded channel are one

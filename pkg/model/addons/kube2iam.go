@@ -20,9 +20,9 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/kube2iam"
 )
 
 // Kube2IAM is the credentials proxy of podMetadataAccess mode Forward, kube2iam.addons.k8s.io. It

@@ -26,11 +26,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
 
+	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/kube2iam"
 )
 
 func kube2IAMContext(t *testing.T, access *kops.PodMetadataAccessSpec, assetsSpec *kops.AssetsSpec) *model.KopsModelContext {

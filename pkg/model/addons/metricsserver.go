@@ -17,8 +17,8 @@ limitations under the License.
 package addons
 
 import (
+	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 // metricsServerBuiltIn is the built-in metrics-server addon, metrics-server.addons.k8s.io, named

@@ -23,12 +23,12 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 
+	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 func metricsServerContext(t *testing.T, config *kops.MetricsServerConfig, assetsSpec *kops.AssetsSpec, flags string) *model.KopsModelContext {

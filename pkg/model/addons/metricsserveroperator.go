@@ -17,10 +17,10 @@ limitations under the License.
 package addons
 
 import (
+	"k8s.io/kops/pkg/addons/metricsserver"
+	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/metricsserveroperator"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 // MetricsServerPackage is the channel package carrying the metrics-server versions (and images)

@@ -25,12 +25,12 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/addons/metricsserver"
+	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/metricsserveroperator"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 // metricsServerModeContext is a completed cluster with metrics-server enabled in one mode: "" is

@@ -28,15 +28,15 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/channels/pkg/channels"
-	"k8s.io/kops/cmd/coredns-operator/app"
+	"k8s.io/kops/pkg/addons/coredns"
+	app "k8s.io/kops/pkg/addons/coredns/controller"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	kopsoperator "k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/coredns"
+	kopsoperator "k8s.io/kops/pkg/operator"
 )
 
 // modeContext is the model context of cluster spec in one CoreDNS mode: "" is the built-in addon
@@ -100,7 +100,7 @@ func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSp
 	require.NotEmpty(t, args, "the operator addon has the operator Deployment")
 	cmd, err := app.ParseFlags(args)
 	require.NoError(t, err, "the operator accepts the arguments kops gives it")
-	rendered, err := coredns.Render(coredns.Spec(object.Spec), cmd.Facts) // the renderer the operator renders with (cmd/coredns-operator/app/render.go)
+	rendered, err := coredns.Render(coredns.Spec(object.Spec), cmd.Facts) // the renderer the operator renders with (pkg/addons/coredns/controller/render.go)
 	require.NoError(t, err)
 	return object.Spec, rendered
 }

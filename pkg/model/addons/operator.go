@@ -28,7 +28,7 @@ import (
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operator"
 )
 
 // Operator is one addon operator kops can deploy: its line in Operators. Everything that is not the

@@ -33,7 +33,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operator"
 )
 
 // A throwaway operator, as data only, goes through the generic builder: what an entry of

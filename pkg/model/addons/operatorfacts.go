@@ -22,8 +22,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/operators/coredns"
 )
 
 // operatorClusterFacts is the --cluster-facts argument kops gives the operator: the facts of the

@@ -28,7 +28,7 @@ import (
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operator"
 )
 
 // operatorPackageManifest renders the Namespace, CRD and ServiceAccount of the operator d describes

@@ -23,7 +23,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operator"
 )
 
 // packageObject is one object kops takes from an operator package, or renders itself and lets a

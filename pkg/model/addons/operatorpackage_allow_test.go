@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // The operator Deployment of a package passes an allow-list derived from the descriptor: each

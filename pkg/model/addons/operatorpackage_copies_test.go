@@ -25,8 +25,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/channels/pkg/channels"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
 // legacyOperatorPackage is package 0.2.0 as kops shipped it when packages carried the Namespace,

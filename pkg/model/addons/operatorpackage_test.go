@@ -26,9 +26,9 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
 )
 
 func realOperatorPackage(t *testing.T, extra string) *channels.Package {

@@ -21,7 +21,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operator"
 )
 
 // Runs is what an addon runs that `kops validate cluster` checks beyond the addon's record: each

@@ -23,8 +23,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/types"
 
+	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/operators/metricsserver"
 )
 
 // What a built-in addon runs comes from its registry entry's descriptor, and it is what the

@@ -31,11 +31,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
+	"k8s.io/kops/pkg/addons/coredns"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/coredns"
+	"k8s.io/kops/pkg/operator"
 )
 
 // placed is one object of a channel and the addon whose manifest holds it.

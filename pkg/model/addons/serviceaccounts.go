@@ -58,7 +58,7 @@ func (ServiceAccountDefaults) Addons(ctx *model.KopsModelContext) ([]*Addon, err
 	manifest, err := templates.Render(models.FS(), serviceAccountDefaultsTemplate, []defaultAccount{
 		{Namespace: "kube-system", Lock: true},
 		{Namespace: "default", Lock: lockDefault},
-	}, models.Partials)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func lockDefaultServiceAccounts(manifest []byte) ([]byte, error) {
 		if header.APIVersion != "v1" || header.Kind != "Namespace" {
 			continue
 		}
-		account, err := templates.Render(models.FS(), serviceAccountDefaultsTemplate, []defaultAccount{{Namespace: header.Metadata.Name, Lock: true}}, models.Partials)
+		account, err := templates.Render(models.FS(), serviceAccountDefaultsTemplate, []defaultAccount{{Namespace: header.Metadata.Name, Lock: true}})
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/operator"
+	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

@@ -32,9 +32,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/kube2iam"
 	"k8s.io/kops/pkg/validation"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"

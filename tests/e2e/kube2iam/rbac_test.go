@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"k8s.io/kops/pkg/model/components/kube2iam"
+	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

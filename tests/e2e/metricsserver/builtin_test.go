@@ -36,8 +36,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"k8s.io/kops/channels/pkg/apply"
+	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/operators/metricsserver"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

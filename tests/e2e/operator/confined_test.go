@@ -35,8 +35,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/kubemanifest"
-	kopsoperator "k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/model/components/operator/operatortest"
+	kopsoperator "k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/operatortest"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

@@ -32,7 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

@@ -42,8 +42,8 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/kubemanifest"
-	kopsoperator "k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/model/components/operator/operatortest"
+	kopsoperator "k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/operatortest"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

@@ -31,9 +31,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
-	ms "k8s.io/kops/pkg/model/components/metricsserveroperator"
-	kopsoperator "k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/metricsserver"
+	"k8s.io/kops/pkg/addons/metricsserver"
+	ms "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
+	kopsoperator "k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

@@ -38,8 +38,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/utils/ptr"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	kopsoperator "k8s.io/kops/pkg/model/components/operator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	kopsoperator "k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

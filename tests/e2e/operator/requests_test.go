@@ -31,7 +31,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

@@ -36,9 +36,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/manager"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

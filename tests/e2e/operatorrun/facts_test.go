@@ -29,9 +29,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"k8s.io/kops/cmd/coredns-operator/app"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/operators/manager"
+	app "k8s.io/kops/pkg/addons/coredns/controller"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

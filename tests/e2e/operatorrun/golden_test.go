@@ -24,7 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"k8s.io/kops/pkg/operators/manager"
+	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

@@ -32,9 +32,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
-	"k8s.io/kops/cmd/coredns-operator/app"
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/model/components/operator"
+	app "k8s.io/kops/pkg/addons/coredns/controller"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

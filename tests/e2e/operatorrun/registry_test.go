@@ -34,8 +34,8 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/operator"
-	"k8s.io/kops/pkg/operators/manager"
+	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

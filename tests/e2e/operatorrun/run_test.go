@@ -31,8 +31,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"k8s.io/kops/pkg/model/components/corednsoperator"
-	"k8s.io/kops/pkg/operators/manager"
+	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/operator/manager"
 )
 
 // TestOperatorUnderItsOwnToken runs the operator from an empty kube-system through spec changes,

@@ -28,8 +28,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"k8s.io/kops/cmd/coredns-operator/app"
-	"k8s.io/kops/pkg/operators/manager"
+	app "k8s.io/kops/pkg/addons/coredns/controller"
+	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
 

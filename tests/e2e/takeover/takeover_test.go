@@ -30,7 +30,7 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
-	"k8s.io/kops/pkg/operators/coredns"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )

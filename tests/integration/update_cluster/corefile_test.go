@@ -26,7 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
-	"k8s.io/kops/pkg/corefile"
+	"k8s.io/kops/pkg/addons/coredns/corefile"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/tests/integration/golden"
 )

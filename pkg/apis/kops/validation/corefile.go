@@ -22,15 +22,15 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"k8s.io/kops/pkg/addons/coredns/corefile"
 	"k8s.io/kops/pkg/apis/kops"
-	"k8s.io/kops/pkg/corefile"
 	// The Corefile is checked as kops renders it, by the one renderer the built-in addon and the
 	// CoreDNS object both use, so that what is checked is what CoreDNS runs.
-	coredns "k8s.io/kops/pkg/model/components/coredns"
+	coredns "k8s.io/kops/pkg/addons/coredns"
 )
 
 // validateCorefile checks the Corefile the cluster would run against the reach table of
-// pkg/corefile (docs/addon-operators.md#what-a-corefile-may-reach): no plugin, option or word that
+// pkg/addons/coredns/corefile (docs/addon-operators.md#what-a-corefile-may-reach): no plugin, option or word that
 // lets it read the pod's files or environment, or hand its token or the node's cloud identity to
 // an endpoint. A refusal is reported on the field that wrote the line: externalCoreFile, or the
 // domain, upstream or stub domain kops rendered into its own Corefile. renderedFieldsValid says

@@ -32,7 +32,7 @@ import (
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/model/addons"
-	"k8s.io/kops/pkg/model/components/operator/operatortest"
+	"k8s.io/kops/pkg/operator/operatortest"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )

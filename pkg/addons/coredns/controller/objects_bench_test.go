@@ -1,0 +1,30 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import "testing"
+
+// BenchmarkDesiredObjects is the operator's CPU work per reconcile before any request: render,
+// check the rendering against the policy's derivation, decode.
+func BenchmarkDesiredObjects(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := desiredObjects(testSpec, DefaultFacts()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package kopsmodel
+
+import "k8s.io/kops/pkg/operator"
+
+// Right is one grant to the operator's ServiceAccount, with its reason.
+type Right = operator.Right
+
+const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates and patches are limited by name, and they are never deleted."
+
+// Rights are everything the operator may do, and nothing else: no RBAC resources (kops pre-creates
+// CoreDNS's ServiceAccount and ClusterRole), no secrets, no pods, no wildcards, no cluster-scoped
+// rights. Writes other than create are limited to the objects the operator owns, and none is a delete.
+func Rights() []Right {
+	return append([]Right{
+		right(WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{CoreDNSDeployment},
+			"Watch the CoreDNS Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
+		right(WatchNamespace, "", []string{"services"}, []string{"get", "list", "watch"}, []string{CoreDNSService},
+			"Watch the kube-dns Service for drift, by name as above."),
+		right(WatchNamespace, "", []string{"configmaps"}, []string{"get", "list", "watch"}, []string{CoreDNSConfigMap},
+			"Watch the Corefile ConfigMap for drift, by name as above."),
+		right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"get", "list", "watch"}, []string{CoreDNSServiceAccount},
+			"Watch the coredns ServiceAccount for drift, by name as above."),
+		right(WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch"}, []string{CoreDNSDeployment},
+			"Reconcile only the CoreDNS Deployment. Never delete: when the operator is turned off kops deletes the CoreDNS object orphaning what it made, so DNS outlives the operator."),
+		right(WatchNamespace, "", []string{"services"}, []string{"update", "patch"}, []string{CoreDNSService},
+			"Reconcile only the cluster DNS Service. Never delete: a new Service could take another cluster IP."),
+		right(WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch"}, []string{CoreDNSConfigMap},
+			"Reconcile only the Corefile ConfigMap; never delete it, as above."),
+		right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch"}, []string{CoreDNSServiceAccount},
+			"Patch labels on the ServiceAccount kops pre-creates for CoreDNS; never delete it."),
+		right(WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy),
+		right(WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy),
+		right(WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, []string{CoreDNSResource},
+			"Read its instructions, the CoreDNS object kops creates, by name; read-only, so the operator cannot rewrite them."),
+		right(WatchNamespace, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{CoreDNSResource},
+			"Report progress and health on the status of the CoreDNS object kops creates."),
+		right(WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
+			"Record events on the CoreDNS object and the objects it manages."),
+		right(WatchNamespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
+			"Same events through the newer events API."),
+	}, Names().OwnNamespaceRights()...)
+}
+
+// right keeps the table above one line per grant.
+func right(namespace, group string, resources, verbs, names []string, why string) Right {
+	return Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, ResourceNames: names, Why: why}
+}

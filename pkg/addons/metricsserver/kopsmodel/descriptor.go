@@ -1,0 +1,173 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package kopsmodel
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/addons/metricsserver"
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/operator"
+)
+
+// Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
+// metrics-server-operator in its own namespace, metrics-server-operator-system, which holds only its
+// lease and events, so that its write rights there stay small and apart from kube-system.
+func Names() operator.Names { return operator.NamesOf("metrics-server") }
+
+// Where the MetricsServer object lives and its name.
+const (
+	// WatchNamespace holds the MetricsServer object and everything the operator manages.
+	WatchNamespace = metricsserver.Namespace
+	// Instructions is the name of the one MetricsServer object.
+	Instructions = "metrics-server"
+)
+
+// MaxReplicas bounds the metrics-server Deployment's replicas: the two kops renders, so that no
+// write of the operator can run more.
+const MaxReplicas = 2
+
+// Descriptor is the metrics-server operator as data: everything that confines it is generated
+// from this value by package operator. It is built afresh on each call, so no caller can change
+// another's.
+func Descriptor() *operator.Descriptor {
+	d := &operator.Descriptor{
+		Subject:        "metrics-server",
+		Names:          Names(),
+		WatchNamespace: WatchNamespace,
+		CRD:            crd(),
+		Instructions:   Instructions,
+		// What a namespaced operator may reconcile (metricsserver.Render); the RBAC, the
+		// APIService and the PodDisruptionBudget (metricsserver.RenderPrerequisites) are kops's.
+		Managed: []operator.Managed{
+			{Kind: "Deployment", Name: metricsserver.Deployment},
+			{Kind: "Service", Name: metricsserver.Service},
+			{Kind: "ServiceAccount", Name: metricsserver.ServiceAccount},
+		},
+		MaxReplicas: MaxReplicas,
+		Rights:      rights(),
+		Pod: operator.PodAllowance{
+			PriorityClassName: "system-cluster-critical",
+			NodeSelector:      map[string]string{"kubernetes.io/os": "linux"},
+			Tolerations:       []string{"CriticalAddonsOnly"},
+		},
+	}
+	d.Prerequisites = prerequisites(d.PrerequisitesAddon())
+	return d
+}
+
+// prerequisites are what metricsserver.RenderPrerequisites renders (the RBAC, the APIService and
+// the PodDisruptionBudget), labelled for addon: kops writes them before the operator runs, and
+// the operator holds no right on any. They depend on no field of the MetricsServer object (the
+// insecure mode, the only one, is the CRD's only value), so the default spec renders them.
+//
+// Descriptor returns no error, so a failure to render is carried as an object Validate refuses,
+// naming the error: every use that writes them (OperatorBuilder) validates the descriptor first.
+func prerequisites(addon string) []runtime.Object {
+	objects, err := renderPrerequisites(addon)
+	if err != nil {
+		return []runtime.Object{&unstructured.Unstructured{Object: map[string]interface{}{
+			"apiVersion": "metrics-server-prerequisites/error", "kind": err.Error(),
+		}}}
+	}
+	return objects
+}
+
+func renderPrerequisites(addon string) ([]runtime.Object, error) {
+	spec := metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
+	manifest, err := metricsserver.RenderPrerequisites(spec, addon)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := kubemanifest.Split(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("reading metrics-server's prerequisites: %w", err)
+	}
+	var out []runtime.Object
+	for i, doc := range docs {
+		u := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
+			return nil, fmt.Errorf("reading metrics-server's prerequisites, document %d: %w", i+1, err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; the admission policy admits only the managed names, their updates and patches are limited by name, and they are never deleted."
+
+// rights is everything the operator may do, and nothing else: no RBAC resources and no
+// APIServices (kops writes what metrics-server needs), no secrets, no pods, no wildcards, no
+// cluster-scoped rights, no delete. Writes other than create name the object they may change.
+func rights() []operator.Right {
+	ms, watch := metricsserver.Name, WatchNamespace
+	return append([]operator.Right{
+		right(watch, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, ms,
+			"Watch the metrics-server Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
+		right(watch, "", []string{"services", "serviceaccounts"}, []string{"get", "list", "watch"}, ms,
+			"Watch the metrics-server Service and ServiceAccount for drift, by name as above."),
+		right(watch, "apps", []string{"deployments"}, []string{"update", "patch"}, ms,
+			"Reconcile only the metrics-server Deployment. Never delete: when the operator is turned off kops deletes the MetricsServer object orphaning what it made."),
+		right(watch, "", []string{"services", "serviceaccounts"}, []string{"update", "patch"}, ms,
+			"Reconcile only the metrics-server Service (the APIService's backend) and ServiceAccount (the subject of kops's bindings); never delete them."),
+		right(watch, "apps", []string{"deployments"}, []string{"create"}, "", createWhy),
+		right(watch, "", []string{"services", "serviceaccounts"}, []string{"create"}, "", createWhy),
+		right(watch, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, Instructions,
+			"Read its instructions, the MetricsServer object kops creates, by name; read-only, so the operator cannot rewrite them."),
+		right(watch, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, Instructions,
+			"Report progress and health on the status of the MetricsServer object."),
+		right(watch, "", []string{"events"}, []string{"create", "patch"}, "",
+			"Record events on the MetricsServer object and the objects it manages."),
+		right(watch, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, "",
+			"Same events through the newer events API."),
+	}, Names().OwnNamespaceRights()...)
+}
+
+// right keeps the table above one line per grant; name "" means any name.
+func right(namespace, group string, resources, verbs []string, name, why string) operator.Right {
+	r := operator.Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, Why: why}
+	if name != "" {
+		r.ResourceNames = []string{name}
+	}
+	return r
+}
+
+// Params are the MetricsServer object's fields the admission policy binds, with their values in
+// spec and a marker of each (Marked): the image flows into the Deployment; the version flows
+// nowhere but is bound too, wherever it would. Insecure is not a param: the CRD admits only true,
+// and the rendering of true is the only one.
+func Params(spec MetricsServerSpec) []operator.Param {
+	m := Marked(spec)
+	return []operator.Param{
+		{Field: "spec.image", Value: spec.Image, Marker: m.Image},
+		{Field: "spec.version", Value: spec.Version, Marker: m.Version},
+	}
+}
+
+// Marked is spec with every bound field replaced by a marker that the renderer accepts and that
+// appears nowhere else.
+func Marked(spec MetricsServerSpec) MetricsServerSpec {
+	return MetricsServerSpec{
+		Version:  "0.0.0-policy-marker",
+		Image:    "policy-marker.invalid/metrics-server:marker",
+		Insecure: spec.Insecure,
+	}
+}

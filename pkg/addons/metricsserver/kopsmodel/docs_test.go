@@ -1,0 +1,33 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package kopsmodel
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The user docs show the operator's rights as generated from its descriptor, so they cannot drift.
+func TestDocsShowTheRightsTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "metrics-server.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(doc), Descriptor().RightsMarkdown(), "docs/metrics-server.md must contain RightsMarkdown() verbatim")
+}

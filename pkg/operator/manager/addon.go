@@ -1,0 +1,148 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package manager
+
+import (
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/operator"
+)
+
+// Addon is one operator as the runtime runs it: its descriptor, and how it reads and renders the
+// spec S of its custom resource. Everything else (one informer per object, by name; the queue; what
+// was applied; server-side apply; status; events; the lease; the probes) is the runtime's, the same
+// for every operator, so an operator's main is its Addon and its flags.
+type Addon[S comparable] struct {
+	Descriptor *operator.Descriptor
+	// Render is the addon's one renderer, the one kops renders with too: the manifest holding the
+	// managed objects for spec.
+	Render func(spec S) ([]byte, error)
+	// Check refuses a spec the CRD admits but the operator must not apply (nil: none). Whoever may
+	// write the custom resource could hand the operator anything the CRD admits.
+	Check func(spec S) error
+	// CheckApply refuses to apply managed object m as rendered for spec, given what the server holds
+	// (cached, nil when there is none): CoreDNS's Service may not move its cluster IP. Nil: none.
+	CheckApply func(spec S, m operator.Managed, cached *unstructured.Unstructured) error
+}
+
+// FieldManager is the operator's server-side apply field manager: its Deployment's name, the one
+// the admission policy's events and leases name too.
+func (a *Addon[S]) FieldManager() string { return a.Descriptor.DeploymentName }
+
+// managed is one object the operator writes, with its API resource.
+type managed struct {
+	operator.Managed
+	gvr schema.GroupVersionResource
+}
+
+// applyRank orders what a workload runs as, mounts and is reached by before the workload itself;
+// workloads (kinds with a pod template) come last, in a phase of their own, so that their new
+// pods find their configuration.
+var applyRank = map[string]int{"ServiceAccount": 0, "ConfigMap": 1, "Service": 2}
+
+func rank(kind string) int {
+	if _, workload := kubemanifest.PodSpecPath(kind); workload {
+		return len(applyRank) + 1
+	}
+	if r, ok := applyRank[kind]; ok {
+		return r
+	}
+	return len(applyRank)
+}
+
+// managedObjects are d's managed objects in apply order, and the phases they are applied in (indexes
+// into them): everything but the workloads together, then the workloads.
+func managedObjects(d *operator.Descriptor) ([]managed, [][]int, error) {
+	var out []managed
+	for _, m := range d.Managed {
+		gvr, ok := operator.ManagedResource(m.Kind)
+		if !ok {
+			return nil, nil, fmt.Errorf("operator %s: %s is not a kind an operator may manage", d.AddonName, m.Kind)
+		}
+		out = append(out, managed{Managed: m, gvr: gvr})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Kind) < rank(out[j].Kind) })
+	var phases [][]int
+	for i, m := range out {
+		workload := rank(m.Kind) > len(applyRank)
+		if len(phases) == 0 || (workload && rank(out[i-1].Kind) <= len(applyRank)) {
+			phases = append(phases, nil)
+		}
+		phases[len(phases)-1] = append(phases[len(phases)-1], i)
+	}
+	return out, phases, nil
+}
+
+// Objects renders spec and returns the managed objects, in apply order, each as the operator
+// applies it: the rest of the rendering (what kops writes beside the operator) is outside the
+// operator's scope and rights.
+func (a *Addon[S]) Objects(spec S) ([]*unstructured.Unstructured, error) {
+	d := a.Descriptor
+	manifest, err := a.Render(spec)
+	if err != nil {
+		return nil, err
+	}
+	// The same checks the policy's derivation makes, strict decoding included: a rendering the
+	// policy could not be derived from is not applied.
+	if _, err := d.ScopeFromManifest(manifest, manifest, nil); err != nil {
+		return nil, err
+	}
+	docs, err := kubemanifest.Split(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("reading the rendered %s manifest: %w", d.Subject, err)
+	}
+	byKey := map[string]*unstructured.Unstructured{}
+	for i, doc := range docs {
+		u := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
+			return nil, fmt.Errorf("reading rendered document %d: %w", i+1, err)
+		}
+		if u.GetNamespace() == d.WatchNamespace {
+			byKey[u.GetKind()+"/"+u.GetName()] = u
+		}
+	}
+	objects, _, err := managedObjects(d)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*unstructured.Unstructured, 0, len(objects))
+	for _, m := range objects {
+		u := byKey[m.Kind+"/"+m.Name]
+		if u == nil {
+			return nil, fmt.Errorf("the rendered %s manifest has no %s %s/%s", d.Subject, m.Kind, d.WatchNamespace, m.Name)
+		}
+		// The metadata kops's channels sets (the addon label, the handover annotation) is left to
+		// channels: applying it would flip the label back after a handover.
+		labels, annotations := u.GetLabels(), u.GetAnnotations()
+		for _, k := range operator.ChannelsLabels {
+			delete(labels, k)
+		}
+		for _, k := range operator.ChannelsAnnotations {
+			delete(annotations, k)
+		}
+		u.SetLabels(labels)
+		u.SetAnnotations(annotations)
+		out = append(out, u)
+	}
+	return out, nil
+}

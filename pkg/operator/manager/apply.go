@@ -1,0 +1,145 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package manager
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"k8s.io/kops/pkg/operator"
+)
+
+// rendering is the rendering of one spec, kept so that a reconcile without a spec change (drift,
+// the workload's status) renders and decodes nothing.
+type rendering[S comparable] struct {
+	spec    S
+	objects []*unstructured.Unstructured
+	hashes  []string
+}
+
+// render returns the managed objects for spec, from the last rendering when spec is the same.
+func (c *Controller[S]) render(spec S) (*rendering[S], error) {
+	if c.last != nil && c.last.spec == spec {
+		return c.last, nil
+	}
+	objects, err := c.addon.Objects(spec)
+	if err != nil {
+		return nil, err
+	}
+	r := &rendering[S]{spec: spec, objects: objects, hashes: make([]string, len(objects))}
+	for i, o := range objects {
+		if r.hashes[i], err = objectHash(o); err != nil {
+			return nil, fmt.Errorf("hashing rendered %s %s: %w", c.managed[i].Kind, c.managed[i].Name, err)
+		}
+	}
+	c.last = r
+	return r, nil
+}
+
+// apply server-side applies the managed objects whose rendering changed since this process last
+// applied them or that someone else changed since (appliedState), phase by phase, the objects of
+// a phase concurrently, and returns what went wrong with each. With nothing changed it sends no
+// request. Events on owner, the custom resource, say what the server changed, what was taken
+// over and what was refused.
+func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructured, spec S) []error {
+	r, err := c.render(spec)
+	if err != nil {
+		err = fmt.Errorf("spec: %w", err)
+		c.recordFailure(owner, ReasonInvalidSpec, err)
+		return []error{err}
+	}
+	var errs []error
+	var applied []string // what the server changed
+	adopted := map[string][]string{}
+	for _, phase := range c.phases {
+		results := make([]error, len(phase))
+		changed := make([]bool, len(phase))
+		var wg sync.WaitGroup
+		for j, i := range phase {
+			m := c.managed[i]
+			cached, err := c.cached(m.gvr, m.Name)
+			if err != nil {
+				results[j] = err
+				continue
+			}
+			if c.applied.upToDate(appliedKey(m.gvr, m.Name), r.hashes[i], cached) {
+				continue
+			}
+			if c.addon.CheckApply != nil {
+				if err := c.addon.CheckApply(spec, m.Managed, cached); err != nil {
+					results[j] = err
+					continue
+				}
+			}
+			if from := adoptedFrom(cached, c.addon.FieldManager()); from != nil {
+				adopted[c.describe(m)] = from
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				changed[j], results[j] = c.applyOne(ctx, m, r.objects[i], r.hashes[i], cached)
+			}()
+		}
+		wg.Wait()
+		for j, err := range results {
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+				c.recordFailure(owner, ReasonApplyFailed, err)
+			case changed[j]:
+				applied = append(applied, c.describe(c.managed[phase[j]]))
+			}
+		}
+	}
+	c.recordApplied(owner, applied, adopted)
+	return errs
+}
+
+// describe names a managed object as events and errors do.
+func (c *Controller[S]) describe(m managed) string {
+	return m.Kind + " " + c.addon.Descriptor.WatchNamespace + "/" + m.Name
+}
+
+// applyOne applies one object, records it as applied, and says whether the server changed it
+// (an apply that changes nothing keeps the object's resourceVersion).
+func (c *Controller[S]) applyOne(ctx context.Context, m managed, obj *unstructured.Unstructured, hash string, cached *unstructured.Unstructured) (bool, error) {
+	d := c.addon.Descriptor
+	client := c.client.Resource(m.gvr).Namespace(d.WatchNamespace)
+	got, err := client.Apply(ctx, m.Name, obj, metav1.ApplyOptions{FieldManager: c.addon.FieldManager(), Force: true})
+	if err != nil && cached != nil && strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+d.ExactPolicyName()+"'") {
+		// Someone added to the object what kops does not render (an apply cannot remove fields
+		// others own), so the merge is refused: the object is replaced by exactly the rendering.
+		exact := &unstructured.Unstructured{Object: operator.ExactWrite(m.Kind, obj.Object, cached.Object)}
+		got, err = client.Update(ctx, exact, metav1.UpdateOptions{FieldManager: c.addon.FieldManager()})
+	}
+	if err != nil {
+		c.applied.forget(appliedKey(m.gvr, m.Name))
+		return false, fmt.Errorf("applying %s: %w", c.describe(m), err)
+	}
+	c.applied.applied(appliedKey(m.gvr, m.Name), hash, got.GetResourceVersion())
+	return cached == nil || cached.GetResourceVersion() != got.GetResourceVersion(), nil
+}
+
+func appliedKey(gvr schema.GroupVersionResource, name string) string {
+	return gvr.Resource + "/" + name
+}

@@ -1,0 +1,160 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package manager
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"k8s.io/kops/pkg/operator"
+)
+
+// Condition types, as Kubernetes workloads name them.
+const (
+	ConditionAvailable   = "Available"
+	ConditionProgressing = "Progressing"
+	ConditionDegraded    = "Degraded"
+)
+
+// Phases, the one-word summary `kubectl get` shows.
+const (
+	PhaseReady       = "Ready"
+	PhaseProgressing = "Progressing"
+	PhaseDegraded    = "Degraded"
+)
+
+// maxErrors is the CRD's bound on status.errors.
+const maxErrors = 16
+
+// workload is the state of the managed workload the status reports on.
+type workload struct {
+	// available: some replica serves; rolledOut: every replica runs the current template.
+	available, rolledOut bool
+	detail               string
+}
+
+// computeStatus is the status for the object's generation given the errors of this reconcile and
+// the workload's state. previous keeps conditions' transition times.
+func computeStatus(generation int64, previous *operator.Status, errs []error, w workload) *operator.Status {
+	st := &operator.Status{ObservedGeneration: generation}
+	if previous != nil {
+		st.Conditions = append([]metav1.Condition(nil), previous.Conditions...)
+	}
+	for _, err := range errs {
+		if len(st.Errors) == maxErrors {
+			break
+		}
+		msg := err.Error()
+		if len(msg) > 1024 {
+			msg = msg[:1021] + "..."
+		}
+		st.Errors = append(st.Errors, msg)
+	}
+	set := func(t string, ok bool, reason, message string) {
+		s := metav1.ConditionFalse
+		if ok {
+			s = metav1.ConditionTrue
+		}
+		if len(message) > 1024 {
+			message = message[:1021] + "..."
+		}
+		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: s, Reason: reason, Message: message, ObservedGeneration: generation})
+	}
+
+	if w.available {
+		set(ConditionAvailable, true, "MinimumReplicasAvailable", w.detail)
+	} else {
+		set(ConditionAvailable, false, "NoReplicasAvailable", w.detail)
+	}
+	if w.rolledOut {
+		set(ConditionProgressing, false, "RolloutComplete", w.detail)
+	} else {
+		set(ConditionProgressing, true, "RollingOut", w.detail)
+	}
+	if len(errs) > 0 {
+		set(ConditionDegraded, true, "ReconcileFailed", st.Errors[0])
+	} else {
+		set(ConditionDegraded, false, "Reconciled", "every managed object is applied")
+	}
+
+	switch {
+	case len(errs) > 0:
+		st.Phase = PhaseDegraded
+	case w.available && w.rolledOut:
+		st.Phase = PhaseReady
+		st.Healthy = true
+	default:
+		st.Phase = PhaseProgressing
+	}
+	return st
+}
+
+// workloadState reads the state of the managed workload m from u, its cached copy (nil when it does
+// not exist).
+func workloadState(m operator.Managed, namespace string, u *unstructured.Unstructured) (workload, error) {
+	if u == nil {
+		return workload{detail: fmt.Sprintf("%s %s/%s does not exist", m.Kind, namespace, m.Name)}, nil
+	}
+	switch m.Kind {
+	case "Deployment":
+		d := &appsv1.Deployment{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, d); err != nil {
+			return workload{}, fmt.Errorf("reading Deployment %s/%s: %w", namespace, m.Name, err)
+		}
+		return deploymentState(d), nil
+	case "DaemonSet":
+		ds := &appsv1.DaemonSet{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, ds); err != nil {
+			return workload{}, fmt.Errorf("reading DaemonSet %s/%s: %w", namespace, m.Name, err)
+		}
+		return daemonSetState(ds), nil
+	}
+	return workload{}, fmt.Errorf("%s %s/%s: no rule says when it is available", m.Kind, namespace, m.Name)
+}
+
+// deploymentState says whether the Deployment serves (some replica available) and whether its
+// controller has rolled out the current template to every replica.
+func deploymentState(d *appsv1.Deployment) workload {
+	want := int32(1)
+	if d.Spec.Replicas != nil {
+		want = *d.Spec.Replicas
+	}
+	s := d.Status
+	return workload{
+		available: s.AvailableReplicas > 0,
+		rolledOut: s.ObservedGeneration >= d.Generation && s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want,
+		detail: fmt.Sprintf("Deployment %s/%s: %d of %d replicas updated, %d available (generation %d, observed %d)",
+			d.Namespace, d.Name, s.UpdatedReplicas, want, s.AvailableReplicas, d.Generation, s.ObservedGeneration),
+	}
+}
+
+// daemonSetState says whether the DaemonSet serves (some pod available) and whether its controller
+// has rolled out the current template to every node it schedules to.
+func daemonSetState(ds *appsv1.DaemonSet) workload {
+	s := ds.Status
+	return workload{
+		available: s.NumberAvailable > 0,
+		rolledOut: s.ObservedGeneration >= ds.Generation && s.UpdatedNumberScheduled == s.DesiredNumberScheduled && s.NumberAvailable == s.DesiredNumberScheduled,
+		detail: fmt.Sprintf("DaemonSet %s/%s: %d of %d pods updated, %d available (generation %d, observed %d)",
+			ds.Namespace, ds.Name, s.UpdatedNumberScheduled, s.DesiredNumberScheduled, s.NumberAvailable, ds.Generation, s.ObservedGeneration),
+	}
+}
