@@ -25,29 +25,28 @@ package main
 import (
 	"k8s.io/kops/cmd/internal/operatormain"
 	"k8s.io/kops/pkg/addons/metricsserver"
-	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/operator/manager"
 )
 
-func main() { operatormain.Main(metricsserveroperator.Names().DeploymentName, run) }
+func main() { operatormain.Main(metricsserver.Names().DeploymentName, run) }
 
 // addon is the operator: the descriptor, and the renderer kops renders metrics-server with in
 // every mode. The CRD admits only insecure: true, and the renderer refuses anything else.
-func addon() manager.Addon[metricsserveroperator.MetricsServerSpec] {
-	return manager.Addon[metricsserveroperator.MetricsServerSpec]{
-		Descriptor: metricsserveroperator.Descriptor(),
-		Render: func(spec metricsserveroperator.MetricsServerSpec) ([]byte, error) {
-			return metricsserver.Render(metricsserver.Spec(spec))
+func addon() manager.Addon[metricsserver.Spec] {
+	return manager.Addon[metricsserver.Spec]{
+		Descriptor: metricsserver.Descriptor(),
+		Render: func(spec metricsserver.Spec) ([]byte, error) {
+			return metricsserver.Render(spec)
 		},
 	}
 }
 
 func run(args []string) error {
-	d := metricsserveroperator.Descriptor()
+	d := metricsserver.Descriptor()
 	var cmd manager.Command
 	fs := manager.NewFlagSet(d, &cmd)
 	if err := cmd.Parse(d, fs, args); err != nil {
 		return err
 	}
-	return operatormain.Run(metricsserveroperator.Names().DeploymentName, cmd, addon())
+	return operatormain.Run(metricsserver.Names().DeploymentName, cmd, addon())
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/addons/metricsserver"
-	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 )
 
 // The flags are checked before any connection is attempted.
@@ -49,7 +48,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 // refuses the secure mode the renderer cannot render.
 func TestAddonObjects(t *testing.T) {
 	a := addon()
-	spec := metricsserveroperator.MetricsServerSpec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
+	spec := metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
 	objects, err := a.Objects(spec)
 	require.NoError(t, err)
 	var keys []string

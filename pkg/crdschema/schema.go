@@ -263,7 +263,7 @@ func join(path, name string) string {
 }
 
 // typeName names t as its package's code does: a generic instantiation's type arguments by
-// package name, not import path (operator.Resource[corednsoperator.CoreDNSSpec]).
+// package name, not import path (operator.Resource[coredns.Spec]).
 func typeName(t reflect.Type) string {
 	var b strings.Builder
 	token := 0

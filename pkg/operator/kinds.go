@@ -17,65 +17,62 @@ limitations under the License.
 package operator
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
 )
 
-// kindRules is everything the generators know about one kind an operator may manage: its API
-// resource, how the admission policy compares the operator's writes of it with what kops renders
-// (what of such an object is not the operator's to write but others' by design; everything else is
-// compared whole), what kops's own rendering of it must hold, and how to probe the policy with it.
-// Adding a managed kind is adding one entry to managedKinds.
-type kindRules struct {
-	group, version, resource string
-	// ignored are the top-level keys the API server keeps apart from what a client writes (status).
-	ignored map[string]bool
-	// free are, per top-level key, the keys below it that someone else owns (a Deployment's
-	// replicas, the autoscaler's); bounds holds them to what is safe.
-	free   map[string][]string
-	bounds func(d *Descriptor) (expression, message string)
-	// allocated are, per top-level key, the keys below it the API server fills in when a rendering
+// Kind is what an operator and the admission policy that confines it both know about one kind the
+// operator may manage: its API resource, and what of such an object is not the operator's to
+// write but others' by design (everything else the policy compares whole with what kops renders,
+// and ExactWrite writes whole). confine adds, per kind, what only the generators need. Adding a
+// managed kind is one entry here and one there.
+type Kind struct {
+	Group, Version, Resource string
+	// Ignored are the top-level keys the API server keeps apart from what a client writes (status).
+	Ignored map[string]bool
+	// Free are, per top-level key, the keys below it that someone else owns (a Deployment's
+	// replicas, the autoscaler's); confine bounds them to what is safe.
+	Free map[string][]string
+	// Allocated are, per top-level key, the keys below it the API server fills in when a rendering
 	// leaves them out, from what it allocates (a Service's cluster IP and the family of that
 	// address): free then, fixed by the literal when rendered. The server holds them to what it
 	// allocated, so they give no writer a choice the address did not already give.
-	allocated map[string][]string
-	// controllerAnnotations are the annotations a controller sets on the object (any value).
-	controllerAnnotations []string
+	Allocated map[string][]string
+	// ControllerAnnotations are the annotations a controller sets on the object (any value).
+	ControllerAnnotations []string
+	// ProbeBody is the smallest valid body of an object of the kind, for an enforcement probe.
+	ProbeBody map[string]interface{}
 	// rendered refuses a rendering that the exact match would admit but kops must never render
 	// (a template bug, not a policy's to admit); nil accepts any rendering of the kind.
 	rendered func(obj metav1.Object) error
-	// probeBody is the smallest valid body of an object of the kind, for an enforcement probe.
-	probeBody map[string]interface{}
 }
 
 // managedKinds are the kinds an operator may manage. A descriptor naming another kind is refused
 // (Validate), so nothing an operator writes goes unconfined.
-var managedKinds = map[string]kindRules{
+var managedKinds = map[string]Kind{
 	"Deployment": {
-		group: "apps", version: "v1", resource: "deployments",
-		ignored: map[string]bool{"status": true},
-		free:    map[string][]string{"spec": {"replicas"}},
-		bounds: func(d *Descriptor) (string, string) {
-			max := celInt(d.MaxReplicas)
-			return `object.spec.?replicas.orValue(1) >= 1 && object.spec.?replicas.orValue(1) <= ` + max,
-				"may have 1 to " + max + " replicas"
-		},
-		controllerAnnotations: []string{"deployment.kubernetes.io/revision"},
+		Group: "apps", Version: "v1", Resource: "deployments",
+		Ignored:               map[string]bool{"status": true},
+		Free:                  map[string][]string{"spec": {"replicas"}},
+		ControllerAnnotations: []string{"deployment.kubernetes.io/revision"},
+		ProbeBody:             map[string]interface{}{"spec": probePodTemplate()},
 		rendered:              renderedDeployment,
-		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
 	// A DaemonSet has no count for anyone else to set: its spec is compared whole, so its pods run
 	// exactly as rendered on exactly the nodes the rendering places them on. The API server keeps
 	// the template's generation in an annotation it sets itself.
 	"DaemonSet": {
-		group: "apps", version: "v1", resource: "daemonsets",
-		ignored:               map[string]bool{"status": true},
-		controllerAnnotations: []string{"deprecated.daemonset.template.generation"},
+		Group: "apps", Version: "v1", Resource: "daemonsets",
+		Ignored:               map[string]bool{"status": true},
+		ControllerAnnotations: []string{"deprecated.daemonset.template.generation"},
+		ProbeBody:             map[string]interface{}{"spec": probePodTemplate()},
 		rendered:              renderedDaemonSet,
-		probeBody:             map[string]interface{}{"spec": probePodTemplate()},
 	},
 	// A Service that renders no address gets one from the server, and with it the address's family
 	// (ipFamilies): which family is the cluster's (its first service range), not the rendering's,
@@ -83,18 +80,24 @@ var managedKinds = map[string]kindRules{
 	// ipFamilies that disagrees with the addresses or the ranges it serves, and never lets the
 	// first family change; ipFamilyPolicy, which it defaults to the same value everywhere, is
 	// rendered and compared.
-	"Service": {group: "", version: "v1", resource: "services", ignored: map[string]bool{"status": true},
-		allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs", "ipFamilies"}},
-		probeBody: map[string]interface{}{"spec": map[string]interface{}{"ports": []interface{}{map[string]interface{}{"port": int64(1)}}}}},
-	"ServiceAccount": {group: "", version: "v1", resource: "serviceaccounts"},
-	"ConfigMap":      {group: "", version: "v1", resource: "configmaps"},
+	"Service": {Group: "", Version: "v1", Resource: "services", Ignored: map[string]bool{"status": true},
+		Allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs", "ipFamilies"}},
+		ProbeBody: map[string]interface{}{"spec": map[string]interface{}{"ports": []interface{}{map[string]interface{}{"port": int64(1)}}}}},
+	"ServiceAccount": {Group: "", Version: "v1", Resource: "serviceaccounts"},
+	"ConfigMap":      {Group: "", Version: "v1", Resource: "configmaps"},
 }
 
 // ManagedResource is the API resource of a kind an operator may manage, for the clients that write
 // it; false for any other kind.
 func ManagedResource(kind string) (schema.GroupVersionResource, bool) {
 	k, ok := managedKinds[kind]
-	return schema.GroupVersionResource{Group: k.group, Version: k.version, Resource: k.resource}, ok
+	return schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}, ok
+}
+
+// KindOf is what an operator may own of an object of kind; false for a kind no operator may manage.
+func KindOf(kind string) (Kind, bool) {
+	k, ok := managedKinds[kind]
+	return k, ok
 }
 
 // probePodTemplate is a workload's smallest valid spec.
@@ -110,20 +113,14 @@ func probePodTemplate() map[string]interface{} {
 }
 
 // ManagedKinds are the kinds an operator may manage, sorted.
-func ManagedKinds() []string {
-	var kinds []string
-	for k := range managedKinds {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	return kinds
-}
+func ManagedKinds() []string { return slices.Sorted(maps.Keys(managedKinds)) }
 
-// freeKeys are the keys below the top-level key k of a rendered object that the literal leaves out.
-func (r kindRules) freeKeys(k string, rendered interface{}) []string {
-	free := append([]string(nil), r.free[k]...)
+// FreeKeys are the keys below the top-level key k of a rendered object that are not the
+// rendering's to fix: Free, and Allocated when the rendering leaves them out.
+func (r Kind) FreeKeys(k string, rendered interface{}) []string {
+	free := append([]string(nil), r.Free[k]...)
 	m, _ := rendered.(map[string]interface{})
-	for _, a := range r.allocated[k] {
+	for _, a := range r.Allocated[k] {
 		if _, ok := m[a]; !ok {
 			free = append(free, a)
 		}
@@ -140,7 +137,7 @@ func (r kindRules) freeKeys(k string, rendered interface{}) []string {
 func ExactWrite(kind string, desired, current map[string]interface{}) map[string]interface{} {
 	rules := managedKinds[kind]
 	out := runtime.DeepCopyJSON(desired)
-	for k := range rules.ignored {
+	for k := range rules.Ignored {
 		if v, ok := current[k]; ok {
 			out[k] = v
 		}
@@ -151,7 +148,7 @@ func ExactWrite(kind string, desired, current map[string]interface{}) map[string
 			continue
 		}
 		have, _ := current[k].(map[string]interface{})
-		for _, free := range rules.freeKeys(k, m) {
+		for _, free := range rules.FreeKeys(k, m) {
 			if v, ok := have[free]; ok {
 				m[free] = v
 			}
@@ -163,7 +160,7 @@ func ExactWrite(kind string, desired, current map[string]interface{}) map[string
 		out["metadata"] = meta
 	}
 	have, _ := current["metadata"].(map[string]interface{})
-	for _, k := range serverMetadata {
+	for _, k := range ServerMetadata {
 		if v, ok := have[k]; ok {
 			meta[k] = v
 		}
@@ -182,6 +179,22 @@ func ExactWrite(kind string, desired, current map[string]interface{}) map[string
 		}
 	}
 	keep("labels", ChannelsLabels)
-	keep("annotations", append(append([]string(nil), ChannelsAnnotations...), rules.controllerAnnotations...))
+	keep("annotations", append(append([]string(nil), ChannelsAnnotations...), rules.ControllerAnnotations...))
 	return out
 }
+
+// ServerMetadata are the metadata fields the API server sets itself; a client's values there are
+// ignored or refused by the server, never stored as the client wrote them. (selfLink is not among
+// them: the server no longer sets it, and keeps one a client sends.)
+var ServerMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+	"deletionGracePeriodSeconds", "managedFields"}
+
+// ChannelsLabels and ChannelsAnnotations are kops's channels' own metadata: the label naming the
+// addon that applied an object, and the annotation naming the addon that takes it over when its own
+// leaves the channel. An operator leaves them to channels: it does not apply them (channels moves an
+// object's label to the annotation's addon on a handover), and the exact policy lets it neither
+// set nor change nor remove them.
+var (
+	ChannelsLabels      = []string{channelsapi.LabelAddonName}
+	ChannelsAnnotations = []string{channelsapi.AnnotationHandoverTo}
+)

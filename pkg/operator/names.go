@@ -57,17 +57,5 @@ func NamesOf(addon string) Names {
 	}
 }
 
-// OwnNamespaceRights are the rights every operator has in its own namespace, and the only ones:
-// its events, and its one leader-election lease (created when missing, since create cannot be
-// limited by name, then read and renewed by name).
-func (n Names) OwnNamespaceRights() []Right {
-	events := []string{"create", "patch"}
-	return []Right{
-		{Namespace: n.Namespace, Resources: []string{"events"}, Verbs: events, Why: "Record leader-election events."},
-		{Namespace: n.Namespace, APIGroup: "events.k8s.io", Resources: []string{"events"}, Verbs: events, Why: "Same events through the newer events API."},
-		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"},
-			Why: "Create the leader-election lease when missing (create cannot be limited by name)."},
-		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update"},
-			ResourceNames: []string{n.LeaseName}, Why: "Read and renew only its own leader-election lease."},
-	}
-}
+// ExactPolicyName names the admission policy (and binding) that compares the managed objects whole.
+func (n Names) ExactPolicyName() string { return n.PolicyName + "-exact" }

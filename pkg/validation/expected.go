@@ -116,7 +116,7 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) (
 			e.Runs.APIServices = append(e.Runs.APIServices, runs.APIServices...)
 		}
 		if o := addons.OperatorOf(a.Name); o != nil {
-			e.Operators = append(e.Operators, o.Descriptor)
+			e.Operators = append(e.Operators, &o.Descriptor.Descriptor)
 			if o.ClusterDNS {
 				e.DNS = DNSOperator
 			}

@@ -33,7 +33,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/apply"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/operator"
 )
@@ -146,8 +146,8 @@ func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) 
 	r.Checks = append(r.Checks, a.checkAddons(e.Addons)...)
 	if e.DNS == DNSBuiltIn {
 		r.Checks = append(r.Checks,
-			a.checkDeployment(corednsoperator.WatchNamespace, corednsoperator.CoreDNSDeployment),
-			a.checkService(corednsoperator.WatchNamespace, corednsoperator.CoreDNSService, e.DNSServerIP))
+			a.checkDeployment(coredns.WatchNamespace, coredns.CoreDNSDeployment),
+			a.checkService(coredns.WatchNamespace, coredns.CoreDNSService, e.DNSServerIP))
 	}
 	for _, d := range e.Operators {
 		r.Checks = append(r.Checks,

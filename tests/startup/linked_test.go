@@ -57,12 +57,20 @@ var neverLinked = []string{
 //     (util/pkg/aws/awspartition). The operators read no bucket.
 //   - hclwrite, with the rest of HCL, go-cty and go-cmp that it brings: it writes kubernetes.tf for
 //     `kops update cluster --target terraform` (upup/pkg/fi/cloudup/terraform).
+//   - What confines an operator (its roles, admission policies, CRD and package check), and kops's
+//     model builders with each addon's kopsmodel: kops generates them; an operator runs on the
+//     shared runtime (pkg/operator, pkg/operator/manager) and its addon's renderer only.
 var linkedOnlyBy = map[string][]string{
-	"github.com/aws/aws-sdk-go-v2": {"kops", "channels"},
-	"github.com/aws/smithy-go":     {"kops", "channels"},
-	"github.com/hashicorp/hcl":     {"kops"},
-	"github.com/zclconf/go-cty":    {"kops"},
-	"github.com/google/go-cmp":     {"kops"},
+	"k8s.io/kops/pkg/operator/confine":               {"kops"},
+	"k8s.io/kops/pkg/crdschema":                      {"kops"},
+	"k8s.io/kops/pkg/model":                          {"kops"},
+	"k8s.io/kops/pkg/addons/coredns/kopsmodel":       {"kops"},
+	"k8s.io/kops/pkg/addons/metricsserver/kopsmodel": {"kops"},
+	"github.com/aws/aws-sdk-go-v2":                   {"kops", "channels"},
+	"github.com/aws/smithy-go":                       {"kops", "channels"},
+	"github.com/hashicorp/hcl":                       {"kops"},
+	"github.com/zclconf/go-cty":                      {"kops"},
+	"github.com/google/go-cmp":                       {"kops"},
 }
 
 // forbidden is what binary b may not link.

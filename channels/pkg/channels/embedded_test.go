@@ -37,9 +37,9 @@ import (
 	builtin "k8s.io/kops/channels"
 	"k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model/addons"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // TestEmbeddedChannels resolves, for a current Kubernetes version, the packages of every operator
@@ -75,10 +75,10 @@ func TestEmbeddedCoreDNSOperatorNeedsKubernetes131(t *testing.T) {
 	for _, name := range []string{channels.Stable, channels.Alpha} {
 		l, err := channels.Load(name, nil)
 		require.NoError(t, err)
-		_, err = l.Package(corednsoperator.Names().AddonName, "1.30.14")
+		_, err = l.Package(coredns.Names().AddonName, "1.30.14")
 		require.Error(t, err, name)
-		assert.Contains(t, err.Error(), `has no version of package "`+corednsoperator.Names().AddonName+`" for Kubernetes 1.30.14; it offers 0.2.0 for Kubernetes >=1.31.0`)
-		op, err := l.Package(corednsoperator.Names().AddonName, "1.31.0")
+		assert.Contains(t, err.Error(), `has no version of package "`+coredns.Names().AddonName+`" for Kubernetes 1.30.14; it offers 0.2.0 for Kubernetes >=1.31.0`)
+		op, err := l.Package(coredns.Names().AddonName, "1.31.0")
 		require.NoError(t, err, name)
 		assert.Equal(t, "0.2.0", op.Version)
 	}

@@ -38,22 +38,23 @@ import (
 // Template is the embedded template Render executes; it also holds the addon's RBAC partial.
 const Template = "templates/coredns.addons.k8s.io/k8s-1.12.yaml.template"
 
-// Spec is what the CoreDNS object says: the same fields as its spec
-// (pkg/addons/coredns/kopsmodel CoreDNSSpec), so the operator passes its object's spec as
-// is.
+// Spec is the CoreDNS object's spec, and what every mode renders from: it says which CoreDNS to run
+// and how. Every field is required by the CRD.
 type Spec struct {
-	// Version is the CoreDNS package version. It does not change the objects: the Image does, so
-	// that a built-in rendering (which has no package version) and the operator's are the same.
-	Version string
-	// Image is the CoreDNS image, already remapped.
-	Image string
-	// DNSDomain is the cluster domain; the Corefile already serves it, so it does not change the
-	// objects either.
-	DNSDomain string
-	// DNSIP is the clusterIP of Service kube-dns.
-	DNSIP string
-	// Corefile is the exact content of ConfigMap coredns.
-	Corefile string
+	// Version is the CoreDNS package version the operator deploys, from the kops channel: a
+	// semantic version. It does not change the objects: the Image does, so that a built-in
+	// rendering (which has no package version) and the operator's are the same.
+	Version string `json:"version"`
+	// Image is the CoreDNS image, pinned by tag or digest and already remapped by spec.assets. It
+	// is a field of its own, not a patch, so that the CRD can say what it may be.
+	Image string `json:"image"`
+	// DNSDomain is kubeDNS.domain, an RFC 1123 subdomain; the Corefile already serves it, so it
+	// does not change the objects either.
+	DNSDomain string `json:"dnsDomain"`
+	// DNSIP is kubeDNS.serverIP, the ClusterIP of Service kube-dns.
+	DNSIP string `json:"dnsIP"`
+	// Corefile is exactly what the built-in addon puts in ConfigMap coredns, at most 64 KiB.
+	Corefile string `json:"corefile"`
 }
 
 // Facts is what the cluster adds to the spec: the autoscaler's image, the CoreDNS container's

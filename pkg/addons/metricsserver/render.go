@@ -66,17 +66,20 @@ const DefaultVersion = "0.8.0"
 // DefaultImage is the image of a cluster that names none, pinned by tag as kops pins it.
 const DefaultImage = "registry.k8s.io/metrics-server/metrics-server:v" + DefaultVersion
 
-// Spec is what the MetricsServer object says, and what spec.metricsServer maps to.
+// Spec is the MetricsServer object's spec, and what spec.metricsServer maps to: which
+// metrics-server to run.
 type Spec struct {
-	// Version is the metrics-server version. It does not change the objects, the Image does, so
-	// that a built-in rendering (which has no package version) and an operator's are the same.
-	Version string
-	// Image is the metrics-server image, already remapped.
-	Image string
+	// Version is the metrics-server package version, from the kops channel: a semantic version. It
+	// does not change the objects, the Image does, so that a built-in rendering (which has no
+	// package version) and an operator's are the same.
+	Version string `json:"version"`
+	// Image is the metrics-server image, pinned by tag or digest and already remapped by
+	// spec.assets.
+	Image string `json:"image"`
 	// Insecure says the API server does not verify metrics-server's serving certificate, nor
 	// metrics-server the kubelets'. It must be true: kops's secure mode needs a certificate from
 	// cert-manager, which kops does not deploy.
-	Insecure bool
+	Insecure bool `json:"insecure"`
 }
 
 // templateData is what the template reads.

@@ -51,7 +51,7 @@ func coreDNSResourceSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
 		return coredns.Spec{}, err
 	}
 	spec, err := coreDNSObjectSpec(ctx, version)
-	return coredns.Spec(spec), err
+	return spec, err
 }
 
 // renderCoreDNS renders the CoreDNS objects of spec with the cluster's facts, as every mode does.

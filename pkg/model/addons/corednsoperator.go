@@ -98,11 +98,11 @@ func coreDNSInstructions(ctx *model.KopsModelContext) (*Instructions, error) {
 	if err != nil {
 		return nil, err
 	}
-	rendered, err := renderCoreDNS(ctx, coredns.Spec(spec))
+	rendered, err := renderCoreDNS(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	marked, err := renderCoreDNS(ctx, coredns.Spec(corednsoperator.Marked(spec)))
+	marked, err := renderCoreDNS(ctx, corednsoperator.Marked(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -124,22 +124,22 @@ func renderScaling(ctx *model.KopsModelContext) ([]byte, error) {
 // coreDNSObjectSpec is the spec of the CoreDNS object kops writes, from the completed cluster and
 // the channel's CoreDNS package. Everything the CRD would refuse is refused here first, with the
 // field of the cluster spec to fix, so that it never reaches the API server at apply time.
-func coreDNSObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (corednsoperator.CoreDNSSpec, error) {
+func coreDNSObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (coredns.Spec, error) {
 	dns := ctx.Cluster.Spec.KubeDNS
 	corefile := components.Corefile(dns)
-	if len(corefile) > corednsoperator.MaxCorefileBytes {
+	if len(corefile) > coredns.MaxCorefileBytes {
 		where := "spec.kubeDNS.externalCoreFile"
 		if dns.ExternalCoreFile == "" {
 			where = "spec.kubeDNS (the Corefile generated from it)"
 		}
-		return corednsoperator.CoreDNSSpec{}, fmt.Errorf("%s: %d bytes is too long: the CoreDNS operator accepts a Corefile of at most %d bytes (64 KiB)",
-			where, len(corefile), corednsoperator.MaxCorefileBytes)
+		return coredns.Spec{}, fmt.Errorf("%s: %d bytes is too long: the CoreDNS operator accepts a Corefile of at most %d bytes (64 KiB)",
+			where, len(corefile), coredns.MaxCorefileBytes)
 	}
 	image, err := packageImage(version, CoreDNSImageRepository, ctx.Assets)
 	if err != nil {
-		return corednsoperator.CoreDNSSpec{}, err
+		return coredns.Spec{}, err
 	}
-	return corednsoperator.CoreDNSSpec{
+	return coredns.Spec{
 		Version:   version.Version,
 		Image:     image,
 		DNSDomain: dns.Domain,

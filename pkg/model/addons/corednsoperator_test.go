@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
@@ -58,7 +59,7 @@ const namespace = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: coredns-o
 
 func operatorPackage(sa, image string) *channels.Package {
 	manifest := strings.NewReplacer("%SA%", sa, "%IMAGE%", image).Replace(operatorDeployment)
-	return &channels.Package{Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
+	return &channels.Package{Name: coredns.Names().AddonName, Version: "0.2.0", Manifest: []byte(manifest)}
 }
 
 func operatorContext(t *testing.T, packages map[string]*channels.Package, spec *kops.AssetsSpec) *model.KopsModelContext {
@@ -71,8 +72,8 @@ func operatorContext(t *testing.T, packages map[string]*channels.Package, spec *
 
 func TestCoreDNSOperatorAddons(t *testing.T) {
 	ctx := operatorContext(t, map[string]*channels.Package{
-		corednsoperator.Names().AddonName: operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
-		CoreDNSPackage:                    {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
+		coredns.Names().AddonName: operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
+		CoreDNSPackage:            {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
 	}, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"})
 
 	got, err := OperatorBuilder{coreDNSOperator()}.Addons(ctx)
@@ -83,7 +84,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	}
 	assert.Equal(t, []string{"coredns-rbac.addons.k8s.io@k8s-1.12", "coredns-scaling.addons.k8s.io@k8s-1.12", "operator.coredns.addons.x-k8s.io@0.2.0", "coredns.addons.x-k8s.io@1.12.4"}, names)
 
-	operatorManifest := addonManifest(t, got, corednsoperator.Names().AddonName)
+	operatorManifest := addonManifest(t, got, coredns.Names().AddonName)
 	objs, err := kubemanifest.DecodeStrict(operatorManifest)
 	require.NoError(t, err)
 	var keys []string
@@ -102,9 +103,9 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 		"Deployment/coredns-operator-system/coredns-operator",
 	}, keys, "kops renders the Namespace, the CRD and the ServiceAccount the package does not hold; the rights and the policy come before the operator")
 	assert.Contains(t, string(operatorManifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
-	var resource corednsoperator.CoreDNS
+	var resource coredns.CoreDNS
 	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, got, CoreDNSResourceAddonName), &resource), "exactly the fields the CRD declares")
-	assert.Equal(t, corednsoperator.CoreDNSSpec{
+	assert.Equal(t, coredns.Spec{
 		Version:   "1.12.4",
 		Image:     "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4", // pinned and remapped
 		DNSDomain: "cluster.local",
@@ -149,17 +150,17 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 	}{
 		{"no operator package", nil, version, `channel package "operator.coredns.addons.x-k8s.io" was not loaded`},
 		{"no coredns package", good, nil, `channel package "coredns" was not loaded`},
-		{"no manifest", &channels.Package{Name: corednsoperator.Names().AddonName, Version: "0.2.0"}, version, "has no manifest (packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml"},
+		{"no manifest", &channels.Package{Name: coredns.Names().AddonName, Version: "0.2.0"}, version, "has no manifest (packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml"},
 		{"another identity", operatorPackage("default", "r.example.com/op:v1"), version, `spec.template.spec.serviceAccountName: "default" is not allowed, only "coredns-operator"`},
 		{"unpinned image", operatorPackage("coredns-operator", "r.example.com/op:latest"), version, "containers[0]"},
 		{"unpinned override", func() *channels.Package { p := *good; p.Image = "r.example.com/op"; return &p }(), version, "containers[0]"},
-		{"no operator Deployment", &channels.Package{Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: []byte(namespace)}, version, "no Deployment coredns-operator-system/coredns-operator"},
+		{"no operator Deployment", &channels.Package{Name: coredns.Names().AddonName, Version: "0.2.0", Manifest: []byte(namespace)}, version, "no Deployment coredns-operator-system/coredns-operator"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			packages := map[string]*channels.Package{}
 			if tc.operator != nil {
-				packages[corednsoperator.Names().AddonName] = tc.operator
+				packages[coredns.Names().AddonName] = tc.operator
 			}
 			if tc.version != nil {
 				packages[CoreDNSPackage] = tc.version
@@ -203,7 +204,7 @@ func TestCoreDNSResourceImage(t *testing.T) {
 func TestCoreDNSResourceCorefileLimit(t *testing.T) {
 	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
 	ctx := operatorContext(t, nil, nil)
-	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile = strings.Repeat("#", corednsoperator.MaxCorefileBytes)
+	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile = strings.Repeat("#", coredns.MaxCorefileBytes)
 	got, err := coreDNSObjectSpec(ctx, version)
 	require.NoError(t, err, "exactly 64 KiB fits")
 	assert.Len(t, got.Corefile, 65536)

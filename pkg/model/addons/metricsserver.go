@@ -39,7 +39,7 @@ func renderMetricsServerBuiltIn(ctx *model.KopsModelContext, fromResource bool) 
 	spec, err := metricsserver.ClusterSpec(ctx.Cluster.Spec.MetricsServer, ctx.Assets)
 	if fromResource {
 		object, objectErr := metricsServerObjectSpec(ctx)
-		spec, err = metricsserver.Spec(object), objectErr
+		spec, err = object, objectErr
 	}
 	if err != nil {
 		return nil, err

@@ -66,11 +66,11 @@ func metricsServerInstructions(ctx *model.KopsModelContext) (*Instructions, erro
 	if err != nil {
 		return nil, err
 	}
-	rendered, err := metricsserver.Render(metricsserver.Spec(spec))
+	rendered, err := metricsserver.Render(spec)
 	if err != nil {
 		return nil, err
 	}
-	marked, err := metricsserver.Render(metricsserver.Spec(metricsserveroperator.Marked(spec)))
+	marked, err := metricsserver.Render(metricsserveroperator.Marked(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -80,21 +80,21 @@ func metricsServerInstructions(ctx *model.KopsModelContext) (*Instructions, erro
 // metricsServerObjectSpec is the spec of the MetricsServer object kops writes: the channel's
 // metrics-server version, and spec.metricsServer.image when the cluster names one (a kops user's
 // choice is kept, as the built-in addon keeps it) or else the package's image, either remapped.
-func metricsServerObjectSpec(ctx *model.KopsModelContext) (metricsserveroperator.MetricsServerSpec, error) {
+func metricsServerObjectSpec(ctx *model.KopsModelContext) (metricsserver.Spec, error) {
 	pkg, err := requirePackage(ctx, MetricsServerPackage, false)
 	if err != nil {
-		return metricsserveroperator.MetricsServerSpec{}, err
+		return metricsserver.Spec{}, err
 	}
 	ms := ctx.Cluster.Spec.MetricsServer
 	spec, err := metricsserver.ClusterSpec(ms, ctx.Assets)
 	if err != nil {
-		return metricsserveroperator.MetricsServerSpec{}, err
+		return metricsserver.Spec{}, err
 	}
 	if ms.Image == "" {
 		if spec.Image, err = packageImage(pkg, MetricsServerImageRepository, ctx.Assets); err != nil {
-			return metricsserveroperator.MetricsServerSpec{}, err
+			return metricsserver.Spec{}, err
 		}
 	}
 	spec.Version = pkg.Version
-	return metricsserveroperator.MetricsServerSpec(spec), nil
+	return spec, nil
 }

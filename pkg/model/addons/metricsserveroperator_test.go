@@ -26,7 +26,6 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/metricsserver"
-	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -93,12 +92,12 @@ func TestMetricsServerModes(t *testing.T) {
 	for name, addons := range map[string]map[string]*Addon{"built in": builtIn, "client-side": client} {
 		require.Contains(t, addons, metricsserver.AddonName, name)
 		assert.False(t, addons[metricsserver.AddonName].TakeOver, name)
-		for _, operatorAddon := range []string{prerequisites, metricsserveroperator.Names().AddonName, metricsserver.OperatorAddonName} {
+		for _, operatorAddon := range []string{prerequisites, metricsserver.Names().AddonName, metricsserver.OperatorAddonName} {
 			assert.NotContains(t, addons, operatorAddon, "%s: no operator runs", name)
 		}
 	}
 	assert.Equal(t, server, defaultMode, "operatorMode unset is ServerSide")
-	for _, name := range []string{prerequisites, metricsserveroperator.Names().AddonName, metricsserver.OperatorAddonName} {
+	for _, name := range []string{prerequisites, metricsserver.Names().AddonName, metricsserver.OperatorAddonName} {
 		assert.Contains(t, server, name)
 	}
 	require.Contains(t, server, metricsserver.AddonName)
@@ -106,13 +105,13 @@ func TestMetricsServerModes(t *testing.T) {
 	assert.Equal(t, "0.8.0", server[metricsserver.OperatorAddonName].Spec.ID, "the object's addon is versioned by the channel's metrics-server")
 
 	// The object kops writes, and what the operator renders for it.
-	var object metricsserveroperator.MetricsServer
+	var object metricsserver.MetricsServer
 	require.NoError(t, yaml.UnmarshalStrict(server[metricsserver.OperatorAddonName].Manifest, &object))
-	assert.Equal(t, metricsserveroperator.MetricsServerSpec{Version: "0.8.0", Image: metricsserver.DefaultImage, Insecure: true}, object.Spec)
+	assert.Equal(t, metricsserver.Spec{Version: "0.8.0", Image: metricsserver.DefaultImage, Insecure: true}, object.Spec)
 	assert.Equal(t, "kube-system/metrics-server", object.Namespace+"/"+object.Name)
-	operatorRendering, err := metricsserver.Render(metricsserver.Spec(object.Spec))
+	operatorRendering, err := metricsserver.Render(object.Spec)
 	require.NoError(t, err)
-	prerequisitesOfBuiltIn, err := metricsserver.RenderPrerequisites(metricsserver.Spec(object.Spec), metricsserver.AddonName)
+	prerequisitesOfBuiltIn, err := metricsserver.RenderPrerequisites(object.Spec, metricsserver.AddonName)
 	require.NoError(t, err)
 	want := string(prerequisitesOfBuiltIn) + "---\n" + string(operatorRendering)
 	assert.Equal(t, want, string(client[metricsserver.AddonName].Manifest), "client-side: the operator's rendering, expanded by kops")

@@ -36,7 +36,7 @@ import (
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
-	kopsoperator "k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // modeContext is the model context of cluster spec in one CoreDNS mode: "" is the built-in addon
@@ -82,15 +82,15 @@ func addonManifest(t *testing.T, addons []*Addon, name string) []byte {
 // operatorRendering renders what the operator binary kops deploys would: the operator Deployment of
 // the operator addon, its arguments parsed by the operator's own flag parsing, the CoreDNS object
 // kops writes rendered with the facts those arguments carry.
-func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSpec, []byte) {
+func operatorRendering(t *testing.T, addons []*Addon) (coredns.Spec, []byte) {
 	t.Helper()
-	var object corednsoperator.CoreDNS
+	var object coredns.CoreDNS
 	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, addons, CoreDNSResourceAddonName), &object))
-	objects, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.Names().AddonName))
+	objects, err := kubemanifest.DecodeStrict(addonManifest(t, addons, coredns.Names().AddonName))
 	require.NoError(t, err)
 	var args []string
 	for _, o := range objects {
-		if o.Key() == "Deployment/"+corednsoperator.Names().Namespace+"/"+corednsoperator.Names().DeploymentName {
+		if o.Key() == "Deployment/"+coredns.Names().Namespace+"/"+coredns.Names().DeploymentName {
 			var d appsv1.Deployment
 			require.NoError(t, yaml.UnmarshalStrict(o.Raw, &d))
 			require.NotEmpty(t, d.Spec.Template.Spec.Containers)
@@ -100,7 +100,7 @@ func operatorRendering(t *testing.T, addons []*Addon) (corednsoperator.CoreDNSSp
 	require.NotEmpty(t, args, "the operator addon has the operator Deployment")
 	cmd, err := app.ParseFlags(args)
 	require.NoError(t, err, "the operator accepts the arguments kops gives it")
-	rendered, err := coredns.Render(coredns.Spec(object.Spec), cmd.Facts) // the renderer the operator renders with (pkg/addons/coredns/controller/render.go)
+	rendered, err := coredns.Render(object.Spec, cmd.Facts) // the renderer the operator renders with (pkg/addons/coredns/controller/render.go)
 	require.NoError(t, err)
 	return object.Spec, rendered
 }
@@ -177,11 +177,11 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			assert.Equal(t, string(builtIn), string(clientSide), "built-in vs client-side")
 
 			// The admission policy is derived from those same bytes.
-			marked, err := renderCoreDNS(server, coredns.Spec(corednsoperator.Marked(spec)))
+			marked, err := renderCoreDNS(server, corednsoperator.Marked(spec))
 			require.NoError(t, err)
 			scope, err := corednsoperator.Descriptor().ScopeFromManifest(clientSide, marked, corednsoperator.Params(spec))
 			require.NoError(t, err)
-			want, err := kopsoperator.PolicyManifest(scope)
+			want, err := confine.PolicyManifest(scope)
 			require.NoError(t, err)
 			in, err := coreDNSInstructions(server)
 			require.NoError(t, err)

@@ -28,7 +28,7 @@ import (
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // Operator is one addon operator kops can deploy: its line in Operators. Everything that is not the
@@ -40,7 +40,7 @@ import (
 type Operator struct {
 	// Descriptor is the operator as data (package operator): its names, custom resource, managed
 	// objects, rights and prerequisites.
-	Descriptor *operator.Descriptor
+	Descriptor *confine.Descriptor
 	// Binary is the Go package of the operator's binary, which `make images` builds into the image
 	// the stable channel's operator package names.
 	Binary string
@@ -81,7 +81,7 @@ type Instructions struct {
 	// every param replaced by its marker. The exact admission policy is derived from both.
 	Rendered, Marked []byte
 	// Params are the spec's fields the policy binds.
-	Params []operator.Param
+	Params []confine.Param
 }
 
 // UsesOperator says whether the cluster runs o's addon through its operator on the server: the
@@ -205,7 +205,7 @@ func (b OperatorBuilder) policy(in *Instructions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return operator.PolicyManifest(scope)
+	return confine.PolicyManifest(scope)
 }
 
 // prerequisites is the addon of the descriptor's prerequisites, labelled as that addon's: kops

@@ -34,6 +34,7 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // A throwaway operator, as data only, goes through the generic builder: what an entry of
@@ -81,13 +82,15 @@ spec:
 func throwawayOperator() *Operator {
 	const ns, watch = "throwaway-operator-system", "kube-system"
 	return &Operator{
-		Descriptor: &operator.Descriptor{
-			Subject: "throwaway", Names: operator.NamesOf("throwaway"),
-			WatchNamespace: watch, Instructions: "throwaway",
-			CRD:         operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "throwaways", Kind: "Throwaway", Type: reflect.TypeOf(throwawayResource{})},
-			Managed:     []operator.Managed{{Kind: "ServiceAccount", Name: "throwaway"}, {Kind: "ConfigMap", Name: "throwaway"}},
+		Descriptor: &confine.Descriptor{
+			Descriptor: operator.Descriptor{
+				Subject: "throwaway", Names: operator.NamesOf("throwaway"),
+				WatchNamespace: watch, Instructions: "throwaway",
+				CRD:     operator.CRD{Group: "addons.x-k8s.io", Version: "v1alpha1", Resource: "throwaways", Kind: "Throwaway", Type: reflect.TypeOf(throwawayResource{})},
+				Managed: []operator.Managed{{Kind: "ServiceAccount", Name: "throwaway"}, {Kind: "ConfigMap", Name: "throwaway"}},
+			},
 			MaxReplicas: 1,
-			Rights: []operator.Right{
+			Rights: []confine.Right{
 				{Namespace: watch, Resources: []string{"configmaps", "serviceaccounts"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{"throwaway"}, Why: "Reconcile its objects."},
 			},
 			Prerequisites: []runtime.Object{
@@ -106,7 +109,7 @@ func throwawayOperator() *Operator {
 				Spec: throwawaySpec{Image: throwawayImage}, Version: "1.0.0",
 				Rendered: []byte(throwawayRendered),
 				Marked:   []byte(strings.Replace(throwawayRendered, throwawayImage, "marker.invalid/throwaway:marker", 1)),
-				Params:   []operator.Param{{Field: "spec.image", Value: throwawayImage, Marker: "marker.invalid/throwaway:marker"}},
+				Params:   []confine.Param{{Field: "spec.image", Value: throwawayImage, Marker: "marker.invalid/throwaway:marker"}},
 			}, nil
 		},
 	}

@@ -28,7 +28,7 @@ import (
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // operatorPackageManifest renders the Namespace, CRD and ServiceAccount of the operator d describes
@@ -41,7 +41,7 @@ import (
 // channels runs to prove it enforced before any right is bound. Nothing in it is specific to one
 // operator. kopsArgs ("--name=value") are appended to the operator container's arguments; a
 // package that sets one of them itself is refused.
-func operatorPackageManifest(d *operator.Descriptor, p *channels.Package, remapper *assets.Remapper, policy []byte, kopsArgs []string) ([]byte, error) {
+func operatorPackageManifest(d *confine.Descriptor, p *channels.Package, remapper *assets.Remapper, policy []byte, kopsArgs []string) ([]byte, error) {
 	where := fmt.Sprintf("channel %q, package %s version %s", p.Channel, p.Name, p.Version)
 	docs, err := kubemanifest.Split(p.Manifest)
 	if err != nil {
@@ -118,7 +118,7 @@ func operatorPackageManifest(d *operator.Descriptor, p *channels.Package, remapp
 // finishOperatorDeployment checks the package's operator Deployment and finishes it in place: labels
 // (so channels can find what the addon put on the cluster), pinned and remapped images (the
 // channel's image first), and kopsArgs.
-func finishOperatorDeployment(d *operator.Descriptor, p *channels.Package, remapper *assets.Remapper, want packageObject, obj *unstructured.Unstructured, kopsArgs []string) error {
+func finishOperatorDeployment(d *confine.Descriptor, p *channels.Package, remapper *assets.Remapper, want packageObject, obj *unstructured.Unstructured, kopsArgs []string) error {
 	if err := checkNoControlMarks(obj); err != nil {
 		return err
 	}

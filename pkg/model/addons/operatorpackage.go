@@ -23,7 +23,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // packageObject is one object kops takes from an operator package, or renders itself and lets a
@@ -31,7 +31,7 @@ import (
 // grants rights or admission (Roles, bindings, admission policies, webhooks) kops generates itself;
 // a package holding anything else, even a harmless-looking Secret, is refused: a tampered package
 // must not be able to widen the operator's rights or switch its confinement off.
-type packageObject struct{ operator.PackageObject }
+type packageObject struct{ confine.PackageObject }
 
 func (p packageObject) key() string {
 	return p.APIVersion + " " + p.Kind + " " + p.Namespace + "/" + p.Name
@@ -45,7 +45,7 @@ func (p packageObject) check(obj *unstructured.Unstructured) error {
 
 // operatorPackageObjects are the objects d's operator package may hold, the Deployment last: the
 // one object it must hold, and the only one kops takes from it.
-func operatorPackageObjects(d *operator.Descriptor) ([]packageObject, error) {
+func operatorPackageObjects(d *confine.Descriptor) ([]packageObject, error) {
 	objects, err := d.PackageObjects()
 	if err != nil {
 		return nil, err

@@ -25,6 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
 )
@@ -34,7 +35,7 @@ import (
 func legacyOperatorPackage(t *testing.T) *channels.Package {
 	data, err := os.ReadFile("testdata/operator-package-0.2.0-with-crd.yaml")
 	require.NoError(t, err)
-	return &channels.Package{Channel: "file:///site/stable", Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: data}
+	return &channels.Package{Channel: "file:///site/stable", Name: coredns.Names().AddonName, Version: "0.2.0", Manifest: data}
 }
 
 // A package holding exact copies of kops's Namespace, CRD and ServiceAccount, as packages written

@@ -26,6 +26,7 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
+	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
@@ -34,7 +35,7 @@ import (
 func realOperatorPackage(t *testing.T, extra string) *channels.Package {
 	data, err := os.ReadFile("../../../channels/packages/operator.coredns.addons.x-k8s.io/0.2.0/manifest.yaml")
 	require.NoError(t, err)
-	return &channels.Package{Channel: "file:///tampered/stable", Name: corednsoperator.Names().AddonName, Version: "0.2.0", Manifest: []byte(string(data) + extra)}
+	return &channels.Package{Channel: "file:///tampered/stable", Name: coredns.Names().AddonName, Version: "0.2.0", Manifest: []byte(string(data) + extra)}
 }
 
 func remapper(t *testing.T) *assets.Remapper {
@@ -107,7 +108,7 @@ func TestOperatorPackageProbe(t *testing.T) {
 	require.NoError(t, err)
 	var probe string
 	for _, o := range objs {
-		if o.Key() == "ValidatingAdmissionPolicyBinding/"+corednsoperator.Names().PolicyName {
+		if o.Key() == "ValidatingAdmissionPolicyBinding/"+coredns.Names().PolicyName {
 			probe = o.Typed.GetAnnotations()[channelsapi.EnforcementProbeAnnotation]
 		}
 	}
@@ -124,7 +125,7 @@ func testPolicy(t *testing.T) []byte {
 	ctx.Packages = map[string]*channels.Package{CoreDNSPackage: {Name: CoreDNSPackage, Version: "1.12.4"}}
 	in, err := coreDNSInstructions(ctx)
 	require.NoError(t, err)
-	require.Equal(t, CoreDNSImageRepository+":v1.12.4", in.Spec.(corednsoperator.CoreDNSSpec).Image)
+	require.Equal(t, CoreDNSImageRepository+":v1.12.4", in.Spec.(coredns.Spec).Image)
 	policy, err := OperatorBuilder{coreDNSOperator()}.policy(in)
 	require.NoError(t, err)
 	return policy

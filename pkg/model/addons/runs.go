@@ -21,7 +21,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // Runs is what an addon runs that `kops validate cluster` checks beyond the addon's record: each
@@ -51,7 +51,7 @@ func RunsOf(name string) (*Runs, error) {
 	return nil, nil
 }
 
-func operatorRuns(d *operator.Descriptor) (*Runs, error) {
+func operatorRuns(d *confine.Descriptor) (*Runs, error) {
 	r := &Runs{}
 	for _, m := range d.Managed {
 		r.add(m.Kind, d.WatchNamespace, m.Name)

@@ -186,7 +186,7 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 					if target := p.obj.GetAnnotations()[channelsapi.AnnotationHandoverTo]; inChannel[target] {
 						continue
 					}
-					assert.Contains(t, []string{corednsoperator.Names().AddonName, CoreDNSResourceAddonName}, p.addon,
+					assert.Contains(t, []string{coredns.Names().AddonName, CoreDNSResourceAddonName}, p.addon,
 						"%s of %s would be deleted by the switch", key, p.addon)
 				}
 			})
@@ -234,16 +234,16 @@ func TestAutoscalerAgreesWithTheOperatorsPolicy(t *testing.T) {
 		"Role update [apps]/[deployments/scale] [coredns]",
 		"Role patch [apps]/[deployments/scale] [coredns]",
 	}, writes, "the autoscaler's only writes: the scale of Deployment coredns")
-	assert.Contains(t, args, "--target=deployment/"+corednsoperator.CoreDNSDeployment)
+	assert.Contains(t, args, "--target=deployment/"+coredns.CoreDNSDeployment)
 	assert.Contains(t, args, "--namespace="+d.WatchNamespace)
-	assert.Contains(t, d.Managed, operator.Managed{Kind: "Deployment", Name: corednsoperator.CoreDNSDeployment},
+	assert.Contains(t, d.Managed, operator.Managed{Kind: "Deployment", Name: coredns.CoreDNSDeployment},
 		"the Deployment it scales is the one whose replicas the operator's policy leaves free")
 
 	require.NotNil(t, params)
 	assert.GreaterOrEqual(t, params["min"], float64(1), "the policy admits no fewer than 1 replica")
 	assert.Equal(t, float64(d.MaxReplicas), params["max"], "the autoscaler's bound is the policy's")
 
-	policies, err := kubemanifest.DecodeStrict(addonManifest(t, addons, corednsoperator.Names().AddonName))
+	policies, err := kubemanifest.DecodeStrict(addonManifest(t, addons, coredns.Names().AddonName))
 	require.NoError(t, err)
 	var expressions []string
 	for _, o := range policies {

@@ -22,7 +22,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/operator"
@@ -102,24 +101,15 @@ func (a *Addon[S]) Objects(spec S) ([]*unstructured.Unstructured, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The same checks the policy's derivation makes, strict decoding included: a rendering the
-	// policy could not be derived from is not applied.
-	if _, err := d.ScopeFromManifest(manifest, manifest, nil); err != nil {
+	// The same decoding and checks the policy is derived from: a rendering the policy could not be
+	// derived from is not applied.
+	rendered, err := d.ManagedObjects(manifest)
+	if err != nil {
 		return nil, err
 	}
-	docs, err := kubemanifest.Split(manifest)
-	if err != nil {
-		return nil, fmt.Errorf("reading the rendered %s manifest: %w", d.Subject, err)
-	}
 	byKey := map[string]*unstructured.Unstructured{}
-	for i, doc := range docs {
-		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
-			return nil, fmt.Errorf("reading rendered document %d: %w", i+1, err)
-		}
-		if u.GetNamespace() == d.WatchNamespace {
-			byKey[u.GetKind()+"/"+u.GetName()] = u
-		}
+	for i, m := range d.Managed {
+		byKey[m.Kind+"/"+m.Name] = &unstructured.Unstructured{Object: rendered[i]}
 	}
 	objects, _, err := managedObjects(d)
 	if err != nil {
@@ -128,9 +118,6 @@ func (a *Addon[S]) Objects(spec S) ([]*unstructured.Unstructured, error) {
 	out := make([]*unstructured.Unstructured, 0, len(objects))
 	for _, m := range objects {
 		u := byKey[m.Kind+"/"+m.Name]
-		if u == nil {
-			return nil, fmt.Errorf("the rendered %s manifest has no %s %s/%s", d.Subject, m.Kind, d.WatchNamespace, m.Name)
-		}
 		// The metadata kops's channels sets (the addon label, the handover annotation) is left to
 		// channels: applying it would flip the label back after a handover.
 		labels, annotations := u.GetLabels(), u.GetAnnotations()

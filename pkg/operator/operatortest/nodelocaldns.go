@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // A throwaway operator that manages a DaemonSet, as a node-local-dns operator would: written as data
@@ -39,10 +40,10 @@ const NodeLocalDNSImage = "registry.k8s.io/dns/k8s-dns-node-cache:1.26.4"
 const nodeLocalDNSMarker = "marker.invalid/node-local-dns:marker"
 
 // NodeLocalDNS is the throwaway operator's descriptor.
-func NodeLocalDNS() *operator.Descriptor {
+func NodeLocalDNS() *confine.Descriptor {
 	const ns, watch, name = "node-local-dns-operator-system", "kube-system", "node-local-dns"
 	reconcile := []string{"get", "list", "watch", "update", "patch"}
-	return &operator.Descriptor{
+	return &confine.Descriptor{Descriptor: operator.Descriptor{
 		Subject:        "node-local-dns",
 		Names:          operator.NamesOf("node-local-dns"),
 		WatchNamespace: watch,
@@ -54,8 +55,9 @@ func NodeLocalDNS() *operator.Descriptor {
 			{Kind: "ConfigMap", Name: name},
 			{Kind: "ServiceAccount", Name: name},
 		},
+	},
 		MaxReplicas: 1,
-		Rights: []operator.Right{
+		Rights: []confine.Right{
 			{Namespace: watch, APIGroup: "apps", Resources: []string{"daemonsets"}, Verbs: reconcile, ResourceNames: []string{name}, Why: "Reconcile the node-local-dns DaemonSet."},
 			{Namespace: watch, APIGroup: "", Resources: []string{"configmaps", "serviceaccounts"}, Verbs: reconcile, ResourceNames: []string{name}, Why: "Reconcile its ConfigMap and ServiceAccount."},
 			{Namespace: watch, APIGroup: "apps", Resources: []string{"daemonsets"}, Verbs: []string{"create"}, Why: "Create it when missing."},
@@ -64,7 +66,7 @@ func NodeLocalDNS() *operator.Descriptor {
 			{Namespace: ns, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"}, Why: "Create its lease."},
 			{Namespace: ns, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update", "patch"}, ResourceNames: []string{"node-local-dns-operator-leader"}, Why: "Renew its lease."},
 		},
-		Pod: operator.PodAllowance{PriorityClassName: "system-cluster-critical", NodeSelector: map[string]string{"kubernetes.io/os": "linux"}},
+		Pod: confine.PodAllowance{PriorityClassName: "system-cluster-critical", NodeSelector: map[string]string{"kubernetes.io/os": "linux"}},
 	}
 }
 
@@ -93,16 +95,16 @@ func NodeLocalDNSManifest() []byte { return nodeLocalDNSManifest(NodeLocalDNSIma
 
 // NodeLocalDNSScope is the scope kops derives for the throwaway operator: its manifest rendered from
 // the instructions and with the image marked.
-func NodeLocalDNSScope() (*operator.Scope, error) {
+func NodeLocalDNSScope() (*confine.Scope, error) {
 	rendered, marked, params := NodeLocalDNSRendering()
 	return NodeLocalDNS().ScopeFromManifest(rendered, marked, params)
 }
 
 // NodeLocalDNSRendering is what the scope is derived from: the manifest rendered from the
 // instructions, rendered with the image marked, and the one param, the image.
-func NodeLocalDNSRendering() (rendered, marked []byte, params []operator.Param) {
+func NodeLocalDNSRendering() (rendered, marked []byte, params []confine.Param) {
 	return NodeLocalDNSManifest(), nodeLocalDNSManifest(nodeLocalDNSMarker),
-		[]operator.Param{{Field: "spec.image", Value: NodeLocalDNSImage, Marker: nodeLocalDNSMarker}}
+		[]confine.Param{{Field: "spec.image", Value: NodeLocalDNSImage, Marker: nodeLocalDNSMarker}}
 }
 
 func nodeLocalDNSManifest(image string) []byte {

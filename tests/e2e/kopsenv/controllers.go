@@ -30,7 +30,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/retry"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
@@ -93,10 +93,10 @@ func SetCoreDNSStatus(t testing.TB, env *framework.Env, healthy bool, errs ...st
 	ctx := context.Background()
 	client, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
-	gvr := schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
-	resource := client.Resource(gvr).Namespace(corednsoperator.WatchNamespace)
+	gvr := schema.GroupVersionResource{Group: coredns.CRDGroup, Version: "v1alpha1", Resource: coredns.CRDResource}
+	resource := client.Resource(gvr).Namespace(coredns.WatchNamespace)
 	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		u, err := resource.Get(ctx, corednsoperator.CoreDNSResource, metav1.GetOptions{})
+		u, err := resource.Get(ctx, coredns.CoreDNSResource, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}

@@ -36,6 +36,7 @@ import (
 
 	"k8s.io/kops/pkg/kubemanifest"
 	kopsoperator "k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 	"k8s.io/kops/pkg/operator/operatortest"
 	"k8s.io/kops/tests/e2e/framework"
 )
@@ -47,7 +48,7 @@ import (
 // confinedOperator is one row: an operator under attack.
 type confinedOperator struct {
 	name       string
-	descriptor func() *kopsoperator.Descriptor
+	descriptor func() *confine.Descriptor
 	// deploy puts, once, the operator's confinement and managed objects on the server as kops
 	// would, waits until its policies are enforced, and returns the managed objects as rendered,
 	// by kind.
@@ -172,7 +173,7 @@ func operatorWritesJSON(obj map[string]interface{}) map[string]interface{} {
 }
 
 // asOperatorOf is a clientset whose requests run as d's operator's service account.
-func asOperatorOf(t *testing.T, d *kopsoperator.Descriptor) (kubernetes.Interface, dynamic.Interface) {
+func asOperatorOf(t *testing.T, d *confine.Descriptor) (kubernetes.Interface, dynamic.Interface) {
 	cfg := env.ServiceAccountConfig(d.Namespace, d.ServiceAccount)
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
@@ -186,10 +187,10 @@ func asOperatorOf(t *testing.T, d *kopsoperator.Descriptor) (kubernetes.Interfac
 // renderer gives them for the instructions, the scope its policies are generated from, and the
 // cluster-scoped prerequisites kops writes for the addon.
 type operatorSetup struct {
-	descriptor    *kopsoperator.Descriptor
+	descriptor    *confine.Descriptor
 	instructions  map[string]interface{}
 	manifest      []byte
-	scope         func() (*kopsoperator.Scope, error)
+	scope         func() (*confine.Scope, error)
 	prerequisites []byte
 }
 
@@ -255,7 +256,7 @@ func deployOperator(t *testing.T, s operatorSetup) map[string]map[string]interfa
 	}
 	scope, err := s.scope()
 	require.NoError(t, err)
-	policies, err := kopsoperator.PolicyObjects(scope)
+	policies, err := confine.PolicyObjects(scope)
 	require.NoError(t, err)
 	for _, o := range policies {
 		create(o.(client.Object))

@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -222,7 +223,7 @@ func TestCRDIsKops(t *testing.T) {
 	want, err := corednsoperator.CustomResourceDefinition()
 	require.NoError(t, err)
 	got := &apiextensionsv1.CustomResourceDefinition{}
-	require.NoError(t, env.Client.Get(framework.Context(t), client.ObjectKey{Name: corednsoperator.CRDName}, got))
+	require.NoError(t, env.Client.Get(framework.Context(t), client.ObjectKey{Name: coredns.CRDName}, got))
 
 	assert.Equal(t, want.Spec.Group, got.Spec.Group)
 	assert.Equal(t, want.Spec.Names, got.Spec.Names)
@@ -240,31 +241,31 @@ func TestCRDIsKops(t *testing.T) {
 	for k, v := range want.Labels {
 		assert.Equal(t, v, got.Labels[k], "label %s", k)
 	}
-	assert.Equal(t, corednsoperator.Names().AddonName, got.Labels["addon.kops.k8s.io/name"], "the operator's addon applied it")
+	assert.Equal(t, coredns.Names().AddonName, got.Labels["addon.kops.k8s.io/name"], "the operator's addon applied it")
 
 	group, err := env.Clientset.Discovery().ServerGroups()
 	require.NoError(t, err)
 	var versions []string
 	for _, g := range group.Groups {
-		if g.Name == corednsoperator.CRDGroup {
+		if g.Name == coredns.CRDGroup {
 			for _, v := range g.Versions {
 				versions = append(versions, v.Version)
 			}
 		}
 	}
 	assert.Equal(t, []string{"v1alpha1"}, versions, "the group serves one version")
-	resources, err := env.Clientset.Discovery().ServerResourcesForGroupVersion(corednsoperator.APIVersion)
+	resources, err := env.Clientset.Discovery().ServerResourcesForGroupVersion(coredns.APIVersion)
 	require.NoError(t, err)
 	var found bool
 	for _, r := range resources.APIResources {
-		if r.Name == corednsoperator.CRDResource {
+		if r.Name == coredns.CRDResource {
 			found = true
 			assert.Empty(t, r.ShortNames)
 			assert.Empty(t, r.Categories)
 			assert.Equal(t, "coredns", r.SingularName)
 		}
 	}
-	assert.True(t, found, "discovery lists %s", corednsoperator.CRDResource)
+	assert.True(t, found, "discovery lists %s", coredns.CRDResource)
 }
 
 func set(field string, value interface{}) func(map[string]interface{}, *unstructured.Unstructured) {

@@ -37,6 +37,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/operator/operatortest"
@@ -78,7 +79,7 @@ func TestRenderingIsWhatTheServerStores(t *testing.T) {
 		for _, doc := range docs {
 			u := &unstructured.Unstructured{}
 			require.NoError(t, yaml.Unmarshal(doc, &u.Object))
-			if u.GetNamespace() != corednsoperator.WatchNamespace || managed[u.GetKind()] != u.GetName() {
+			if u.GetNamespace() != coredns.WatchNamespace || managed[u.GetKind()] != u.GetName() {
 				continue
 			}
 			checked++
@@ -245,7 +246,7 @@ func TestNamedAttacksDenied(t *testing.T) {
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
 			gvr := mustResource(a.kind)
-			_, err := operatorDyn.Resource(gvr).Namespace(corednsoperator.WatchNamespace).Patch(ctx, managedName(a.kind), "application/strategic-merge-patch+json",
+			_, err := operatorDyn.Resource(gvr).Namespace(coredns.WatchNamespace).Patch(ctx, managedName(a.kind), "application/strategic-merge-patch+json",
 				[]byte(a.patch), metav1.PatchOptions{DryRun: dryRun})
 			require.Error(t, err, "admitted")
 			assert.Contains(t, err.Error(), "ValidatingAdmissionPolicy 'coredns-operator-scope", "refused by the policy: %v", err)
@@ -253,12 +254,12 @@ func TestNamedAttacksDenied(t *testing.T) {
 	}
 	t.Run("an event naming another host", func(t *testing.T) {
 		event := map[string]interface{}{"apiVersion": "v1", "kind": "Event",
-			"metadata":       map[string]interface{}{"name": "e2e-host", "namespace": corednsoperator.WatchNamespace},
-			"involvedObject": map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "name": "coredns", "namespace": corednsoperator.WatchNamespace},
+			"metadata":       map[string]interface{}{"name": "e2e-host", "namespace": coredns.WatchNamespace},
+			"involvedObject": map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "name": "coredns", "namespace": coredns.WatchNamespace},
 			"reason":         "Applied", "message": "m", "type": "Normal",
 			"source":             map[string]interface{}{"component": corednsoperator.Descriptor().EventReporter(), "host": "ip-10-0-0-1.ec2.internal"},
 			"reportingComponent": corednsoperator.Descriptor().EventReporter(), "reportingInstance": "ip-10-0-0-1.ec2.internal"}
-		_, err := operatorDyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "events"}).Namespace(corednsoperator.WatchNamespace).
+		_, err := operatorDyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "events"}).Namespace(coredns.WatchNamespace).
 			Create(ctx, &unstructured.Unstructured{Object: event}, metav1.CreateOptions{DryRun: dryRun})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "ValidatingAdmissionPolicy 'coredns-operator-scope'")

@@ -33,7 +33,7 @@ import (
 
 	"k8s.io/kops/pkg/addons/metricsserver"
 	ms "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
-	kopsoperator "k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
@@ -43,7 +43,7 @@ import (
 
 // metricsServerSpec is the spec kops writes into the MetricsServer object of a cluster that names
 // no image.
-var metricsServerSpec = ms.MetricsServerSpec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
+var metricsServerSpec = metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
 
 // metricsServerRow is metrics-server's operator in the attacker's table.
 func metricsServerRow() confinedOperator {
@@ -55,21 +55,21 @@ func metricsServerRow() confinedOperator {
 // (RBAC, the APIService, the PodDisruptionBudget), so that the attacks on them hit real objects.
 func metricsServerOperator(t *testing.T) map[string]map[string]interface{} {
 	d := ms.Descriptor()
-	manifest, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+	manifest, err := metricsserver.Render(metricsServerSpec)
 	require.NoError(t, err)
-	prerequisites, err := metricsserver.RenderPrerequisites(metricsserver.Spec(metricsServerSpec), d.PrerequisitesAddon())
+	prerequisites, err := metricsserver.RenderPrerequisites(metricsServerSpec, d.PrerequisitesAddon())
 	require.NoError(t, err)
 	return deployOperator(t, operatorSetup{
 		descriptor: d,
 		instructions: map[string]interface{}{
-			"apiVersion": ms.APIVersion, "kind": ms.CRDKind,
-			"metadata": map[string]interface{}{"name": ms.Instructions, "namespace": ms.WatchNamespace},
+			"apiVersion": metricsserver.APIVersion, "kind": metricsserver.CRDKind,
+			"metadata": map[string]interface{}{"name": metricsserver.Instructions, "namespace": metricsserver.WatchNamespace},
 			"spec":     map[string]interface{}{"version": metricsServerSpec.Version, "image": metricsServerSpec.Image, "insecure": true},
 		},
 		manifest:      manifest,
 		prerequisites: prerequisites,
-		scope: func() (*kopsoperator.Scope, error) {
-			marked, err := metricsserver.Render(metricsserver.Spec(ms.Marked(metricsServerSpec)))
+		scope: func() (*confine.Scope, error) {
+			marked, err := metricsserver.Render(ms.Marked(metricsServerSpec))
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +101,7 @@ func TestMetricsServerServiceStoredAsRendered(t *testing.T) {
 var (
 	apiServices = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 	pdbs        = schema.GroupVersionResource{Group: "policy", Version: "v1", Resource: "poddisruptionbudgets"}
-	msObjects   = schema.GroupVersionResource{Group: ms.CRDGroup, Version: ms.CRDVersion, Resource: ms.CRDResource}
+	msObjects   = schema.GroupVersionResource{Group: metricsserver.CRDGroup, Version: metricsserver.CRDVersion, Resource: metricsserver.CRDResource}
 )
 
 // What is specific to metrics-server, tried as its operator: the APIService that routes
@@ -151,7 +151,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 			_, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
 				ObjectMeta: metav1.ObjectMeta{Name: "metrics-server-operator-admin"},
 				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
-				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: ms.Names().ServiceAccount, Namespace: ms.Names().Namespace}},
+				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: metricsserver.Names().ServiceAccount, Namespace: metricsserver.Names().Namespace}},
 			}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
@@ -169,7 +169,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 			_, err := cs.RbacV1().RoleBindings(metricsserver.Namespace).Create(ctx, &rbacv1.RoleBinding{
 				ObjectMeta: metav1.ObjectMeta{Name: "metrics-server-operator-admin", Namespace: metricsserver.Namespace},
 				RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "admin"},
-				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: ms.Names().ServiceAccount, Namespace: ms.Names().Namespace}},
+				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: metricsserver.Names().ServiceAccount, Namespace: metricsserver.Names().Namespace}},
 			}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
@@ -179,19 +179,19 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 		},
 		"a Service metrics-server in its own namespace": func() error {
 			o := maps.Clone(otherService)
-			o["metadata"] = map[string]interface{}{"name": metricsserver.Service, "namespace": ms.Names().Namespace}
-			_, err := dyn.Resource(mustResource("Service")).Namespace(ms.Names().Namespace).Create(ctx, &unstructured.Unstructured{Object: o}, metav1.CreateOptions{DryRun: dryRun})
+			o["metadata"] = map[string]interface{}{"name": metricsserver.Service, "namespace": metricsserver.Names().Namespace}
+			_, err := dyn.Resource(mustResource("Service")).Namespace(metricsserver.Names().Namespace).Create(ctx, &unstructured.Unstructured{Object: o}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
 		"its instructions: another image": func() error {
-			return patch(msObjects, ms.WatchNamespace, ms.Instructions, `{"spec":{"image":"attacker.example/pwn:1"}}`)
+			return patch(msObjects, metricsserver.WatchNamespace, metricsserver.Instructions, `{"spec":{"image":"attacker.example/pwn:1"}}`)
 		},
 		"its instructions: deleted": func() error {
-			return dyn.Resource(msObjects).Namespace(ms.WatchNamespace).Delete(ctx, ms.Instructions, metav1.DeleteOptions{DryRun: dryRun})
+			return dyn.Resource(msObjects).Namespace(metricsserver.WatchNamespace).Delete(ctx, metricsserver.Instructions, metav1.DeleteOptions{DryRun: dryRun})
 		},
 		"its instructions: another object": func() error {
-			_, err := dyn.Resource(msObjects).Namespace(ms.WatchNamespace).Create(ctx, &unstructured.Unstructured{Object: map[string]interface{}{
-				"apiVersion": ms.APIVersion, "kind": ms.CRDKind, "metadata": map[string]interface{}{"name": "second", "namespace": ms.WatchNamespace},
+			_, err := dyn.Resource(msObjects).Namespace(metricsserver.WatchNamespace).Create(ctx, &unstructured.Unstructured{Object: map[string]interface{}{
+				"apiVersion": metricsserver.APIVersion, "kind": metricsserver.CRDKind, "metadata": map[string]interface{}{"name": "second", "namespace": metricsserver.WatchNamespace},
 				"spec": map[string]interface{}{"version": "0.8.0", "image": "attacker.example/pwn:1", "insecure": true}}}, metav1.CreateOptions{DryRun: dryRun})
 			return err
 		},
@@ -226,10 +226,10 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 	}
 
 	// The instructions' status is the operator's to write, and a status write cannot change them.
-	_, err := dyn.Resource(msObjects).Namespace(ms.WatchNamespace).Patch(ctx, ms.Instructions, types.MergePatchType,
+	_, err := dyn.Resource(msObjects).Namespace(metricsserver.WatchNamespace).Patch(ctx, metricsserver.Instructions, types.MergePatchType,
 		[]byte(`{"spec":{"image":"attacker.example/pwn:1"},"status":{"phase":"Ready"}}`), metav1.PatchOptions{}, "status")
 	require.NoError(t, err, "the operator reports its status")
-	got, err := dynamic.NewForConfigOrDie(env.Config).Resource(msObjects).Namespace(ms.WatchNamespace).Get(ctx, ms.Instructions, metav1.GetOptions{})
+	got, err := dynamic.NewForConfigOrDie(env.Config).Resource(msObjects).Namespace(metricsserver.WatchNamespace).Get(ctx, metricsserver.Instructions, metav1.GetOptions{})
 	require.NoError(t, err)
 	image, _, _ := unstructured.NestedString(got.Object, "spec", "image")
 	assert.Equal(t, metricsServerSpec.Image, image, "a status write leaves the instructions as kops wrote them")
@@ -239,7 +239,7 @@ func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 // kube-system, its instructions read-only, its status, its lease; nothing cluster-scoped, no delete.
 func TestMetricsServerOperatorRights(t *testing.T) {
 	metricsServerOperator(t)
-	who := saIdentity("metrics-server-operator", ms.Names().Namespace, ms.Names().ServiceAccount)
+	who := saIdentity("metrics-server-operator", metricsserver.Names().Namespace, metricsserver.Names().ServiceAccount)
 	ks, name := metricsserver.Namespace, metricsserver.Name
 	for _, row := range []access{
 		{who, "update", "apps", "deployments", "", ks, name, true},
@@ -249,18 +249,18 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "patch", "", "services", "", ks, name, true},
 		{who, "create", "", "services", "", ks, "", true},
 		{who, "update", "", "serviceaccounts", "", ks, name, true},
-		{who, "get", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, true},
-		{who, "update", ms.CRDGroup, ms.CRDResource, "status", ks, ms.Instructions, true},
-		{who, "update", "coordination.k8s.io", "leases", "", ms.Names().Namespace, ms.Names().LeaseName, true},
-		{who, "patch", "coordination.k8s.io", "leases", "", ms.Names().Namespace, ms.Names().LeaseName, false},
+		{who, "get", metricsserver.CRDGroup, metricsserver.CRDResource, "", ks, metricsserver.Instructions, true},
+		{who, "update", metricsserver.CRDGroup, metricsserver.CRDResource, "status", ks, metricsserver.Instructions, true},
+		{who, "update", "coordination.k8s.io", "leases", "", metricsserver.Names().Namespace, metricsserver.Names().LeaseName, true},
+		{who, "patch", "coordination.k8s.io", "leases", "", metricsserver.Names().Namespace, metricsserver.Names().LeaseName, false},
 		{who, "create", "", "events", "", ks, "", true},
 
-		{who, "update", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, false},
-		{who, "patch", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, false},
-		{who, "create", ms.CRDGroup, ms.CRDResource, "", ks, "", false},
-		{who, "delete", ms.CRDGroup, ms.CRDResource, "", ks, ms.Instructions, false},
-		{who, "list", ms.CRDGroup, ms.CRDResource, "", ks, "", false},
-		{who, "update", ms.CRDGroup, ms.CRDResource, "status", ks, "other", false},
+		{who, "update", metricsserver.CRDGroup, metricsserver.CRDResource, "", ks, metricsserver.Instructions, false},
+		{who, "patch", metricsserver.CRDGroup, metricsserver.CRDResource, "", ks, metricsserver.Instructions, false},
+		{who, "create", metricsserver.CRDGroup, metricsserver.CRDResource, "", ks, "", false},
+		{who, "delete", metricsserver.CRDGroup, metricsserver.CRDResource, "", ks, metricsserver.Instructions, false},
+		{who, "list", metricsserver.CRDGroup, metricsserver.CRDResource, "", ks, "", false},
+		{who, "update", metricsserver.CRDGroup, metricsserver.CRDResource, "status", ks, "other", false},
 		{who, "delete", "apps", "deployments", "", ks, name, false},
 		{who, "delete", "", "services", "", ks, name, false},
 		{who, "delete", "", "serviceaccounts", "", ks, name, false},
@@ -271,7 +271,7 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "list", "apps", "deployments", "", ks, "", false},
 		{who, "list", "", "services", "", ks, "", false},
 		{who, "create", "", "services", "", "default", "", false},
-		{who, "create", "", "services", "", ms.Names().Namespace, "", false},
+		{who, "create", "", "services", "", metricsserver.Names().Namespace, "", false},
 		{who, "create", "apps", "deployments", "", "default", "", false},
 		{who, "create", "apps", "daemonsets", "", ks, "", false},
 		{who, "create", "", "pods", "", ks, "", false},
@@ -294,8 +294,8 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "get", "metrics.k8s.io", "pods", "", "default", "", false},
 		{who, "impersonate", "", "serviceaccounts", "", ks, name, false},
 		{who, "update", "admissionregistration.k8s.io", "validatingadmissionpolicies", "", "", ms.Descriptor().ExactPolicyName(), false},
-		{who, "delete", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "", "", ms.Names().PolicyName, false},
-		{who, "list", "coordination.k8s.io", "leases", "", ms.Names().Namespace, "", false},
+		{who, "delete", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "", "", metricsserver.Names().PolicyName, false},
+		{who, "list", "coordination.k8s.io", "leases", "", metricsserver.Names().Namespace, "", false},
 		{who, "update", "coordination.k8s.io", "leases", "", ks, "kube-controller-manager", false},
 	} {
 		t.Run(row.String(), func(t *testing.T) {

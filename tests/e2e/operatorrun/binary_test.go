@@ -36,7 +36,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
@@ -104,7 +104,7 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("still running 15s after SIGTERM; stderr:\n%s", stderr.String())
 	}
-	lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Names().Namespace).Get(context.Background(), corednsoperator.Names().LeaseName, metav1.GetOptions{})
+	lease, err := env.Clientset.CoordinationV1().Leases(coredns.Names().Namespace).Get(context.Background(), coredns.Names().LeaseName, metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.True(t, lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "", "the lease is released on SIGTERM, held by %v", lease.Spec.HolderIdentity)
 
@@ -119,7 +119,7 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 // startBinary starts the coredns-operator binary with a kubeconfig holding only a token of its
 // ServiceAccount, and args. It returns the process, its stderr and what Wait returns.
 func startBinary(t testing.TB, binary string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
-	return startOperatorBinary(t, corednsoperator.Descriptor(), binary, append([]string{"--leader-election-namespace=" + corednsoperator.Names().Namespace}, args...)...)
+	return startOperatorBinary(t, coredns.Descriptor(), binary, append([]string{"--leader-election-namespace=" + coredns.Names().Namespace}, args...)...)
 }
 
 // startOperatorBinary starts the binary of the operator d describes with a kubeconfig holding only

@@ -29,8 +29,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	app "k8s.io/kops/pkg/addons/coredns/controller"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
@@ -38,7 +38,7 @@ import (
 // deployedOptions are the operator's options as the binary would parse them from the arguments of
 // the operator Deployment kops applied.
 func deployedOptions(t *testing.T) app.Options {
-	d, err := env.Clientset.AppsV1().Deployments(corednsoperator.Names().Namespace).Get(context.Background(), corednsoperator.Names().DeploymentName, metav1.GetOptions{})
+	d, err := env.Clientset.AppsV1().Deployments(coredns.Names().Namespace).Get(context.Background(), coredns.Names().DeploymentName, metav1.GetOptions{})
 	require.NoError(t, err)
 	require.NotEmpty(t, d.Spec.Template.Spec.Containers)
 	cmd, err := app.ParseFlags(d.Spec.Template.Spec.Containers[0].Args)

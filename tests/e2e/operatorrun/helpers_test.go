@@ -30,19 +30,19 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
-var corednsGVR = schema.GroupVersionResource{Group: corednsoperator.CRDGroup, Version: "v1alpha1", Resource: corednsoperator.CRDResource}
+var corednsGVR = schema.GroupVersionResource{Group: coredns.CRDGroup, Version: "v1alpha1", Resource: coredns.CRDResource}
 
 // coreDNS reads the CoreDNS object as the admin.
-func coreDNS(t testing.TB) *corednsoperator.CoreDNS {
+func coreDNS(t testing.TB) *coredns.CoreDNS {
 	client, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
-	u, err := client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace).Get(framework.Context(t), corednsoperator.CoreDNSResource, metav1.GetOptions{})
+	u, err := client.Resource(corednsGVR).Namespace(coredns.WatchNamespace).Get(framework.Context(t), coredns.CoreDNSResource, metav1.GetOptions{})
 	require.NoError(t, err)
-	var obj corednsoperator.CoreDNS
+	var obj coredns.CoreDNS
 	require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj))
 	return &obj
 }
@@ -53,12 +53,12 @@ func patchSpec(t testing.TB, spec map[string]any) {
 	require.NoError(t, err)
 	body, err := json.Marshal(map[string]any{"spec": spec})
 	require.NoError(t, err)
-	_, err = client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace).Patch(framework.Context(t), corednsoperator.CoreDNSResource, types.MergePatchType, body, metav1.PatchOptions{})
+	_, err = client.Resource(corednsGVR).Namespace(coredns.WatchNamespace).Patch(framework.Context(t), coredns.CoreDNSResource, types.MergePatchType, body, metav1.PatchOptions{})
 	require.NoError(t, err)
 }
 
 func deployment(t testing.TB) *appsv1.Deployment {
-	d, err := env.Clientset.AppsV1().Deployments(corednsoperator.WatchNamespace).Get(framework.Context(t), corednsoperator.CoreDNSDeployment, metav1.GetOptions{})
+	d, err := env.Clientset.AppsV1().Deployments(coredns.WatchNamespace).Get(framework.Context(t), coredns.CoreDNSDeployment, metav1.GetOptions{})
 	require.NoError(t, err)
 	return d
 }
@@ -120,8 +120,8 @@ func statusIs(t testing.TB, phase string, healthy bool) func() string {
 func clearStatus(t testing.TB) {
 	client, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
-	resource := client.Resource(corednsGVR).Namespace(corednsoperator.WatchNamespace)
-	u, err := resource.Get(framework.Context(t), corednsoperator.CoreDNSResource, metav1.GetOptions{})
+	resource := client.Resource(corednsGVR).Namespace(coredns.WatchNamespace)
+	u, err := resource.Get(framework.Context(t), coredns.CoreDNSResource, metav1.GetOptions{})
 	require.NoError(t, err)
 	delete(u.Object, "status")
 	_, err = resource.UpdateStatus(framework.Context(t), u, metav1.UpdateOptions{})

@@ -32,8 +32,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	app "k8s.io/kops/pkg/addons/coredns/controller"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -69,7 +69,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 
 // operatorConfig is a config carrying a real token of the CoreDNS operator's ServiceAccount.
 func operatorConfig(t testing.TB, counter *statusCounter) *rest.Config {
-	return tokenConfig(t, corednsoperator.Descriptor(), counter)
+	return tokenConfig(t, coredns.Descriptor(), counter)
 }
 
 // tokenConfig is a config carrying a real token of the ServiceAccount of the operator d

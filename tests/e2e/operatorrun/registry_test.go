@@ -74,7 +74,7 @@ func runRegistryOperator(t *testing.T, o *addons.Operator) {
 	probe := freeAddress(t)
 	args := append(append([]string(nil), deployed.Spec.Template.Spec.Containers[0].Args...),
 		"--health-probe-bind-address="+probe, "--leader-election-identity=e2e", "-v=6")
-	cmd, stderr, exited := startOperatorBinary(t, d, kopsenv.Build(t, o.Binary), args...)
+	cmd, stderr, exited := startOperatorBinary(t, &d.Descriptor, kopsenv.Build(t, o.Binary), args...)
 
 	status := func() (*operator.Status, int64, string) {
 		u, err := resource.Get(framework.Context(t), d.Instructions, metav1.GetOptions{})

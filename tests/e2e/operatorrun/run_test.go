@@ -31,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/operator/manager"
 )
@@ -163,7 +164,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		require.NoError(t, first.stop(t), "a stopped operator returns nil")
 		second = startOperator(t, cfg, "replica-b")
 		eventually(t, "lease holder", func() string {
-			lease, err := env.Clientset.CoordinationV1().Leases(corednsoperator.Names().Namespace).Get(ctx, corednsoperator.Names().LeaseName, metav1.GetOptions{})
+			lease, err := env.Clientset.CoordinationV1().Leases(coredns.Names().Namespace).Get(ctx, coredns.Names().LeaseName, metav1.GetOptions{})
 			if err != nil {
 				return err.Error()
 			}
@@ -200,7 +201,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return "no ApplyFailed event counted more than once"
 		})
-		eventually(t, "LeaderElection", hasEvent(t, corednsoperator.Names().Namespace, "Lease", corednsoperator.Names().LeaseName, corev1.EventTypeNormal, "LeaderElection", "replica-b"))
+		eventually(t, "LeaderElection", hasEvent(t, coredns.Names().Namespace, "Lease", coredns.Names().LeaseName, corev1.EventTypeNormal, "LeaderElection", "replica-b"))
 	})
 
 	assert.Zero(t, counter.forbidden.Load(), "403 responses to the operator, out of %d", counter.total.Load())
@@ -230,7 +231,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 func removeRule(t *testing.T, right corednsoperator.Right) func() {
 	ctx := context.Background()
 	roles := env.Clientset.RbacV1().Roles(right.Namespace)
-	role, err := roles.Get(ctx, corednsoperator.Names().RBACName, metav1.GetOptions{})
+	role, err := roles.Get(ctx, coredns.Names().RBACName, metav1.GetOptions{})
 	require.NoError(t, err)
 	original := role.DeepCopy()
 	want := right.PolicyRule()
@@ -246,7 +247,7 @@ func removeRule(t *testing.T, right corednsoperator.Right) func() {
 	_, err = roles.Update(ctx, role, metav1.UpdateOptions{})
 	require.NoError(t, err)
 	return func() {
-		current, err := roles.Get(ctx, corednsoperator.Names().RBACName, metav1.GetOptions{})
+		current, err := roles.Get(ctx, coredns.Names().RBACName, metav1.GetOptions{})
 		require.NoError(t, err)
 		current.Rules = original.Rules
 		_, err = roles.Update(ctx, current, metav1.UpdateOptions{})

@@ -62,7 +62,7 @@ func applyRegistryChannel(t *testing.T) {
 // them from its renderer (kops's channels' label left to channels), by kind.
 func managed(t *testing.T) map[string]*unstructured.Unstructured {
 	manifest, _, _ := operatortest.NodeLocalDNSRendering()
-	addon := manager.Addon[struct{}]{Descriptor: operatortest.NodeLocalDNS(), Render: func(struct{}) ([]byte, error) { return manifest, nil }}
+	addon := manager.Addon[struct{}]{Descriptor: &operatortest.NodeLocalDNS().Descriptor, Render: func(struct{}) ([]byte, error) { return manifest, nil }}
 	objs, err := addon.Objects(struct{}{})
 	require.NoError(t, err)
 	out := map[string]*unstructured.Unstructured{}

@@ -23,19 +23,19 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/coredns/corefile"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/pkg/operator/manager"
 )
 
 // FieldManager is the operator's server-side apply field manager (manager.Addon.FieldManager).
-func FieldManager() string { return corednsoperator.Names().DeploymentName }
+func FieldManager() string { return coredns.Names().DeploymentName }
 
 // Addon is the CoreDNS operator as the runtime runs it, rendering with facts.
 func Addon(facts Facts) manager.Addon[Spec] {
 	return manager.Addon[Spec]{
-		Descriptor: corednsoperator.Descriptor(),
+		Descriptor: coredns.Descriptor(),
 		Render:     func(spec Spec) ([]byte, error) { return renderObjects(spec, facts) },
 		Check:      checkCorefile,
 		CheckApply: checkClusterIP,
@@ -73,5 +73,5 @@ func checkClusterIP(spec Spec, m operator.Managed, svc *unstructured.Unstructure
 	if errWant == nil && errHave == nil && want == have {
 		return nil
 	}
-	return fmt.Errorf("spec.dnsIP %q differs from the clusterIP %q of Service %s/%s, which cannot change in place; the operator never deletes the Service: delete it yourself to move DNS to the new address", spec.DNSIP, current, corednsoperator.WatchNamespace, m.Name)
+	return fmt.Errorf("spec.dnsIP %q differs from the clusterIP %q of Service %s/%s, which cannot change in place; the operator never deletes the Service: delete it yourself to move DNS to the new address", spec.DNSIP, current, coredns.WatchNamespace, m.Name)
 }

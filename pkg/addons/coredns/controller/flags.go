@@ -18,7 +18,6 @@ package controller
 
 import (
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/operator/manager"
 )
 
@@ -35,7 +34,7 @@ type Command struct {
 // operator's flags (manager.NewFlagSet) and --cluster-facts. It reads nothing else: the host name
 // default of the identity is the binary's business.
 func ParseFlags(args []string) (Command, error) {
-	d := corednsoperator.Descriptor()
+	d := coredns.Descriptor()
 	var common manager.Command
 	facts := DefaultFacts()
 	fs := manager.NewFlagSet(d, &common)

@@ -26,7 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/util/pkg/allocbound"
 )
 
@@ -55,7 +55,7 @@ func FuzzCoreDNSObject(f *testing.F) {
 			if err := u.UnmarshalJSON(data); err != nil {
 				return
 			}
-			var obj corednsoperator.CoreDNS
+			var obj coredns.CoreDNS
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
 				return
 			}
@@ -71,7 +71,7 @@ func FuzzCoreDNSObject(f *testing.F) {
 		}
 		// Rendering is refused; the Corefile must not be the reason (rendering is slow: only then
 		// is it rendered again, with values known to be good).
-		if spec.Corefile == "" || !utf8.ValidString(spec.Corefile) || len(spec.Corefile) > corednsoperator.MaxCorefileBytes {
+		if spec.Corefile == "" || !utf8.ValidString(spec.Corefile) || len(spec.Corefile) > coredns.MaxCorefileBytes {
 			return
 		}
 		withCorefile := testSpec

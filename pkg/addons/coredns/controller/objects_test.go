@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/operator"
 )
 
@@ -51,7 +51,7 @@ func TestCheckClusterIP(t *testing.T) {
 	service := func(ip string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"clusterIP": ip}}}
 	}
-	svc := operator.Managed{Kind: "Service", Name: corednsoperator.CoreDNSService}
+	svc := operator.Managed{Kind: "Service", Name: coredns.CoreDNSService}
 	assert.NoError(t, checkClusterIP(Spec{DNSIP: "100.64.0.10"}, svc, service("100.64.0.10")))
 	assert.NoError(t, checkClusterIP(Spec{DNSIP: "fd00::a"}, svc, service("fd00:0::a")), "the same address written differently")
 	assert.NoError(t, checkClusterIP(Spec{DNSIP: "100.64.0.10"}, svc, nil), "no Service yet: it is created at that address")

@@ -20,7 +20,6 @@ import (
 	"fmt"
 
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // This file is the operator's only tie to the renderer: the objects it applies are those of
@@ -28,7 +27,7 @@ import (
 // the same spec and facts, which is what the admission policy admits.
 
 // Spec is the CoreDNS object's spec.
-type Spec = corednsoperator.CoreDNSSpec
+type Spec = coredns.Spec
 
 // Facts are what the CoreDNS object does not say and the rendering needs: the cluster's kubeDNS
 // resources, tolerations, affinity, pod annotations and remapped autoscaler image. kops passes them
@@ -41,7 +40,7 @@ func DefaultFacts() Facts { return coredns.DefaultFacts() }
 // renderObjects returns the manifest the operator renders for spec and facts: the Corefile and image are
 // taken as they are, never derived again.
 func renderObjects(spec Spec, facts Facts) ([]byte, error) {
-	manifest, err := coredns.Render(coredns.Spec(spec), facts)
+	manifest, err := coredns.Render(spec, facts)
 	if err != nil {
 		return nil, fmt.Errorf("CoreDNS %s: %w", spec.Version, err)
 	}

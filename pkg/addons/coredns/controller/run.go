@@ -21,7 +21,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/operator/manager"
 )
 
@@ -34,7 +34,7 @@ type Options struct {
 
 // DefaultOptions are the flags' defaults.
 func DefaultOptions() Options {
-	return Options{Options: manager.DefaultOptions(corednsoperator.Descriptor()), Facts: DefaultFacts()}
+	return Options{Options: manager.DefaultOptions(coredns.Descriptor()), Facts: DefaultFacts()}
 }
 
 // Run runs the operator until ctx ends (then it releases its lease and returns nil) or it loses

@@ -23,6 +23,8 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/component-helpers/auth/rbac/validation"
+
+	"k8s.io/kops/pkg/addons/coredns"
 )
 
 // granted is what the operator's ServiceAccount may do in namespace, resolving bindings the way
@@ -41,7 +43,7 @@ func granted(objects []runtime.Object, namespace string) []rbacv1.PolicyRule {
 	}
 	isOperator := func(subjects []rbacv1.Subject) bool {
 		for _, s := range subjects {
-			if s.Kind == rbacv1.ServiceAccountKind && s.Namespace == Names().Namespace && s.Name == Names().ServiceAccount {
+			if s.Kind == rbacv1.ServiceAccountKind && s.Namespace == coredns.Names().Namespace && s.Name == coredns.Names().ServiceAccount {
 				return true
 			}
 		}
@@ -80,7 +82,7 @@ func rules(group string, resources, verbs []string, names ...string) rbacv1.Poli
 // needs is what the operator does while reconciling, written from its behaviour rather than from
 // Rights: the grants must cover it, and it must cover the grants (nothing unexplained is granted).
 var needs = map[string][]rbacv1.PolicyRule{
-	WatchNamespace: {
+	coredns.WatchNamespace: {
 		// Reads are by name only: the operator lists and watches with fieldSelector metadata.name.
 		rules("apps", []string{"deployments"}, []string{"create"}),
 		rules("", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}),
@@ -92,7 +94,7 @@ var needs = map[string][]rbacv1.PolicyRule{
 		rules("", []string{"events"}, []string{"create", "patch"}),
 		rules("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 	},
-	Names().Namespace: {
+	coredns.Names().Namespace: {
 		rules("coordination.k8s.io", []string{"leases"}, []string{"create"}),
 		rules("coordination.k8s.io", []string{"leases"}, []string{"get", "update"}, "coredns-operator-leader"), // lease.go and client-go's LeaseLock alike (TestLeaseElectorSideBySideWithClientGo): no patch
 		rules("", []string{"events"}, []string{"create", "patch"}),
@@ -120,29 +122,29 @@ func TestGrantsExclude(t *testing.T) {
 		name, namespace string
 		rule            rbacv1.PolicyRule
 	}{
-		{"patch another Deployment", WatchNamespace, rule("apps", "deployments", "patch", "other")},
-		{"delete another ConfigMap", WatchNamespace, rule("", "configmaps", "delete", "kubeadm-config")},
-		{"update another Service", WatchNamespace, rule("", "services", "update", "kube-proxy")},
-		{"delete the kube-dns Service", WatchNamespace, rule("", "services", "delete", "kube-dns")},
-		{"delete the CoreDNS Deployment", WatchNamespace, rule("apps", "deployments", "delete", "coredns")},
-		{"delete the Corefile ConfigMap", WatchNamespace, rule("", "configmaps", "delete", "coredns")},
-		{"patch another ServiceAccount", WatchNamespace, rule("", "serviceaccounts", "patch", "default")},
-		{"deletecollection deployments", WatchNamespace, rule("apps", "deployments", "deletecollection")},
-		{"update CoreDNS spec", WatchNamespace, rule("addons.x-k8s.io", "corednses", "update", "coredns")},
-		{"create CoreDNS objects", WatchNamespace, rule("addons.x-k8s.io", "corednses", "create")},
-		{"get secrets", WatchNamespace, rule("", "secrets", "get")},
-		{"list secrets", WatchNamespace, rule("", "secrets", "list")},
-		{"create pods", WatchNamespace, rule("", "pods", "create")},
-		{"pods/exec", WatchNamespace, rule("", "pods/exec", "create")},
-		{"create roles", WatchNamespace, rule("rbac.authorization.k8s.io", "roles", "create")},
-		{"create rolebindings", WatchNamespace, rule("rbac.authorization.k8s.io", "rolebindings", "create")},
+		{"patch another Deployment", coredns.WatchNamespace, rule("apps", "deployments", "patch", "other")},
+		{"delete another ConfigMap", coredns.WatchNamespace, rule("", "configmaps", "delete", "kubeadm-config")},
+		{"update another Service", coredns.WatchNamespace, rule("", "services", "update", "kube-proxy")},
+		{"delete the kube-dns Service", coredns.WatchNamespace, rule("", "services", "delete", "kube-dns")},
+		{"delete the CoreDNS Deployment", coredns.WatchNamespace, rule("apps", "deployments", "delete", "coredns")},
+		{"delete the Corefile ConfigMap", coredns.WatchNamespace, rule("", "configmaps", "delete", "coredns")},
+		{"patch another ServiceAccount", coredns.WatchNamespace, rule("", "serviceaccounts", "patch", "default")},
+		{"deletecollection deployments", coredns.WatchNamespace, rule("apps", "deployments", "deletecollection")},
+		{"update CoreDNS spec", coredns.WatchNamespace, rule("addons.x-k8s.io", "corednses", "update", "coredns")},
+		{"create CoreDNS objects", coredns.WatchNamespace, rule("addons.x-k8s.io", "corednses", "create")},
+		{"get secrets", coredns.WatchNamespace, rule("", "secrets", "get")},
+		{"list secrets", coredns.WatchNamespace, rule("", "secrets", "list")},
+		{"create pods", coredns.WatchNamespace, rule("", "pods", "create")},
+		{"pods/exec", coredns.WatchNamespace, rule("", "pods/exec", "create")},
+		{"create roles", coredns.WatchNamespace, rule("rbac.authorization.k8s.io", "roles", "create")},
+		{"create rolebindings", coredns.WatchNamespace, rule("rbac.authorization.k8s.io", "rolebindings", "create")},
 		{"create clusterroles", "", rule("rbac.authorization.k8s.io", "clusterroles", "create")},
 		{"create clusterrolebindings", "", rule("rbac.authorization.k8s.io", "clusterrolebindings", "create")},
-		{"impersonate", WatchNamespace, rule("", "serviceaccounts", "impersonate", "coredns")},
-		{"leases in kube-system", WatchNamespace, rule("coordination.k8s.io", "leases", "update", Names().LeaseName)},
-		{"another lease", Names().Namespace, rule("coordination.k8s.io", "leases", "update", "other")},
-		{"Deployments in the operator namespace", Names().Namespace, rule("apps", "deployments", "patch", "coredns")},
-		{"create ConfigMaps in the operator namespace", Names().Namespace, rule("", "configmaps", "create")},
+		{"impersonate", coredns.WatchNamespace, rule("", "serviceaccounts", "impersonate", "coredns")},
+		{"leases in kube-system", coredns.WatchNamespace, rule("coordination.k8s.io", "leases", "update", coredns.Names().LeaseName)},
+		{"another lease", coredns.Names().Namespace, rule("coordination.k8s.io", "leases", "update", "other")},
+		{"Deployments in the operator namespace", coredns.Names().Namespace, rule("apps", "deployments", "patch", "coredns")},
+		{"create ConfigMaps in the operator namespace", coredns.Names().Namespace, rule("", "configmaps", "create")},
 		{"Deployments in default", "default", rule("apps", "deployments", "get")},
 		{"events in default", "default", rule("", "events", "create")},
 	} {
@@ -157,12 +159,12 @@ func TestGrantsExclude(t *testing.T) {
 // kube-system: Covers ignores namespaces, so this checks where the Role and its binding live.
 func TestOperatorNamespaceRoleStaysThere(t *testing.T) {
 	roles, bindings := split(t, Descriptor().RBACObjects())
-	opRole := roles[Names().Namespace]
-	assert.Equal(t, Names().Namespace, opRole.Namespace)
-	assert.Equal(t, Names().Namespace, bindings[Names().Namespace].Namespace)
+	opRole := roles[coredns.Names().Namespace]
+	assert.Equal(t, coredns.Names().Namespace, opRole.Namespace)
+	assert.Equal(t, coredns.Names().Namespace, bindings[coredns.Names().Namespace].Namespace)
 	// The only binding in kube-system refers to kube-system's own Role, whose rules carry none of
 	// the operator-namespace-only grants (the lease).
-	assert.Equal(t, "Role", bindings[WatchNamespace].RoleRef.Kind)
-	ok, _ := validation.Covers(granted(Descriptor().RBACObjects(), WatchNamespace), []rbacv1.PolicyRule{rule("coordination.k8s.io", "leases", "create")})
+	assert.Equal(t, "Role", bindings[coredns.WatchNamespace].RoleRef.Kind)
+	ok, _ := validation.Covers(granted(Descriptor().RBACObjects(), coredns.WatchNamespace), []rbacv1.PolicyRule{rule("coordination.k8s.io", "leases", "create")})
 	assert.False(t, ok, "lease rights leak into kube-system")
 }

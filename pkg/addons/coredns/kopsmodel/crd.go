@@ -18,12 +18,12 @@ package kopsmodel
 
 import (
 	"fmt"
-	"reflect"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/crdschema"
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // The CoreDNS CRD kops generates from the CoreDNS type (package crdschema): the schema says
@@ -35,23 +35,15 @@ import (
 // spaces. The API server matches it with Go's regexp.
 const dnsDomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 
-// crd is the CoreDNS kind, and what kops generates its CRD from.
-func crd() operator.CRD {
-	return operator.CRD{
-		Group: CRDGroup, Version: "v1alpha1", Resource: CRDResource, Kind: "CoreDNS",
-		Type: reflect.TypeOf(CoreDNS{}), Fields: crdFields(), Columns: operator.CRDColumns(),
-	}
-}
-
 // crdFields are every operator's validations (operator.CRDFields) and CoreDNS's own fields.
 func crdFields() crdschema.Fields {
-	fields := operator.CRDFields(operator.CRDWords{
-		Kind: "CoreDNS", Instructions: CoreDNSResource,
+	fields := confine.CRDFields(confine.CRDWords{
+		Kind: coredns.CRDKind, Instructions: coredns.CoreDNSResource,
 		Purpose:        "CoreDNS asks the operator to run CoreDNS as the cluster's DNS service.",
 		Subject:        "CoreDNS",
 		VersionExample: "1.12.4", ImageExample: "registry.k8s.io/coredns/coredns:v1.12.4",
 	})
-	rule, with, maxLen := operator.ValidationRule, operator.WithField, operator.MaxLength
+	rule, with, maxLen := confine.ValidationRule, confine.WithField, confine.MaxLength
 	fields["spec.dnsDomain"] = with(maxLen(253), func(f *crdschema.Field) {
 		f.Description = "The cluster's DNS domain, an RFC 1123 subdomain such as cluster.local."
 		f.Pattern = dnsDomainPattern
@@ -60,11 +52,11 @@ func crdFields() crdschema.Fields {
 		f.Description = "The ClusterIP of the DNS service, an IPv4 or IPv6 address."
 		f.Rules = rule("isIP(self)", "must be an IPv4 or IPv6 address (no leading zeros, zone or IPv4-mapped IPv6 form)")
 	})
-	fields["spec.corefile"] = with(maxLen(MaxCorefileBytes), func(f *crdschema.Field) {
+	fields["spec.corefile"] = with(maxLen(coredns.MaxCorefileBytes), func(f *crdschema.Field) {
 		f.Description = "A complete Corefile replacing the default one, at most 64 KiB."
 		// maxLength counts characters; this counts bytes.
-		f.Rules = rule(fmt.Sprintf("bytes(self).size() <= %d", MaxCorefileBytes),
-			fmt.Sprintf("must be at most %d bytes (64 KiB)", MaxCorefileBytes))
+		f.Rules = rule(fmt.Sprintf("bytes(self).size() <= %d", coredns.MaxCorefileBytes),
+			fmt.Sprintf("must be at most %d bytes (64 KiB)", coredns.MaxCorefileBytes))
 	})
 	return fields
 }

@@ -27,6 +27,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"k8s.io/kops/pkg/addons/coredns"
 )
 
 // The CRD kops renders is its own: one version, served and stored, with the status subresource
@@ -37,12 +39,12 @@ func TestCustomResourceDefinition(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "apiextensions.k8s.io/v1", crd.APIVersion)
 	assert.Equal(t, "CustomResourceDefinition", crd.Kind)
-	assert.Equal(t, CRDName, crd.Name)
-	assert.Equal(t, map[string]string{"app.kubernetes.io/name": Names().DeploymentName, "app.kubernetes.io/managed-by": "kops"}, crd.Labels)
+	assert.Equal(t, coredns.CRDName, crd.Name)
+	assert.Equal(t, map[string]string{"app.kubernetes.io/name": coredns.Names().DeploymentName, "app.kubernetes.io/managed-by": "kops"}, crd.Labels)
 	assert.Empty(t, crd.Annotations)
-	assert.Equal(t, CRDGroup, crd.Spec.Group)
+	assert.Equal(t, coredns.CRDGroup, crd.Spec.Group)
 	assert.Equal(t, apiextensionsv1.CustomResourceDefinitionNames{
-		Kind: "CoreDNS", ListKind: "CoreDNSList", Plural: CRDResource, Singular: "coredns",
+		Kind: "CoreDNS", ListKind: "CoreDNSList", Plural: coredns.CRDResource, Singular: "coredns",
 	}, crd.Spec.Names)
 	assert.Equal(t, apiextensionsv1.NamespaceScoped, crd.Spec.Scope)
 	assert.Nil(t, crd.Spec.Conversion, "no conversion webhook: there is one version")
@@ -50,7 +52,7 @@ func TestCustomResourceDefinition(t *testing.T) {
 	require.Len(t, crd.Spec.Versions, 1)
 	v := crd.Spec.Versions[0]
 	assert.Equal(t, "v1alpha1", v.Name)
-	assert.Equal(t, APIVersion, CRDGroup+"/"+v.Name)
+	assert.Equal(t, coredns.APIVersion, coredns.CRDGroup+"/"+v.Name)
 	assert.True(t, v.Served)
 	assert.True(t, v.Storage)
 	assert.False(t, v.Deprecated)

@@ -19,7 +19,8 @@ package kopsmodel
 import (
 	"strings"
 
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/addons/coredns"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // MaxReplicas bounds the CoreDNS Deployment's replica count. kops's built-in addon leaves the count
@@ -28,24 +29,17 @@ import (
 // the nodes.
 const MaxReplicas = 50
 
-// Descriptor is the CoreDNS operator as data: everything that confines it is generated from this
-// value by package operator. It is built afresh on each call, so no caller can change another's.
-func Descriptor() *operator.Descriptor {
-	return &operator.Descriptor{
-		Subject:        "CoreDNS",
-		Names:          Names(),
-		WatchNamespace: WatchNamespace,
-		CRD:            crd(),
-		Instructions:   CoreDNSResource,
-		Managed: []operator.Managed{
-			{Kind: "Deployment", Name: CoreDNSDeployment},
-			{Kind: "Service", Name: CoreDNSService},
-			{Kind: "ConfigMap", Name: CoreDNSConfigMap},
-			{Kind: "ServiceAccount", Name: CoreDNSServiceAccount},
-		},
+// Descriptor is the CoreDNS operator as kops confines it: everything that confines it is generated
+// from this value by package confine. It is built afresh on each call, so no caller can change
+// another's.
+func Descriptor() *confine.Descriptor {
+	return &confine.Descriptor{
+		Descriptor:  *coredns.Descriptor(),
+		CRDFields:   crdFields(),
+		CRDColumns:  confine.CRDColumns(),
 		MaxReplicas: MaxReplicas,
 		Rights:      Rights(),
-		Pod: operator.PodAllowance{
+		Pod: confine.PodAllowance{
 			PriorityClassName: "system-cluster-critical",
 			NodeSelector:      map[string]string{"kubernetes.io/os": "linux"},
 			Tolerations:       []string{"CriticalAddonsOnly"},
@@ -56,9 +50,9 @@ func Descriptor() *operator.Descriptor {
 // Params are the CoreDNS object's fields the policy binds, with their values in spec and a marker
 // of each (Marked): the image, the Corefile and the Service's address flow into what the operator
 // writes; the version and domain are bound too, wherever they would flow.
-func Params(spec CoreDNSSpec) []operator.Param {
+func Params(spec coredns.Spec) []confine.Param {
 	m := Marked(spec)
-	return []operator.Param{
+	return []confine.Param{
 		{Field: "spec.image", Value: spec.Image, Marker: m.Image},
 		{Field: "spec.corefile", Value: spec.Corefile, Marker: m.Corefile},
 		{Field: "spec.dnsIP", Value: spec.DNSIP, Marker: m.DNSIP},
@@ -70,12 +64,12 @@ func Params(spec CoreDNSSpec) []operator.Param {
 // Marked is spec with every field replaced by a marker that the renderer accepts and that appears
 // nowhere else: the address is a documentation address of the same family, so that what depends on
 // the family renders alike.
-func Marked(spec CoreDNSSpec) CoreDNSSpec {
+func Marked(spec coredns.Spec) coredns.Spec {
 	ip := "192.0.2.53"
 	if strings.Contains(spec.DNSIP, ":") {
 		ip = "2001:db8::53"
 	}
-	return CoreDNSSpec{
+	return coredns.Spec{
 		Version:   "0.0.0-policy-marker",
 		Image:     "policy-marker.invalid/coredns:marker",
 		DNSDomain: "policy-marker.invalid",

@@ -25,7 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/apis/kops"
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 func readDocs(t *testing.T) string {
@@ -41,6 +41,6 @@ func TestDocsShowTheRightsTable(t *testing.T) {
 
 // The user docs show the admission policy generated for a cluster with kops's defaults.
 func TestDocsShowThePolicy(t *testing.T) {
-	assert.Contains(t, readDocs(t), operator.PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "").scope),
-		"docs/addon-operators.md must contain operator.PolicyMarkdown() of the default cluster verbatim")
+	assert.Contains(t, readDocs(t), confine.PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "").scope),
+		"docs/addon-operators.md must contain confine.PolicyMarkdown() of the default cluster verbatim")
 }

@@ -34,7 +34,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 	"k8s.io/kops/pkg/operator/operatortest"
 )
 
@@ -43,8 +43,8 @@ const pinnedImage = "mirror.example.com/coredns/coredns:v1.12.4"
 // rendering is what kops renders for a cluster: the CoreDNS object's spec, the policy's scope and
 // the managed objects as the API server stores them (kops renders every defaulted field).
 type rendering struct {
-	spec    CoreDNSSpec
-	scope   *operator.Scope
+	spec    coredns.Spec
+	scope   *confine.Scope
 	objects map[string]map[string]interface{} // by kind
 }
 
@@ -69,8 +69,8 @@ func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *
 	require.NoError(t, err)
 	manifest, err := coredns.Render(dnsSpec, facts)
 	require.NoError(t, err)
-	spec2 := CoreDNSSpec(dnsSpec)
-	marked, err := coredns.Render(coredns.Spec(Marked(spec2)), facts)
+	spec2 := dnsSpec
+	marked, err := coredns.Render(Marked(spec2), facts)
 	require.NoError(t, err)
 	s, err := Descriptor().ScopeFromManifest(manifest, marked, Params(spec2))
 	require.NoError(t, err)
@@ -78,7 +78,7 @@ func renderedScopeWithImage(t *testing.T, spec kops.ClusterSpec, image string) *
 	objs, err := kubemanifest.DecodeStrict(manifest)
 	require.NoError(t, err)
 	for _, o := range objs {
-		if o.Typed.GetNamespace() == WatchNamespace && Descriptor().Managed[managedIndex(o.Kind)].Name == o.Typed.GetName() {
+		if o.Typed.GetNamespace() == coredns.WatchNamespace && Descriptor().Managed[managedIndex(o.Kind)].Name == o.Typed.GetName() {
 			r.objects[o.Kind] = fromYAML(t, o.Raw)
 		}
 	}
@@ -128,7 +128,7 @@ var programs sync.Map
 // denials evaluates every validation of both policies the way the API server does, with the
 // CoreDNS object spec as the params, and returns the messages of those that fail; an expression that
 // errors counts as a denial (failurePolicy Fail).
-func denials(t *testing.T, s *operator.Scope, spec CoreDNSSpec, r request) []string {
+func denials(t *testing.T, s *confine.Scope, spec coredns.Spec, r request) []string {
 	t.Helper()
 	env, err := cel.NewEnv(cel.OptionalTypes(),
 		cel.Variable("object", cel.DynType), cel.Variable("oldObject", cel.DynType), cel.Variable("request", cel.DynType),
@@ -160,7 +160,7 @@ func denials(t *testing.T, s *operator.Scope, spec CoreDNSSpec, r request) []str
 		return out.Value(), nil
 	}
 	var denied []string
-	policies, err := operator.PolicyObjects(s)
+	policies, err := confine.PolicyObjects(s)
 	require.NoError(t, err)
 	for _, o := range policies {
 		policy, ok := o.(*admissionregistrationv1.ValidatingAdmissionPolicy)
@@ -186,7 +186,7 @@ func denials(t *testing.T, s *operator.Scope, spec CoreDNSSpec, r request) []str
 
 func writeOf(kind string, obj map[string]interface{}) request {
 	r := resources[kind]
-	return request{"UPDATE", r[0], r[1], WatchNamespace, obj, obj}
+	return request{"UPDATE", r[0], r[1], coredns.WatchNamespace, obj, obj}
 }
 
 // What kops itself renders is admitted, for create and update, on several cluster shapes: created
@@ -282,12 +282,12 @@ func TestPolicyHoles(t *testing.T) {
 	// kops's channels' label is channels' alone: the operator keeps it as it was, and neither sets,
 	// changes nor removes it.
 	handedOver := set(dep, "coredns.addons.x-k8s.io", "metadata", "labels", "addon.kops.k8s.io/name")
-	assert.Empty(t, denials(t, r.scope, r.spec, request{"UPDATE", "apps", "deployments", WatchNamespace, handedOver, handedOver}), "kept after a handover")
+	assert.Empty(t, denials(t, r.scope, r.spec, request{"UPDATE", "apps", "deployments", coredns.WatchNamespace, handedOver, handedOver}), "kept after a handover")
 	for name, req := range map[string]request{
-		"changed":          {"UPDATE", "apps", "deployments", WatchNamespace, set(dep, "kube-proxy", "metadata", "labels", "addon.kops.k8s.io/name"), dep},
-		"removed":          {"UPDATE", "apps", "deployments", WatchNamespace, withoutChannelsMetadata(dep), dep},
-		"set on create":    {"CREATE", "apps", "deployments", WatchNamespace, dep, nil},
-		"set on an update": {"UPDATE", "apps", "deployments", WatchNamespace, dep, withoutChannelsMetadata(dep)},
+		"changed":          {"UPDATE", "apps", "deployments", coredns.WatchNamespace, set(dep, "kube-proxy", "metadata", "labels", "addon.kops.k8s.io/name"), dep},
+		"removed":          {"UPDATE", "apps", "deployments", coredns.WatchNamespace, withoutChannelsMetadata(dep), dep},
+		"set on create":    {"CREATE", "apps", "deployments", coredns.WatchNamespace, dep, nil},
+		"set on an update": {"UPDATE", "apps", "deployments", coredns.WatchNamespace, dep, withoutChannelsMetadata(dep)},
 	} {
 		assert.NotEmpty(t, denials(t, r.scope, r.spec, req), "channels' label %s", name)
 	}
@@ -314,19 +314,22 @@ func TestPolicyEvents(t *testing.T) {
 	core := func(component, apiVersion, kind, name string) map[string]interface{} {
 		return typedToCEL(t, &corev1.Event{
 			TypeMeta:       metav1.TypeMeta{APIVersion: "v1", Kind: "Event"},
-			ObjectMeta:     metav1.ObjectMeta{Name: "e", Namespace: WatchNamespace},
-			InvolvedObject: corev1.ObjectReference{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: WatchNamespace, UID: "u-1"},
+			ObjectMeta:     metav1.ObjectMeta{Name: "e", Namespace: coredns.WatchNamespace},
+			InvolvedObject: corev1.ObjectReference{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: coredns.WatchNamespace, UID: "u-1"},
 			Reason:         "Applied", Message: "m", Type: corev1.EventTypeNormal, Count: 1,
 			Source:              corev1.EventSource{Component: component, Host: component},
 			ReportingController: component, ReportingInstance: component,
 		})
 	}
-	event := func(r request) request { r.group, r.resource, r.namespace = "", "events", WatchNamespace; return r }
-	mine := core(Descriptor().EventReporter(), "apps/v1", "Deployment", CoreDNSDeployment)
+	event := func(r request) request {
+		r.group, r.resource, r.namespace = "", "events", coredns.WatchNamespace
+		return r
+	}
+	mine := core(Descriptor().EventReporter(), "apps/v1", "Deployment", coredns.CoreDNSDeployment)
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: mine})))
 	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: mine, oldObject: mine})))
-	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(Descriptor().EventReporter(), APIVersion, "CoreDNS", CoreDNSResource)})))
-	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", Names().Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", Names().LeaseName), nil}),
+	assert.Empty(t, denials(t, r.scope, r.spec, event(request{operation: "CREATE", object: core(Descriptor().EventReporter(), coredns.APIVersion, "CoreDNS", coredns.CoreDNSResource)})))
+	assert.Empty(t, denials(t, r.scope, r.spec, request{"CREATE", "", "events", coredns.Names().Namespace, core("host_uuid", "coordination.k8s.io/v1", "Lease", coredns.Names().LeaseName), nil}),
 		"its own namespace is its own")
 
 	on := func(obj map[string]interface{}, change func(map[string]interface{})) map[string]interface{} {
@@ -336,7 +339,7 @@ func TestPolicyEvents(t *testing.T) {
 		return out
 	}
 	for name, obj := range map[string]map[string]interface{}{
-		"as the scheduler":          core("default-scheduler", "apps/v1", "Deployment", CoreDNSDeployment),
+		"as the scheduler":          core("default-scheduler", "apps/v1", "Deployment", coredns.CoreDNSDeployment),
 		"about the API server":      core(Descriptor().EventReporter(), "v1", "Pod", "kube-apiserver-x"),
 		"naming another host":       on(mine, func(o map[string]interface{}) { o["source"].(map[string]interface{})["host"] = "node-1" }),
 		"as another instance":       on(mine, func(o map[string]interface{}) { o["reportingInstance"] = "node-1" }),
@@ -354,19 +357,19 @@ func TestPolicyEvents(t *testing.T) {
 	}
 	newEvent := func(controller string) map[string]interface{} {
 		return map[string]interface{}{"apiVersion": "events.k8s.io/v1", "kind": "Event",
-			"metadata": map[string]interface{}{"name": "n", "namespace": WatchNamespace}, "reason": "Applied", "note": "n", "type": "Normal",
+			"metadata": map[string]interface{}{"name": "n", "namespace": coredns.WatchNamespace}, "reason": "Applied", "note": "n", "type": "Normal",
 			"action": "Reconcile", "reportingController": controller, "reportingInstance": controller, "deprecatedSource": map[string]interface{}{},
-			"regarding": map[string]interface{}{"apiVersion": APIVersion, "kind": "CoreDNS", "name": CoreDNSResource, "namespace": WatchNamespace}}
+			"regarding": map[string]interface{}{"apiVersion": coredns.APIVersion, "kind": "CoreDNS", "name": coredns.CoreDNSResource, "namespace": coredns.WatchNamespace}}
 	}
 	newAPI := func(obj map[string]interface{}) request {
-		return request{"CREATE", "events.k8s.io", "events", WatchNamespace, obj, nil}
+		return request{"CREATE", "events.k8s.io", "events", coredns.WatchNamespace, obj, nil}
 	}
 	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(Descriptor().EventReporter()))), "new API, as itself")
 	assert.NotEmpty(t, denials(t, r.scope, r.spec, newAPI(newEvent("kubelet"))), "new API, as another")
 }
 
 func TestPolicyAppliesToOperatorOnly(t *testing.T) {
-	objects, err := operator.PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
+	objects, err := confine.PolicyObjects(renderedScope(t, kops.ClusterSpec{}).scope)
 	require.NoError(t, err)
 	require.Len(t, objects, 4, "the scope and the exact policy, each with its binding")
 	env, err := cel.NewEnv(cel.Variable("request", cel.DynType))
@@ -391,7 +394,7 @@ func TestPolicyAppliesToOperatorOnly(t *testing.T) {
 			assert.Equal(t, []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny}, o.Spec.ValidationActions)
 			if o.Spec.PolicyName == Descriptor().ExactPolicyName() {
 				require.NotNil(t, o.Spec.ParamRef, "the exact policy reads the CoreDNS object")
-				assert.Equal(t, CoreDNSResource, o.Spec.ParamRef.Name)
+				assert.Equal(t, coredns.CoreDNSResource, o.Spec.ParamRef.Name)
 				assert.Equal(t, admissionregistrationv1.DenyAction, *o.Spec.ParamRef.ParameterNotFoundAction, "no instructions, nothing admitted")
 			}
 		}
@@ -402,7 +405,7 @@ func TestPolicyAppliesToOperatorOnly(t *testing.T) {
 // cannot bind it, is refused rather than confining less.
 func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 	r := renderedScope(t, kops.ClusterSpec{})
-	manifest, err := coredns.Render(coredns.Spec(r.spec), coredns.DefaultFacts())
+	manifest, err := coredns.Render(r.spec, coredns.DefaultFacts())
 	require.NoError(t, err)
 	for name, c := range map[string]struct{ from, to string }{
 		"no runAsNonRoot": {"runAsNonRoot: true", "runAsNonRoot: false"},
@@ -420,7 +423,7 @@ func TestScopeFromManifestRefusesWeakTemplates(t *testing.T) {
 
 	// The image flowing into a label too: the marked rendering shows it where no param can stand.
 	t.Run("an instruction flowing into part of a value", func(t *testing.T) {
-		marked, err := coredns.Render(coredns.Spec(Marked(r.spec)), coredns.DefaultFacts())
+		marked, err := coredns.Render(Marked(r.spec), coredns.DefaultFacts())
 		require.NoError(t, err)
 		leak := func(m []byte, image string) []byte {
 			return []byte(strings.Replace(string(m), "k8s-app: kube-dns\n", "k8s-app: kube-dns\n    image-was: \""+strings.ReplaceAll(image, ":", "-")+"\"\n", 1))

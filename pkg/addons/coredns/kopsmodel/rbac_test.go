@@ -27,6 +27,8 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
+
+	"k8s.io/kops/pkg/addons/coredns"
 )
 
 // split sorts generated objects by type, failing on anything that is not a Role or RoleBinding.
@@ -50,10 +52,10 @@ func split(t *testing.T, objects []runtime.Object) (map[string]*rbacv1.Role, map
 
 func TestRolesEqualRights(t *testing.T) {
 	roles, bindings := split(t, Descriptor().RBACObjects())
-	assert.ElementsMatch(t, []string{WatchNamespace, Names().Namespace}, keys(roles))
-	assert.ElementsMatch(t, []string{WatchNamespace, Names().Namespace}, keys(bindings))
+	assert.ElementsMatch(t, []string{coredns.WatchNamespace, coredns.Names().Namespace}, keys(roles))
+	assert.ElementsMatch(t, []string{coredns.WatchNamespace, coredns.Names().Namespace}, keys(bindings))
 
-	for _, ns := range []string{WatchNamespace, Names().Namespace} {
+	for _, ns := range []string{coredns.WatchNamespace, coredns.Names().Namespace} {
 		t.Run(ns, func(t *testing.T) {
 			var want []rbacv1.PolicyRule
 			for _, r := range Rights() {
@@ -65,7 +67,7 @@ func TestRolesEqualRights(t *testing.T) {
 			require.NotNil(t, role)
 			require.NotNil(t, binding)
 			assert.Equal(t, want, role.Rules)
-			assert.Equal(t, Names().RBACName, role.Name)
+			assert.Equal(t, coredns.Names().RBACName, role.Name)
 			assert.Equal(t, rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: role.Name}, binding.RoleRef)
 			assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "coredns-operator", Namespace: "coredns-operator-system"}}, binding.Subjects)
 			for _, labels := range []map[string]string{role.Labels, binding.Labels} {
@@ -122,7 +124,7 @@ func TestNoForbiddenRules(t *testing.T) {
 		})
 	}
 	for _, r := range Rights() {
-		assert.Contains(t, []string{WatchNamespace, Names().Namespace}, r.Namespace, "right outside the operator's namespaces: %+v", r)
+		assert.Contains(t, []string{coredns.WatchNamespace, coredns.Names().Namespace}, r.Namespace, "right outside the operator's namespaces: %+v", r)
 		assert.NotEmpty(t, r.Why, "right without a reason: %+v", r)
 	}
 }

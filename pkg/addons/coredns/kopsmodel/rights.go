@@ -16,10 +16,13 @@ limitations under the License.
 
 package kopsmodel
 
-import "k8s.io/kops/pkg/operator"
+import (
+	"k8s.io/kops/pkg/addons/coredns"
+	"k8s.io/kops/pkg/operator/confine"
+)
 
 // Right is one grant to the operator's ServiceAccount, with its reason.
-type Right = operator.Right
+type Right = confine.Right
 
 const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates and patches are limited by name, and they are never deleted."
 
@@ -28,33 +31,33 @@ const createWhy = "Create the managed objects when missing. Kubernetes cannot li
 // rights. Writes other than create are limited to the objects the operator owns, and none is a delete.
 func Rights() []Right {
 	return append([]Right{
-		right(WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{CoreDNSDeployment},
+		right(coredns.WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{coredns.CoreDNSDeployment},
 			"Watch the CoreDNS Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
-		right(WatchNamespace, "", []string{"services"}, []string{"get", "list", "watch"}, []string{CoreDNSService},
+		right(coredns.WatchNamespace, "", []string{"services"}, []string{"get", "list", "watch"}, []string{coredns.CoreDNSService},
 			"Watch the kube-dns Service for drift, by name as above."),
-		right(WatchNamespace, "", []string{"configmaps"}, []string{"get", "list", "watch"}, []string{CoreDNSConfigMap},
+		right(coredns.WatchNamespace, "", []string{"configmaps"}, []string{"get", "list", "watch"}, []string{coredns.CoreDNSConfigMap},
 			"Watch the Corefile ConfigMap for drift, by name as above."),
-		right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"get", "list", "watch"}, []string{CoreDNSServiceAccount},
+		right(coredns.WatchNamespace, "", []string{"serviceaccounts"}, []string{"get", "list", "watch"}, []string{coredns.CoreDNSServiceAccount},
 			"Watch the coredns ServiceAccount for drift, by name as above."),
-		right(WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch"}, []string{CoreDNSDeployment},
+		right(coredns.WatchNamespace, "apps", []string{"deployments"}, []string{"update", "patch"}, []string{coredns.CoreDNSDeployment},
 			"Reconcile only the CoreDNS Deployment. Never delete: when the operator is turned off kops deletes the CoreDNS object orphaning what it made, so DNS outlives the operator."),
-		right(WatchNamespace, "", []string{"services"}, []string{"update", "patch"}, []string{CoreDNSService},
+		right(coredns.WatchNamespace, "", []string{"services"}, []string{"update", "patch"}, []string{coredns.CoreDNSService},
 			"Reconcile only the cluster DNS Service. Never delete: a new Service could take another cluster IP."),
-		right(WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch"}, []string{CoreDNSConfigMap},
+		right(coredns.WatchNamespace, "", []string{"configmaps"}, []string{"update", "patch"}, []string{coredns.CoreDNSConfigMap},
 			"Reconcile only the Corefile ConfigMap; never delete it, as above."),
-		right(WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch"}, []string{CoreDNSServiceAccount},
+		right(coredns.WatchNamespace, "", []string{"serviceaccounts"}, []string{"update", "patch"}, []string{coredns.CoreDNSServiceAccount},
 			"Patch labels on the ServiceAccount kops pre-creates for CoreDNS; never delete it."),
-		right(WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy),
-		right(WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy),
-		right(WatchNamespace, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, []string{CoreDNSResource},
+		right(coredns.WatchNamespace, "apps", []string{"deployments"}, []string{"create"}, nil, createWhy),
+		right(coredns.WatchNamespace, "", []string{"services", "configmaps", "serviceaccounts"}, []string{"create"}, nil, createWhy),
+		right(coredns.WatchNamespace, coredns.CRDGroup, []string{coredns.CRDResource}, []string{"get", "list", "watch"}, []string{coredns.CoreDNSResource},
 			"Read its instructions, the CoreDNS object kops creates, by name; read-only, so the operator cannot rewrite them."),
-		right(WatchNamespace, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{CoreDNSResource},
+		right(coredns.WatchNamespace, coredns.CRDGroup, []string{coredns.CRDResource + "/status"}, []string{"get", "update", "patch"}, []string{coredns.CoreDNSResource},
 			"Report progress and health on the status of the CoreDNS object kops creates."),
-		right(WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
+		right(coredns.WatchNamespace, "", []string{"events"}, []string{"create", "patch"}, nil,
 			"Record events on the CoreDNS object and the objects it manages."),
-		right(WatchNamespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
+		right(coredns.WatchNamespace, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, nil,
 			"Same events through the newer events API."),
-	}, Names().OwnNamespaceRights()...)
+	}, confine.OwnNamespaceRights(coredns.Names())...)
 }
 
 // right keeps the table above one line per grant.

@@ -25,46 +25,24 @@ import (
 
 	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/operator"
-)
-
-// Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
-// metrics-server-operator in its own namespace, metrics-server-operator-system, which holds only its
-// lease and events, so that its write rights there stay small and apart from kube-system.
-func Names() operator.Names { return operator.NamesOf("metrics-server") }
-
-// Where the MetricsServer object lives and its name.
-const (
-	// WatchNamespace holds the MetricsServer object and everything the operator manages.
-	WatchNamespace = metricsserver.Namespace
-	// Instructions is the name of the one MetricsServer object.
-	Instructions = "metrics-server"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // MaxReplicas bounds the metrics-server Deployment's replicas: the two kops renders, so that no
 // write of the operator can run more.
 const MaxReplicas = 2
 
-// Descriptor is the metrics-server operator as data: everything that confines it is generated
-// from this value by package operator. It is built afresh on each call, so no caller can change
-// another's.
-func Descriptor() *operator.Descriptor {
-	d := &operator.Descriptor{
-		Subject:        "metrics-server",
-		Names:          Names(),
-		WatchNamespace: WatchNamespace,
-		CRD:            crd(),
-		Instructions:   Instructions,
-		// What a namespaced operator may reconcile (metricsserver.Render); the RBAC, the
-		// APIService and the PodDisruptionBudget (metricsserver.RenderPrerequisites) are kops's.
-		Managed: []operator.Managed{
-			{Kind: "Deployment", Name: metricsserver.Deployment},
-			{Kind: "Service", Name: metricsserver.Service},
-			{Kind: "ServiceAccount", Name: metricsserver.ServiceAccount},
-		},
+// Descriptor is the metrics-server operator as kops confines it: everything that confines it is
+// generated from this value by package confine. It is built afresh on each call, so no caller can
+// change another's.
+func Descriptor() *confine.Descriptor {
+	d := &confine.Descriptor{
+		Descriptor:  *metricsserver.Descriptor(),
+		CRDFields:   crdFields(),
+		CRDColumns:  confine.CRDColumns(),
 		MaxReplicas: MaxReplicas,
 		Rights:      rights(),
-		Pod: operator.PodAllowance{
+		Pod: confine.PodAllowance{
 			PriorityClassName: "system-cluster-critical",
 			NodeSelector:      map[string]string{"kubernetes.io/os": "linux"},
 			Tolerations:       []string{"CriticalAddonsOnly"},
@@ -117,9 +95,9 @@ const createWhy = "Create the managed objects when missing. Kubernetes cannot li
 // rights is everything the operator may do, and nothing else: no RBAC resources and no
 // APIServices (kops writes what metrics-server needs), no secrets, no pods, no wildcards, no
 // cluster-scoped rights, no delete. Writes other than create name the object they may change.
-func rights() []operator.Right {
-	ms, watch := metricsserver.Name, WatchNamespace
-	return append([]operator.Right{
+func rights() []confine.Right {
+	ms, watch := metricsserver.Name, metricsserver.WatchNamespace
+	return append([]confine.Right{
 		right(watch, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, ms,
 			"Watch the metrics-server Deployment for drift and health. The operator lists and watches with fieldSelector metadata.name, the only way Kubernetes authorizes a list or watch limited by name."),
 		right(watch, "", []string{"services", "serviceaccounts"}, []string{"get", "list", "watch"}, ms,
@@ -130,20 +108,20 @@ func rights() []operator.Right {
 			"Reconcile only the metrics-server Service (the APIService's backend) and ServiceAccount (the subject of kops's bindings); never delete them."),
 		right(watch, "apps", []string{"deployments"}, []string{"create"}, "", createWhy),
 		right(watch, "", []string{"services", "serviceaccounts"}, []string{"create"}, "", createWhy),
-		right(watch, CRDGroup, []string{CRDResource}, []string{"get", "list", "watch"}, Instructions,
+		right(watch, metricsserver.CRDGroup, []string{metricsserver.CRDResource}, []string{"get", "list", "watch"}, metricsserver.Instructions,
 			"Read its instructions, the MetricsServer object kops creates, by name; read-only, so the operator cannot rewrite them."),
-		right(watch, CRDGroup, []string{CRDResource + "/status"}, []string{"get", "update", "patch"}, Instructions,
+		right(watch, metricsserver.CRDGroup, []string{metricsserver.CRDResource + "/status"}, []string{"get", "update", "patch"}, metricsserver.Instructions,
 			"Report progress and health on the status of the MetricsServer object."),
 		right(watch, "", []string{"events"}, []string{"create", "patch"}, "",
 			"Record events on the MetricsServer object and the objects it manages."),
 		right(watch, "events.k8s.io", []string{"events"}, []string{"create", "patch"}, "",
 			"Same events through the newer events API."),
-	}, Names().OwnNamespaceRights()...)
+	}, confine.OwnNamespaceRights(metricsserver.Names())...)
 }
 
 // right keeps the table above one line per grant; name "" means any name.
-func right(namespace, group string, resources, verbs []string, name, why string) operator.Right {
-	r := operator.Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, Why: why}
+func right(namespace, group string, resources, verbs []string, name, why string) confine.Right {
+	r := confine.Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, Why: why}
 	if name != "" {
 		r.ResourceNames = []string{name}
 	}
@@ -154,9 +132,9 @@ func right(namespace, group string, resources, verbs []string, name, why string)
 // spec and a marker of each (Marked): the image flows into the Deployment; the version flows
 // nowhere but is bound too, wherever it would. Insecure is not a param: the CRD admits only true,
 // and the rendering of true is the only one.
-func Params(spec MetricsServerSpec) []operator.Param {
+func Params(spec metricsserver.Spec) []confine.Param {
 	m := Marked(spec)
-	return []operator.Param{
+	return []confine.Param{
 		{Field: "spec.image", Value: spec.Image, Marker: m.Image},
 		{Field: "spec.version", Value: spec.Version, Marker: m.Version},
 	}
@@ -164,8 +142,8 @@ func Params(spec MetricsServerSpec) []operator.Param {
 
 // Marked is spec with every bound field replaced by a marker that the renderer accepts and that
 // appears nowhere else.
-func Marked(spec MetricsServerSpec) MetricsServerSpec {
-	return MetricsServerSpec{
+func Marked(spec metricsserver.Spec) metricsserver.Spec {
+	return metricsserver.Spec{
 		Version:  "0.0.0-policy-marker",
 		Image:    "policy-marker.invalid/metrics-server:marker",
 		Insecure: spec.Insecure,

@@ -29,14 +29,10 @@ import (
 
 	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/kubemanifest"
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
-// The object's spec is the renderer's spec: the operator passes it on as is, and a field added to
-// one and not the other does not compile.
-var _ = metricsserver.Spec(MetricsServerSpec{})
-
-var spec = MetricsServerSpec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
+var spec = metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
 
 // roles returns the generated Roles by namespace, failing on anything but Roles and RoleBindings
 // bound to the operator.
@@ -49,8 +45,8 @@ func roles(t *testing.T) map[string]*rbacv1.Role {
 			require.NotContains(t, out, o.Namespace)
 			out[o.Namespace] = o
 		case *rbacv1.RoleBinding:
-			assert.Equal(t, rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: Names().RBACName}, o.RoleRef)
-			assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: Names().ServiceAccount, Namespace: Names().Namespace}}, o.Subjects)
+			assert.Equal(t, rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: metricsserver.Names().RBACName}, o.RoleRef)
+			assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: metricsserver.Names().ServiceAccount, Namespace: metricsserver.Names().Namespace}}, o.Subjects)
 		default:
 			t.Fatalf("unexpected %T: no cluster-scoped rights", obj)
 		}
@@ -61,7 +57,7 @@ func roles(t *testing.T) map[string]*rbacv1.Role {
 func TestDescriptorIsValid(t *testing.T) {
 	require.NoError(t, Descriptor().Validate())
 	r := roles(t)
-	assert.ElementsMatch(t, []string{WatchNamespace, Names().Namespace}, keysOf(r))
+	assert.ElementsMatch(t, []string{metricsserver.WatchNamespace, metricsserver.Names().Namespace}, keysOf(r))
 }
 
 // What the operator needs, and a list of what an attacker holding its token would want: the roles
@@ -70,17 +66,17 @@ func TestRightsAreTheLeastThatWork(t *testing.T) {
 	r := roles(t)
 	ms := []string{metricsserver.Name}
 	needs := map[string][]rbacv1.PolicyRule{
-		WatchNamespace: {
+		metricsserver.WatchNamespace: {
 			{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"get", "list", "watch", "update", "patch"}, ResourceNames: ms},
 			{APIGroups: []string{""}, Resources: []string{"services", "serviceaccounts"}, Verbs: []string{"get", "list", "watch", "update", "patch"}, ResourceNames: ms},
 			{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"create"}},
 			{APIGroups: []string{""}, Resources: []string{"services", "serviceaccounts"}, Verbs: []string{"create"}},
-			{APIGroups: []string{CRDGroup}, Resources: []string{CRDResource}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{Instructions}},
-			{APIGroups: []string{CRDGroup}, Resources: []string{CRDResource + "/status"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{Instructions}},
+			{APIGroups: []string{metricsserver.CRDGroup}, Resources: []string{metricsserver.CRDResource}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{metricsserver.Instructions}},
+			{APIGroups: []string{metricsserver.CRDGroup}, Resources: []string{metricsserver.CRDResource + "/status"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{metricsserver.Instructions}},
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 		},
-		Names().Namespace: {
-			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "update"}, ResourceNames: []string{Names().LeaseName}},
+		metricsserver.Names().Namespace: {
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "update"}, ResourceNames: []string{metricsserver.Names().LeaseName}},
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"create"}},
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 		},
@@ -104,7 +100,7 @@ func TestRightsAreTheLeastThatWork(t *testing.T) {
 		{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"roles"}, Verbs: []string{"bind", "escalate"}},
 		{APIGroups: []string{"apiregistration.k8s.io"}, Resources: []string{"apiservices"}, Verbs: []string{"create", "update"}},
 		{APIGroups: []string{"policy"}, Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"update"}, ResourceNames: ms},
-		{APIGroups: []string{CRDGroup}, Resources: []string{CRDResource}, Verbs: []string{"update"}, ResourceNames: []string{Instructions}},
+		{APIGroups: []string{metricsserver.CRDGroup}, Resources: []string{metricsserver.CRDResource}, Verbs: []string{"update"}, ResourceNames: []string{metricsserver.Instructions}},
 		{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"update"}, ResourceNames: []string{"kube-controller-manager"}},
 		{APIGroups: []string{""}, Resources: []string{"users", "serviceaccounts"}, Verbs: []string{"impersonate"}},
 	}
@@ -128,17 +124,17 @@ func TestRightsAreTheLeastThatWork(t *testing.T) {
 // operator package's own check, every problem named.
 func TestDescriptorValidateRefusesWiderRights(t *testing.T) {
 	cases := map[string]struct {
-		change func(d *operator.Descriptor)
+		change func(d *confine.Descriptor)
 		want   string
 	}{
-		"write RBAC": {func(d *operator.Descriptor) {
-			d.Rights = append(d.Rights, operator.Right{Namespace: WatchNamespace, APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"create"}, Why: "x"})
+		"write RBAC": {func(d *confine.Descriptor) {
+			d.Rights = append(d.Rights, confine.Right{Namespace: metricsserver.WatchNamespace, APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"create"}, Why: "x"})
 		}, `writes to "rolebindings" in group "rbac.authorization.k8s.io", which no admission rule confines`},
-		"write APIServices": {func(d *operator.Descriptor) {
-			d.Rights = append(d.Rights, operator.Right{Namespace: WatchNamespace, APIGroup: "apiregistration.k8s.io", Resources: []string{"apiservices"}, Verbs: []string{"update"}, Why: "x"})
+		"write APIServices": {func(d *confine.Descriptor) {
+			d.Rights = append(d.Rights, confine.Right{Namespace: metricsserver.WatchNamespace, APIGroup: "apiregistration.k8s.io", Resources: []string{"apiservices"}, Verbs: []string{"update"}, Why: "x"})
 		}, `writes to "apiservices"`},
-		"delete":   {func(d *operator.Descriptor) { d.Rights[2].Verbs = append(d.Rights[2].Verbs, "delete") }, `"delete" is not allowed`},
-		"wildcard": {func(d *operator.Descriptor) { d.Rights[0].Resources = []string{"*"} }, "wildcards are not allowed"},
+		"delete":   {func(d *confine.Descriptor) { d.Rights[2].Verbs = append(d.Rights[2].Verbs, "delete") }, `"delete" is not allowed`},
+		"wildcard": {func(d *confine.Descriptor) { d.Rights[0].Resources = []string{"*"} }, "wildcards are not allowed"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -152,15 +148,15 @@ func TestDescriptorValidateRefusesWiderRights(t *testing.T) {
 
 // policyObjects are the renderer's output for spec, the scope kops derives from it and from the
 // rendering of the marked spec, and the admission policies of that scope.
-func policyObjects(t *testing.T) ([]byte, *operator.Scope, []runtime.Object) {
+func policyObjects(t *testing.T) ([]byte, *confine.Scope, []runtime.Object) {
 	t.Helper()
-	rendered, err := metricsserver.Render(metricsserver.Spec(spec))
+	rendered, err := metricsserver.Render(spec)
 	require.NoError(t, err)
-	marked, err := metricsserver.Render(metricsserver.Spec(Marked(spec)))
+	marked, err := metricsserver.Render(Marked(spec))
 	require.NoError(t, err)
 	scope, err := Descriptor().ScopeFromManifest(rendered, marked, Params(spec))
 	require.NoError(t, err)
-	objects, err := operator.PolicyObjects(scope)
+	objects, err := confine.PolicyObjects(scope)
 	require.NoError(t, err)
 	return rendered, scope, objects
 }
@@ -184,29 +180,29 @@ func TestPolicyFromTheRendering(t *testing.T) {
 	assert.NotContains(t, all, "coredns")
 	assert.NotContains(t, all, "APIService", "the APIService is kops's, never the operator's")
 
-	manifest, err := operator.PolicyManifest(scope)
+	manifest, err := confine.PolicyManifest(scope)
 	require.NoError(t, err)
 	_, err = kubemanifest.DecodeStrict(manifest)
 	require.NoError(t, err)
 	assert.Contains(t, string(manifest), "paramKind:\n    apiVersion: addons.x-k8s.io/v1alpha1\n    kind: MetricsServer")
 
 	// The whole built-in rendering gives the same scope: the prerequisites are no managed object.
-	builtIn, err := metricsserver.RenderBuiltIn(metricsserver.Spec(spec))
+	builtIn, err := metricsserver.RenderBuiltIn(spec)
 	require.NoError(t, err)
-	markedBuiltIn, err := metricsserver.RenderBuiltIn(metricsserver.Spec(Marked(spec)))
+	markedBuiltIn, err := metricsserver.RenderBuiltIn(Marked(spec))
 	require.NoError(t, err)
 	fromBuiltIn, err := Descriptor().ScopeFromManifest(builtIn, markedBuiltIn, Params(spec))
 	require.NoError(t, err)
-	again, err := operator.PolicyManifest(fromBuiltIn)
+	again, err := confine.PolicyManifest(fromBuiltIn)
 	require.NoError(t, err)
 	assert.Equal(t, string(manifest), string(again))
 }
 
-// The CRD kops generates accepts the fields of MetricsServerSpec, all required.
+// The CRD kops generates accepts the fields of metricsserver.Spec, all required.
 func TestCustomResourceDefinition(t *testing.T) {
 	crd, err := Descriptor().CustomResourceDefinition()
 	require.NoError(t, err)
-	assert.Equal(t, CRDName, crd.Name)
+	assert.Equal(t, metricsserver.CRDName, crd.Name)
 	assert.Equal(t, "MetricsServer", crd.Spec.Names.Kind)
 	assert.Equal(t, "metricsservers", crd.Spec.Names.Plural)
 	require.Len(t, crd.Spec.Versions, 1)

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/pkg/operator/operatortest"
@@ -51,7 +52,7 @@ func TestServiceAsTheServerHoldsItIsAdmitted(t *testing.T) {
 	require.NotContains(t, service["spec"], "ipFamilies", "the rendering leaves the family to the server")
 	params := map[string]interface{}{"spec": map[string]interface{}{"image": spec.Image, "version": spec.Version, "insecure": true}}
 	write := func(operation string, obj, old map[string]interface{}) []string {
-		denied, err := policies.Denials(operatortest.Request{Operation: operation, Resource: "services", Namespace: WatchNamespace,
+		denied, err := policies.Denials(operatortest.Request{Operation: operation, Resource: "services", Namespace: metricsserver.WatchNamespace,
 			Username: Descriptor().Username(), Object: obj, OldObject: old, Params: params})
 		require.NoError(t, err)
 		return denied

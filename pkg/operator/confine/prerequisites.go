@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
 	"fmt"
@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"k8s.io/kops/pkg/operator"
 )
 
 // Prerequisites are objects an addon's own pods need that no operator may write: the ClusterRole
@@ -251,7 +253,7 @@ func (d *Descriptor) budgetProblems(where string, obj map[string]interface{}) []
 }
 
 // budgetWorkload is the managed Deployment or DaemonSet a budget named name is for, or nil.
-func (d *Descriptor) budgetWorkload(name string) *Managed {
+func (d *Descriptor) budgetWorkload(name string) *operator.Managed {
 	for i, m := range d.Managed {
 		if (m.Kind == "Deployment" || m.Kind == "DaemonSet") && m.Name == name {
 			return &d.Managed[i]

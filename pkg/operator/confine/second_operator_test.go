@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator_test
+package confine_test
 
 import (
 	"strings"
@@ -30,16 +30,17 @@ import (
 	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/crdschema"
 	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // metricsServer is the second operator, metrics-server's, as its data package writes it: nothing
 // below is specific to it beyond this value and what its renderer gives. It shows what adding an
 // operator costs: one Descriptor, and the Roles, bindings, admission policy, package allow-list,
 // CRD and docs table follow. Each call is a fresh value, for tests that change it.
-func metricsServer() *operator.Descriptor { return metricsserveroperator.Descriptor() }
+func metricsServer() *confine.Descriptor { return metricsserveroperator.Descriptor() }
 
 // metricsServerSpec is the MetricsServer object of a default cluster.
-var metricsServerSpec = metricsserveroperator.MetricsServerSpec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
+var metricsServerSpec = metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
 
 func TestSecondOperatorIsDataOnly(t *testing.T) {
 	d := metricsServer()
@@ -59,7 +60,7 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	// The admission policies: derived from the rendered objects, for the operator's requests only.
 	scope, err := metricsServerScope()
 	require.NoError(t, err)
-	objects, err = operator.PolicyObjects(scope)
+	objects, err = confine.PolicyObjects(scope)
 	require.NoError(t, err)
 	require.Len(t, objects, 4)
 	policy := objects[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
@@ -128,33 +129,33 @@ func TestDescriptorValidate(t *testing.T) {
 	require.NoError(t, corednsoperator.Descriptor().Validate(), "the CoreDNS operator")
 	cases := []struct {
 		name   string
-		change func(*operator.Descriptor)
+		change func(*confine.Descriptor)
 		want   []string
 	}{
-		{"unconfined write", func(d *operator.Descriptor) {
-			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", Resources: []string{"secrets"}, Verbs: []string{"create"}, Why: "x"})
+		{"unconfined write", func(d *confine.Descriptor) {
+			d.Rights = append(d.Rights, confine.Right{Namespace: "kube-system", Resources: []string{"secrets"}, Verbs: []string{"create"}, Why: "x"})
 		}, []string{`Rights[14]: writes to "secrets" in group "", which no admission rule confines`}},
-		{"delete", func(d *operator.Descriptor) { d.Rights[0].Verbs = append(d.Rights[0].Verbs, "delete") },
+		{"delete", func(d *confine.Descriptor) { d.Rights[0].Verbs = append(d.Rights[0].Verbs, "delete") },
 			[]string{`Rights[0].Verbs: "delete" is not allowed`}},
-		{"wildcard", func(d *operator.Descriptor) { d.Rights[0].Resources = []string{"*"} }, []string{"Rights[0]: wildcards are not allowed"}},
-		{"writes in its own namespace", func(d *operator.Descriptor) { d.Rights[12].Resources = []string{"configmaps"} },
+		{"wildcard", func(d *confine.Descriptor) { d.Rights[0].Resources = []string{"*"} }, []string{"Rights[0]: wildcards are not allowed"}},
+		{"writes in its own namespace", func(d *confine.Descriptor) { d.Rights[12].Resources = []string{"configmaps"} },
 			[]string{`Rights[12]: writes to "configmaps" in group "coordination.k8s.io" in its own namespace`}},
-		{"other namespace", func(d *operator.Descriptor) { d.Rights[0].Namespace = "default" }, []string{`Rights[0].Namespace: "default" is neither`}},
-		{"unexplained right", func(d *operator.Descriptor) { d.Rights[0].Why = "" }, []string{"Rights[0].Why: required"}},
-		{"kind without rules", func(d *operator.Descriptor) {
+		{"other namespace", func(d *confine.Descriptor) { d.Rights[0].Namespace = "default" }, []string{`Rights[0].Namespace: "default" is neither`}},
+		{"unexplained right", func(d *confine.Descriptor) { d.Rights[0].Why = "" }, []string{"Rights[0].Why: required"}},
+		{"kind without rules", func(d *confine.Descriptor) {
 			d.Managed = append(d.Managed, operator.Managed{Kind: "Secret", Name: "s"})
 		}, []string{`Managed[3].Kind: "Secret" has no admission rules`}},
-		{"two of a kind", func(d *operator.Descriptor) {
+		{"two of a kind", func(d *confine.Descriptor) {
 			d.Managed = append(d.Managed, operator.Managed{Kind: "Service", Name: "other"})
 		}, []string{"Managed[3]: a second Service"}},
-		{"several at once", func(d *operator.Descriptor) { d.PolicyName, d.LeaseName, d.MaxReplicas = "", "", 0 },
+		{"several at once", func(d *confine.Descriptor) { d.PolicyName, d.LeaseName, d.MaxReplicas = "", "", 0 },
 			[]string{"PolicyName: required", "LeaseName: required", "MaxReplicas: must be at least 1"}},
-		{"watches its own namespace", func(d *operator.Descriptor) { d.WatchNamespace = d.Namespace },
+		{"watches its own namespace", func(d *confine.Descriptor) { d.WatchNamespace = d.Namespace },
 			[]string{`WatchNamespace: "metrics-server-operator-system" is the operator's own namespace (Namespace)`}},
-		{"no CRD type", func(d *operator.Descriptor) { d.CRD.Type = nil }, []string{"CRD.Type: required"}},
-		{"a CRD rule for no field", func(d *operator.Descriptor) {
-			d.CRD.Fields = crdschema.Fields{"spec.imag": {Pattern: "^x$"}}
-		}, []string{"CRD: schema of operator.Resource[kopsmodel.MetricsServerSpec]: spec.imag: names no field of operator.Resource[kopsmodel.MetricsServerSpec]"}},
+		{"no CRD type", func(d *confine.Descriptor) { d.CRD.Type = nil }, []string{"CRD.Type: required"}},
+		{"a CRD rule for no field", func(d *confine.Descriptor) {
+			d.CRDFields = crdschema.Fields{"spec.imag": {Pattern: "^x$"}}
+		}, []string{"CRD: schema of operator.Resource[metricsserver.Spec]: spec.imag: names no field of operator.Resource[metricsserver.Spec]"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,19 +182,19 @@ func TestDescriptorValidateSeparatesProblems(t *testing.T) {
 // metricsServerRendering is what metrics-server's renderer gives for a default cluster.
 func metricsServerRendering(t *testing.T) []byte {
 	t.Helper()
-	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+	rendered, err := metricsserver.Render(metricsServerSpec)
 	require.NoError(t, err)
 	return rendered
 }
 
 // metricsServerScope is the scope kops derives for the second operator: derived from what its
 // renderer gives for a default cluster and for the marked spec.
-func metricsServerScope() (*operator.Scope, error) {
-	rendered, err := metricsserver.Render(metricsserver.Spec(metricsServerSpec))
+func metricsServerScope() (*confine.Scope, error) {
+	rendered, err := metricsserver.Render(metricsServerSpec)
 	if err != nil {
 		return nil, err
 	}
-	marked, err := metricsserver.Render(metricsserver.Spec(metricsserveroperator.Marked(metricsServerSpec)))
+	marked, err := metricsserver.Render(metricsserveroperator.Marked(metricsServerSpec))
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
 	"testing"
@@ -22,6 +22,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/pkg/operator"
 )
 
 // The scope policy's probe must be a request the policy sees: an object of a kind it matches,
@@ -30,21 +32,21 @@ import (
 // could not come.
 func TestScopeProbeIsMatchedByTheScopePolicy(t *testing.T) {
 	for name, tc := range map[string]struct {
-		managed []Managed
+		managed []operator.Managed
 		kind    string
 	}{
-		"a ConfigMap among others":    {[]Managed{{"Deployment", "a"}, {"Service", "a"}, {"ConfigMap", "a"}, {"ServiceAccount", "a"}}, "ConfigMap"},
-		"no ConfigMap":                {[]Managed{{"Deployment", "a"}, {"Service", "a"}, {"ServiceAccount", "a"}}, "ServiceAccount"},
-		"only kinds with a body":      {[]Managed{{"DaemonSet", "a"}, {"Service", "a"}}, "DaemonSet"},
-		"a Deployment and its config": {[]Managed{{"Deployment", "a"}, {"ConfigMap", "b"}}, "ConfigMap"},
+		"a ConfigMap among others":    {[]operator.Managed{{Kind: "Deployment", Name: "a"}, {Kind: "Service", Name: "a"}, {Kind: "ConfigMap", Name: "a"}, {Kind: "ServiceAccount", Name: "a"}}, "ConfigMap"},
+		"no ConfigMap":                {[]operator.Managed{{Kind: "Deployment", Name: "a"}, {Kind: "Service", Name: "a"}, {Kind: "ServiceAccount", Name: "a"}}, "ServiceAccount"},
+		"only kinds with a body":      {[]operator.Managed{{Kind: "DaemonSet", Name: "a"}, {Kind: "Service", Name: "a"}}, "DaemonSet"},
+		"a Deployment and its config": {[]operator.Managed{{Kind: "Deployment", Name: "a"}, {Kind: "ConfigMap", Name: "b"}}, "ConfigMap"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			d := &Descriptor{Managed: tc.managed, Names: Names{ProbeName: "probe"}, WatchNamespace: "kube-system"}
+			d := &Descriptor{Descriptor: operator.Descriptor{Managed: tc.managed, Names: operator.Names{ProbeName: "probe"}, WatchNamespace: "kube-system"}}
 			probe := &unstructured.Unstructured{Object: d.ProbeObject()}
 			assert.Equal(t, tc.kind, probe.GetKind())
 			assert.Equal(t, "probe", probe.GetName())
 			assert.Equal(t, "kube-system", probe.GetNamespace())
-			gvr, ok := ManagedResource(probe.GetKind())
+			gvr, ok := operator.ManagedResource(probe.GetKind())
 			require.True(t, ok)
 			assert.Equal(t, gvr.GroupVersion().String(), probe.GetAPIVersion())
 			matched := false
@@ -56,7 +58,7 @@ func TestScopeProbeIsMatchedByTheScopePolicy(t *testing.T) {
 				}
 			}
 			assert.True(t, matched, "the scope policy matches %s", gvr)
-			for key, v := range managedKinds[probe.GetKind()].probeBody {
+			for key, v := range kindOf(probe.GetKind()).ProbeBody {
 				assert.Equal(t, v, probe.Object[key], "the kind's smallest valid body")
 			}
 		})

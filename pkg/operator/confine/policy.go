@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
 	"fmt"
@@ -40,9 +40,6 @@ import (
 //     instructions missing, the binding (Deny) refuses every request it matches, and the managed
 //     objects are all it matches.
 
-// ExactPolicyName names the policy (and binding) that compares the managed objects whole.
-func (d *Descriptor) ExactPolicyName() string { return d.PolicyName + "-exact" }
-
 // scopeRules are the requests the scope policy sees: creates and updates of every kind the
 // operator manages and of events, one rule per API group and version in order of first appearance.
 // Its lease and the status of its instructions are left to RBAC.
@@ -58,8 +55,8 @@ func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperati
 		resources[gv] = append(resources[gv], resource)
 	}
 	for _, m := range d.Managed {
-		k := managedKinds[m.Kind]
-		add(k.group, k.version, k.resource)
+		k := kindOf(m.Kind)
+		add(k.Group, k.Version, k.Resource)
 	}
 	add("", "v1", "events")
 	add("events.k8s.io", "v1", "events")
@@ -77,8 +74,8 @@ func (s *Scope) exactRules() *admissionregistrationv1.MatchResources {
 	var rules []admissionregistrationv1.NamedRuleWithOperations
 	for _, o := range s.Objects {
 		if o.bindsParams(s.Params) {
-			k := managedKinds[o.Kind]
-			rules = append(rules, namedRule(k.group, k.version, []string{o.Name}, k.resource))
+			k := kindOf(o.Kind)
+			rules = append(rules, namedRule(k.Group, k.Version, []string{o.Name}, k.Resource))
 		}
 	}
 	return &admissionregistrationv1.MatchResources{
@@ -131,7 +128,7 @@ func (s *Scope) exactProbeObject() map[string]interface{} {
 			"metadata": map[string]interface{}{"name": o.Name, "namespace": s.Descriptor.WatchNamespace,
 				"labels": map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}},
 		}
-		for k, v := range managedKinds[o.Kind].probeBody {
+		for k, v := range kindOf(o.Kind).ProbeBody {
 			obj[k] = v
 		}
 		return obj

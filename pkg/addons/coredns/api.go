@@ -14,13 +14,31 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package corednsoperator describes how kops runs the cluster-addons CoreDNS operator, and in
-// particular what the operator is allowed to do. The operator's rights are kept as data (Rights)
-// so that the RBAC objects, the documentation table and the tests all derive from one list and
-// cannot drift apart.
-package kopsmodel
+package coredns
 
-import "k8s.io/kops/pkg/operator"
+import (
+	"reflect"
+
+	"k8s.io/kops/pkg/operator"
+)
+
+// The CoreDNS custom resource the operator reconciles, the cluster-addons kind.
+const (
+	CRDGroup    = "addons.x-k8s.io"
+	CRDVersion  = "v1alpha1"
+	CRDKind     = "CoreDNS"
+	CRDResource = "corednses"
+	CRDName     = CRDResource + "." + CRDGroup
+	// APIVersion is the group/version of the CoreDNS kind.
+	APIVersion = CRDGroup + "/" + CRDVersion
+)
+
+// CoreDNS is the cluster-addons CoreDNS object: the operator's instructions (kopsmodel adds its
+// CRD's validations).
+type CoreDNS = operator.Resource[Spec]
+
+// MaxCorefileBytes is the most the CRD accepts in spec.corefile (64 KiB).
+const MaxCorefileBytes = 64 << 10
 
 // Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
 // coredns-operator in its own namespace, coredns-operator-system, so that its leader-election lease
@@ -32,13 +50,6 @@ func Names() operator.Names { return operator.NamesOf("coredns") }
 // the operator creates from it.
 const WatchNamespace = "kube-system"
 
-// The CoreDNS custom resource the operator reconciles.
-const (
-	CRDGroup    = "addons.x-k8s.io"
-	CRDResource = "corednses"
-	CRDName     = CRDResource + "." + CRDGroup
-)
-
 // The objects the operator manages in WatchNamespace. kops pre-creates ServiceAccount coredns and
 // the system:coredns ClusterRole/ClusterRoleBinding, so the operator never needs RBAC rights.
 const (
@@ -49,3 +60,24 @@ const (
 	// CoreDNSResource is the name kops gives the CoreDNS object, the operator's instructions.
 	CoreDNSResource = "coredns"
 )
+
+// Descriptor is the CoreDNS operator as it runs; kopsmodel.Descriptor adds what confines it. It is
+// built afresh on each call, so no caller can change another's.
+func Descriptor() *operator.Descriptor {
+	return &operator.Descriptor{
+		Subject:        "CoreDNS",
+		Names:          Names(),
+		WatchNamespace: WatchNamespace,
+		CRD: operator.CRD{
+			Group: CRDGroup, Version: CRDVersion, Resource: CRDResource, Kind: CRDKind,
+			Type: reflect.TypeOf(CoreDNS{}),
+		},
+		Instructions: CoreDNSResource,
+		Managed: []operator.Managed{
+			{Kind: "Deployment", Name: CoreDNSDeployment},
+			{Kind: "Service", Name: CoreDNSService},
+			{Kind: "ConfigMap", Name: CoreDNSConfigMap},
+			{Kind: "ServiceAccount", Name: CoreDNSServiceAccount},
+		},
+	}
+}

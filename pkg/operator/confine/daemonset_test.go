@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator_test
+package confine_test
 
 import (
 	"os"
@@ -33,6 +33,7 @@ import (
 
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 	"k8s.io/kops/pkg/operator/operatortest"
 )
 
@@ -54,13 +55,13 @@ func TestManagedKindsTable(t *testing.T) {
 }
 
 // nodeLocalDNS is the throwaway DaemonSet operator's scope, its policies and its rendered objects by kind.
-func nodeLocalDNS(t *testing.T) (*operator.Scope, []runtime.Object, map[string]map[string]interface{}) {
+func nodeLocalDNS(t *testing.T) (*confine.Scope, []runtime.Object, map[string]map[string]interface{}) {
 	t.Helper()
 	d := operatortest.NodeLocalDNS()
 	require.NoError(t, d.Validate(), "a descriptor managing a DaemonSet is valid")
 	s, err := operatortest.NodeLocalDNSScope()
 	require.NoError(t, err)
-	policies, err := operator.PolicyObjects(s)
+	policies, err := confine.PolicyObjects(s)
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(operatortest.NodeLocalDNSManifest())
 	require.NoError(t, err)
@@ -184,7 +185,7 @@ func TestDaemonSetRenderingNeedsItsOwnAccount(t *testing.T) {
 
 // The docs name exactly the kinds of the table.
 func TestDocsNameTheManagedKinds(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "addon-operators.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "addon-operators.md"))
 	require.NoError(t, err)
 	doc := strings.Join(strings.Fields(string(data)), " ")
 	_, after, found := strings.Cut(doc, "The kinds are ")

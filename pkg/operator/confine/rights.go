@@ -14,12 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
 	"fmt"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+
+	"k8s.io/kops/pkg/operator"
 )
 
 // Right is one grant to the operator's ServiceAccount: Verbs on Resources of APIGroup in
@@ -58,8 +60,8 @@ var (
 func (d *Descriptor) validateRights() []string {
 	writable := map[[2]string]bool{{"", "events"}: true, {"events.k8s.io", "events"}: true, {d.CRD.Group, d.CRD.Resource + "/status"}: true}
 	for _, m := range d.Managed {
-		if k, ok := managedKinds[m.Kind]; ok {
-			writable[[2]string{k.group, k.resource}] = true
+		if k, ok := operator.KindOf(m.Kind); ok {
+			writable[[2]string{k.Group, k.Resource}] = true
 		}
 	}
 	ownWritable := map[[2]string]bool{{"", "events"}: true, {"events.k8s.io", "events"}: true, {"coordination.k8s.io", "leases"}: true}
@@ -93,4 +95,19 @@ func (d *Descriptor) validateRights() []string {
 		}
 	}
 	return problems
+}
+
+// OwnNamespaceRights are the rights every operator has in its own namespace, and the only ones:
+// its events, and its one leader-election lease (created when missing, since create cannot be
+// limited by name, then read and renewed by name).
+func OwnNamespaceRights(n operator.Names) []Right {
+	events := []string{"create", "patch"}
+	return []Right{
+		{Namespace: n.Namespace, Resources: []string{"events"}, Verbs: events, Why: "Record leader-election events."},
+		{Namespace: n.Namespace, APIGroup: "events.k8s.io", Resources: []string{"events"}, Verbs: events, Why: "Same events through the newer events API."},
+		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"create"},
+			Why: "Create the leader-election lease when missing (create cannot be limited by name)."},
+		{Namespace: n.Namespace, APIGroup: "coordination.k8s.io", Resources: []string{"leases"}, Verbs: []string{"get", "update"},
+			ResourceNames: []string{n.LeaseName}, Why: "Read and renew only its own leader-election lease."},
+	}
 }

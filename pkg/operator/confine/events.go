@@ -14,9 +14,13 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
-import "strings"
+import (
+	"strings"
+
+	"k8s.io/kops/pkg/operator"
+)
 
 // eventChecks keep the operator from speaking for others in its watch namespace: an event it
 // records there is compared whole too. Only what an event is about is free (its reason, message,
@@ -39,7 +43,7 @@ func (s *Scope) eventChecks() []check {
 			`[`+obj+`.?apiVersion.orValue(""), `+obj+`.?kind.orValue(""), `+obj+`.?name.orValue("")] in `+about,
 			obj+`.?namespace.orValue("") == `+celString(d.WatchNamespace))
 	}
-	metadata := `dyn(object.metadata).all(k, k in ` + celStrings(append(serverMetadata, "name", "namespace")) + `)`
+	metadata := `dyn(object.metadata).all(k, k in ` + celStrings(append(operator.ServerMetadata, "name", "namespace")) + `)`
 	whose := "the " + d.Subject + " operator may only record events in " + d.WatchNamespace + " as " + d.EventReporter() +
 		" about the objects it manages, with nothing but a reason, a message, a type, counts and times of its own"
 	return []check{

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator_test
+package confine_test
 
 import (
 	"testing"
@@ -26,7 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 )
 
 // What a real metrics-server needs pre-created: a read-only ClusterRole, its binding and the
@@ -92,91 +92,91 @@ func TestPrerequisitesRefuseWhatTheOperatorCouldWrite(t *testing.T) {
 	operatorSA := rbacv1.Subject{Kind: "ServiceAccount", Name: "metrics-server-operator", Namespace: "metrics-server-operator-system"}
 	cases := []struct {
 		name   string
-		change func(d *operator.Descriptor)
+		change func(d *confine.Descriptor)
 		want   string
 	}{
-		{"binds the operator itself", func(d *operator.Descriptor) {
+		{"binds the operator itself", func(d *confine.Descriptor) {
 			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Subjects = append(d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Subjects, operatorSA)
 		}, "Prerequisites[1].subjects[1]: ServiceAccount metrics-server-operator-system/metrics-server-operator: a prerequisite binds only a ServiceAccount the operator manages"},
-		{"binds a group holding every ServiceAccount", func(d *operator.Descriptor) {
+		{"binds a group holding every ServiceAccount", func(d *confine.Descriptor) {
 			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Subjects = []rbacv1.Subject{{Kind: "Group", Name: "system:serviceaccounts"}}
 		}, "Prerequisites[1].subjects[0]: Group /system:serviceaccounts"},
-		{"binds a ServiceAccount the operator does not manage", func(d *operator.Descriptor) {
+		{"binds a ServiceAccount the operator does not manage", func(d *confine.Descriptor) {
 			d.Prerequisites[2].(*rbacv1.ClusterRoleBinding).Subjects[0].Name = "default"
 		}, "Prerequisites[2].subjects[0]: ServiceAccount kube-system/default"},
-		{"binds cluster-admin", func(d *operator.Descriptor) {
+		{"binds cluster-admin", func(d *confine.Descriptor) {
 			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).RoleRef.Name = "cluster-admin"
 		}, `Prerequisites[1].roleRef: ClusterRole "cluster-admin" is neither a prerequisite ClusterRole nor a read-only built-in role`},
-		{"binds a built-in Role under a ClusterRole's name", func(d *operator.Descriptor) {
+		{"binds a built-in Role under a ClusterRole's name", func(d *confine.Descriptor) {
 			d.Prerequisites[3].(*rbacv1.RoleBinding).RoleRef.Kind = "ClusterRole"
 		}, `Prerequisites[3].roleRef: ClusterRole "extension-apiserver-authentication-reader"`},
-		{"a role that writes", func(d *operator.Descriptor) {
+		{"a role that writes", func(d *confine.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Verbs = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Verbs, "patch")
 		}, `Prerequisites[0].rules[0].verbs: "patch": a prerequisite role may only read`},
-		{"a role that escalates", func(d *operator.Descriptor) {
+		{"a role that escalates", func(d *confine.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules,
 				rbacv1.PolicyRule{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"clusterroles"}, Verbs: []string{"escalate", "bind"}})
 		}, `Prerequisites[0].rules[1].verbs: "escalate"`},
-		{"a role with a wildcard", func(d *operator.Descriptor) {
+		{"a role with a wildcard", func(d *confine.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = []string{"*"}
 		}, "Prerequisites[0].rules[0].resources: wildcards are not allowed"},
-		{"a role aggregating the built-in roles", func(d *operator.Descriptor) {
+		{"a role aggregating the built-in roles", func(d *confine.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).AggregationRule = &rbacv1.AggregationRule{
 				ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"kubernetes.io/bootstrapping": "rbac-defaults"}}}}
 		}, "Prerequisites[0].aggregationRule: not allowed"},
-		{"a role aggregating nothing yet", func(d *operator.Descriptor) {
+		{"a role aggregating nothing yet", func(d *confine.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).AggregationRule = &rbacv1.AggregationRule{}
 		}, "Prerequisites[0].aggregationRule: not allowed"},
-		{"a role reading secrets", func(d *operator.Descriptor) {
+		{"a role reading secrets", func(d *confine.Descriptor) {
 			d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources = append(d.Prerequisites[0].(*rbacv1.ClusterRole).Rules[0].Resources, "secrets")
 		}, `Prerequisites[0].rules[0].resources: "secrets": a prerequisite role may not read Secrets`},
-		{"an APIService routed elsewhere", func(d *operator.Descriptor) {
+		{"an APIService routed elsewhere", func(d *confine.Descriptor) {
 			d.Prerequisites[4] = apiService("kube-dns")
 		}, "Prerequisites[4].spec.service: kube-system/kube-dns: must be a Service the operator manages"},
-		{"a namespaced object that is no binding", func(d *operator.Descriptor) {
+		{"a namespaced object that is no binding", func(d *confine.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, &rbacv1.Role{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"}, ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "kube-system"}})
 		}, "Prerequisites[5]: rbac.authorization.k8s.io/v1 Role is not a prerequisite kind"},
-		{"a ClusterRoleBinding in a namespace", func(d *operator.Descriptor) {
+		{"a ClusterRoleBinding in a namespace", func(d *confine.Descriptor) {
 			d.Prerequisites[1].(*rbacv1.ClusterRoleBinding).Namespace = "kube-system"
 		}, `Prerequisites[1].metadata.namespace: "kube-system": must be ""`},
-		{"a RoleBinding in the operator's own namespace", func(d *operator.Descriptor) {
+		{"a RoleBinding in the operator's own namespace", func(d *confine.Descriptor) {
 			d.Prerequisites[3].(*rbacv1.RoleBinding).Namespace = "metrics-server-operator-system"
 		}, `Prerequisites[3].metadata.namespace: "metrics-server-operator-system": must be "kube-system"`},
-		{"the same object twice", func(d *operator.Descriptor) {
+		{"the same object twice", func(d *confine.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, d.Prerequisites[0].DeepCopyObject())
 		}, `Prerequisites[5]: a second ClusterRole "system:metrics-server"`},
-		{"a budget outside the watch namespace", func(d *operator.Descriptor) {
+		{"a budget outside the watch namespace", func(d *confine.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, budget("metrics-server-operator-system"))
 		}, `Prerequisites[5].metadata.namespace: "metrics-server-operator-system": must be "kube-system"`},
-		{"a budget named for no managed workload, selecting everything", func(d *operator.Descriptor) {
+		{"a budget named for no managed workload, selecting everything", func(d *confine.Descriptor) {
 			everything := budget("kube-system")
 			everything.SetName("everything")
 			everything.Object["spec"] = map[string]interface{}{"minAvailable": int64(1), "selector": map[string]interface{}{}}
 			d.Prerequisites = append(d.Prerequisites, everything)
 		}, `Prerequisites[5].metadata.name: "everything": a prerequisite budget is named for the Deployment or DaemonSet it drains`},
-		{"a budget with an empty selector", func(d *operator.Descriptor) {
+		{"a budget with an empty selector", func(d *confine.Descriptor) {
 			empty := budget("kube-system")
 			empty.Object["spec"].(map[string]interface{})["selector"] = map[string]interface{}{}
 			d.Prerequisites = append(d.Prerequisites, empty)
 		}, "Prerequisites[5].spec.selector.matchLabels: required: an empty selector selects every pod of the namespace"},
-		{"a budget named for a managed object that runs no pods", func(d *operator.Descriptor) {
+		{"a budget named for a managed object that runs no pods", func(d *confine.Descriptor) {
 			d.Managed[1].Name = "metrics-server-svc"
 			service := budget("kube-system")
 			service.SetName("metrics-server-svc")
 			d.Prerequisites = append(d.Prerequisites, service)
 		}, `Prerequisites[5].metadata.name: "metrics-server-svc"`},
-		{"a budget selecting by expressions", func(d *operator.Descriptor) {
+		{"a budget selecting by expressions", func(d *confine.Descriptor) {
 			expressions := budget("kube-system")
 			expressions.Object["spec"].(map[string]interface{})["selector"].(map[string]interface{})["matchExpressions"] = []interface{}{
 				map[string]interface{}{"key": "k8s-app", "operator": "Exists"}}
 			d.Prerequisites = append(d.Prerequisites, expressions)
 		}, "Prerequisites[5].spec.selector.matchExpressions: not allowed"},
-		{"a right of the operator on the budget", func(d *operator.Descriptor) {
+		{"a right of the operator on the budget", func(d *confine.Descriptor) {
 			d.Prerequisites = append(d.Prerequisites, budget("kube-system"))
-			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "policy", Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"update"}, ResourceNames: []string{"metrics-server"}, Why: "x"})
+			d.Rights = append(d.Rights, confine.Right{Namespace: "kube-system", APIGroup: "policy", Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"update"}, ResourceNames: []string{"metrics-server"}, Why: "x"})
 		}, "Prerequisites[5]: Rights[14] grants the operator [update] on poddisruptionbudgets"},
-		{"a right of the operator on a prerequisite's kind", func(d *operator.Descriptor) {
-			d.Rights = append(d.Rights, operator.Right{Namespace: "kube-system", APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"get"}, Why: "read"})
+		{"a right of the operator on a prerequisite's kind", func(d *confine.Descriptor) {
+			d.Rights = append(d.Rights, confine.Right{Namespace: "kube-system", APIGroup: "rbac.authorization.k8s.io", Resources: []string{"rolebindings"}, Verbs: []string{"get"}, Why: "read"})
 		}, "Prerequisites[3]: Rights[14] grants the operator [get] on rolebindings: kops writes prerequisites, the operator may not touch them"},
 	}
 	for _, tc := range cases {

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
 	"encoding/json"
@@ -37,7 +37,7 @@ func (d *Descriptor) CustomResourceDefinition() (*apiextensionsv1.CustomResource
 	if d.CRD.Type == nil {
 		return nil, fmt.Errorf("operator descriptor %q: CRD.Type: required to generate the CRD", d.AddonName)
 	}
-	schema, err := crdschema.Schema(d.CRD.Type, d.CRD.Fields)
+	schema, err := crdschema.Schema(d.CRD.Type, d.CRDFields)
 	if err != nil {
 		return nil, fmt.Errorf("operator descriptor %q: %w", d.AddonName, err)
 	}
@@ -46,7 +46,7 @@ func (d *Descriptor) CustomResourceDefinition() (*apiextensionsv1.CustomResource
 		Served:                   true,
 		Storage:                  true,
 		Schema:                   &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: schema},
-		AdditionalPrinterColumns: append([]apiextensionsv1.CustomResourceColumnDefinition(nil), d.CRD.Columns...),
+		AdditionalPrinterColumns: append([]apiextensionsv1.CustomResourceColumnDefinition(nil), d.CRDColumns...),
 	}
 	if _, ok := schema.Properties["status"]; ok {
 		version.Subresources = &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}}

@@ -14,18 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 
-	"sigs.k8s.io/yaml"
-
-	channelsapi "k8s.io/kops/channels/pkg/api"
-	"k8s.io/kops/pkg/kubemanifest"
+	"k8s.io/kops/pkg/operator"
 )
 
 // Scope is what the operator may write: the managed objects as kops itself renders them for this
@@ -40,7 +36,7 @@ type Scope struct {
 
 // ScopeObject is one managed object as rendered, and its literal for the policy.
 type ScopeObject struct {
-	Managed
+	operator.Managed
 	// Rendered is the object kops renders, kops's channels metadata included.
 	Rendered map[string]interface{}
 	// body maps each top-level key the object's kind compares (spec, data, ...) to its literal.
@@ -56,11 +52,11 @@ type ScopeObject struct {
 // rendered from the instructions with every param replaced by its marker says where the params
 // flow; without params (the operator's own check of what it renders) marked is manifest.
 func (d *Descriptor) ScopeFromManifest(manifest, marked []byte, params []Param) (*Scope, error) {
-	objects, err := d.managedObjects(manifest)
+	objects, err := d.ManagedObjects(manifest)
 	if err != nil {
 		return nil, err
 	}
-	markedObjects, err := d.managedObjects(marked)
+	markedObjects, err := d.ManagedObjects(marked)
 	if err != nil {
 		return nil, fmt.Errorf("the rendering with the instructions' fields marked: %w", err)
 	}
@@ -78,58 +74,18 @@ func (d *Descriptor) ScopeFromManifest(manifest, marked []byte, params []Param) 
 	return s, nil
 }
 
-// managedObjects decodes a rendered manifest strictly (every object must be its typed API object,
-// no unknown field) and returns d's managed objects as JSON maps, in the order of d.Managed.
-func (d *Descriptor) managedObjects(manifest []byte) ([]map[string]interface{}, error) {
-	objects, err := kubemanifest.DecodeStrict(manifest)
-	if err != nil {
-		return nil, fmt.Errorf("reading the %s manifest the policy is derived from: %w", d.Subject, err)
-	}
-	out := make([]map[string]interface{}, len(d.Managed))
-	for _, o := range objects {
-		if o.Typed.GetNamespace() != d.WatchNamespace {
-			continue
-		}
-		for i, m := range d.Managed {
-			if m.Kind != o.Kind || m.Name != o.Typed.GetName() {
-				continue
-			}
-			if err := checkRendered(m.Kind, o.Typed); err != nil {
-				return nil, fmt.Errorf("the %s manifest the policy is derived from: %w", d.Subject, err)
-			}
-			// The document as written, not the typed struct marshalled again: that would add the
-			// empty status and null timestamps the server never stores.
-			data, err := yaml.YAMLToJSON(o.Raw)
-			if err != nil {
-				return nil, err
-			}
-			var obj map[string]interface{}
-			if err := json.Unmarshal(data, &obj); err != nil {
-				return nil, err
-			}
-			out[i] = obj
-		}
-	}
-	for i, m := range d.Managed {
-		if out[i] == nil {
-			return nil, fmt.Errorf("the %s manifest the policy is derived from has no %s %s/%s", d.Subject, m.Kind, d.WatchNamespace, m.Name)
-		}
-	}
-	return out, nil
-}
-
-func newScopeObject(m Managed, rendered, marked map[string]interface{}, params []Param) (*ScopeObject, error) {
-	rules := managedKinds[m.Kind]
+func newScopeObject(m operator.Managed, rendered, marked map[string]interface{}, params []Param) (*ScopeObject, error) {
+	rules := kindOf(m.Kind)
 	o := &ScopeObject{Managed: m, Rendered: rendered, body: map[string]string{}, free: map[string][]string{}}
 	for _, k := range slices.Sorted(maps.Keys(rendered)) {
 		switch k {
 		case "apiVersion", "kind", "metadata":
 			continue
 		}
-		if rules.ignored[k] {
+		if rules.Ignored[k] {
 			return nil, fmt.Errorf("%s is the server's, and must not be rendered", k)
 		}
-		free := rules.freeKeys(k, rendered[k])
+		free := rules.FreeKeys(k, rendered[k])
 		l, err := celLiteral(k, without(rendered[k], free), without(marked[k], free), params)
 		if err != nil {
 			return nil, err
@@ -144,8 +100,8 @@ func newScopeObject(m Managed, rendered, marked map[string]interface{}, params [
 			return nil, fmt.Errorf("metadata.%s depends on the instructions", field)
 		}
 	}
-	o.labels = withoutKeys(stringsOf(meta["labels"]), ChannelsLabels)
-	o.annotations = withoutKeys(stringsOf(meta["annotations"]), ChannelsAnnotations)
+	o.labels = withoutKeys(stringsOf(meta["labels"]), operator.ChannelsLabels)
+	o.annotations = withoutKeys(stringsOf(meta["annotations"]), operator.ChannelsAnnotations)
 	return o, nil
 }
 
@@ -173,16 +129,6 @@ func stringsOf(v interface{}) map[string]string {
 	}
 	return out
 }
-
-// The metadata kops's channels sets and reads on the objects of an addon: the label naming the addon
-// that applied an object, and the annotation naming the addon that takes it over when its own leaves
-// the channel. An operator leaves them to channels: it does not apply them (channels moves an
-// object's label to the annotation's addon on a handover), and the exact policy lets it neither
-// set nor change nor remove them.
-var (
-	ChannelsLabels      = []string{channelsapi.LabelAddonName}
-	ChannelsAnnotations = []string{channelsapi.AnnotationHandoverTo}
-)
 
 func withoutKeys(m map[string]string, keys []string) map[string]string {
 	for _, k := range keys {

@@ -14,13 +14,15 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 import (
 	"maps"
 	"slices"
 	"sort"
 	"strings"
+
+	"k8s.io/kops/pkg/operator"
 )
 
 // check is one rule of the admission policy: for the operator's creates and updates of resource in
@@ -35,12 +37,6 @@ type check struct {
 // variable is a literal the checks name (variables.<name>), written once in the policy.
 type variable struct{ name, expression string }
 
-// serverMetadata are the metadata fields the API server sets itself; a client's values there are
-// ignored or refused by the server, never stored as the client wrote them. (selfLink is not among
-// them: the server no longer sets it, and keeps one a client sends.)
-var serverMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
-	"deletionGracePeriodSeconds", "managedFields"}
-
 // checks are the rules of the scope policy and of the exact policy, each with the variables its
 // checks name. The scope policy holds each kind's one name, the events, and the whole-object checks of
 // the managed objects no instruction flows into: they need no params, so writes of them by others
@@ -49,8 +45,8 @@ var serverMetadata = []string{"uid", "resourceVersion", "generation", "creationT
 func (s *Scope) checks() (scope, exact policyRules) {
 	d := s.Descriptor
 	for _, o := range s.Objects {
-		rules := managedKinds[o.Kind]
-		scope.checks = append(scope.checks, check{rules.group, rules.resource, "", `object.metadata.name == ` + celString(o.Name),
+		rules := kindOf(o.Kind)
+		scope.checks = append(scope.checks, check{rules.Group, rules.Resource, "", `object.metadata.name == ` + celString(o.Name),
 			"the " + d.Subject + " operator may only create or change " + o.Kind + " " + o.Name})
 	}
 	scope.checks = append(scope.checks, s.eventChecks()...)
@@ -86,21 +82,21 @@ func (o *ScopeObject) bindsParams(params []Param) bool {
 
 func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 	d := s.Descriptor
-	rules := managedKinds[o.Kind]
+	rules := kindOf(o.Kind)
 	what := "the " + d.Subject + " operator may write " + o.Kind + " " + o.Name + " only as kops renders it: "
 	deny := func(expression, message string) check {
-		return check{rules.group, rules.resource, "", expression, what + message}
+		return check{rules.Group, rules.Resource, "", expression, what + message}
 	}
 	out := []check{
-		deny(`dyn(object.metadata).all(k, k in `+celStrings(append(serverMetadata, "name", "namespace", "labels", "annotations"))+`)`,
+		deny(`dyn(object.metadata).all(k, k in `+celStrings(append(operator.ServerMetadata, "name", "namespace", "labels", "annotations"))+`)`,
 			"no ownerReferences, finalizers or other metadata"),
-		deny(exactStringMap("labels", o.labels, ChannelsLabels, nil),
+		deny(exactStringMap("labels", o.labels, operator.ChannelsLabels, nil),
 			"labels exactly "+celStringMap(o.labels)+", kops's channels' labels left as they are"),
-		deny(exactStringMap("annotations", o.annotations, ChannelsAnnotations, rules.controllerAnnotations),
+		deny(exactStringMap("annotations", o.annotations, operator.ChannelsAnnotations, rules.ControllerAnnotations),
 			"annotations exactly "+celStringMap(o.annotations)+", kops's channels' annotations left as they are"),
 	}
 	keys := []string{"apiVersion", "kind", "metadata"}
-	for k := range rules.ignored {
+	for k := range rules.Ignored {
 		keys = append(keys, k)
 	}
 	var vars []variable
@@ -112,9 +108,9 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 	}
 	sort.Strings(keys)
 	out = append(out, deny(`dyn(object).all(k, k in `+celStrings(keys)+`)`, "no field beyond "+strings.Join(keys, ", ")))
-	if rules.bounds != nil {
-		expression, message := rules.bounds(d)
-		out = append(out, check{rules.group, rules.resource, "", expression, "the " + d.Subject + " " + o.Kind + " " + message})
+	if bounds := kindChecks[o.Kind].bounds; bounds != nil {
+		expression, message := bounds(d)
+		out = append(out, check{rules.Group, rules.Resource, "", expression, "the " + d.Subject + " " + o.Kind + " " + message})
 	}
 	return out, vars
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator
+package confine
 
 // The allow-list of the operator's Deployment: the pod runs as the descriptor's ServiceAccount,
 // non-root under the RuntimeDefault seccomp profile, with no privilege, host access, volume, secret

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package operator_test
+package confine_test
 
 import (
 	"slices"
@@ -27,6 +27,7 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/operator"
+	"k8s.io/kops/pkg/operator/confine"
 	"k8s.io/kops/pkg/operator/operatortest"
 )
 
@@ -34,14 +35,14 @@ import (
 // policy does not see is admitted, and channels would wait for an enforcement it can never
 // observe. An operator that manages no ConfigMap (metrics-server) is probed with another kind.
 func TestEnforcementProbesAreMatchedByTheirPolicies(t *testing.T) {
-	for name, scope := range map[string]func() (*operator.Scope, error){
+	for name, scope := range map[string]func() (*confine.Scope, error){
 		"Deployment, Service, ServiceAccount":  metricsServerScope,
 		"DaemonSet, ConfigMap, ServiceAccount": operatortest.NodeLocalDNSScope,
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, err := scope()
 			require.NoError(t, err)
-			objects, err := operator.PolicyObjects(s)
+			objects, err := confine.PolicyObjects(s)
 			require.NoError(t, err)
 			policies := map[string]*admissionregistrationv1.ValidatingAdmissionPolicy{}
 			var bindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding

@@ -1,0 +1,109 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package confine generates everything that confines an addon operator from its Descriptor: its
+// Roles and RoleBindings, the admission policies, the CRD, the allow-list for its channel package,
+// the cluster-scoped prerequisites of its addon and the docs' rights table. kops alone links it;
+// the operator binaries link only package operator.
+package confine
+
+import (
+	"fmt"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"k8s.io/kops/pkg/crdschema"
+	"k8s.io/kops/pkg/operator"
+)
+
+// Descriptor is one operator as kops confines it: the operator as it runs, and what only the
+// generators read.
+type Descriptor struct {
+	operator.Descriptor
+	// CRDFields adds what CRD.Type cannot say: descriptions and validations, by JSON path.
+	CRDFields crdschema.Fields
+	// CRDColumns are the extra columns of kubectl get.
+	CRDColumns []apiextensionsv1.CustomResourceColumnDefinition
+	// MaxReplicas bounds the replica count of a managed Deployment.
+	MaxReplicas int64
+	// Rights is everything the operator may do, each right with its reason.
+	Rights []Right
+	// Pod is what the operator's own pod, taken from its channel package, may ask for.
+	Pod PodAllowance
+	// Prerequisites are what the addon's pods need that the operator may not write (ClusterRoles,
+	// bindings, APIServices), rendered by kops and written in an addon of its own before the
+	// operator's: see prerequisites.go.
+	Prerequisites []runtime.Object
+}
+
+// PodAllowance is what the operator's pod may set beyond the fixed allow-list: kops's own package
+// sets exactly these, and a tampered package may not place the operator elsewhere.
+type PodAllowance struct {
+	PriorityClassName string
+	NodeSelector      map[string]string
+	// Tolerations are key/operator pairs (operator Exists).
+	Tolerations []string
+}
+
+// Validate reports every missing name and every managed object the generators cannot confine.
+func (d *Descriptor) Validate() error {
+	var problems []string
+	for field, v := range map[string]string{"Subject": d.Subject, "AddonName": d.AddonName, "Namespace": d.Namespace,
+		"ServiceAccount": d.ServiceAccount, "DeploymentName": d.DeploymentName, "LeaseName": d.LeaseName,
+		"RBACName": d.RBACName, "PolicyName": d.PolicyName, "ProbeName": d.ProbeName,
+		"WatchNamespace": d.WatchNamespace, "CRD.Group": d.CRD.Group, "CRD.Version": d.CRD.Version,
+		"CRD.Resource": d.CRD.Resource, "CRD.Kind": d.CRD.Kind, "Instructions": d.Instructions} {
+		if v == "" {
+			problems = append(problems, field+": required")
+		}
+	}
+	if d.CRD.Type == nil {
+		problems = append(problems, "CRD.Type: required")
+	} else if _, err := crdschema.Schema(d.CRD.Type, d.CRDFields); err != nil {
+		problems = append(problems, "CRD: "+err.Error())
+	}
+	if len(d.Managed) == 0 {
+		problems = append(problems, "Managed: at least one object, or the operator has nothing to confine")
+	}
+	seen := map[string]bool{}
+	for i, m := range d.Managed {
+		if _, ok := kindChecks[m.Kind]; !ok {
+			problems = append(problems, fmt.Sprintf("Managed[%d].Kind: %q has no admission rules; supported: %v", i, m.Kind, operator.ManagedKinds()))
+		}
+		if seen[m.Kind] {
+			problems = append(problems, fmt.Sprintf("Managed[%d]: a second %s; the policy confines one object per kind", i, m.Kind))
+		}
+		if m.Name == "" || m.Name == d.ProbeName {
+			problems = append(problems, fmt.Sprintf("Managed[%d].Name: must be set and differ from ProbeName", i))
+		}
+		seen[m.Kind] = true
+	}
+	if d.WatchNamespace != "" && d.WatchNamespace == d.Namespace {
+		problems = append(problems, fmt.Sprintf("WatchNamespace: %q is the operator's own namespace (Namespace): the operator must run apart from what it manages, or its rights there would reach its own lease, account and pod", d.WatchNamespace))
+	}
+	if d.MaxReplicas < 1 {
+		problems = append(problems, "MaxReplicas: must be at least 1")
+	}
+	problems = append(problems, d.validateRights()...)
+	problems = append(problems, d.validatePrerequisites()...)
+	if len(problems) > 0 {
+		sortStrings(problems)
+		return fmt.Errorf("operator descriptor %q: %s", d.AddonName, strings.Join(problems, "; "))
+	}
+	return nil
+}

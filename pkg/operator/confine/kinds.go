@@ -1,0 +1,47 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package confine
+
+import "k8s.io/kops/pkg/operator"
+
+// kindCheck is what the generators add to what operator.Kind says of a kind an operator may manage.
+type kindCheck struct {
+	// bounds holds the keys others own (operator.Kind.Free) to what is safe.
+	bounds func(d *Descriptor) (expression, message string)
+}
+
+// kindChecks has an entry for every kind of operator.ManagedKinds (a test holds it): a descriptor
+// naming another kind is refused (Validate), so nothing an operator writes goes unconfined.
+var kindChecks = map[string]kindCheck{
+	"Deployment": {
+		bounds: func(d *Descriptor) (string, string) {
+			max := celInt(d.MaxReplicas)
+			return `object.spec.?replicas.orValue(1) >= 1 && object.spec.?replicas.orValue(1) <= ` + max,
+				"may have 1 to " + max + " replicas"
+		},
+	},
+	"DaemonSet":      {},
+	"Service":        {},
+	"ServiceAccount": {},
+	"ConfigMap":      {},
+}
+
+// kindOf is what operator.Kind says of kind, and the zero Kind for a kind no operator may manage.
+func kindOf(kind string) operator.Kind {
+	k, _ := operator.KindOf(kind)
+	return k
+}
