@@ -258,14 +258,14 @@ func (a *Applier) applyAddon(ctx context.Context, ch *Channel, addon *Addon, rec
 	}
 	written, err := a.newRecord(ch, addon, without(refs, pruned))
 	if err == nil {
-		err = a.writeRecord(ctx, addon.Namespace(), addon.Spec.Name, written)
+		err = a.writeRecord(ctx, addon.Spec.RecordNamespace(), addon.Spec.Name, written)
 	}
 	if err != nil {
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
 	// Retirement, later in this run, may hand objects over to this addon and adds them to this record.
-	records[addon.Spec.Name] = record{namespace: addon.Namespace(), version: written}
+	records[addon.Spec.Name] = record{namespace: addon.Spec.RecordNamespace(), version: written}
 	r.Outcome = Applied
 	return r
 }
@@ -357,15 +357,15 @@ var namespaceResource = schema.GroupVersionResource{Version: "v1", Resource: "na
 // record is an addon's record and the namespace holding it.
 type record struct {
 	namespace string
-	version   *ChannelVersion
+	version   *api.ChannelVersion
 }
 
 // readRecords reads the records of every namespace that may hold one: kube-system and the
 // namespaces the channel's addons name.
 func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]record, error) {
-	namespaces := map[string]bool{DefaultNamespace: true}
+	namespaces := map[string]bool{api.DefaultNamespace: true}
 	for _, addon := range ch.Addons {
-		namespaces[addon.Namespace()] = true
+		namespaces[addon.Spec.RecordNamespace()] = true
 	}
 	records := map[string]record{}
 	for _, ns := range slices.Sorted(maps.Keys(namespaces)) {
@@ -377,11 +377,11 @@ func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]reco
 			return nil, fmt.Errorf("reading the addon records on namespace %s: %w", ns, err)
 		}
 		for key, value := range obj.GetAnnotations() {
-			name, ok := strings.CutPrefix(key, AnnotationPrefix)
+			name, ok := strings.CutPrefix(key, api.RecordKeyPrefix)
 			if !ok {
 				continue
 			}
-			v, err := ParseChannelVersion(value)
+			v, err := api.ParseChannelVersion(value)
 			if err != nil {
 				return nil, fmt.Errorf("namespace %s, annotation %s: %w", ns, key, err)
 			}
@@ -392,12 +392,12 @@ func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]reco
 }
 
 // writeRecord sets (or, with nil, removes) an addon's record annotation on its namespace.
-func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *ChannelVersion) error {
+func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *api.ChannelVersion) error {
 	var value interface{}
 	if v != nil {
 		value = v.Encode()
 	}
-	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{AnnotationPrefix + name: value}}})
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{api.RecordKeyPrefix + name: value}}})
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 	for _, addon := range ch.Addons {
 		inChannel[addon.Spec.Name] = true
 		for _, o := range addon.Objects {
-			claimed[refOf(o).key()] = true
+			claimed[refOf(o).Key()] = true
 		}
 	}
 	var removed []string
@@ -93,7 +93,7 @@ func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]re
 // retiredObject is an object of a retired addon and the addon it is handed over to ("" to delete).
 type retiredObject struct {
 	obj *unstructured.Unstructured
-	ref ObjectRef
+	ref api.ObjectRef
 	to  string
 }
 
@@ -136,8 +136,8 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			return done, fmt.Errorf("listing %s: %w", gk, err)
 		}
 		for _, r := range group {
-			o := found[r.key()]
-			if o == nil || claimed[r.key()] || !appliedBy(o, a.opts.FieldManager) {
+			o := found[r.Key()]
+			if o == nil || claimed[r.Key()] || !appliedBy(o, a.opts.FieldManager) {
 				continue
 			}
 			to := o.GetAnnotations()[api.AnnotationHandoverTo]
@@ -190,7 +190,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 // runs before they are relabelled, so that an object is never outside every inventory: should the
 // relabelling fail, the next run finds it again under its old addon's label.
 func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, records map[string]record) error {
-	moved := map[string][]ObjectRef{}
+	moved := map[string][]api.ObjectRef{}
 	for _, ro := range objs {
 		if ro.to != "" {
 			moved[ro.to] = append(moved[ro.to], ro.ref)
@@ -203,7 +203,7 @@ func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, recor
 			return fmt.Errorf("reading the inventory of %s: %w", to, err)
 		}
 		v := *target.version
-		if err := v.setInventory(append(current, moved[to]...)); err != nil {
+		if err := v.SetInventory(append(current, moved[to]...)); err != nil {
 			return err
 		}
 		if n := len(v.Encode()); n > maxRecordBytes {
@@ -218,8 +218,8 @@ func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, recor
 }
 
 // groupByKindAndNamespace splits sorted refs into runs of one kind in one namespace.
-func groupByKindAndNamespace(refs []ObjectRef) [][]ObjectRef {
-	var out [][]ObjectRef
+func groupByKindAndNamespace(refs []api.ObjectRef) [][]api.ObjectRef {
+	var out [][]api.ObjectRef
 	for i, r := range refs {
 		if i == 0 || r.GroupKind() != refs[i-1].GroupKind() || r.Namespace != refs[i-1].Namespace {
 			out = append(out, nil)

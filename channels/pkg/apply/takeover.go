@@ -65,7 +65,7 @@ func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]
 		if len(foreign) > 0 {
 			r.Reason += "; not touched, without its label: " + strings.Join(foreign, ", ")
 		}
-		var refs []ObjectRef
+		var refs []api.ObjectRef
 		if err == nil {
 			refs, err = a.inventoryFor(made, nil)
 		}
