@@ -34,10 +34,6 @@ import (
 // same run like any addon of ours that left the channel.
 const TakenOver Outcome = "taken over"
 
-// labelKopsAddon is the label kops's addon templates give their objects (k8s-addon: <addon>);
-// kops adds api.LabelAddonName when it builds the channel.
-const labelKopsAddon = "k8s-addon"
-
 // takeOver runs before the channel's addons are applied. For each addon of ch.TakeOver whose record
 // another tool (kops's channels) wrote from this channel's location, the objects of its manifest
 // that exist on the cluster carrying that tool's label for the addon are applied and recorded, with
@@ -132,7 +128,7 @@ func (a *Applier) madeByOthers(ctx context.Context, addon *Addon) (made *Addon, 
 
 func labelledFor(o *unstructured.Unstructured, addon string) bool {
 	l := o.GetLabels()
-	return l[api.LabelAddonName] == addon || l[labelKopsAddon] == addon
+	return l[api.LabelAddonName] == addon || l[api.LabelKopsAddon] == addon
 }
 
 // takeoverNote names, for an addon of the channel whose record another tool wrote, the objects of

@@ -22,6 +22,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	channelsapi "k8s.io/kops/channels/pkg/api"
 )
 
 // kindRules is everything the generators know about one kind an operator may manage: its API
@@ -99,7 +101,7 @@ func ManagedResource(kind string) (schema.GroupVersionResource, bool) {
 
 // probePodTemplate is a workload's smallest valid spec.
 func probePodTemplate() map[string]interface{} {
-	labels := map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}
+	labels := map[string]interface{}{channelsapi.LabelEnforcementProbe: "true"}
 	return map[string]interface{}{
 		"selector": map[string]interface{}{"matchLabels": labels},
 		"template": map[string]interface{}{
