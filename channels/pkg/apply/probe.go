@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -70,8 +69,6 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 		return fmt.Errorf("%s: probe: %w", what, err)
 	}
 	obj := &unstructured.Unstructured{Object: probe.Object}
-	// The API server's words when a Deny binding refuses a request.
-	denial := fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request", policy, binding.GetName())
 	deadline := time.Now().Add(a.opts.EnforceTimeout)
 	for delay := 2 * time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		_, err := client.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: a.opts.FieldManager})
@@ -79,7 +76,7 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 		switch {
 		case err == nil:
 			last = "admitted"
-		case strings.Contains(err.Error(), denial):
+		case deniedBy(err, policy, binding.GetName()):
 			return nil
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -96,6 +93,11 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 			return err
 		}
 	}
+}
+
+func deniedBy(err error, policy, binding string) bool {
+	d, ok := api.AsPolicyDenial(err)
+	return ok && d.Policy == policy && d.Binding == binding
 }
 
 // probeClient acts as the probe's user with the group system:masters, so that RBAC lets the request
