@@ -23,34 +23,15 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/api"
 )
-
-var policyBindingKind = schema.GroupKind{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}
-
-// checkProbe refuses an enforcement probe that channels could not run: on another kind than a
-// policy binding, or malformed. A bad probe found only mid-apply would leave the addon half done.
-func checkProbe(o *unstructured.Unstructured) error {
-	value, ok := o.GetAnnotations()[api.EnforcementProbeAnnotation]
-	if !ok {
-		return nil
-	}
-	if o.GroupVersionKind().GroupKind() != policyBindingKind {
-		return fmt.Errorf("annotation %s belongs on a ValidatingAdmissionPolicyBinding, not on %s", api.EnforcementProbeAnnotation, manifestKeyOf(o))
-	}
-	if policy, _, _ := unstructured.NestedString(o.Object, "spec", "policyName"); policy == "" {
-		return fmt.Errorf("%s has annotation %s but no spec.policyName", manifestKeyOf(o), api.EnforcementProbeAnnotation)
-	}
-	_, err := api.ParseEnforcementProbe(value)
-	return err
-}
 
 // proveEnforced runs the probe of a policy binding until the API server denies it by that policy
 // and binding: from then on the policy confines the probe's user, and what it confines may be

@@ -23,8 +23,9 @@ import (
 	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -177,4 +178,14 @@ func (a *Applier) clientOf(ctx context.Context, o unstructured.Unstructured) (dy
 		return nil, err
 	}
 	return a.dynamic.Resource(mapping.Resource).Namespace(o.GetNamespace()), nil
+}
+
+// appliedBy tells whether fieldManager server-side applied any of the object's fields.
+func appliedBy(o *unstructured.Unstructured, fieldManager string) bool {
+	for _, m := range o.GetManagedFields() {
+		if m.Manager == fieldManager && m.Operation == metav1.ManagedFieldsOperationApply {
+			return true
+		}
+	}
+	return false
 }
