@@ -102,7 +102,7 @@ func KindOf(kind string) (Kind, bool) {
 
 // probePodTemplate is a workload's smallest valid spec.
 func probePodTemplate() map[string]interface{} {
-	labels := map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}
+	labels := map[string]interface{}{channelsapi.LabelEnforcementProbe: "true"}
 	return map[string]interface{}{
 		"selector": map[string]interface{}{"matchLabels": labels},
 		"template": map[string]interface{}{

@@ -26,7 +26,6 @@ import (
 	"io/fs"
 
 	"k8s.io/kops/channels/pkg/api"
-	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
@@ -102,11 +101,7 @@ func ReadExpected(cluster *kops.Cluster, paths *vfs.Context) (*Expected, error) 
 func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) (*Expected, error) {
 	e := &Expected{Cluster: cluster.Name, Channel: location, DNS: DNSNone}
 	for _, a := range channel.Spec.Addons {
-		ns := a.Namespace
-		if ns == "" {
-			ns = apply.DefaultNamespace
-		}
-		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: ns, ID: a.ID, Hash: a.ManifestHash})
+		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: a.RecordNamespace(), ID: a.ID, Hash: a.ManifestHash})
 		runs, err := addons.RunsOf(a.Name)
 		if err != nil {
 			return nil, err

@@ -32,7 +32,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
-	"k8s.io/kops/channels/pkg/apply"
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/operator"
@@ -188,7 +188,7 @@ func (a *attempt) checkAddons(want []Addon) []Check {
 			}
 			namespaces[addon.Namespace] = ns
 		}
-		annotation := apply.AnnotationPrefix + addon.Name
+		annotation := channelsapi.RecordKeyPrefix + addon.Name
 		switch {
 		case nsErrors[addon.Namespace] != nil:
 			c.Message = fmt.Sprintf("reading namespace %s: %v", addon.Namespace, nsErrors[addon.Namespace])
@@ -205,7 +205,7 @@ func (a *attempt) checkAddons(want []Addon) []Check {
 }
 
 func compareRecord(value string, a Addon) (bool, string) {
-	recorded, err := apply.ParseChannelVersion(value)
+	recorded, err := channelsapi.ParseChannelVersion(value)
 	switch {
 	case err != nil:
 		return false, err.Error()

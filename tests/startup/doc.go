@@ -16,5 +16,6 @@ limitations under the License.
 
 // Package startup holds the tests that keep every command's start-up small: nothing heavy is built
 // at package initialisation in production code (lazy_test.go), and each binary links only the
-// packages listed in testdata (linked_test.go), so a new dependency is a reviewed decision.
+// packages listed in testdata (linked_test.go), so a new dependency is a reviewed decision; and no
+// package outside channels imports the applier (boundary_test.go).
 package startup

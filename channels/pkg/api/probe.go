@@ -24,14 +24,6 @@ import (
 	"strings"
 )
 
-// EnforcementProbeAnnotation, on a ValidatingAdmissionPolicyBinding of an addon's manifest, asks
-// channels to prove the binding enforced before it applies anything of a later phase (the
-// RoleBindings and workloads that the policy confines): channels sends the probe object as a
-// server-side dry-run create, acting as the probe's user, until the API server answers that this
-// policy and binding denied it. An annotation, not a channel field, so kops's own channels reads
-// the same manifests and simply applies them.
-const EnforcementProbeAnnotation = "channels.kops.k8s.io/enforcement-probe"
-
 // EnforcementProbe is the annotation's value (JSON).
 type EnforcementProbe struct {
 	// User is the identity the policy confines, such as system:serviceaccount:NS:NAME. The

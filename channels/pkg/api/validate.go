@@ -34,10 +34,6 @@ import (
 // without one, so an empty apiVersion is accepted too.
 const AddonsAPIVersion = "kops.k8s.io/v1alpha1"
 
-// RecordKeyPrefix is followed by an addon's name to form the annotation key of its record (kops's
-// "addons.k8s.io/<name>"), so an addon name must be valid as the name part of a qualified key.
-const RecordKeyPrefix = "addons.k8s.io/"
-
 var manifestHashPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // Validate checks the whole channel: kind and apiVersion, and every addon's name, id, manifest,

@@ -28,25 +28,11 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-func TestChannelVersionKopsFormat(t *testing.T) {
-	// A record as kops's channels writes it.
-	v, err := ParseChannelVersion(`{"channel":"s3://bucket/c.example.com/addons/bootstrap-channel.yaml","id":"k8s-1.12","manifestHash":"abc","systemGeneration":1}`)
-	require.NoError(t, err)
-	assert.Equal(t, "k8s-1.12", v.ID)
-	assert.Equal(t, "abc", v.ManifestHash)
-	assert.Equal(t, 1, v.SystemGeneration)
-	require.NotNil(t, v.Channel)
-	assert.Equal(t, `{"channel":"s3://bucket/c.example.com/addons/bootstrap-channel.yaml","id":"k8s-1.12","manifestHash":"abc","systemGeneration":1}`, v.Encode())
-
-	_, err = ParseChannelVersion("not json")
-	assert.Error(t, err)
-}
-
 func TestReasonToApply(t *testing.T) {
-	current := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration, FieldManager: "kops-channels", Inventory: &Inventory{}}
-	kops := &ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration}
+	current := &api.ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration, FieldManager: "kops-channels", Inventory: &api.Inventory{}}
+	kops := &api.ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", SystemGeneration: SystemGeneration}
 	cases := []struct {
-		recorded *ChannelVersion
+		recorded *api.ChannelVersion
 		id, hash string
 		want     string
 	}{
@@ -54,7 +40,7 @@ func TestReasonToApply(t *testing.T) {
 		{current, "k8s-1.12", "abc", ""},
 		{current, "k8s-1.16", "abc", `its id changed from "k8s-1.12" to "k8s-1.16"`},
 		{current, "k8s-1.12", "def", "its manifest changed"},
-		{&ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", FieldManager: "kops-channels", Inventory: &Inventory{}}, "k8s-1.12", "abc", "an older channels applied it"},
+		{&api.ChannelVersion{ID: "k8s-1.12", ManifestHash: "abc", FieldManager: "kops-channels", Inventory: &api.Inventory{}}, "k8s-1.12", "abc", "an older channels applied it"},
 		{kops, "k8s-1.12", "abc", "taking over: another tool recorded it, without an inventory of kops-channels's"},
 		{kops, "k8s-1.16", "def", "taking over: another tool recorded it, without an inventory of kops-channels's"},
 	}
@@ -212,7 +198,7 @@ func TestReadChannel(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ch.Addons, 1)
 	require.Len(t, ch.Addons[0].Objects, 1)
-	assert.Equal(t, "kube-system", ch.Addons[0].Namespace())
+	assert.Equal(t, "kube-system", ch.Addons[0].Spec.RecordNamespace())
 
 	_, err = ReadChannel("memfs://store/none.yaml", vfs.NewContext(mem))
 	assert.ErrorContains(t, err, "reading channel")

@@ -43,14 +43,6 @@ type Addon struct {
 	Objects []*unstructured.Unstructured
 }
 
-// Namespace is where the addon's record is kept.
-func (a *Addon) Namespace() string {
-	if a.Spec.Namespace != "" {
-		return a.Spec.Namespace
-	}
-	return DefaultNamespace
-}
-
 // ReadChannel reads a bootstrap channel (file://, a plain path, or memfs:// when paths has a store) and every
 // manifest it names, relative to the channel file, and checks all of it before anything is applied:
 // the channel's fields, that every manifest exists, matches its recorded hash and holds objects,

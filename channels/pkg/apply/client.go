@@ -25,11 +25,73 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blang/semver/v4"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
 
 	"k8s.io/kops/pkg/kubeconfig"
 )
+
+// Applier applies channels to one cluster.
+type Applier struct {
+	dynamic   dynamic.Interface
+	resources *serverResources
+	// crdMappings are the resources of the CRDs this run established, known from the CRDs
+	// themselves, so that their custom resources need no new discovery round. The CRDs of one
+	// phase are awaited together: crdMu guards the map.
+	crdMu       sync.Mutex
+	crdMappings map[schema.GroupVersionKind]*meta.RESTMapping
+	bound       *runBound
+	// config is the rest config every client is made from (enforcement probes act as other users).
+	config *rest.Config
+	opts   Options
+	// version is the API server's, read when an addon names a kubernetesVersion range.
+	version *semver.Version
+}
+
+// New connects to the cluster behind config.
+func New(config *rest.Config, opts Options) (*Applier, error) {
+	if opts.FieldManager == "" {
+		opts.FieldManager = "kops-channels"
+	}
+	if opts.WaitTimeout == 0 {
+		opts.WaitTimeout = time.Minute
+	}
+	if opts.EnforceTimeout == 0 {
+		opts.EnforceTimeout = 30 * time.Second
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	config = ClientConfig(config, opts.RequestTimeout)
+	bound := &runBound{}
+	config.Wrap(bound.wrap)
+	// One HTTP client (one connection pool, one TLS handshake) and one rate limiter for both.
+	httpClient, err := rest.HTTPClientFor(config)
+	if err != nil {
+		return nil, err
+	}
+	dyn, err := dynamic.NewForConfigAndClient(config, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	discoveryConfig := rest.CopyConfig(config)
+	discoveryConfig.GroupVersion = &schema.GroupVersion{}
+	discoveryConfig.NegotiatedSerializer = serializer.NewCodecFactory(runtime.NewScheme()).WithoutConversion()
+	discoveryClient, err := rest.UnversionedRESTClientForConfigAndClient(discoveryConfig, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	return &Applier{
+		dynamic: dyn, resources: &serverResources{client: discoveryClient},
+		crdMappings: map[schema.GroupVersionKind]*meta.RESTMapping{}, bound: bound, config: config, opts: opts,
+	}, nil
+}
 
 // ClientConfig is config (copied) with the request timeout and, unless the caller chose a limit,
 // the rate limit of kubeconfig.DefaultQPS and DefaultBurst, shared by every client made from it.
@@ -114,4 +176,13 @@ func noAnswer(ctx context.Context, err error) bool {
 	}
 	var netErr net.Error
 	return errors.As(err, &netErr) && netErr.Timeout()
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }

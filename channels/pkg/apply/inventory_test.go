@@ -25,47 +25,16 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/kops/channels/pkg/api"
 )
 
-func refs(n int) []ObjectRef {
-	out := make([]ObjectRef, 0, n)
+func refs(n int) []api.ObjectRef {
+	out := make([]api.ObjectRef, 0, n)
 	for i := range n {
-		out = append(out, ObjectRef{Kind: "ConfigMap", Namespace: "team-" + fmt.Sprint(i%3), Name: fmt.Sprintf("generated-config-map-%05d", i)})
+		out = append(out, api.ObjectRef{Kind: "ConfigMap", Namespace: "team-" + fmt.Sprint(i%3), Name: fmt.Sprintf("generated-config-map-%05d", i)})
 	}
 	return out
-}
-
-func TestInventoryRoundTrip(t *testing.T) {
-	cases := []struct {
-		name    string
-		refs    []ObjectRef
-		gzipped bool
-	}{
-		{"none", nil, false},
-		{"kinds of every scope", []ObjectRef{
-			{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"},
-			{Kind: "Service", Namespace: "kube-system", Name: "kube-dns"},
-			{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:coredns"},
-			{Group: "addons.x-k8s.io", Kind: "CoreDNS", Namespace: "kube-system", Name: "coredns"},
-			{Kind: "Service", Namespace: "kube-system", Name: "kube-dns"}, // twice: kept once
-		}, false},
-		{"a large addon is gzipped", refs(5000), true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			v := &ChannelVersion{FieldManager: "kops-channels"}
-			require.NoError(t, v.setInventory(tc.refs))
-			assert.Equal(t, tc.gzipped, v.InventoryGzip != "")
-			back, err := ParseChannelVersion(v.Encode())
-			require.NoError(t, err)
-			assert.True(t, back.Ours("kops-channels"), "a record with an inventory, even an empty one, is ours")
-			got, err := back.Objects()
-			require.NoError(t, err)
-			want := newInventory(tc.refs).Refs()
-			assert.Equal(t, want, got)
-			assert.Len(t, got, len(newInventory(tc.refs).Refs()))
-		})
-	}
 }
 
 // A record must leave room on its namespace (256 KiB of annotations in all) for the others: 5000
@@ -86,28 +55,14 @@ func TestTooLargeRecordIsRefused(t *testing.T) {
 	a := &Applier{opts: Options{FieldManager: "kops-channels"}}
 	addon := &Addon{}
 	addon.Spec.Name = "huge.example.com"
-	var many []ObjectRef
+	var many []api.ObjectRef
 	for i := range 20000 {
 		// names that do not compress: every one different in its first characters
-		many = append(many, ObjectRef{Kind: "Secret", Namespace: "x", Name: fmt.Sprintf("%x-%d", uint32(i)*2654435761, i)})
+		many = append(many, api.ObjectRef{Kind: "Secret", Namespace: "x", Name: fmt.Sprintf("%x-%d", uint32(i)*2654435761, i)})
 	}
 	_, err := a.newRecord(&Channel{Location: "memfs://c"}, addon, many)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "split the addon")
-}
-
-// Records kops's channels writes (or an older channels did) are not ours; neither is one written
-// through another field manager.
-func TestOurs(t *testing.T) {
-	kops, err := ParseChannelVersion(`{"channel":"s3://b/c/addons/bootstrap-channel.yaml","id":"k8s-1.16","manifestHash":"abc","systemGeneration":1}`)
-	require.NoError(t, err)
-	assert.False(t, kops.Ours("kops-channels"))
-	assert.False(t, (*ChannelVersion)(nil).Ours("kops-channels"))
-	ours := &ChannelVersion{FieldManager: "kops-channels", Inventory: &Inventory{}}
-	assert.True(t, ours.Ours("kops-channels"))
-	assert.False(t, ours.Ours("someone-else"))
-	noInventory := &ChannelVersion{FieldManager: "kops-channels"}
-	assert.False(t, noInventory.Ours("kops-channels"))
 }
 
 // kops's channels reads a record with a plain json.Unmarshal into its own ChannelVersion: our
@@ -154,13 +109,13 @@ func TestAppliedBy(t *testing.T) {
 }
 
 func TestGroupByKindAndNamespace(t *testing.T) {
-	inv := newInventory([]ObjectRef{
+	inv := api.NewInventory([]api.ObjectRef{
 		{Kind: "ConfigMap", Namespace: "b", Name: "x"}, {Kind: "ConfigMap", Namespace: "a", Name: "y"},
 		{Kind: "ConfigMap", Namespace: "a", Name: "x"}, {Group: "apps", Kind: "Deployment", Namespace: "a", Name: "x"},
 	})
 	groups := groupByKindAndNamespace(inv.Refs())
 	require.Len(t, groups, 3)
-	assert.Equal(t, []ObjectRef{{Kind: "ConfigMap", Namespace: "a", Name: "x"}, {Kind: "ConfigMap", Namespace: "a", Name: "y"}}, groups[0])
+	assert.Equal(t, []api.ObjectRef{{Kind: "ConfigMap", Namespace: "a", Name: "x"}, {Kind: "ConfigMap", Namespace: "a", Name: "y"}}, groups[0])
 	assert.Equal(t, "b", groups[1][0].Namespace)
 	assert.Equal(t, "Deployment", groups[2][0].Kind)
 }
@@ -182,7 +137,7 @@ func TestInNamespaces(t *testing.T) {
 }
 
 func TestWithout(t *testing.T) {
-	a, b := ObjectRef{Kind: "ConfigMap", Namespace: "x", Name: "a"}, ObjectRef{Kind: "ConfigMap", Namespace: "x", Name: "b"}
-	assert.Equal(t, []ObjectRef{b}, without([]ObjectRef{a, b}, map[string]bool{a.key(): true}))
-	assert.Equal(t, []ObjectRef{a, b}, without([]ObjectRef{a, b}, nil))
+	a, b := api.ObjectRef{Kind: "ConfigMap", Namespace: "x", Name: "a"}, api.ObjectRef{Kind: "ConfigMap", Namespace: "x", Name: "b"}
+	assert.Equal(t, []api.ObjectRef{b}, without([]api.ObjectRef{a, b}, map[string]bool{a.Key(): true}))
+	assert.Equal(t, []api.ObjectRef{a, b}, without([]api.ObjectRef{a, b}, nil))
 }

@@ -26,6 +26,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"k8s.io/kops/channels/pkg/api"
 )
@@ -216,4 +217,23 @@ func (k manifestKey) String() string {
 		return kind + " " + k.namespace + "/" + k.name
 	}
 	return kind + " " + k.name
+}
+
+var policyBindingKind = schema.GroupKind{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}
+
+// checkProbe refuses an enforcement probe that channels could not run: on another kind than a
+// policy binding, or malformed. A bad probe found only mid-apply would leave the addon half done.
+func checkProbe(o *unstructured.Unstructured) error {
+	value, ok := o.GetAnnotations()[api.EnforcementProbeAnnotation]
+	if !ok {
+		return nil
+	}
+	if o.GroupVersionKind().GroupKind() != policyBindingKind {
+		return fmt.Errorf("annotation %s belongs on a ValidatingAdmissionPolicyBinding, not on %s", api.EnforcementProbeAnnotation, manifestKeyOf(o))
+	}
+	if policy, _, _ := unstructured.NestedString(o.Object, "spec", "policyName"); policy == "" {
+		return fmt.Errorf("%s has annotation %s but no spec.policyName", manifestKeyOf(o), api.EnforcementProbeAnnotation)
+	}
+	_, err := api.ParseEnforcementProbe(value)
+	return err
 }

@@ -14,77 +14,134 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package apply puts a bootstrap channel's addons on a cluster: each addon whose recorded version
-// differs is server-side applied, in an order that cannot race, and recorded on its namespace in
-// kops's annotation format, so kops's channels and this one read each other's records.
 package apply
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"k8s.io/kops/channels/pkg/api"
 )
-
-// AnnotationPrefix is followed by the addon's name; the value is a ChannelVersion in JSON.
-const AnnotationPrefix = "addons.k8s.io/"
-
-// DefaultNamespace holds the records of addons that name no namespace.
-const DefaultNamespace = "kube-system"
 
 // SystemGeneration is bumped when this tool changes how it applies, forcing a re-apply.
 const SystemGeneration = 1
 
-// ChannelVersion is what was applied for an addon, as kops records it (version, channel, id,
-// manifestHash, systemGeneration), plus what this tool adds: the field manager that applied the
-// addon and the inventory of its objects. kops's channels reads the value with a plain
-// json.Unmarshal, which ignores the added fields, and replaces the whole value when it applies the
-// addon itself, which drops them: the record is then no longer ours (see Ours).
-type ChannelVersion struct {
-	Version          *string `json:"version,omitempty"`
-	Channel          *string `json:"channel,omitempty"`
-	ID               string  `json:"id,omitempty"`
-	ManifestHash     string  `json:"manifestHash,omitempty"`
-	SystemGeneration int     `json:"systemGeneration,omitempty"`
+var namespaceResource = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
-	// FieldManager is the field manager this tool applied the addon with.
-	FieldManager string `json:"fieldManager,omitempty"`
-	// Inventory lists the objects the addon applied; InventoryGzip holds the same, gzipped and
-	// base64-encoded, when it is large. At most one is set.
-	// A pointer, so that an empty inventory is still written.
-	Inventory     *Inventory `json:"inventory,omitempty"`
-	InventoryGzip string     `json:"inventoryGzip,omitempty"`
+// record is an addon's record and the namespace holding it.
+type record struct {
+	namespace string
+	version   *api.ChannelVersion
 }
 
-// ParseChannelVersion reads a record annotation's value.
-func ParseChannelVersion(s string) (*ChannelVersion, error) {
-	v := &ChannelVersion{}
-	if err := json.Unmarshal([]byte(s), v); err != nil {
-		return nil, fmt.Errorf("parsing addon record %q: %w", s, err)
+// readRecords reads the records of every namespace that may hold one: kube-system and the
+// namespaces the channel's addons name.
+func (a *Applier) readRecords(ctx context.Context, ch *Channel) (map[string]record, error) {
+	namespaces := map[string]bool{api.DefaultNamespace: true}
+	for _, addon := range ch.Addons {
+		namespaces[addon.Spec.RecordNamespace()] = true
+	}
+	records := map[string]record{}
+	for _, ns := range slices.Sorted(maps.Keys(namespaces)) {
+		obj, err := a.dynamic.Resource(namespaceResource).Get(ctx, ns, metav1.GetOptions{})
+		if err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return nil, fmt.Errorf("reading the addon records on namespace %s: %w", ns, err)
+		}
+		for key, value := range obj.GetAnnotations() {
+			name, ok := strings.CutPrefix(key, api.RecordKeyPrefix)
+			if !ok {
+				continue
+			}
+			v, err := api.ParseChannelVersion(value)
+			if err != nil {
+				return nil, fmt.Errorf("namespace %s, annotation %s: %w", ns, key, err)
+			}
+			records[name] = record{namespace: ns, version: v}
+		}
+	}
+	return records, nil
+}
+
+// writeRecord sets (or, with nil, removes) an addon's record annotation on its namespace.
+func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *api.ChannelVersion) error {
+	var value interface{}
+	if v != nil {
+		value = v.Encode()
+	}
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{api.RecordKeyPrefix + name: value}}})
+	if err != nil {
+		return err
+	}
+	if _, err := a.dynamic.Resource(namespaceResource).Patch(ctx, namespace, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: a.opts.FieldManager}); err != nil {
+		return fmt.Errorf("recording addon %s on namespace %s: %w", name, namespace, err)
+	}
+	return nil
+}
+
+// maxRecordBytes bounds one record, so that a handful of large addons still fit on one namespace.
+// An addon whose record would be larger is refused before anything of it is applied.
+const maxRecordBytes = 64 << 10
+
+// newRecord is the record of an addon applied now, listing refs; it is refused when too large.
+func (a *Applier) newRecord(ch *Channel, addon *Addon, refs []api.ObjectRef) (*api.ChannelVersion, error) {
+	channel := ch.Location
+	v := &api.ChannelVersion{
+		Channel: &channel, ID: addon.Spec.ID, ManifestHash: addon.Spec.ManifestHash,
+		SystemGeneration: SystemGeneration, FieldManager: a.opts.FieldManager,
+	}
+	if err := v.SetInventory(refs); err != nil {
+		return nil, err
+	}
+	if n := len(v.Encode()); n > maxRecordBytes {
+		return nil, fmt.Errorf("the record of its %d objects would take %d bytes, more than the %d a record may use on namespace %s: split the addon", len(refs), n, maxRecordBytes, addon.Spec.RecordNamespace())
 	}
 	return v, nil
 }
 
-// Encode renders the record as the annotation's value.
-func (v *ChannelVersion) Encode() string {
-	b, _ := json.Marshal(v) // strings, ints and maps of strings always encode
-	return string(b)
+// inventoryFor is what an addon's record lists once it is applied: the objects of its manifest and
+// those its previous record (if ours) listed that are still its own, so that an object that left
+// the manifest without being pruned, or was handed over to it, can still be retired later.
+func (a *Applier) inventoryFor(addon *Addon, prev *api.ChannelVersion) ([]api.ObjectRef, error) {
+	var refs []api.ObjectRef
+	for _, o := range addon.Objects {
+		refs = append(refs, refOf(o))
+	}
+	if !prev.Ours(a.opts.FieldManager) {
+		return refs, nil
+	}
+	old, err := prev.Objects()
+	if err != nil {
+		return nil, fmt.Errorf("reading the inventory of its record: %w", err)
+	}
+	return append(refs, old...), nil
 }
 
-// reasonToApply says why an addon must be applied over what is recorded, or "" when it need not be.
-// A record without our inventory (kops's channels, an older channels) is taken over: applied over
-// once, whatever its version, so that the addon's objects are known and can be retired or pruned
-// later.
-func reasonToApply(recorded *ChannelVersion, id, hash, fieldManager string) string {
-	switch {
-	case recorded == nil:
-		return "new: the cluster does not run it yet"
-	case !recorded.Ours(fieldManager):
-		return "taking over: another tool recorded it, without an inventory of " + fieldManager + "'s"
-	case recorded.ID != id:
-		return fmt.Sprintf("its id changed from %q to %q", recorded.ID, id)
-	case recorded.ManifestHash != hash:
-		return "its manifest changed"
-	case recorded.SystemGeneration < SystemGeneration:
-		return "an older channels applied it"
+// without drops refs whose keys are in gone.
+func without(refs []api.ObjectRef, gone map[string]bool) []api.ObjectRef {
+	var out []api.ObjectRef
+	for _, r := range refs {
+		if !gone[r.Key()] {
+			out = append(out, r)
+		}
 	}
-	return ""
+	return out
+}
+
+func refOf(o *unstructured.Unstructured) api.ObjectRef {
+	gk := o.GroupVersionKind().GroupKind()
+	return api.ObjectRef{Group: gk.Group, Kind: gk.Kind, Namespace: o.GetNamespace(), Name: o.GetName()}
 }

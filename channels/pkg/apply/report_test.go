@@ -49,7 +49,7 @@ func TestReport(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			(&Applier{opts: Options{Out: &out}}).report(tc.results)
+			writeReport(&out, tc.results)
 			assert.Equal(t, tc.want, out.String())
 		})
 	}

@@ -53,7 +53,7 @@ func newAddon(name, id string, manifest []byte) *Addon {
 		Spec: channelsapi.AddonSpec{
 			Name:     name,
 			ID:       id,
-			Selector: map[string]string{"k8s-addon": name},
+			Selector: map[string]string{channelsapi.LabelKopsAddon: name},
 			Manifest: name + "/" + id + ".yaml",
 		},
 		Manifest: manifest,

@@ -23,6 +23,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/operator/confine"
 )
 
@@ -84,19 +85,14 @@ func expectedPackageObject(allowed []packageObject, obj *unstructured.Unstructur
 		describeObject(obj), strings.Join(names, ", "))
 }
 
-// controlPrefixes are the label and annotation prefixes through which kops and channels steer what
-// happens to an object (a handover on retirement, an enforcement probe). They are kops's to set: a
-// package setting addon.kops.k8s.io/handover-to on its Deployment would keep the operator running
-// after the flag is turned off.
-var controlPrefixes = []string{"addon.kops.k8s.io/", "channels.kops.k8s.io/", "addons.k8s.io/"}
-
 // checkNoControlMarks refuses a package object that carries one of kops's control labels or
-// annotations.
+// annotations (channelsapi.ControlKeyPrefixes): a package setting addon.kops.k8s.io/handover-to on
+// its Deployment would keep the operator running after the flag is turned off.
 func checkNoControlMarks(obj *unstructured.Unstructured) error {
 	var found []string
 	for what, m := range map[string]map[string]string{"metadata.annotations": obj.GetAnnotations(), "metadata.labels": obj.GetLabels()} {
 		for k := range m {
-			for _, prefix := range controlPrefixes {
+			for _, prefix := range channelsapi.ControlKeyPrefixes() {
 				if strings.HasPrefix(k, prefix) {
 					found = append(found, what+"["+k+"]")
 				}

@@ -126,7 +126,7 @@ func (s *Scope) exactProbeObject() map[string]interface{} {
 			"apiVersion": o.Rendered["apiVersion"],
 			"kind":       o.Kind,
 			"metadata": map[string]interface{}{"name": o.Name, "namespace": s.Descriptor.WatchNamespace,
-				"labels": map[string]interface{}{"channels.kops.k8s.io/enforcement-probe": "true"}},
+				"labels": map[string]interface{}{channelsapi.LabelEnforcementProbe: "true"}},
 		}
 		for k, v := range kindOf(o.Kind).ProbeBody {
 			obj[k] = v

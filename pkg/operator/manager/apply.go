@@ -19,13 +19,13 @@ package manager
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/operator"
 )
 
@@ -126,7 +126,7 @@ func (c *Controller[S]) applyOne(ctx context.Context, m managed, obj *unstructur
 	d := c.addon.Descriptor
 	client := c.client.Resource(m.gvr).Namespace(d.WatchNamespace)
 	got, err := client.Apply(ctx, m.Name, obj, metav1.ApplyOptions{FieldManager: c.addon.FieldManager(), Force: true})
-	if err != nil && cached != nil && strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+d.ExactPolicyName()+"'") {
+	if denial, ok := channelsapi.AsPolicyDenial(err); ok && cached != nil && denial.Policy == d.ExactPolicyName() {
 		// Someone added to the object what kops does not render (an apply cannot remove fields
 		// others own), so the merge is refused: the object is replaced by exactly the rendering.
 		exact := &unstructured.Unstructured{Object: operator.ExactWrite(m.Kind, obj.Object, cached.Object)}

@@ -94,12 +94,12 @@ func record(t *testing.T, namespace, addon string) string {
 	t.Helper()
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), namespace, metav1.GetOptions{})
 	require.NoError(t, err)
-	return ns.Annotations[apply.AnnotationPrefix+addon]
+	return ns.Annotations[api.RecordKeyPrefix+addon]
 }
 
 func writeRecord(t *testing.T, namespace, addon, value string) {
 	t.Helper()
-	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{apply.AnnotationPrefix + addon: value}}})
+	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]interface{}{api.RecordKeyPrefix + addon: value}}})
 	require.NoError(t, err)
 	_, err = env.Clientset.CoreV1().Namespaces().Patch(framework.Context(t), namespace, types.MergePatchType, patch, metav1.PatchOptions{})
 	require.NoError(t, err)
@@ -217,7 +217,7 @@ func TestKopsRecordIsLeftAlone(t *testing.T) {
 }
 
 func writeRecordNull(t *testing.T, namespace, addon string) {
-	patch := `{"metadata":{"annotations":{"` + apply.AnnotationPrefix + addon + `":null}}}`
+	patch := `{"metadata":{"annotations":{"` + api.RecordKeyPrefix + addon + `":null}}}`
 	_, err := env.Clientset.CoreV1().Namespaces().Patch(framework.Context(t), namespace, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 	assert.NoError(t, err)
 }
@@ -260,12 +260,12 @@ func TestPruneDeletesOnlyWhatItApplied(t *testing.T) {
 	} {
 		assert.Equal(t, o.survives, exists(t, o.kind, o.namespace, o.name), "%s %s/%s survives: %v", o.kind, o.namespace, o.name, o.survives)
 	}
-	rec, err := apply.ParseChannelVersion(record(t, ns, "pruned"))
+	rec, err := api.ParseChannelVersion(record(t, ns, "pruned"))
 	require.NoError(t, err)
 	refs, err := rec.Objects()
 	require.NoError(t, err)
-	assert.Contains(t, refs, apply.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "keep"})
-	assert.NotContains(t, refs, apply.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "drop"}, "what was pruned leaves the inventory")
+	assert.Contains(t, refs, api.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "keep"})
+	assert.NotContains(t, refs, api.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: "drop"}, "what was pruned leaves the inventory")
 }
 
 // An addon of many objects is recorded (compactly: the namespace's annotations are limited to
@@ -284,7 +284,7 @@ func TestLargeAddonIsRecordedAndRetired(t *testing.T) {
 
 	value := record(t, ns, "large")
 	assert.Less(t, len(value), 8<<10, "the record of %d objects is compact", count)
-	rec, err := apply.ParseChannelVersion(value)
+	rec, err := api.ParseChannelVersion(value)
 	require.NoError(t, err)
 	refs, err := rec.Objects()
 	require.NoError(t, err)

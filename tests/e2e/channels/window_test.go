@@ -33,6 +33,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/flowcontrol"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -65,13 +66,18 @@ func windowProbe(t *testing.T) func(ctx context.Context) (answer, error) {
 		switch {
 		case err == nil:
 			return admitted, nil
-		case strings.Contains(err.Error(), "ValidatingAdmissionPolicy 'coredns-operator-scope'"):
+		case deniedByScope(err):
 			return policyDenied, nil
 		case apierrors.IsForbidden(err) && strings.Contains(err.Error(), "cannot create resource"):
 			return noRights, nil
 		}
 		return otherResponse, err
 	}
+}
+
+func deniedByScope(err error) bool {
+	d, ok := channelsapi.AsPolicyDenial(err)
+	return ok && d.Policy == "coredns-operator-scope"
 }
 
 // During a cold apply of the operator channel, no request of the operator that the policy covers

@@ -31,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
@@ -159,7 +160,7 @@ func TestForwardThenBlock(t *testing.T) {
 	}
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	assert.NotContains(t, ns.Annotations, apply.AnnotationPrefix+kube2iam.AddonName, "its record is removed")
+	assert.NotContains(t, ns.Annotations, channelsapi.RecordKeyPrefix+kube2iam.AddonName, "its record is removed")
 	t.Run("no rights left", func(t *testing.T) { checkMatrix(t, false) })
 	_, err = client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
 	// The server may still accept the token until it notices the account is gone; either way it

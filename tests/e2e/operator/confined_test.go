@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/kubemanifest"
 	kopsoperator "k8s.io/kops/pkg/operator"
 	"k8s.io/kops/pkg/operator/confine"
@@ -271,5 +272,6 @@ func assertPolicyDenied(t *testing.T, err error, policy, what string) {
 	t.Helper()
 	require.Error(t, err, "%s was admitted", what)
 	assert.True(t, apierrors.IsInvalid(err) || apierrors.IsForbidden(err), "%s: %v", what, err)
-	assert.Contains(t, err.Error(), "ValidatingAdmissionPolicy '"+policy+"'", "%s: denied by the policy, not by something else", what)
+	d, ok := channelsapi.AsPolicyDenial(err)
+	assert.True(t, ok && d.Policy == policy, "%s: denied by the policy, not by something else: %v", what, err)
 }

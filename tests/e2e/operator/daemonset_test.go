@@ -19,7 +19,6 @@ package operator
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -90,7 +89,7 @@ func waitPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 	t.Helper()
 	ctx := framework.Context(t)
 	type probe struct {
-		denial string
+		denial channelsapi.PolicyDenial
 		client dynamic.ResourceInterface
 		object *unstructured.Unstructured
 	}
@@ -108,7 +107,7 @@ func waitPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 		gvr, ok := kopsoperator.ManagedResource(u.GetKind())
 		require.True(t, ok, "the probe of %s is a managed kind: %s", binding.Name, u.GetKind())
 		probes = append(probes, probe{
-			denial: fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request", binding.Spec.PolicyName, binding.Name),
+			denial: channelsapi.PolicyDenial{Policy: binding.Spec.PolicyName, Binding: binding.Name},
 			client: dyn.Resource(gvr).Namespace(u.GetNamespace()), object: u})
 	}
 	require.Len(t, probes, 2, "the scope and the exact policy's bindings")
@@ -117,7 +116,7 @@ func waitPoliciesEnforced(t *testing.T, policies []runtime.Object) {
 	for _, p := range probes {
 		for {
 			_, err := p.client.Create(ctx, p.object.DeepCopy(), metav1.CreateOptions{DryRun: dryRun})
-			if err != nil && strings.Contains(err.Error(), p.denial) {
+			if d, ok := channelsapi.AsPolicyDenial(err); ok && d == p.denial {
 				break
 			}
 			require.True(t, time.Now().Before(deadline), "not enforced a minute after it was applied (%s): %v", p.denial, err)

@@ -37,6 +37,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/addons/coredns"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
@@ -170,7 +171,7 @@ func sweep(t *testing.T, s mutationSweep, obj map[string]interface{}) int {
 			continue
 		}
 		if assert.Error(t, byOperator.err, "%s %s: admitted to the operator", s.gvr.Resource, mu.Path) {
-			assert.Contains(t, byOperator.err.Error(), "ValidatingAdmissionPolicy '"+s.policy, "%s: refused by the policy", mu.Path)
+			assert.True(t, deniedByPolicyOf(byOperator.err, s.policy), "%s: refused by the policy: %v", mu.Path, byOperator.err)
 			denied++
 		}
 	}
@@ -249,7 +250,7 @@ func TestNamedAttacksDenied(t *testing.T) {
 			_, err := operatorDyn.Resource(gvr).Namespace(coredns.WatchNamespace).Patch(ctx, managedName(a.kind), "application/strategic-merge-patch+json",
 				[]byte(a.patch), metav1.PatchOptions{DryRun: dryRun})
 			require.Error(t, err, "admitted")
-			assert.Contains(t, err.Error(), "ValidatingAdmissionPolicy 'coredns-operator-scope", "refused by the policy: %v", err)
+			assert.True(t, deniedByPolicyOf(err, "coredns-operator-scope"), "refused by the policy: %v", err)
 		})
 	}
 	t.Run("an event naming another host", func(t *testing.T) {
@@ -262,7 +263,8 @@ func TestNamedAttacksDenied(t *testing.T) {
 		_, err := operatorDyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "events"}).Namespace(coredns.WatchNamespace).
 			Create(ctx, &unstructured.Unstructured{Object: event}, metav1.CreateOptions{DryRun: dryRun})
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "ValidatingAdmissionPolicy 'coredns-operator-scope'")
+		d, ok := channelsapi.AsPolicyDenial(err)
+		assert.True(t, ok && d.Policy == "coredns-operator-scope", "refused by the scope policy: %v", err)
 	})
 }
 
@@ -412,4 +414,11 @@ func stringsOf(v interface{}) []string {
 		}
 	}
 	return out
+}
+
+// deniedByPolicyOf tells whether a policy of the operator named by prefix (its scope or exact
+// policy) denied the request.
+func deniedByPolicyOf(err error, prefix string) bool {
+	d, ok := channelsapi.AsPolicyDenial(err)
+	return ok && strings.HasPrefix(d.Policy, prefix)
 }

@@ -100,12 +100,12 @@ func assertNothingUnlisted(t *testing.T) {
 	ctx := framework.Context(t)
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	listed := map[apply.ObjectRef]bool{}
+	listed := map[channelsapi.ObjectRef]bool{}
 	for key, value := range ns.Annotations {
-		if !strings.HasPrefix(key, apply.AnnotationPrefix) {
+		if !strings.HasPrefix(key, channelsapi.RecordKeyPrefix) {
 			continue
 		}
-		rec, err := apply.ParseChannelVersion(value)
+		rec, err := channelsapi.ParseChannelVersion(value)
 		require.NoError(t, err)
 		refs, err := rec.Objects()
 		require.NoError(t, err)
@@ -118,7 +118,7 @@ func assertNothingUnlisted(t *testing.T) {
 			items, err := dyn(t).Resource(gvr).List(ctx, metav1.ListOptions{LabelSelector: selector})
 			require.NoError(t, err)
 			for _, o := range items.Items {
-				ref := apply.ObjectRef{Group: gvr.Group, Kind: kind, Namespace: o.GetNamespace(), Name: o.GetName()}
+				ref := channelsapi.ObjectRef{Group: gvr.Group, Kind: kind, Namespace: o.GetNamespace(), Name: o.GetName()}
 				assert.True(t, listed[ref], "%s %s/%s is labelled for CoreDNS but no addon lists it", kind, o.GetNamespace(), o.GetName())
 			}
 		}
@@ -140,7 +140,7 @@ func assertRecordReadableByBoth(t *testing.T, location, addon string, s *kopsenv
 	t.Helper()
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	value := ns.Annotations[apply.AnnotationPrefix+addon]
+	value := ns.Annotations[channelsapi.RecordKeyPrefix+addon]
 	require.NotEmpty(t, value, "record of %s", addon)
 
 	ch, err := apply.ReadChannel(location, vfs.NewContext(s.Mem))
@@ -161,19 +161,19 @@ func assertRecordReadableByBoth(t *testing.T, location, addon string, s *kopsenv
 	assert.Equal(t, spec.Spec.ManifestHash, kops.ManifestHash)
 	assert.Equal(t, apply.SystemGeneration, kops.SystemGeneration)
 
-	ours, err := apply.ParseChannelVersion(value)
+	ours, err := channelsapi.ParseChannelVersion(value)
 	require.NoError(t, err)
 	assert.True(t, ours.Ours("kops-channels"))
 	refs, err := ours.Objects()
 	require.NoError(t, err)
-	assert.Contains(t, refs, apply.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"})
+	assert.Contains(t, refs, channelsapi.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"})
 }
 
 func assertRecord(t *testing.T, addon, want string) {
 	t.Helper()
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, want, ns.Annotations[apply.AnnotationPrefix+addon], "record of %s", addon)
+	assert.Equal(t, want, ns.Annotations[channelsapi.RecordKeyPrefix+addon], "record of %s", addon)
 }
 
 // assertNotOursUntouched checks that the addon our channel does not ship kept its record and its

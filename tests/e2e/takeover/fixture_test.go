@@ -38,7 +38,6 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
-	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
@@ -145,9 +144,9 @@ func setRecords(t *testing.T, records map[string]string) {
 	t.Helper()
 	annotations := map[string]interface{}{}
 	for name, value := range records {
-		annotations[apply.AnnotationPrefix+name] = value
+		annotations[channelsapi.RecordKeyPrefix+name] = value
 		if value == "" {
-			annotations[apply.AnnotationPrefix+name] = nil
+			annotations[channelsapi.RecordKeyPrefix+name] = nil
 		}
 	}
 	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": annotations}})
@@ -177,7 +176,7 @@ func reset(t *testing.T) {
 	require.NoError(t, err)
 	records := map[string]string{}
 	for key := range ns.Annotations {
-		if name, ok := strings.CutPrefix(key, apply.AnnotationPrefix); ok {
+		if name, ok := strings.CutPrefix(key, channelsapi.RecordKeyPrefix); ok {
 			records[name] = ""
 		}
 	}

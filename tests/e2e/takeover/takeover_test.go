@@ -208,7 +208,7 @@ func TestOperatorTakesOverKopsCoreDNS(t *testing.T) {
 	assertNothingUnlisted(t)
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	assert.NotContains(t, ns.Annotations, apply.AnnotationPrefix+builtInAddon, "the built-in addon's record is retired with it")
+	assert.NotContains(t, ns.Annotations, channelsapi.RecordKeyPrefix+builtInAddon, "the built-in addon's record is retired with it")
 	assertRecordReadableByBoth(t, location, operatorAddon, s)
 	assertNotOursUntouched(t, kopsRecords[notOurs])
 

@@ -34,7 +34,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
-	"k8s.io/kops/channels/pkg/apply"
 	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 )
@@ -74,11 +73,11 @@ func scalingUIDs(t *testing.T, owner string) map[string]types.UID {
 	t.Helper()
 	dyn, err := dynamic.NewForConfig(env.Config)
 	require.NoError(t, err)
-	listed := map[apply.ObjectRef]bool{}
+	listed := map[channelsapi.ObjectRef]bool{}
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	if value, ok := ns.Annotations[apply.AnnotationPrefix+owner]; assert.True(t, ok, "%s is recorded", owner) {
-		rec, err := apply.ParseChannelVersion(value)
+	if value, ok := ns.Annotations[channelsapi.RecordKeyPrefix+owner]; assert.True(t, ok, "%s is recorded", owner) {
+		rec, err := channelsapi.ParseChannelVersion(value)
 		require.NoError(t, err)
 		refs, err := rec.Objects()
 		require.NoError(t, err)
@@ -100,7 +99,7 @@ func scalingUIDs(t *testing.T, owner string) map[string]types.UID {
 		}
 		uids[key] = obj.GetUID()
 		assert.Equal(t, owner, obj.GetLabels()[channelsapi.LabelAddonName], "%s belongs to %s", key, owner)
-		assert.True(t, listed[apply.ObjectRef{Group: o.gvr.Group, Kind: o.kind, Namespace: o.namespace, Name: name}],
+		assert.True(t, listed[channelsapi.ObjectRef{Group: o.gvr.Group, Kind: o.kind, Namespace: o.namespace, Name: name}],
 			"%s is in the inventory of %s", key, owner)
 	}
 	return uids

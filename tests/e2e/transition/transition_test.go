@@ -39,6 +39,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/apply"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model/addons"
@@ -151,7 +152,7 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 			d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(framework.Context(t), "coredns", metav1.GetOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, step.owner, d.Labels["addon.kops.k8s.io/name"])
-			assert.Contains(t, inventory(t, step.owner), apply.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"},
+			assert.Contains(t, inventory(t, step.owner), channelsapi.ObjectRef{Group: "apps", Kind: "Deployment", Namespace: "kube-system", Name: "coredns"},
 				"the Deployment is in the inventory of the addon that owns it now, so that retiring that addon can delete it")
 			assertOwnedOnly(t, union(step.owners, kopsRecords))
 			scalingOwner := "coredns.addons.k8s.io"
@@ -174,7 +175,7 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
 	for name, value := range kopsRecords {
-		assert.Equal(t, value, ns.Annotations[apply.AnnotationPrefix+name], "kops's record of %s is untouched", name)
+		assert.Equal(t, value, ns.Annotations[channelsapi.RecordKeyPrefix+name], "kops's record of %s is untouched", name)
 	}
 	_, err = env.Clientset.CoreV1().Secrets("team-a").Get(ctx, "user-data", metav1.GetOptions{})
 	assert.NoError(t, err, "Secret team-a/user-data survives")
@@ -193,11 +194,11 @@ func TestSwitchOperatorOnAndOff(t *testing.T) {
 }
 
 // inventory lists the objects of an addon's record in kube-system.
-func inventory(t *testing.T, addon string) []apply.ObjectRef {
+func inventory(t *testing.T, addon string) []channelsapi.ObjectRef {
 	t.Helper()
 	ns, err := env.Clientset.CoreV1().Namespaces().Get(framework.Context(t), "kube-system", metav1.GetOptions{})
 	require.NoError(t, err)
-	rec, err := apply.ParseChannelVersion(ns.Annotations[apply.AnnotationPrefix+addon])
+	rec, err := channelsapi.ParseChannelVersion(ns.Annotations[channelsapi.RecordKeyPrefix+addon])
 	require.NoError(t, err)
 	refs, err := rec.Objects()
 	require.NoError(t, err)
@@ -223,10 +224,10 @@ func onAKopsCluster(t *testing.T, location string, mem *vfs.MemFS) map[string]st
 	}
 	annotations := map[string]interface{}{}
 	for name, value := range records {
-		annotations[apply.AnnotationPrefix+name] = value
+		annotations[channelsapi.RecordKeyPrefix+name] = value
 	}
 	for _, a := range ch.Addons {
-		annotations[apply.AnnotationPrefix+a.Spec.Name] = kopsRecord(a.Spec.ID, a.Spec.ManifestHash)
+		annotations[channelsapi.RecordKeyPrefix+a.Spec.Name] = kopsRecord(a.Spec.ID, a.Spec.ManifestHash)
 	}
 	patch, err := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": annotations}})
 	require.NoError(t, err)

@@ -20,38 +20,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/channels/pkg/api"
 )
-
-var policyBindingKind = schema.GroupKind{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}
-
-// checkProbe refuses an enforcement probe that channels could not run: on another kind than a
-// policy binding, or malformed. A bad probe found only mid-apply would leave the addon half done.
-func checkProbe(o *unstructured.Unstructured) error {
-	value, ok := o.GetAnnotations()[api.EnforcementProbeAnnotation]
-	if !ok {
-		return nil
-	}
-	if o.GroupVersionKind().GroupKind() != policyBindingKind {
-		return fmt.Errorf("annotation %s belongs on a ValidatingAdmissionPolicyBinding, not on %s", api.EnforcementProbeAnnotation, manifestKeyOf(o))
-	}
-	if policy, _, _ := unstructured.NestedString(o.Object, "spec", "policyName"); policy == "" {
-		return fmt.Errorf("%s has annotation %s but no spec.policyName", manifestKeyOf(o), api.EnforcementProbeAnnotation)
-	}
-	_, err := api.ParseEnforcementProbe(value)
-	return err
-}
 
 // proveEnforced runs the probe of a policy binding until the API server denies it by that policy
 // and binding: from then on the policy confines the probe's user, and what it confines may be
@@ -70,8 +50,6 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 		return fmt.Errorf("%s: probe: %w", what, err)
 	}
 	obj := &unstructured.Unstructured{Object: probe.Object}
-	// The API server's words when a Deny binding refuses a request.
-	denial := fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request", policy, binding.GetName())
 	deadline := time.Now().Add(a.opts.EnforceTimeout)
 	for delay := 2 * time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		_, err := client.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: a.opts.FieldManager})
@@ -79,7 +57,7 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 		switch {
 		case err == nil:
 			last = "admitted"
-		case strings.Contains(err.Error(), denial):
+		case deniedBy(err, policy, binding.GetName()):
 			return nil
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -96,6 +74,11 @@ func (a *Applier) proveEnforced(ctx context.Context, binding *unstructured.Unstr
 			return err
 		}
 	}
+}
+
+func deniedBy(err error, policy, binding string) bool {
+	d, ok := api.AsPolicyDenial(err)
+	return ok && d.Policy == policy && d.Binding == binding
 }
 
 // probeClient acts as the probe's user with the group system:masters, so that RBAC lets the request

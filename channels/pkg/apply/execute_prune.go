@@ -21,11 +21,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -44,7 +44,7 @@ import (
 // resources, as for applying), whatever the order of the prune spec's kinds: a policy is never
 // deleted before the rights it confines. It returns the keys of the inventory's entries that are
 // gone (deleted, or no longer the addon's).
-func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion, custom func(schema.GroupKind) bool) (map[string]bool, error) {
+func (a *Applier) prune(ctx context.Context, addon *Addon, prev *api.ChannelVersion, custom func(schema.GroupKind) bool) (map[string]bool, error) {
 	gone := map[string]bool{}
 	if addon.Spec.Prune == nil || !prev.Ours(a.opts.FieldManager) {
 		return gone, nil
@@ -55,7 +55,7 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion,
 	}
 	wanted := map[string]bool{}
 	for _, o := range addon.Objects {
-		wanted[refOf(o).key()] = true
+		wanted[refOf(o).Key()] = true
 	}
 	var doomed []*unstructured.Unstructured
 	for _, k := range addon.Spec.Prune.Kinds {
@@ -67,9 +67,9 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion,
 		if err != nil {
 			return nil, fmt.Errorf("pruning %s: label selector %q: %w", gk, k.LabelSelector, err)
 		}
-		candidates := map[string][]ObjectRef{} // by namespace
+		candidates := map[string][]api.ObjectRef{} // by namespace
 		for _, r := range old {
-			if r.GroupKind() == gk && !wanted[r.key()] && !gone[r.key()] && inNamespaces(r.Namespace, k.Namespaces) {
+			if r.GroupKind() == gk && !wanted[r.Key()] && !gone[r.Key()] && inNamespaces(r.Namespace, k.Namespaces) {
 				candidates[r.Namespace] = append(candidates[r.Namespace], r)
 			}
 		}
@@ -79,15 +79,15 @@ func (a *Applier) prune(ctx context.Context, addon *Addon, prev *ChannelVersion,
 				return nil, fmt.Errorf("pruning %s: %w", gk, err)
 			}
 			for _, r := range candidates[ns] {
-				o, found := objs[r.key()]
+				o, found := objs[r.Key()]
 				switch {
 				case !found:
-					gone[r.key()] = true // deleted by someone, or now another addon's
+					gone[r.Key()] = true // deleted by someone, or now another addon's
 				case !selector.Matches(labels.Set(o.GetLabels())) || !appliedBy(o, a.opts.FieldManager):
 					// not to be pruned, or not made by us: left alone and still listed
 				default:
 					doomed = append(doomed, o)
-					gone[r.key()] = true
+					gone[r.Key()] = true
 				}
 			}
 		}
@@ -118,7 +118,7 @@ func inNamespaces(namespace string, namespaces []string) bool {
 // listInventoried finds those of refs (all of kind gk in namespace, "" when cluster-scoped) that
 // exist and still carry the addon's label, by their keys. One list request per kind and namespace.
 // A kind the server no longer serves has no objects left.
-func (a *Applier) listInventoried(ctx context.Context, gk schema.GroupKind, namespace string, refs []ObjectRef, addonName string) (map[string]*unstructured.Unstructured, error) {
+func (a *Applier) listInventoried(ctx context.Context, gk schema.GroupKind, namespace string, refs []api.ObjectRef, addonName string) (map[string]*unstructured.Unstructured, error) {
 	mapping, err := a.resources.RESTMapping(ctx, gk)
 	if meta.IsNoMatchError(err) {
 		return nil, nil
@@ -139,12 +139,12 @@ func (a *Applier) listInventoried(ctx context.Context, gk schema.GroupKind, name
 	}
 	want := map[string]bool{}
 	for _, r := range refs {
-		want[r.key()] = true
+		want[r.Key()] = true
 	}
 	out := map[string]*unstructured.Unstructured{}
 	for i := range list.Items {
 		o := &list.Items[i]
-		key := objectKey(gk, namespace, o.GetName())
+		key := api.ObjectRef{Group: gk.Group, Kind: gk.Kind, Namespace: namespace, Name: o.GetName()}.Key()
 		if want[key] {
 			out[key] = o
 		}
@@ -180,6 +180,12 @@ func (a *Applier) clientOf(ctx context.Context, o unstructured.Unstructured) (dy
 	return a.dynamic.Resource(mapping.Resource).Namespace(o.GetNamespace()), nil
 }
 
-func objectKey(gk schema.GroupKind, namespace, name string) string {
-	return strings.Join([]string{gk.Group, gk.Kind, namespace, name}, "/")
+// appliedBy tells whether fieldManager server-side applied any of the object's fields.
+func appliedBy(o *unstructured.Unstructured, fieldManager string) bool {
+	for _, m := range o.GetManagedFields() {
+		if m.Manager == fieldManager && m.Operation == metav1.ManagedFieldsOperationApply {
+			return true
+		}
+	}
+	return false
 }

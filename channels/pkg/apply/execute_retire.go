@@ -22,10 +22,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -33,67 +33,44 @@ import (
 	"k8s.io/kops/channels/pkg/api"
 )
 
-// LeftAlone is the outcome of an addon that left the channel but whose record another tool wrote:
-// it is reported and nothing of it is touched.
-const LeftAlone Outcome = "left alone"
-
-// retire removes what addons that left the channel put on the cluster. Only records this tool wrote
-// (Ours) from this same channel are retired: other channels' addons are theirs to manage, and an
-// addon recorded by kops's channels or an older channels, even from this channel's location, is
-// reported and left alone. Of a retired addon, exactly the objects its inventory lists that still
-// carry its label, that no addon of the channel claims and that our field manager applied are
-// deleted, or handed over to the addon their api.AnnotationHandoverTo names when that addon is in the
-// channel (the object then moves to that addon's inventory); then its record is removed.
-// Namespaces and CRDs stay (deleting them would take everything in them along). It runs after the
-// channel's addons were applied, so objects another addon now claims carry that addon's label.
-func (a *Applier) retire(ctx context.Context, ch *Channel, records map[string]record, takingOver map[string]bool) ([]Result, error) {
+// executeRetire removes what addons that left the channel put on the cluster. Which addons those
+// are follows from the records as the apply left them (planRetire): a takeover that succeeded is
+// ours now and retired, one that failed is left alone. Of a retired addon, exactly the objects its
+// inventory lists that still carry its label, that no addon of the channel claims and that our
+// field manager applied are deleted, or handed over to the addon their api.AnnotationHandoverTo
+// names when that addon is in the channel (the object then moves to that addon's inventory); then
+// its record is removed. Namespaces and CRDs stay (deleting them would take everything in them
+// along). It runs after the channel's addons were applied, so objects another addon now claims
+// carry that addon's label.
+func (a *Applier) executeRetire(ctx context.Context, p *plan) []Result {
 	inChannel := map[string]bool{}
 	claimed := map[string]bool{}
-	for _, addon := range ch.Addons {
+	for _, addon := range p.channel.Addons {
 		inChannel[addon.Spec.Name] = true
 		for _, o := range addon.Objects {
-			claimed[refOf(o).key()] = true
+			claimed[refOf(o).Key()] = true
 		}
 	}
-	var removed []string
-	var results []Result
-	for name, rec := range records {
-		fromHere := rec.version.Channel != nil && *rec.version.Channel == ch.Location
-		switch {
-		case !fromHere || inChannel[name] || takingOver[name]:
-		case rec.version.Ours(a.opts.FieldManager):
-			removed = append(removed, name)
-		default:
-			results = append(results, Result{Name: name, ID: rec.version.ID, Outcome: LeftAlone,
-				Reason: "managed by another tool: recorded by kops's channels or an older channels, not in this channel; nothing of it is touched"})
-		}
-	}
-	sort.Strings(removed)
-	for _, name := range removed {
+	results, retire := a.planRetire(p.channel, p.records, nil)
+	for _, name := range retire {
 		r := Result{Name: name, Reason: "left the channel"}
-		if !a.opts.Yes {
-			r.Outcome = WouldPrune
-			results = append(results, r)
-			continue
-		}
-		done, err := a.retireAddon(ctx, name, records, inChannel, claimed)
+		done, err := a.retireAddon(ctx, name, p.records, inChannel, claimed)
 		if err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, fmt.Sprintf("retiring: %v", err), err
-		} else if err := a.writeRecord(ctx, records[name].namespace, name, nil); err != nil {
+		} else if err := a.writeRecord(ctx, p.records[name].namespace, name, nil); err != nil {
 			r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		} else {
 			r.Outcome, r.Reason = Retired, r.Reason+done.String()
 		}
 		results = append(results, r)
 	}
-	sort.SliceStable(results, func(i, j int) bool { return results[i].Name < results[j].Name })
-	return results, nil
+	return sortedByName(results)
 }
 
 // retiredObject is an object of a retired addon and the addon it is handed over to ("" to delete).
 type retiredObject struct {
 	obj *unstructured.Unstructured
-	ref ObjectRef
+	ref api.ObjectRef
 	to  string
 }
 
@@ -136,8 +113,8 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 			return done, fmt.Errorf("listing %s: %w", gk, err)
 		}
 		for _, r := range group {
-			o := found[r.key()]
-			if o == nil || claimed[r.key()] || !appliedBy(o, a.opts.FieldManager) {
+			o := found[r.Key()]
+			if o == nil || claimed[r.Key()] || !appliedBy(o, a.opts.FieldManager) {
 				continue
 			}
 			to := o.GetAnnotations()[api.AnnotationHandoverTo]
@@ -190,7 +167,7 @@ func (a *Applier) retireAddon(ctx context.Context, name string, records map[stri
 // runs before they are relabelled, so that an object is never outside every inventory: should the
 // relabelling fail, the next run finds it again under its old addon's label.
 func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, records map[string]record) error {
-	moved := map[string][]ObjectRef{}
+	moved := map[string][]api.ObjectRef{}
 	for _, ro := range objs {
 		if ro.to != "" {
 			moved[ro.to] = append(moved[ro.to], ro.ref)
@@ -203,7 +180,7 @@ func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, recor
 			return fmt.Errorf("reading the inventory of %s: %w", to, err)
 		}
 		v := *target.version
-		if err := v.setInventory(append(current, moved[to]...)); err != nil {
+		if err := v.SetInventory(append(current, moved[to]...)); err != nil {
 			return err
 		}
 		if n := len(v.Encode()); n > maxRecordBytes {
@@ -218,8 +195,8 @@ func (a *Applier) moveInventory(ctx context.Context, objs []retiredObject, recor
 }
 
 // groupByKindAndNamespace splits sorted refs into runs of one kind in one namespace.
-func groupByKindAndNamespace(refs []ObjectRef) [][]ObjectRef {
-	var out [][]ObjectRef
+func groupByKindAndNamespace(refs []api.ObjectRef) [][]api.ObjectRef {
+	var out [][]api.ObjectRef
 	for i, r := range refs {
 		if i == 0 || r.GroupKind() != refs[i-1].GroupKind() || r.Namespace != refs[i-1].Namespace {
 			out = append(out, nil)

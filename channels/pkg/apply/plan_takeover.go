@@ -22,85 +22,13 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"k8s.io/kops/channels/pkg/api"
 )
-
-// TakenOver is the outcome of an addon of the channel's takeOver list whose record another tool
-// wrote: its manifest was applied over its objects and recorded as ours, and it is retired in the
-// same run like any addon of ours that left the channel.
-const TakenOver Outcome = "taken over"
-
-// labelKopsAddon is the label kops's addon templates give their objects (k8s-addon: <addon>);
-// kops adds api.LabelAddonName when it builds the channel.
-const labelKopsAddon = "k8s-addon"
-
-// takeOver runs before the channel's addons are applied. For each addon of ch.TakeOver whose record
-// another tool (kops's channels) wrote from this channel's location, the objects of its manifest
-// that exist on the cluster carrying that tool's label for the addon are applied and recorded, with
-// their inventory, in place of that record: retirement, later in the run, then hands them over or
-// deletes them exactly as it does the channel's own addons' objects. Nothing is created, and an
-// object of the manifest that exists without the label is not touched (it is someone else's), so a
-// takeover deletes only objects the other tool made for the addon. A record that is ours, from
-// elsewhere or absent is left to the usual rules. It returns the results and, for a dry run, the
-// addons it would take over (which retirement then does not report again).
-func (a *Applier) takeOver(ctx context.Context, ch *Channel, records map[string]record) ([]Result, map[string]bool) {
-	var results []Result
-	pending := map[string]bool{}
-	provider := providers(ch.Addons)
-	for _, addon := range ch.TakeOver {
-		rec, ok := records[addon.Spec.Name]
-		if !ok || rec.version.Ours(a.opts.FieldManager) || rec.version.Channel == nil || *rec.version.Channel != ch.Location {
-			continue
-		}
-		r := Result{Name: addon.Spec.Name, ID: addon.Spec.ID,
-			Reason: "recorded by another tool and replaced in this channel: its objects are taken over, then retired"}
-		fail := func(err error) {
-			r.Outcome, r.Reason, r.Err = Failed, "taking over: "+err.Error(), err
-		}
-		made, foreign, err := a.madeByOthers(ctx, addon)
-		if len(foreign) > 0 {
-			r.Reason += "; not touched, without its label: " + strings.Join(foreign, ", ")
-		}
-		var refs []ObjectRef
-		if err == nil {
-			refs, err = a.inventoryFor(made, nil)
-		}
-		if err == nil {
-			_, err = a.newRecord(ch, made, refs)
-		}
-		if err == nil {
-			err = a.checkDowngrades(ctx, made)
-		}
-		switch {
-		case err != nil:
-			fail(err)
-		case !a.opts.Yes:
-			r.Outcome = WouldApply
-			pending[addon.Spec.Name] = true
-		default:
-			if err := a.applyObjects(ctx, made, provider); err != nil {
-				fail(err)
-				break
-			}
-			written, err := a.newRecord(ch, made, refs)
-			if err == nil {
-				err = a.writeRecord(ctx, rec.namespace, addon.Spec.Name, written)
-			}
-			if err != nil {
-				fail(err)
-				break
-			}
-			records[addon.Spec.Name] = record{namespace: rec.namespace, version: written}
-			r.Outcome = TakenOver
-		}
-		results = append(results, r)
-	}
-	return results, pending
-}
 
 // madeByOthers is the addon with only the objects of its manifest that exist on the cluster
 // carrying the other tool's label for it (api.LabelAddonName or kops's k8s-addon); foreign names those
@@ -132,7 +60,7 @@ func (a *Applier) madeByOthers(ctx context.Context, addon *Addon) (made *Addon, 
 
 func labelledFor(o *unstructured.Unstructured, addon string) bool {
 	l := o.GetLabels()
-	return l[api.LabelAddonName] == addon || l[labelKopsAddon] == addon
+	return l[api.LabelAddonName] == addon || l[api.LabelKopsAddon] == addon
 }
 
 // takeoverNote names, for an addon of the channel whose record another tool wrote, the objects of

@@ -25,10 +25,6 @@ import (
 	"github.com/blang/semver/v4"
 )
 
-// NotForThisVersion is the outcome of an addon whose kubernetesVersion range does not admit the
-// cluster's version: it is not applied, and, being in the channel, not retired either.
-const NotForThisVersion Outcome = "not for this version"
-
 // kopsFields says what kops's fields of an addon make of it here: "" to go on; Failed when it
 // needs PKI (a CA that only kops's channels creates) or its kubernetesVersion cannot be checked;
 // NotForThisVersion when the range does not admit the cluster's version.
