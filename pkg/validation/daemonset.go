@@ -20,28 +20,31 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
 
 var daemonSetResource = appsv1.SchemeGroupVersion.WithResource("daemonsets")
 
-// checkDaemonSet requires the DaemonSet's controller to have seen its latest spec, and its current
-// pod to be ready on every node it is scheduled to. A node without it is a node whose pods' metadata
-// requests go nowhere.
+// checkDaemonSet requires the DaemonSet to be rolled out and ready on every node it is scheduled to,
+// as pkg/health judges it. A node without it is a node whose pods' metadata requests go nowhere.
 func (a *attempt) checkDaemonSet(namespace, name string) Check {
 	c := Check{Kind: "DaemonSet", Name: namespace + "/" + name}
 	d := &appsv1.DaemonSet{}
-	if fetchFailed(a.get(daemonSetResource, namespace, name, d), &c) {
+	h, ok := a.judge(daemonSetResource, namespace, name, d, &c)
+	if !ok {
 		return c
 	}
 	st := d.Status
 	switch {
-	case st.ObservedGeneration < d.Generation:
-		c.Message = fmt.Sprintf("not ready: generation %d not yet observed by its controller", d.Generation)
-	case st.NumberReady < st.DesiredNumberScheduled || st.UpdatedNumberScheduled < st.DesiredNumberScheduled:
-		c.Message = fmt.Sprintf("not ready: %d of %d nodes ready, %d updated", st.NumberReady, st.DesiredNumberScheduled, st.UpdatedNumberScheduled)
-	default:
+	case !h.Observed:
+		c.Message = "not ready: " + h.Message
+	case h.Current():
 		c.OK = true
 		c.Message = fmt.Sprintf("ready on %d/%d nodes", st.NumberReady, st.DesiredNumberScheduled)
+	case h.Status == kstatus.FailedStatus:
+		c.Message = "failed: " + h.Message
+	default:
+		c.Message = fmt.Sprintf("not ready: %d of %d nodes ready, %d updated", st.NumberReady, st.DesiredNumberScheduled, st.UpdatedNumberScheduled)
 	}
 	return c
 }

@@ -31,10 +31,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/kube2iam"
+	"k8s.io/kops/pkg/health"
 	"k8s.io/kops/pkg/operator"
 )
 
@@ -227,32 +229,54 @@ func short(hash string) string {
 	return hash
 }
 
-// checkDeployment requires the Deployment's controller to have seen its latest spec and to report
-// it Available.
+// checkDeployment requires the Deployment to be rolled out and ready, as pkg/health judges it; a
+// failure names what is missing, in the Deployment's own terms where it has them.
 func (a *attempt) checkDeployment(namespace, name string) Check {
 	c := Check{Kind: "Deployment", Name: namespace + "/" + name}
 	d := &appsv1.Deployment{}
-	if fetchFailed(a.get(deploymentResource, namespace, name, d), &c) {
+	h, ok := a.judge(deploymentResource, namespace, name, d, &c)
+	if !ok {
 		return c
 	}
-	if d.Status.ObservedGeneration < d.Generation {
-		c.Message = fmt.Sprintf("not available: generation %d not yet observed by its controller", d.Generation)
-		return c
-	}
-	for _, cond := range d.Status.Conditions {
-		if cond.Type != appsv1.DeploymentAvailable {
-			continue
+	var available *appsv1.DeploymentCondition
+	for i, cond := range d.Status.Conditions {
+		if cond.Type == appsv1.DeploymentAvailable {
+			available = &d.Status.Conditions[i]
 		}
-		if cond.Status == corev1.ConditionTrue {
-			c.OK = true
-			c.Message = fmt.Sprintf("available, %d/%d replicas ready", d.Status.ReadyReplicas, replicas(d))
-			return c
-		}
-		c.Message = fmt.Sprintf("not available: %s %s", cond.Reason, cond.Message)
-		return c
 	}
-	c.Message = fmt.Sprintf("not available: no Available condition yet, %d/%d replicas ready", d.Status.ReadyReplicas, replicas(d))
+	switch {
+	case !h.Observed:
+		c.Message = "not available: " + h.Message
+	case h.Current():
+		c.OK = true
+		c.Message = fmt.Sprintf("available, %d/%d replicas ready", d.Status.ReadyReplicas, replicas(d))
+	case h.Status == kstatus.FailedStatus:
+		c.Message = "failed: " + h.Message
+	case available == nil:
+		c.Message = fmt.Sprintf("not available: no Available condition yet, %d/%d replicas ready", d.Status.ReadyReplicas, replicas(d))
+	case available.Status != corev1.ConditionTrue:
+		c.Message = fmt.Sprintf("not available: %s %s", available.Reason, available.Message)
+	default:
+		c.Message = "not ready: " + h.Message
+	}
 	return c
+}
+
+// judge reads one workload, its health and its typed form; when it cannot, it says why on c.
+func (a *attempt) judge(gvr schema.GroupVersionResource, namespace, name string, into any, c *Check) (health.Result, bool) {
+	u, err := a.read(gvr, namespace, name)
+	if fetchFailed(err, c) {
+		return health.Result{}, false
+	}
+	h, err := health.Of(u)
+	if err == nil {
+		err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, into)
+	}
+	if err != nil {
+		c.Message = err.Error()
+		return health.Result{}, false
+	}
+	return h, true
 }
 
 func replicas(d *appsv1.Deployment) int32 {

@@ -88,7 +88,7 @@ func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 		}
 		deps = append(deps, f.Key())
 	}
-	return c.AddTask(&fitasks.LedgerFinish{
+	return c.AddTask(&fitasks.StaleFiles{
 		Name: "igconfig/ (groups that are gone)", Ledger: LedgerLocation, Under: "igconfig/",
 		Keep: slices.Sorted(maps.Keys(written)), RemoveEmptyFolders: true,
 		Deps: append(deps, ledger.Key()),

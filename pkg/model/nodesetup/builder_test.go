@@ -46,7 +46,7 @@ func TestBuilder(t *testing.T) {
 	require.NoError(t, err)
 	got := map[string][]byte{}
 	var ledger *fitasks.LedgerUpdate
-	var stale *fitasks.LedgerFinish
+	var stale *fitasks.StaleFiles
 	for _, task := range mc.Tasks() {
 		switch task := task.(type) {
 		case *fitasks.ManagedFile:
@@ -54,7 +54,7 @@ func TestBuilder(t *testing.T) {
 			assert.Equal(t, []fi.TaskKey{{Kind: fitasks.LedgerKind, Name: LedgerLocation}}, task.Deps, "recorded before it is written")
 		case *fitasks.LedgerUpdate:
 			ledger = task
-		case *fitasks.LedgerFinish:
+		case *fitasks.StaleFiles:
 			stale = task
 		default:
 			t.Fatalf("unexpected task %T", task)

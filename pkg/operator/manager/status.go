@@ -19,12 +19,12 @@ package manager
 import (
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
+	"k8s.io/kops/pkg/health"
 	"k8s.io/kops/pkg/operator"
 )
 
@@ -47,9 +47,10 @@ const maxErrors = 16
 
 // workload is the state of the managed workload the status reports on.
 type workload struct {
-	// available: some replica serves; rolledOut: every replica runs the current template.
-	available, rolledOut bool
-	detail               string
+	// available: some replica serves; rolledOut: every replica runs the current template and is
+	// ready; stalled: the rollout will not finish without a change. As pkg/health judges them.
+	available, rolledOut, stalled bool
+	detail                        string
 }
 
 // computeStatus is the status for the object's generation given the errors of this reconcile and
@@ -85,9 +86,12 @@ func computeStatus(generation int64, previous *operator.Status, errs []error, w 
 	} else {
 		set(ConditionAvailable, false, "NoReplicasAvailable", w.detail)
 	}
-	if w.rolledOut {
+	switch {
+	case w.rolledOut:
 		set(ConditionProgressing, false, "RolloutComplete", w.detail)
-	} else {
+	case w.stalled:
+		set(ConditionProgressing, false, "RolloutStalled", w.detail)
+	default:
 		set(ConditionProgressing, true, "RollingOut", w.detail)
 	}
 	if len(errs) > 0 {
@@ -97,7 +101,7 @@ func computeStatus(generation int64, previous *operator.Status, errs []error, w 
 	}
 
 	switch {
-	case len(errs) > 0:
+	case len(errs) > 0 || w.stalled:
 		st.Phase = PhaseDegraded
 	case w.available && w.rolledOut:
 		st.Phase = PhaseReady
@@ -108,53 +112,22 @@ func computeStatus(generation int64, previous *operator.Status, errs []error, w 
 	return st
 }
 
-// workloadState reads the state of the managed workload m from u, its cached copy (nil when it does
-// not exist).
+// workloadState judges the managed workload m from u, its cached copy (nil when it does not exist).
 func workloadState(m operator.Managed, namespace string, u *unstructured.Unstructured) (workload, error) {
 	if u == nil {
 		return workload{detail: fmt.Sprintf("%s %s/%s does not exist", m.Kind, namespace, m.Name)}, nil
 	}
-	switch m.Kind {
-	case "Deployment":
-		d := &appsv1.Deployment{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, d); err != nil {
-			return workload{}, fmt.Errorf("reading Deployment %s/%s: %w", namespace, m.Name, err)
-		}
-		return deploymentState(d), nil
-	case "DaemonSet":
-		ds := &appsv1.DaemonSet{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, ds); err != nil {
-			return workload{}, fmt.Errorf("reading DaemonSet %s/%s: %w", namespace, m.Name, err)
-		}
-		return daemonSetState(ds), nil
+	if m.Kind != "Deployment" && m.Kind != "DaemonSet" {
+		return workload{}, fmt.Errorf("%s %s/%s: no rule says when it is available", m.Kind, namespace, m.Name)
 	}
-	return workload{}, fmt.Errorf("%s %s/%s: no rule says when it is available", m.Kind, namespace, m.Name)
-}
-
-// deploymentState says whether the Deployment serves (some replica available) and whether its
-// controller has rolled out the current template to every replica.
-func deploymentState(d *appsv1.Deployment) workload {
-	want := int32(1)
-	if d.Spec.Replicas != nil {
-		want = *d.Spec.Replicas
+	h, err := health.Of(u)
+	if err != nil {
+		return workload{}, err
 	}
-	s := d.Status
 	return workload{
-		available: s.AvailableReplicas > 0,
-		rolledOut: s.ObservedGeneration >= d.Generation && s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want,
-		detail: fmt.Sprintf("Deployment %s/%s: %d of %d replicas updated, %d available (generation %d, observed %d)",
-			d.Namespace, d.Name, s.UpdatedReplicas, want, s.AvailableReplicas, d.Generation, s.ObservedGeneration),
-	}
-}
-
-// daemonSetState says whether the DaemonSet serves (some pod available) and whether its controller
-// has rolled out the current template to every node it schedules to.
-func daemonSetState(ds *appsv1.DaemonSet) workload {
-	s := ds.Status
-	return workload{
-		available: s.NumberAvailable > 0,
-		rolledOut: s.ObservedGeneration >= ds.Generation && s.UpdatedNumberScheduled == s.DesiredNumberScheduled && s.NumberAvailable == s.DesiredNumberScheduled,
-		detail: fmt.Sprintf("DaemonSet %s/%s: %d of %d pods updated, %d available (generation %d, observed %d)",
-			ds.Namespace, ds.Name, s.UpdatedNumberScheduled, s.DesiredNumberScheduled, s.NumberAvailable, ds.Generation, s.ObservedGeneration),
-	}
+		available: h.Available,
+		rolledOut: h.Current(),
+		stalled:   h.Status == status.FailedStatus,
+		detail:    fmt.Sprintf("%s %s/%s: %s", m.Kind, namespace, m.Name, h.Message),
+	}, nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -34,14 +35,39 @@ import (
 
 func deploymentWith(generation int64, replicas int32, s appsv1.DeploymentStatus) *appsv1.Deployment {
 	return &appsv1.Deployment{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
 		ObjectMeta: metav1.ObjectMeta{Name: "coredns", Namespace: "kube-system", Generation: generation},
-		Spec:       appsv1.DeploymentSpec{Replicas: ptr.To(replicas)},
+		Spec:       appsv1.DeploymentSpec{Replicas: ptr.To(replicas), ProgressDeadlineSeconds: ptr.To(int32(600))},
 		Status:     s,
 	}
 }
 
+// rolledOutConditions are what the Deployment controller reports once every replica runs the
+// current template.
+var rolledOutConditions = []appsv1.DeploymentCondition{
+	{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable"},
+	{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable"},
+}
+
+func toU(t *testing.T, obj any) *unstructured.Unstructured {
+	t.Helper()
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	require.NoError(t, err)
+	return &unstructured.Unstructured{Object: m}
+}
+
+func deploymentState(t *testing.T, d *appsv1.Deployment) workload {
+	t.Helper()
+	w, err := workloadState(operator.Managed{Kind: "Deployment", Name: d.Name}, d.Namespace, toU(t, d))
+	require.NoError(t, err)
+	return w
+}
+
 func TestComputeStatus(t *testing.T) {
-	rolledOut := appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, AvailableReplicas: 2}
+	rolledOut := appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2, Conditions: rolledOutConditions}
+	stalled := rolledOut
+	stalled.UpdatedReplicas = 1
+	stalled.Conditions = []appsv1.DeploymentCondition{rolledOutConditions[0], {Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded"}}
 	for _, tc := range []struct {
 		name                             string
 		errs                             []error
@@ -53,14 +79,15 @@ func TestComputeStatus(t *testing.T) {
 		{"no Deployment yet", nil, nil, PhaseProgressing, false, false, true, false},
 		{"rolled out", nil, deploymentWith(3, 2, rolledOut), PhaseReady, true, true, false, false},
 		{"new generation not yet observed", nil, deploymentWith(4, 2, rolledOut), PhaseProgressing, false, true, true, false},
-		{"one replica of two updated", nil, deploymentWith(3, 2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 1, AvailableReplicas: 2}), PhaseProgressing, false, true, true, false},
+		{"one replica of two updated", nil, deploymentWith(3, 2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 1, ReadyReplicas: 2, AvailableReplicas: 2, Conditions: rolledOutConditions}), PhaseProgressing, false, true, true, false},
+		{"rollout past its deadline", nil, deploymentWith(3, 2, stalled), PhaseDegraded, false, true, false, false},
 		{"nothing available", nil, deploymentWith(3, 1, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 1, UpdatedReplicas: 1}), PhaseProgressing, false, false, true, false},
 		{"apply refused", []error{errors.New("applying ConfigMap kube-system/coredns: forbidden")}, deploymentWith(3, 2, rolledOut), PhaseDegraded, false, true, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := workload{detail: "Deployment kube-system/coredns does not exist"}
 			if tc.d != nil {
-				w = deploymentState(tc.d)
+				w = deploymentState(t, tc.d)
 			}
 			st := computeStatus(7, nil, tc.errs, w)
 			assert.Equal(t, int64(7), st.ObservedGeneration)
@@ -100,29 +127,23 @@ func TestComputeStatusBoundsErrorsAndKeepsTransitionTimes(t *testing.T) {
 // The state of each workload kind, and of one that does not exist: what the status's conditions
 // are computed from.
 func TestWorkloadState(t *testing.T) {
-	toU := func(obj any) *unstructured.Unstructured {
-		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-		require.NoError(t, err)
-		return &unstructured.Unstructured{Object: m}
-	}
 	w, err := workloadState(operator.Managed{Kind: "Deployment", Name: "coredns"}, "kube-system", nil)
 	require.NoError(t, err)
 	assert.Equal(t, workload{detail: "Deployment kube-system/coredns does not exist"}, w)
 
-	w, err = workloadState(operator.Managed{Kind: "Deployment", Name: "coredns"}, "kube-system",
-		toU(deploymentWith(3, 2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, AvailableReplicas: 2})))
-	require.NoError(t, err)
+	w = deploymentState(t, deploymentWith(3, 2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2, Conditions: rolledOutConditions}))
 	assert.True(t, w.available && w.rolledOut, w.detail)
+	assert.Equal(t, "Deployment kube-system/coredns: Deployment is available. Replicas: 2", w.detail)
 
 	ds := func(generation int64, s appsv1.DaemonSetStatus) *unstructured.Unstructured {
-		return toU(&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "node-local-dns", Namespace: "kube-system", Generation: generation}, Status: s})
+		return toU(t, &appsv1.DaemonSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "DaemonSet"}, ObjectMeta: metav1.ObjectMeta{Name: "node-local-dns", Namespace: "kube-system", Generation: generation}, Status: s})
 	}
 	for _, tc := range []struct {
 		name                 string
 		obj                  *unstructured.Unstructured
 		available, rolledOut bool
 	}{
-		{"every node runs the current template", ds(2, appsv1.DaemonSetStatus{ObservedGeneration: 2, DesiredNumberScheduled: 3, UpdatedNumberScheduled: 3, NumberAvailable: 3}), true, true},
+		{"every node runs the current template", ds(2, appsv1.DaemonSetStatus{ObservedGeneration: 2, DesiredNumberScheduled: 3, CurrentNumberScheduled: 3, UpdatedNumberScheduled: 3, NumberReady: 3, NumberAvailable: 3}), true, true},
 		{"one node still runs the old one", ds(2, appsv1.DaemonSetStatus{ObservedGeneration: 2, DesiredNumberScheduled: 3, UpdatedNumberScheduled: 2, NumberAvailable: 3}), true, false},
 		{"new generation not yet observed", ds(3, appsv1.DaemonSetStatus{ObservedGeneration: 2, DesiredNumberScheduled: 3, UpdatedNumberScheduled: 3, NumberAvailable: 3}), true, false},
 		{"nothing available", ds(2, appsv1.DaemonSetStatus{ObservedGeneration: 2, DesiredNumberScheduled: 3, UpdatedNumberScheduled: 3}), false, false},
@@ -134,6 +155,6 @@ func TestWorkloadState(t *testing.T) {
 			assert.Equal(t, tc.rolledOut, w.rolledOut, w.detail)
 		})
 	}
-	_, err = workloadState(operator.Managed{Kind: "ConfigMap", Name: "x"}, "kube-system", toU(&appsv1.Deployment{}))
+	_, err = workloadState(operator.Managed{Kind: "ConfigMap", Name: "x"}, "kube-system", toU(t, &appsv1.Deployment{}))
 	assert.ErrorContains(t, err, "no rule says when it is available")
 }

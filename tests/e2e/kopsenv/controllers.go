@@ -38,7 +38,8 @@ import (
 // operator by writing the status they would write.
 
 // SetDeploymentStatus reports the Deployment's latest generation observed with every replica
-// available (available true), none available (false), or without an Available condition yet (nil).
+// available and the rollout complete (available true), none available (false), or without an
+// Available condition yet (nil): the conditions the Deployment controller writes.
 func SetDeploymentStatus(t testing.TB, env *framework.Env, namespace, name string, available *bool) {
 	t.Helper()
 	ctx := context.Background()
@@ -60,6 +61,10 @@ func SetDeploymentStatus(t testing.TB, env *framework.Env, namespace, name strin
 		}
 		if available != nil {
 			d.Status.Conditions = []appsv1.DeploymentCondition{cond}
+		}
+		if available != nil && *available {
+			d.Status.Conditions = append(d.Status.Conditions, appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue,
+				Reason: "NewReplicaSetAvailable", Message: "ReplicaSet has successfully progressed."})
 		}
 		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
 		return err

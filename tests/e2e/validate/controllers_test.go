@@ -24,6 +24,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -145,4 +147,25 @@ func nameContextAfter(t testing.TB, kubeconfig, name string, elsewhere bool) {
 		config.CurrentContext = "nowhere"
 	}
 	require.NoError(t, clientcmd.WriteToFile(*config, kubeconfig))
+}
+
+// setDeploymentRollingOut plays the Deployment controller half way through a rollout: every
+// replica available, none yet on the new template.
+func setDeploymentRollingOut(t *testing.T, namespace, name string) {
+	t.Helper()
+	ctx := context.Background()
+	deployments := env.Clientset.AppsV1().Deployments(namespace)
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := deployments.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		d.Status.UpdatedReplicas = 0
+		d.Status.Conditions = []appsv1.DeploymentCondition{
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable"},
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "ReplicaSetUpdated"},
+		}
+		_, err = deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{})
+		return err
+	}))
 }

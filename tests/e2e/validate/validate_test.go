@@ -85,6 +85,14 @@ func TestValidateBuiltIn(t *testing.T) {
 		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not available: MinimumReplicasUnavailable Deployment does not have minimum availability.")
 	})
 
+	t.Run("Deployment available, rollout not finished", func(t *testing.T) {
+		setDeploymentAvailable(t, "kube-system", "coredns", true)
+		setDeploymentRollingOut(t, "kube-system", "coredns")
+		r := validate()
+		assert.Equal(t, exitUnhealthy, r.Code)
+		assert.Contains(t, r.Stderr, "  Deployment kube-system/coredns: not ready: Updated: 0/1")
+	})
+
 	setDeploymentAvailable(t, "kube-system", "coredns", true)
 	t.Run("healthy", func(t *testing.T) {
 		r := validate()

@@ -40,7 +40,7 @@ func writeOwned(t *testing.T, c *fi.Context, files map[string][]byte, refuseFore
 		deps = append(deps, f.Key())
 		keep = append(keep, loc)
 	}
-	tasks = append(tasks, &LedgerFinish{Name: "stale", Ledger: LedgerName, Keep: keep, Report: []string{"data"},
+	tasks = append(tasks, &StaleFiles{Name: "stale", Ledger: LedgerName, Keep: keep, Report: []string{"data"},
 		RemoveEmptyFolders: true, Under: "data/", Deps: deps})
 	graph, err := fi.BuildGraph(tasks)
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestLedgerOwnsOnlyWhatKopsWrote(t *testing.T) {
 		for _, ch := range preview.Changes() {
 			report = append(report, ch.Key.String())
 		}
-		assert.Contains(t, report, "LedgerFinish/stale")
+		assert.Contains(t, report, "StaleFiles/stale")
 	})
 	t.Run("a run killed after the ledger is written leaves every file kops's", func(t *testing.T) {
 		c, _ := memContext(t, nil)
@@ -131,7 +131,7 @@ func TestLedgerOwnsOnlyWhatKopsWrote(t *testing.T) {
 	})
 }
 
-func TestLedgerFinishRemovesFoldersItEmptied(t *testing.T) {
+func TestStaleFilesRemovesFoldersItEmptied(t *testing.T) {
 	c, _ := memContext(t, map[string]string{"data/g/kops-file": "x", "data/h/kops-file": "y", "data/h/nodeupconfig.yaml": "kops's"})
 	ledger := &LedgerUpdate{Name: LedgerName, Location: LedgerName, Files: map[string][]byte{"data/g/kops-file": []byte("x"), "data/h/kops-file": []byte("y")}}
 	require.NoError(t, ledger.RenderDirect(context.Background(), c, nil))

@@ -78,3 +78,36 @@ func TestStaleFilesRefusesEscapingDirectory(t *testing.T) {
 	_, err = task.Plan(context.Background(), &fi.Context{ConfigBase: base})
 	assert.ErrorContains(t, err, "must be a clean relative path")
 }
+
+// One task may own files both ways: a folder kops owns whole loses every file it no longer writes,
+// a shared folder only the recorded files whose bytes kops wrote.
+func TestStaleFilesOwnsByFolderAndByBytes(t *testing.T) {
+	c, _ := memContext(t, map[string]string{
+		"addons/a/old.yaml": "anything", "addons/a/new.yaml": "new",
+		"shared/kops-file": "x", "shared/changed": "changed by hand", "shared/theirs": "theirs",
+	})
+	ledger := &LedgerUpdate{Name: LedgerName, Location: "shared/" + LedgerName,
+		Files: map[string][]byte{"shared/kops-file": []byte("x"), "shared/changed": []byte("y")}}
+	require.NoError(t, ledger.RenderDirect(context.Background(), c, nil))
+	task := &StaleFiles{Name: "both", Directories: []string{"addons/a"}, Keep: []string{"addons/a/new.yaml"},
+		Ledger: "shared/" + LedgerName, Under: "shared/", Report: []string{"shared"}}
+
+	change, err := task.Plan(context.Background(), c)
+	require.NoError(t, err)
+	assert.Equal(t, fi.ActionDelete, change.Action)
+	assert.Equal(t, []fi.FieldChange{{Name: "a", Old: "addons/a/old.yaml"}, {Name: "shared", Old: "shared/kops-file"}}, change.Fields)
+	assert.ElementsMatch(t, []string{"shared/changed", "shared/theirs"}, change.LeftAlone)
+
+	require.NoError(t, task.RenderDirect(context.Background(), c, change))
+	for loc, want := range map[string]bool{
+		"addons/a/old.yaml": false, "addons/a/new.yaml": true,
+		"shared/kops-file": false, "shared/changed": true, "shared/theirs": true,
+	} {
+		exists, err := c.ConfigBase.Join(loc).Exists()
+		require.NoError(t, err)
+		assert.Equal(t, want, exists, loc)
+	}
+	again, err := task.Plan(context.Background(), c)
+	require.NoError(t, err)
+	assert.Equal(t, fi.ActionNone, again.Action, "the ledger was settled to what is left")
+}

@@ -49,7 +49,7 @@ func OutputTasks(files map[string][]byte) []fi.Task {
 		tasks = append(tasks, f)
 		deps = append(deps, f.Key())
 	}
-	stale := &staleData{LedgerFinish: fitasks.LedgerFinish{
+	stale := &staleData{StaleFiles: fitasks.StaleFiles{
 		Name:   DataDir,
 		Ledger: LedgerFile,
 		Keep:   slices.Sorted(maps.Keys(files)),
@@ -85,7 +85,7 @@ func (f *outputFile) Plan(ctx context.Context, c *fi.Context) (*fi.Change, error
 }
 
 // staleData deletes data files that nothing renders any more.
-type staleData struct{ fitasks.LedgerFinish }
+type staleData struct{ fitasks.StaleFiles }
 
 func (s *staleData) Key() fi.TaskKey {
 	return fi.TaskKey{Kind: OutputFileKind, Name: DataDir + "/ (no longer rendered)"}
