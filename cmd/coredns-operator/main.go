@@ -22,17 +22,17 @@ package main
 
 import (
 	"k8s.io/kops/cmd/internal/operatormain"
-	app "k8s.io/kops/pkg/addons/coredns/controller"
+	"k8s.io/kops/pkg/addons/coredns/controller"
 	"k8s.io/kops/pkg/operator/manager"
 )
 
 func main() { operatormain.Main("coredns-operator", run) }
 
 func run(args []string) error {
-	cmd, err := app.ParseFlags(args)
+	cmd, err := controller.ParseFlags(args)
 	if err != nil {
 		return err
 	}
 	common := manager.Command{Options: cmd.Options.Options, Kubeconfig: cmd.Kubeconfig, ProbeAddress: cmd.ProbeAddress}
-	return operatormain.Run("coredns-operator", common, app.Addon(cmd.Facts))
+	return operatormain.Run("coredns-operator", common, controller.Addon(cmd.Facts))
 }

@@ -29,7 +29,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // tamperedChannel copies channels/stable and its packages to a temporary directory and appends
@@ -152,7 +152,7 @@ metadata:
 // a second served version that preserves unknown fields, categories [all], short name po, and
 // unknown fields preserved at the top.
 func tamperedCRD(t *testing.T) string {
-	crd, err := corednsoperator.CustomResourceDefinition()
+	crd, err := corednsmodel.CustomResourceDefinition()
 	require.NoError(t, err)
 	preserve := true
 	crd.Spec.Names.Categories = []string{"all"}
@@ -203,7 +203,7 @@ metadata:
     app.kubernetes.io/managed-by: kops
 automountServiceAccountToken: false
 `
-	exactCRD, err := corednsoperator.CustomResourceDefinitionManifest()
+	exactCRD, err := corednsmodel.CustomResourceDefinitionManifest()
 	require.NoError(t, err)
 	tampered := "---\n" + tamperedCRD(t) +
 		strings.Replace(serviceAccount, "  labels:\n", "  annotations:\n    eks.amazonaws.com/role-arn: arn:aws:iam::123456789012:role/admin\n  labels:\n", 1) +

@@ -66,6 +66,7 @@ var linkedOnlyBy = map[string][]string{
 	"k8s.io/kops/pkg/model":                          {"kops"},
 	"k8s.io/kops/pkg/addons/coredns/kopsmodel":       {"kops"},
 	"k8s.io/kops/pkg/addons/metricsserver/kopsmodel": {"kops"},
+	"k8s.io/kops/pkg/addons/kube2iam/kopsmodel":      {"kops"},
 	"github.com/aws/aws-sdk-go-v2":                   {"kops", "channels"},
 	"github.com/aws/smithy-go":                       {"kops", "channels"},
 	"github.com/hashicorp/hcl":                       {"kops"},

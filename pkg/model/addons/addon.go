@@ -19,46 +19,19 @@ limitations under the License.
 package addons
 
 import (
-	channelsapi "k8s.io/kops/channels/pkg/api"
+	kube2iammodel "k8s.io/kops/pkg/addons/kube2iam/kopsmodel"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// Addon is one addon: its manifest's bytes and its entry in the bootstrap channel (without the
-// hash, which the channel builder computes from the bytes it writes).
-type Addon struct {
-	Spec     channelsapi.AddonSpec
-	Manifest []byte
-	// TakeOver lists the addon under the channel's takeOver rather than its addons: it is applied
-	// only over another tool's record of it, and then retired (channelsapi.AddonsSpec.TakeOver).
-	TakeOver bool
-}
-
-// Builder produces the addons of one concern from the model context. It does no I/O. An addon
-// that does not apply to the cluster is simply not returned.
-type Builder interface {
-	// Owns names every addon the builder may produce, whether or not it does for this cluster, so
-	// that the manifests of an addon it stops producing are removed.
-	Owns() []string
-	// Packages names the channel packages Addons reads for this cluster (from ctx.Packages), so
-	// that they are loaded before the builders run; what a builder needs is declared next to where
-	// it is used, not in a list kept in step elsewhere.
-	Packages(ctx *model.KopsModelContext) []string
-	Addons(ctx *model.KopsModelContext) ([]*Addon, error)
-}
-
-// newAddon fills the channel entry the way kops does: the manifest lies at <name>/<id>.yaml next to
-// the channel, and the selector names the addon.
-func newAddon(name, id string, manifest []byte) *Addon {
-	return &Addon{
-		Spec: channelsapi.AddonSpec{
-			Name:     name,
-			ID:       id,
-			Selector: map[string]string{channelsapi.LabelKopsAddon: name},
-			Manifest: name + "/" + id + ".yaml",
-		},
-		Manifest: manifest,
-	}
-}
+// The types an addon's folder builds with (package addonapi), named here as the builders use them.
+type (
+	Addon        = addonapi.Addon
+	Builder      = addonapi.Builder
+	Operator     = addonapi.Operator
+	Instructions = addonapi.Instructions
+	BuiltIn      = addonapi.BuiltIn
+)
 
 // DefaultBuilders are the addon builders of every cluster, in channel order: the default
 // ServiceAccounts are locked before any addon's pods start, every operator of Operators comes
@@ -77,7 +50,7 @@ func BuildersFor(operators []*Operator) []Builder {
 	for _, o := range operators {
 		builders = append(builders, OperatorBuilder{o})
 	}
-	return append(builders, Kube2IAM{}, ClusterAddons{})
+	return append(builders, kube2iammodel.Builder{}, ClusterAddons{})
 }
 
 // RequiredPackages names the channel packages builders need for this cluster, in builder order,

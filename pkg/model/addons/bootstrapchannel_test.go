@@ -25,6 +25,7 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )
@@ -57,8 +58,8 @@ func tasksByKey(t *testing.T, c *fi.ModelBuilderContext) map[string]fi.Task {
 
 func TestBootstrapChannelBuilder(t *testing.T) {
 	b := &BootstrapChannelBuilder{Context: &model.KopsModelContext{}, Builders: []Builder{
-		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
-		fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "a"))}},
+		fixed{owns: []string{"b.example.com", "gone.example.com"}, addons: []*Addon{addonapi.NewAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
+		fixed{owns: []string{"a.example.com"}, addons: []*Addon{addonapi.NewAddon("a.example.com", "v2", labelled("a.example.com", "a"))}},
 	}}
 	c := &fi.ModelBuilderContext{}
 	require.NoError(t, b.Build(c))
@@ -92,15 +93,15 @@ func TestBootstrapChannelBuilderErrors(t *testing.T) {
 	}{
 		{"builder fails", []Builder{fixed{err: errors.New("no package")}}, "no package"},
 		{"same addon twice", []Builder{
-			fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
-			fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("a.example.com", "v2", labelled("a.example.com", "b"))}},
+			fixed{owns: []string{"a.example.com"}, addons: []*Addon{addonapi.NewAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
+			fixed{owns: []string{"a.example.com"}, addons: []*Addon{addonapi.NewAddon("a.example.com", "v2", labelled("a.example.com", "b"))}},
 		}, `addon "a.example.com" is built twice`},
 		{"an addon its builder does not own", []Builder{
-			fixed{owns: []string{"a.example.com"}, addons: []*Addon{newAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
+			fixed{owns: []string{"a.example.com"}, addons: []*Addon{addonapi.NewAddon("b.example.com", "v1", labelled("b.example.com", "b"))}},
 		}, `addon "b.example.com" is built by a builder (addons.fixed) whose Owns() does not name it`},
 		{"an addon another builder owns", []Builder{
 			fixed{owns: []string{"a.example.com"}},
-			fixed{owns: []string{"b.example.com"}, addons: []*Addon{newAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
+			fixed{owns: []string{"b.example.com"}, addons: []*Addon{addonapi.NewAddon("a.example.com", "v1", labelled("a.example.com", "a"))}},
 		}, `addon "a.example.com" is built by a builder (addons.fixed) whose Owns() does not name it`},
 	}
 	for _, tc := range cases {

@@ -18,24 +18,8 @@ package addons
 
 import (
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
-
-// BuiltIn is the addon kops renders itself for an operator's addon (CoreDNS's
-// coredns.addons.k8s.io, metrics-server.addons.k8s.io), named as kops's bootstrap channel names it.
-// Without the operator flags it renders from the cluster spec. With them it renders the spec of the
-// custom resource kops writes: in client-side mode it carries that expansion under the built-in
-// addon's name and id (so switching between built-in and client-side updates the same objects in
-// place), and while the operator runs it is written under the channel's takeOver only, handing the
-// managed objects over to the operator's addon exactly as from the built-in addon.
-type BuiltIn struct {
-	// Name and ID are the built-in addon's, kops's own.
-	Name, ID string
-	// Selector is the addon's selector in the channel; nil for kops's default (k8s-addon=<name>).
-	Selector map[string]string
-	// Render renders the addon's manifest: from the cluster spec, or, when fromResource, from the
-	// spec of the custom resource the operator is given (the Operator's packages are loaded).
-	Render func(ctx *model.KopsModelContext, fromResource bool) ([]byte, error)
-}
 
 // BuiltInBuilder builds the built-in addon of an operator of Operators that has one.
 type BuiltInBuilder struct{ *Operator }
@@ -47,7 +31,7 @@ func (b BuiltInBuilder) Owns() []string { return []string{b.BuiltIn.Name} }
 // operator's takeover): their version and image make the object the built-in addon renders. The
 // built-in addon alone renders a pinned image and reads no package.
 func (b BuiltInBuilder) Packages(ctx *model.KopsModelContext) []string {
-	if b.mode(ctx) == "" {
+	if b.ActiveMode(ctx) == "" {
 		return nil
 	}
 	return b.Operator.Packages
@@ -58,11 +42,11 @@ func (b BuiltInBuilder) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if b.Mode(&ctx.Cluster.Spec) == "" {
 		return nil, nil
 	}
-	manifest, err := b.BuiltIn.Render(ctx, b.mode(ctx) != "")
+	manifest, err := b.BuiltIn.Render(ctx, b.ActiveMode(ctx) != "")
 	if err != nil {
 		return nil, err
 	}
-	addon := newAddon(b.BuiltIn.Name, b.BuiltIn.ID, manifest)
+	addon := addonapi.NewAddon(b.BuiltIn.Name, b.BuiltIn.ID, manifest)
 	if b.BuiltIn.Selector != nil {
 		addon.Spec.Selector = b.BuiltIn.Selector
 	}

@@ -24,6 +24,7 @@ import (
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/kopscodecs"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
 // The addon that carries the objects stored with the cluster.
@@ -66,5 +67,5 @@ func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*Addon{newAddon(ClusterAddonsName, ClusterAddonsID, manifest)}, nil
+	return []*Addon{addonapi.NewAddon(ClusterAddonsName, ClusterAddonsID, manifest)}, nil
 }

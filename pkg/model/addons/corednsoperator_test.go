@@ -29,7 +29,7 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -72,11 +72,11 @@ func operatorContext(t *testing.T, packages map[string]*channels.Package, spec *
 
 func TestCoreDNSOperatorAddons(t *testing.T) {
 	ctx := operatorContext(t, map[string]*channels.Package{
-		coredns.Names().AddonName: operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
-		CoreDNSPackage:            {Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
+		coredns.Names().AddonName:   operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0"),
+		corednsmodel.CoreDNSPackage: {Name: corednsmodel.CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"},
 	}, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"})
 
-	got, err := OperatorBuilder{coreDNSOperator()}.Addons(ctx)
+	got, err := OperatorBuilder{corednsmodel.Operator()}.Addons(ctx)
 	require.NoError(t, err)
 	var names []string
 	for _, a := range got {
@@ -104,7 +104,7 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 	}, keys, "kops renders the Namespace, the CRD and the ServiceAccount the package does not hold; the rights and the policy come before the operator")
 	assert.Contains(t, string(operatorManifest), "image: proxy.example.com/registry.k8s.io/cluster-addons/coredns-operator:v0.2.0\n", "remapped")
 	var resource coredns.CoreDNS
-	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, got, CoreDNSResourceAddonName), &resource), "exactly the fields the CRD declares")
+	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, got, corednsmodel.CoreDNSResourceAddonName), &resource), "exactly the fields the CRD declares")
 	assert.Equal(t, coredns.Spec{
 		Version:   "1.12.4",
 		Image:     "proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4", // pinned and remapped
@@ -131,17 +131,17 @@ func TestCoreDNSOperatorAddons(t *testing.T) {
 
 	// Without both flags, or with another DNS provider, the operator stays out.
 	ctx.FeatureFlags, _ = featureflag.Parse("UseAddonOperators")
-	got, err = OperatorBuilder{coreDNSOperator()}.Addons(ctx)
+	got, err = OperatorBuilder{corednsmodel.Operator()}.Addons(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, got)
-	builtIn, err := BuiltInBuilder{coreDNSOperator()}.Addons(ctx)
+	builtIn, err := BuiltInBuilder{corednsmodel.Operator()}.Addons(ctx)
 	require.NoError(t, err)
 	assert.Len(t, builtIn, 1, "the built-in addon stays")
 }
 
 func TestCoreDNSOperatorRejects(t *testing.T) {
 	good := operatorPackage("coredns-operator", "registry.k8s.io/cluster-addons/coredns-operator:v0.2.0")
-	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"}
+	version := &channels.Package{Name: corednsmodel.CoreDNSPackage, Version: "1.12.4", Image: "registry.k8s.io/coredns/coredns:v1.12.4"}
 	cases := []struct {
 		name     string
 		operator *channels.Package
@@ -163,9 +163,9 @@ func TestCoreDNSOperatorRejects(t *testing.T) {
 				packages[coredns.Names().AddonName] = tc.operator
 			}
 			if tc.version != nil {
-				packages[CoreDNSPackage] = tc.version
+				packages[corednsmodel.CoreDNSPackage] = tc.version
 			}
-			_, err := OperatorBuilder{coreDNSOperator()}.Addons(operatorContext(t, packages, nil))
+			_, err := OperatorBuilder{corednsmodel.Operator()}.Addons(operatorContext(t, packages, nil))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -192,7 +192,7 @@ func TestCoreDNSResourceImage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := operatorContext(t, nil, tc.assets)
-			got, err := coreDNSObjectSpec(ctx, &channels.Package{Name: CoreDNSPackage, Version: "1.12.4", Image: tc.image})
+			got, err := corednsmodel.ObjectSpec(ctx, &channels.Package{Name: corednsmodel.CoreDNSPackage, Version: "1.12.4", Image: tc.image})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got.Image)
 			assert.Regexp(t, pattern, got.Image, "the CRD's spec.image pattern")
@@ -202,22 +202,22 @@ func TestCoreDNSResourceImage(t *testing.T) {
 
 // A Corefile the CRD would refuse is refused by kops, naming the field of the cluster spec.
 func TestCoreDNSResourceCorefileLimit(t *testing.T) {
-	version := &channels.Package{Name: CoreDNSPackage, Version: "1.12.4"}
+	version := &channels.Package{Name: corednsmodel.CoreDNSPackage, Version: "1.12.4"}
 	ctx := operatorContext(t, nil, nil)
 	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile = strings.Repeat("#", coredns.MaxCorefileBytes)
-	got, err := coreDNSObjectSpec(ctx, version)
+	got, err := corednsmodel.ObjectSpec(ctx, version)
 	require.NoError(t, err, "exactly 64 KiB fits")
 	assert.Len(t, got.Corefile, 65536)
 
 	ctx.Cluster.Spec.KubeDNS.ExternalCoreFile += "#"
-	_, err = coreDNSObjectSpec(ctx, version)
+	_, err = corednsmodel.ObjectSpec(ctx, version)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "spec.kubeDNS.externalCoreFile: 65537 bytes is too long: the CoreDNS operator accepts a Corefile of at most 65536 bytes (64 KiB)")
 }
 
 // crdImagePattern is spec.image's pattern in the CRD kops renders.
 func crdImagePattern(t *testing.T) *regexp.Regexp {
-	crd, err := corednsoperator.CustomResourceDefinition()
+	crd, err := corednsmodel.CustomResourceDefinition()
 	require.NoError(t, err)
 	pattern := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["image"].Pattern
 	require.NotEmpty(t, pattern)

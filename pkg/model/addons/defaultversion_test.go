@@ -24,6 +24,7 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/coredns"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // The built-in addon's default CoreDNS and the coredns package of every embedded channel are one
@@ -36,7 +37,7 @@ func TestDefaultCoreDNSVersionIsTheChannels(t *testing.T) {
 		l, err := channels.Load(name, nil)
 		require.NoError(t, err)
 		for _, k8s := range []string{"1.30.0", "1.33.0", "1.35.4"} {
-			p, err := l.Package(CoreDNSPackage, k8s)
+			p, err := l.Package(corednsmodel.CoreDNSPackage, k8s)
 			require.NoError(t, err, "%s, Kubernetes %s", name, k8s)
 			assert.Equal(t, coredns.DefaultVersion, p.Version, "%s, Kubernetes %s", name, k8s)
 			assert.Equal(t, coredns.DefaultImage, p.Image, "%s, Kubernetes %s", name, k8s)

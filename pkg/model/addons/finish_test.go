@@ -28,6 +28,7 @@ import (
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
 func mirror(t *testing.T) *assets.Remapper {
@@ -83,9 +84,9 @@ func TestClusterAddonsAreRemapped(t *testing.T) {
 func TestCheckFinishedRefusesUnremappedImages(t *testing.T) {
 	manifest := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: w\n  labels: {addon.kops.k8s.io/name: a.example.com, app.kubernetes.io/managed-by: kops}\n" +
 		"spec:\n  template:\n    spec:\n      containers: [{name: c, image: 'registry.k8s.io/x/y:v1'}]\n"
-	err := checkFinished(newAddon("a.example.com", "v1", []byte(manifest)), mirror(t))
+	err := checkFinished(addonapi.NewAddon("a.example.com", "v1", []byte(manifest)), mirror(t))
 	assert.ErrorContains(t, err, "image registry.k8s.io/x/y:v1 is not remapped (want mirror.example.com/m/x/y:v1)")
-	assert.NoError(t, checkFinished(newAddon("a.example.com", "v1", []byte(manifest)), nil), "nothing to remap to")
+	assert.NoError(t, checkFinished(addonapi.NewAddon("a.example.com", "v1", []byte(manifest)), nil), "nothing to remap to")
 }
 
 // Every addon of every builder is finished, in every CoreDNS mode and with every kind of
@@ -116,6 +117,6 @@ func TestEveryAddonIsFinished(t *testing.T) {
 
 // An object without its addon's labels is refused.
 func TestCheckFinishedRefusesUnlabelledObjects(t *testing.T) {
-	err := checkFinished(newAddon("a.example.com", "v1", labelled("other.example.com", "a")), nil)
+	err := checkFinished(addonapi.NewAddon("a.example.com", "v1", labelled("other.example.com", "a")), nil)
 	assert.ErrorContains(t, err, `addon a.example.com is not finished: [ConfigMap a: labels addon.kops.k8s.io/name="a.example.com" and app.kubernetes.io/managed-by="kops" are missing]`)
 }

@@ -29,7 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/util/pkg/allocbound"
 )
 
@@ -50,7 +50,7 @@ func FuzzOperatorPackageObject(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	d := corednsoperator.Descriptor()
+	d := corednsmodel.Descriptor()
 	allowed, err := operatorPackageObjects(d)
 	require.NoError(f, err)
 	for _, o := range allowed {

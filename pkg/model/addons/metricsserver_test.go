@@ -24,6 +24,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"k8s.io/kops/pkg/addons/metricsserver"
+	metricsservermodel "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -61,7 +62,7 @@ func TestMetricsServerOnlyWhenEnabled(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := BuiltInBuilder{metricsServerOperator()}.Addons(metricsServerContext(t, tc.config, nil, tc.flags))
+			got, err := BuiltInBuilder{metricsservermodel.Operator()}.Addons(metricsServerContext(t, tc.config, nil, tc.flags))
 			require.NoError(t, err)
 			if !tc.want {
 				assert.Empty(t, got)
@@ -79,7 +80,7 @@ func TestMetricsServerOnlyWhenEnabled(t *testing.T) {
 			assert.Equal(t, string(want), string(a.Manifest), "the renderer's bytes, untouched")
 		})
 	}
-	assert.Equal(t, []string{"metrics-server.addons.k8s.io"}, BuiltInBuilder{metricsServerOperator()}.Owns())
+	assert.Equal(t, []string{"metrics-server.addons.k8s.io"}, BuiltInBuilder{metricsservermodel.Operator()}.Owns())
 }
 
 // The image is spec.metricsServer.image or the pinned default, remapped by spec.assets like every
@@ -101,7 +102,7 @@ func TestMetricsServerImage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &on, Image: tc.image}, tc.assetsSpec, "")
-			got, err := BuiltInBuilder{metricsServerOperator()}.Addons(ctx)
+			got, err := BuiltInBuilder{metricsservermodel.Operator()}.Addons(ctx)
 			require.NoError(t, err)
 			require.Len(t, got, 1)
 			require.NoError(t, checkFinished(got[0], ctx.Assets))
@@ -121,6 +122,6 @@ func TestMetricsServerImage(t *testing.T) {
 // A spec validation would refuse still fails here with the field to fix, never renders.
 func TestMetricsServerRefusesSecureMode(t *testing.T) {
 	on, off := true, false
-	_, err := BuiltInBuilder{metricsServerOperator()}.Addons(metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &off}, nil, ""))
+	_, err := BuiltInBuilder{metricsservermodel.Operator()}.Addons(metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &off}, nil, ""))
 	assert.ErrorContains(t, err, "cert-manager")
 }

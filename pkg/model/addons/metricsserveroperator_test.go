@@ -26,6 +26,7 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/metricsserver"
+	metricsservermodel "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -136,7 +137,7 @@ func TestMetricsServerObjectImage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, mode := range []string{kops.OperatorModeServerSide, kops.OperatorModeClientSide} {
-				spec, err := metricsServerObjectSpec(metricsServerModeContext(t, mode, tc.image, tc.assets))
+				spec, err := metricsservermodel.ObjectSpec(metricsServerModeContext(t, mode, tc.image, tc.assets))
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, spec.Image, mode)
 				assert.Equal(t, "0.8.0", spec.Version)
@@ -157,7 +158,7 @@ func TestMetricsServerMode(t *testing.T) {
 		{"enabled", &kops.MetricsServerConfig{Enabled: &on}, kops.OperatorModeServerSide},
 		{"client-side", &kops.MetricsServerConfig{Enabled: &on, OperatorMode: kops.OperatorModeClientSide}, kops.OperatorModeClientSide},
 	} {
-		assert.Equal(t, tc.want, metricsServerMode(&kops.ClusterSpec{MetricsServer: tc.ms}), tc.name)
+		assert.Equal(t, tc.want, metricsservermodel.Operator().Mode(&kops.ClusterSpec{MetricsServer: tc.ms}), tc.name)
 	}
 }
 
@@ -175,7 +176,7 @@ func TestMetricsServerOperatorFlags(t *testing.T) {
 		set, _ := featureflag.Parse(flags)
 		ctx := &model.KopsModelContext{FeatureFlags: set, Cluster: &kops.Cluster{Spec: kops.ClusterSpec{
 			MetricsServer: &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}}}}
-		assert.Equal(t, want, metricsServerOperator().UsesOperator(ctx), flags)
-		assert.False(t, metricsServerOperator().ExpandsClientSide(ctx), flags)
+		assert.Equal(t, want, metricsservermodel.Operator().UsesOperator(ctx), flags)
+		assert.False(t, metricsservermodel.Operator().ExpandsClientSide(ctx), flags)
 	}
 }

@@ -29,8 +29,8 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/coredns"
-	app "k8s.io/kops/pkg/addons/coredns/controller"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	"k8s.io/kops/pkg/addons/coredns/controller"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/featureflag"
@@ -85,7 +85,7 @@ func addonManifest(t *testing.T, addons []*Addon, name string) []byte {
 func operatorRendering(t *testing.T, addons []*Addon) (coredns.Spec, []byte) {
 	t.Helper()
 	var object coredns.CoreDNS
-	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, addons, CoreDNSResourceAddonName), &object))
+	require.NoError(t, yaml.UnmarshalStrict(addonManifest(t, addons, corednsmodel.CoreDNSResourceAddonName), &object))
 	objects, err := kubemanifest.DecodeStrict(addonManifest(t, addons, coredns.Names().AddonName))
 	require.NoError(t, err)
 	var args []string
@@ -98,7 +98,7 @@ func operatorRendering(t *testing.T, addons []*Addon) (coredns.Spec, []byte) {
 		}
 	}
 	require.NotEmpty(t, args, "the operator addon has the operator Deployment")
-	cmd, err := app.ParseFlags(args)
+	cmd, err := controller.ParseFlags(args)
 	require.NoError(t, err, "the operator accepts the arguments kops gives it")
 	rendered, err := coredns.Render(object.Spec, cmd.Facts) // the renderer the operator renders with (pkg/addons/coredns/controller/render.go)
 	require.NoError(t, err)
@@ -153,23 +153,23 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Server-side: what the operator kops deploys renders from the CoreDNS object kops writes.
 			server := modeContext(t, tt.spec, kops.OperatorModeServerSide)
-			serverAddons, err := OperatorBuilder{coreDNSOperator()}.Addons(server)
+			serverAddons, err := OperatorBuilder{corednsmodel.Operator()}.Addons(server)
 			require.NoError(t, err)
 			spec, operator := operatorRendering(t, serverAddons)
 
 			// Client-side: what kops writes itself, and nothing of the operator.
 			client := modeContext(t, tt.spec, kops.OperatorModeClientSide)
-			clientAddons, err := BuiltInBuilder{coreDNSOperator()}.Addons(client)
+			clientAddons, err := BuiltInBuilder{corednsmodel.Operator()}.Addons(client)
 			require.NoError(t, err)
 			clientSide := addonManifest(t, clientAddons, coredns.AddonName)
-			none, err := OperatorBuilder{coreDNSOperator()}.Addons(client)
+			none, err := OperatorBuilder{corednsmodel.Operator()}.Addons(client)
 			require.NoError(t, err)
 			assert.Empty(t, none, "client-side mode writes no operator, rights or policy")
 
 			// Built-in, told to run the same image.
 			builtInCtx := modeContext(t, tt.spec, "")
-			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = CoreDNSImageRepository + ":v" + spec.Version
-			builtInAddons, err := BuiltInBuilder{coreDNSOperator()}.Addons(builtInCtx)
+			builtInCtx.Cluster.Spec.KubeDNS.CoreDNSImage = corednsmodel.CoreDNSImageRepository + ":v" + spec.Version
+			builtInAddons, err := BuiltInBuilder{corednsmodel.Operator()}.Addons(builtInCtx)
 			require.NoError(t, err)
 			builtIn := addonManifest(t, builtInAddons, coredns.AddonName)
 
@@ -177,16 +177,16 @@ func TestModesRenderTheSameObjects(t *testing.T) {
 			assert.Equal(t, string(builtIn), string(clientSide), "built-in vs client-side")
 
 			// The admission policy is derived from those same bytes.
-			marked, err := renderCoreDNS(server, corednsoperator.Marked(spec))
+			marked, err := corednsmodel.Render(server, corednsmodel.Marked(spec))
 			require.NoError(t, err)
-			scope, err := corednsoperator.Descriptor().ScopeFromManifest(clientSide, marked, corednsoperator.Params(spec))
+			scope, err := corednsmodel.Descriptor().ScopeFromManifest(clientSide, marked, corednsmodel.Params(spec))
 			require.NoError(t, err)
 			want, err := confine.PolicyManifest(scope)
 			require.NoError(t, err)
-			in, err := coreDNSInstructions(server)
+			in, err := corednsmodel.Operator().Instructions(server)
 			require.NoError(t, err)
 			require.Equal(t, spec, in.Spec)
-			got, err := OperatorBuilder{coreDNSOperator()}.policy(in)
+			got, err := OperatorBuilder{corednsmodel.Operator()}.policy(in)
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
 		})
@@ -199,13 +199,13 @@ func TestOperatorModeNeedsTheFlags(t *testing.T) {
 	for _, mode := range []string{kops.OperatorModeServerSide, kops.OperatorModeClientSide} {
 		ctx := modeContext(t, kops.ClusterSpec{}, "")
 		ctx.Cluster.Spec.KubeDNS.OperatorMode = mode
-		assert.False(t, UsesCoreDNSOperator(ctx), mode)
-		assert.False(t, ExpandsCoreDNSClientSide(ctx), mode)
+		assert.False(t, corednsmodel.UsesOperator(ctx), mode)
+		assert.False(t, corednsmodel.ExpandsClientSide(ctx), mode)
 		assert.Empty(t, RequiredPackages(ctx, DefaultBuilders()), mode)
 	}
 	client := modeContext(t, kops.ClusterSpec{}, kops.OperatorModeClientSide)
-	assert.Equal(t, []string{CoreDNSPackage}, RequiredPackages(client, DefaultBuilders()))
+	assert.Equal(t, []string{corednsmodel.CoreDNSPackage}, RequiredPackages(client, DefaultBuilders()))
 	server := modeContext(t, kops.ClusterSpec{}, "")
 	server.FeatureFlags, _ = featureflag.Parse("ClusterAddons,UseAddonOperators")
-	assert.True(t, UsesCoreDNSOperator(server), "ServerSide is the default with the flags on")
+	assert.True(t, corednsmodel.UsesOperator(server), "ServerSide is the default with the flags on")
 }

@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // The operator Deployment of a package passes an allow-list derived from the descriptor: each
@@ -81,7 +81,7 @@ func TestOperatorPackageAllowList(t *testing.T) {
 			p := realOperatorPackage(t, "")
 			require.Equal(t, 1, strings.Count(string(p.Manifest), tc.old), "the attack must change exactly one place of the real package")
 			p.Manifest = []byte(strings.Replace(string(p.Manifest), tc.old, tc.new, 1))
-			_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
+			_, err := operatorPackageManifest(corednsmodel.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -94,7 +94,7 @@ func TestOperatorPackageAllowListReportsEverything(t *testing.T) {
 	m := strings.Replace(string(p.Manifest), "      hostNetwork", "", 1)
 	m = strings.Replace(m, "      terminationGracePeriodSeconds: 10\n", "      terminationGracePeriodSeconds: 10\n      hostPID: true\n      nodeName: n1\n", 1)
 	p.Manifest = []byte(m)
-	_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
+	_, err := operatorPackageManifest(corednsmodel.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "spec.template.spec.hostPID: not allowed; spec.template.spec.nodeName: not allowed")
 }

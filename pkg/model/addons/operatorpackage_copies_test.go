@@ -26,7 +26,7 @@ import (
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
@@ -42,9 +42,9 @@ func legacyOperatorPackage(t *testing.T) *channels.Package {
 // for earlier releases do, gives the same addon as one holding only the Deployment: kops renders
 // those three itself, and the CRD it generates is the one it used to ship.
 func TestOperatorPackageLegacyCopiesAccepted(t *testing.T) {
-	slim, err := operatorPackageManifest(corednsoperator.Descriptor(), realOperatorPackage(t, ""), remapper(t), testPolicy(t), []string{testClusterFacts})
+	slim, err := operatorPackageManifest(corednsmodel.Descriptor(), realOperatorPackage(t, ""), remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.NoError(t, err)
-	legacy, err := operatorPackageManifest(corednsoperator.Descriptor(), legacyOperatorPackage(t), remapper(t), testPolicy(t), []string{testClusterFacts})
+	legacy, err := operatorPackageManifest(corednsmodel.Descriptor(), legacyOperatorPackage(t), remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.NoError(t, err)
 	assert.Equal(t, string(slim), string(legacy))
 
@@ -126,7 +126,7 @@ func TestOperatorPackageRefusesChangedCopies(t *testing.T) {
 				m = strings.Replace(m, e.old, e.new, 1)
 			}
 			p.Manifest = []byte(m)
-			_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
+			_, err := operatorPackageManifest(corednsmodel.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `channel "file:///site/stable", package operator.coredns.addons.x-k8s.io version 0.2.0 is refused:`)
 			for _, w := range tc.want {

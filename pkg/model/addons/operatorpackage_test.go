@@ -27,7 +27,7 @@ import (
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
 )
@@ -90,7 +90,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 			} else {
 				p.Manifest = append(p.Manifest, tc.extra...)
 			}
-			_, err := operatorPackageManifest(corednsoperator.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
+			_, err := operatorPackageManifest(corednsmodel.Descriptor(), p, remapper(t), testPolicy(t), []string{testClusterFacts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `channel "file:///tampered/stable", package operator.coredns.addons.x-k8s.io version 0.2.0 is refused:`)
 			for _, w := range tc.want {
@@ -102,7 +102,7 @@ func TestOperatorPackageRefusesTampering(t *testing.T) {
 
 // The untampered package passes, and the policy binding carries the probe channels runs.
 func TestOperatorPackageProbe(t *testing.T) {
-	out, err := operatorPackageManifest(corednsoperator.Descriptor(), realOperatorPackage(t, ""), remapper(t), testPolicy(t), []string{testClusterFacts})
+	out, err := operatorPackageManifest(corednsmodel.Descriptor(), realOperatorPackage(t, ""), remapper(t), testPolicy(t), []string{testClusterFacts})
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(out)
 	require.NoError(t, err)
@@ -114,7 +114,7 @@ func TestOperatorPackageProbe(t *testing.T) {
 	}
 	p, err := channelsapi.ParseEnforcementProbe(probe)
 	require.NoError(t, err)
-	assert.Equal(t, corednsoperator.Descriptor().Username(), p.User)
+	assert.Equal(t, corednsmodel.Descriptor().Username(), p.User)
 	assert.Equal(t, "ConfigMap", p.Object["kind"])
 }
 
@@ -122,11 +122,11 @@ func TestOperatorPackageProbe(t *testing.T) {
 func testPolicy(t *testing.T) []byte {
 	t.Helper()
 	ctx := operatorContext(t, nil, nil)
-	ctx.Packages = map[string]*channels.Package{CoreDNSPackage: {Name: CoreDNSPackage, Version: "1.12.4"}}
-	in, err := coreDNSInstructions(ctx)
+	ctx.Packages = map[string]*channels.Package{corednsmodel.CoreDNSPackage: {Name: corednsmodel.CoreDNSPackage, Version: "1.12.4"}}
+	in, err := corednsmodel.Operator().Instructions(ctx)
 	require.NoError(t, err)
-	require.Equal(t, CoreDNSImageRepository+":v1.12.4", in.Spec.(coredns.Spec).Image)
-	policy, err := OperatorBuilder{coreDNSOperator()}.policy(in)
+	require.Equal(t, corednsmodel.CoreDNSImageRepository+":v1.12.4", in.Spec.(coredns.Spec).Image)
+	policy, err := OperatorBuilder{corednsmodel.Operator()}.policy(in)
 	require.NoError(t, err)
 	return policy
 }

@@ -22,17 +22,19 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	metricsservermodel "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
-// Operators is every addon operator kops can deploy, one line each: the builders, the golden and
-// channel tests, `kops validate cluster`, `kops get assets` and `make images` all read this list,
-// so adding an operator is its data (an Operator value) and one line here. Built afresh on each
-// call, so no caller can change another's.
+// Operators is every addon operator kops can deploy, one line each, each from its addon's folder
+// (pkg/addons/<name>/kopsmodel): the builders, the golden and channel tests, `kops validate
+// cluster`, `kops get assets` and `make images` all read this list, so adding an operator is its
+// folder and one line here. Built afresh on each call, so no caller can change another's.
 func Operators() []*Operator {
 	return []*Operator{
-		coreDNSOperator(),
-		metricsServerOperator(),
+		corednsmodel.Operator(),
+		metricsservermodel.Operator(),
 	}
 }
 

@@ -32,7 +32,7 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/operator"
@@ -50,7 +50,7 @@ func channelObjects(t *testing.T, spec kops.ClusterSpec, mode string) map[string
 	t.Helper()
 	ctx := modeContext(t, spec, mode)
 	out := map[string]placed{}
-	for _, b := range []Builder{BuiltInBuilder{coreDNSOperator()}, OperatorBuilder{coreDNSOperator()}} {
+	for _, b := range []Builder{BuiltInBuilder{corednsmodel.Operator()}, OperatorBuilder{corednsmodel.Operator()}} {
 		addons, err := b.Addons(ctx)
 		require.NoError(t, err)
 		for _, a := range addons {
@@ -121,7 +121,7 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 				objs := channelObjects(t, spec, mode)
 				owner, max := coredns.AddonName, interface{}(nil)
 				if mode == kops.OperatorModeServerSide {
-					owner, max = coredns.ScalingAddonName, float64(corednsoperator.MaxReplicas)
+					owner, max = coredns.ScalingAddonName, float64(corednsmodel.MaxReplicas)
 				}
 				for _, key := range scalingKeys {
 					p, ok := objs[key]
@@ -186,7 +186,7 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 					if target := p.obj.GetAnnotations()[channelsapi.AnnotationHandoverTo]; inChannel[target] {
 						continue
 					}
-					assert.Contains(t, []string{coredns.Names().AddonName, CoreDNSResourceAddonName}, p.addon,
+					assert.Contains(t, []string{coredns.Names().AddonName, corednsmodel.CoreDNSResourceAddonName}, p.addon,
 						"%s of %s would be deleted by the switch", key, p.addon)
 				}
 			})
@@ -201,11 +201,11 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 // its bounds are those the policy checks, so that no count it sets locks the operator out of its
 // next write; and the operator holds no right over the autoscaler or the budget (kops writes them).
 func TestAutoscalerAgreesWithTheOperatorsPolicy(t *testing.T) {
-	addons, err := OperatorBuilder{coreDNSOperator()}.Addons(modeContext(t, kops.ClusterSpec{}, kops.OperatorModeServerSide))
+	addons, err := OperatorBuilder{corednsmodel.Operator()}.Addons(modeContext(t, kops.ClusterSpec{}, kops.OperatorModeServerSide))
 	require.NoError(t, err)
 	objs, err := kubemanifest.DecodeStrict(addonManifest(t, addons, coredns.ScalingAddonName))
 	require.NoError(t, err)
-	d := corednsoperator.Descriptor()
+	d := corednsmodel.Descriptor()
 
 	var writes []string
 	var args []string

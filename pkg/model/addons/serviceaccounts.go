@@ -23,6 +23,7 @@ import (
 
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 	"k8s.io/kops/pkg/templates"
 	"k8s.io/kops/upup/models"
 )
@@ -62,7 +63,7 @@ func (ServiceAccountDefaults) Addons(ctx *model.KopsModelContext) ([]*Addon, err
 	if err != nil {
 		return nil, err
 	}
-	return []*Addon{newAddon(ServiceAccountDefaultsAddonName, ServiceAccountDefaultsAddonID, manifest)}, nil
+	return []*Addon{addonapi.NewAddon(ServiceAccountDefaultsAddonName, ServiceAccountDefaultsAddonID, manifest)}, nil
 }
 
 // lockDefaultServiceAccounts returns manifest with, after each Namespace it creates, that

@@ -25,9 +25,9 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/addons/metricsserver"
-	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
+	metricsservermodel "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/crdschema"
 	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/pkg/operator/confine"
@@ -37,7 +37,7 @@ import (
 // below is specific to it beyond this value and what its renderer gives. It shows what adding an
 // operator costs: one Descriptor, and the Roles, bindings, admission policy, package allow-list,
 // CRD and docs table follow. Each call is a fresh value, for tests that change it.
-func metricsServer() *confine.Descriptor { return metricsserveroperator.Descriptor() }
+func metricsServer() *confine.Descriptor { return metricsservermodel.Descriptor() }
 
 // metricsServerSpec is the MetricsServer object of a default cluster.
 var metricsServerSpec = metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
@@ -126,7 +126,7 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 // The descriptor is itself checked: a right no admission rule would confine, a kind without
 // rules or a missing name is refused, every problem at once.
 func TestDescriptorValidate(t *testing.T) {
-	require.NoError(t, corednsoperator.Descriptor().Validate(), "the CoreDNS operator")
+	require.NoError(t, corednsmodel.Descriptor().Validate(), "the CoreDNS operator")
 	cases := []struct {
 		name   string
 		change func(*confine.Descriptor)
@@ -194,9 +194,9 @@ func metricsServerScope() (*confine.Scope, error) {
 	if err != nil {
 		return nil, err
 	}
-	marked, err := metricsserver.Render(metricsserveroperator.Marked(metricsServerSpec))
+	marked, err := metricsserver.Render(metricsservermodel.Marked(metricsServerSpec))
 	if err != nil {
 		return nil, err
 	}
-	return metricsServer().ScopeFromManifest(rendered, marked, metricsserveroperator.Params(metricsServerSpec))
+	return metricsServer().ScopeFromManifest(rendered, marked, metricsservermodel.Params(metricsServerSpec))
 }

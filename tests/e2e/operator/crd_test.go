@@ -33,7 +33,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -220,7 +220,7 @@ func TestCRDAcceptsWhatKopsRenders(t *testing.T) {
 // the resource answers to no other name.
 func TestCRDIsKops(t *testing.T) {
 	setup(t)
-	want, err := corednsoperator.CustomResourceDefinition()
+	want, err := corednsmodel.CustomResourceDefinition()
 	require.NoError(t, err)
 	got := &apiextensionsv1.CustomResourceDefinition{}
 	require.NoError(t, env.Client.Get(framework.Context(t), client.ObjectKey{Name: coredns.CRDName}, got))

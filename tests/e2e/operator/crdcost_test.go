@@ -30,7 +30,7 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 )
 
 // The server refuses a CRD whose rules are too expensive: each rule's estimated worst case must be
@@ -72,7 +72,7 @@ func TestCRDRuleCost(t *testing.T) {
 }
 
 func kopsCRD(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
-	crd, err := corednsoperator.CustomResourceDefinition()
+	crd, err := corednsmodel.CustomResourceDefinition()
 	require.NoError(t, err, "the CRD kops generates")
 	return crd
 }

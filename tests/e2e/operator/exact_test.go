@@ -39,7 +39,7 @@ import (
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/operator/operatortest"
 	"k8s.io/kops/tests/e2e/framework"
@@ -68,7 +68,7 @@ func TestRenderingIsWhatTheServerStores(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	managed := map[string]string{}
-	for _, m := range corednsoperator.Descriptor().Managed {
+	for _, m := range corednsmodel.Descriptor().Managed {
 		managed[m.Kind] = m.Name
 	}
 	checked := 0
@@ -258,8 +258,8 @@ func TestNamedAttacksDenied(t *testing.T) {
 			"metadata":       map[string]interface{}{"name": "e2e-host", "namespace": coredns.WatchNamespace},
 			"involvedObject": map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "name": "coredns", "namespace": coredns.WatchNamespace},
 			"reason":         "Applied", "message": "m", "type": "Normal",
-			"source":             map[string]interface{}{"component": corednsoperator.Descriptor().EventReporter(), "host": "ip-10-0-0-1.ec2.internal"},
-			"reportingComponent": corednsoperator.Descriptor().EventReporter(), "reportingInstance": "ip-10-0-0-1.ec2.internal"}
+			"source":             map[string]interface{}{"component": corednsmodel.Descriptor().EventReporter(), "host": "ip-10-0-0-1.ec2.internal"},
+			"reportingComponent": corednsmodel.Descriptor().EventReporter(), "reportingInstance": "ip-10-0-0-1.ec2.internal"}
 		_, err := operatorDyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "events"}).Namespace(coredns.WatchNamespace).
 			Create(ctx, &unstructured.Unstructured{Object: event}, metav1.CreateOptions{DryRun: dryRun})
 		require.Error(t, err)
@@ -271,7 +271,7 @@ func TestNamedAttacksDenied(t *testing.T) {
 const ownerReference = `{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"gone","uid":"00000000-0000-0000-0000-000000000001"}]}}`
 
 func managedName(kind string) string {
-	for _, m := range corednsoperator.Descriptor().Managed {
+	for _, m := range corednsmodel.Descriptor().Managed {
 		if m.Kind == kind {
 			return m.Name
 		}

@@ -32,13 +32,13 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"k8s.io/kops/pkg/addons/metricsserver"
-	ms "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
+	metricsservermodel "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/operator/confine"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
 // metrics-server's operator, confined by the Roles and admission policies kops generates from
-// metricsserveroperator.Descriptor() and the renderer (metricsserver.Render, Params, Marked), with a
+// metricsservermodel.Descriptor() and the renderer (metricsserver.Render, Params, Marked), with a
 // MetricsServer object as the policies' params, on the real API server.
 
 // metricsServerSpec is the spec kops writes into the MetricsServer object of a cluster that names
@@ -47,14 +47,14 @@ var metricsServerSpec = metricsserver.Spec{Version: metricsserver.DefaultVersion
 
 // metricsServerRow is metrics-server's operator in the attacker's table.
 func metricsServerRow() confinedOperator {
-	return confinedOperator{name: "metrics-server", descriptor: ms.Descriptor, deploy: metricsServerOperator}
+	return confinedOperator{name: "metrics-server", descriptor: metricsservermodel.Descriptor, deploy: metricsServerOperator}
 }
 
 // metricsServerOperator applies, once, everything kops would for metrics-server's operator: its
 // confinement, its instructions, the managed objects as rendered and the prerequisites kops writes
 // (RBAC, the APIService, the PodDisruptionBudget), so that the attacks on them hit real objects.
 func metricsServerOperator(t *testing.T) map[string]map[string]interface{} {
-	d := ms.Descriptor()
+	d := metricsservermodel.Descriptor()
 	manifest, err := metricsserver.Render(metricsServerSpec)
 	require.NoError(t, err)
 	prerequisites, err := metricsserver.RenderPrerequisites(metricsServerSpec, d.PrerequisitesAddon())
@@ -69,11 +69,11 @@ func metricsServerOperator(t *testing.T) map[string]map[string]interface{} {
 		manifest:      manifest,
 		prerequisites: prerequisites,
 		scope: func() (*confine.Scope, error) {
-			marked, err := metricsserver.Render(ms.Marked(metricsServerSpec))
+			marked, err := metricsserver.Render(metricsservermodel.Marked(metricsServerSpec))
 			if err != nil {
 				return nil, err
 			}
-			return d.ScopeFromManifest(manifest, marked, ms.Params(metricsServerSpec))
+			return d.ScopeFromManifest(manifest, marked, metricsservermodel.Params(metricsServerSpec))
 		},
 	})
 }
@@ -110,7 +110,7 @@ var (
 func TestMetricsServerOperatorAttacksDenied(t *testing.T) {
 	metricsServerOperator(t)
 	ctx := framework.Context(t)
-	cs, dyn := asOperatorOf(t, ms.Descriptor())
+	cs, dyn := asOperatorOf(t, metricsservermodel.Descriptor())
 	patch := func(gvr schema.GroupVersionResource, namespace, name, body string) error {
 		_, err := dyn.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.MergePatchType, []byte(body), metav1.PatchOptions{DryRun: dryRun})
 		return err
@@ -293,7 +293,7 @@ func TestMetricsServerOperatorRights(t *testing.T) {
 		{who, "delete", "policy", "poddisruptionbudgets", "", ks, name, false},
 		{who, "get", "metrics.k8s.io", "pods", "", "default", "", false},
 		{who, "impersonate", "", "serviceaccounts", "", ks, name, false},
-		{who, "update", "admissionregistration.k8s.io", "validatingadmissionpolicies", "", "", ms.Descriptor().ExactPolicyName(), false},
+		{who, "update", "admissionregistration.k8s.io", "validatingadmissionpolicies", "", "", metricsservermodel.Descriptor().ExactPolicyName(), false},
 		{who, "delete", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", "", "", metricsserver.Names().PolicyName, false},
 		{who, "list", "coordination.k8s.io", "leases", "", metricsserver.Names().Namespace, "", false},
 		{who, "update", "coordination.k8s.io", "leases", "", ks, "kube-controller-manager", false},

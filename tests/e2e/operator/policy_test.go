@@ -38,7 +38,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/utils/ptr"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	kopsoperator "k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -548,7 +548,7 @@ func qty(s string) *resource.Quantity {
 
 // coreDNSRow is CoreDNS's operator in the attacker's table, deployed by the package's kops cluster.
 func coreDNSRow() confinedOperator {
-	return confinedOperator{name: "coredns", descriptor: corednsoperator.Descriptor, holes: map[string]bool{"spec.replicas": true},
+	return confinedOperator{name: "coredns", descriptor: corednsmodel.Descriptor, holes: map[string]bool{"spec.replicas": true},
 		deploy: func(t *testing.T) map[string]map[string]interface{} {
 			setup(t)
 			builtIn(t)

@@ -31,13 +31,13 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
 // asOperator is a clientset whose requests run as the CoreDNS operator's service account.
 func asOperator(t *testing.T) (kubernetes.Interface, dynamic.Interface) {
-	return asOperatorOf(t, corednsoperator.Descriptor())
+	return asOperatorOf(t, corednsmodel.Descriptor())
 }
 
 func deployment(namespace, name, serviceAccount string) *appsv1.Deployment {

@@ -30,18 +30,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/pkg/addons/coredns"
-	app "k8s.io/kops/pkg/addons/coredns/controller"
+	"k8s.io/kops/pkg/addons/coredns/controller"
 	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
 // deployedOptions are the operator's options as the binary would parse them from the arguments of
 // the operator Deployment kops applied.
-func deployedOptions(t *testing.T) app.Options {
+func deployedOptions(t *testing.T) controller.Options {
 	d, err := env.Clientset.AppsV1().Deployments(coredns.Names().Namespace).Get(context.Background(), coredns.Names().DeploymentName, metav1.GetOptions{})
 	require.NoError(t, err)
 	require.NotEmpty(t, d.Spec.Template.Spec.Containers)
-	cmd, err := app.ParseFlags(d.Spec.Template.Spec.Containers[0].Args)
+	cmd, err := controller.ParseFlags(d.Spec.Template.Spec.Containers[0].Args)
 	require.NoError(t, err)
 	return cmd.Options
 }
@@ -67,7 +67,7 @@ func TestOperatorRendersTheClusterFacts(t *testing.T) {
 		require.Equal(t, "1Gi", opts.Facts.MemoryLimit, "kops passed the cluster's facts")
 		r := startOperatorWith(t, operatorConfig(t, counter), "informed", opts)
 		eventually(t, "operator's field manager on Deployment coredns", func() string {
-			if m := managers(deployment(t).ManagedFields); !slices.Contains(m, app.FieldManager()) {
+			if m := managers(deployment(t).ManagedFields); !slices.Contains(m, controller.FieldManager()) {
 				return "managed by " + strings.Join(m, ", ")
 			}
 			return ""

@@ -33,7 +33,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"k8s.io/kops/pkg/addons/coredns"
-	app "k8s.io/kops/pkg/addons/coredns/controller"
+	"k8s.io/kops/pkg/addons/coredns/controller"
 	"k8s.io/kops/pkg/operator"
 	"k8s.io/kops/tests/e2e/framework"
 	"k8s.io/kops/tests/e2e/kopsenv"
@@ -104,18 +104,18 @@ type running struct {
 // startOperator runs the operator's manager as replica identity until stop, rendering a default
 // cluster's facts.
 func startOperator(t testing.TB, cfg *rest.Config, identity string) *running {
-	return startOperatorWith(t, cfg, identity, app.DefaultOptions())
+	return startOperatorWith(t, cfg, identity, controller.DefaultOptions())
 }
 
 // startOperatorWith runs the operator's manager with opts, as replica identity with short lease
 // timings, until stop.
-func startOperatorWith(t testing.TB, cfg *rest.Config, identity string, opts app.Options) *running {
+func startOperatorWith(t testing.TB, cfg *rest.Config, identity string, opts controller.Options) *running {
 	opts.Identity = identity
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = 3*time.Second, 2*time.Second, 200*time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx = klog.NewContext(ctx, klog.Background().WithName(identity))
 	r := &running{cancel: cancel, done: make(chan error, 1)}
-	go func() { r.done <- app.Run(ctx, cfg, opts) }()
+	go func() { r.done <- controller.Run(ctx, cfg, opts) }()
 	t.Cleanup(func() { r.stop(t) })
 	return r
 }

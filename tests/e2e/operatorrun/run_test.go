@@ -32,7 +32,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/operator/manager"
 )
 
@@ -211,7 +211,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	// the operator cannot apply a Corefile change, and says so on the status.
 	t.Run("without one right of the table the status names the refusal", func(t *testing.T) {
 		require.NoError(t, second.stop(t))
-		removed := corednsoperator.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{"coredns"}}
+		removed := corednsmodel.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{"coredns"}}
 		restore := removeRule(t, removed)
 		defer restore()
 		patchSpec(t, map[string]any{"corefile": spec.Corefile + "# changed without the right\n"})
@@ -228,7 +228,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 
 // removeRule deletes the rule of right from the operator's Role in right.Namespace as the admin,
 // and returns what puts it back.
-func removeRule(t *testing.T, right corednsoperator.Right) func() {
+func removeRule(t *testing.T, right corednsmodel.Right) func() {
 	ctx := context.Background()
 	roles := env.Clientset.RbacV1().Roles(right.Namespace)
 	role, err := roles.Get(ctx, coredns.Names().RBACName, metav1.GetOptions{})

@@ -28,7 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	app "k8s.io/kops/pkg/addons/coredns/controller"
+	"k8s.io/kops/pkg/addons/coredns/controller"
 	"k8s.io/kops/pkg/operator/manager"
 	"k8s.io/kops/tests/e2e/framework"
 )
@@ -86,7 +86,7 @@ func TestTakesOverTheBuiltInAddon(t *testing.T) {
 		cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 		require.NoError(t, err)
 		for kind, m := range map[string][]string{"Deployment": managers(d.ManagedFields), "Service": managers(svc.ManagedFields), "ConfigMap": managers(cm.ManagedFields)} {
-			if !slices.Contains(m, app.FieldManager()) {
+			if !slices.Contains(m, controller.FieldManager()) {
 				return kind + " managed by " + strings.Join(m, ", ")
 			}
 		}

@@ -34,7 +34,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	channelsapi "k8s.io/kops/channels/pkg/api"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
+	corednsmodel "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/tests/e2e/framework"
 )
 
@@ -248,7 +248,7 @@ func scaleAsAutoscaler(t *testing.T) int32 {
 	deployments := as.AppsV1().Deployments("kube-system")
 	scale, err := deployments.GetScale(ctx, "coredns", metav1.GetOptions{})
 	require.NoError(t, err, "the autoscaler reads the count")
-	scale.Spec.Replicas = scale.Spec.Replicas%corednsoperator.MaxReplicas + 1
+	scale.Spec.Replicas = scale.Spec.Replicas%corednsmodel.MaxReplicas + 1
 	_, err = deployments.UpdateScale(ctx, "coredns", scale, metav1.UpdateOptions{})
 	require.NoError(t, err, "the autoscaler sets the count")
 	d, err := env.Clientset.AppsV1().Deployments("kube-system").Get(ctx, "coredns", metav1.GetOptions{})

@@ -14,13 +14,13 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package addons
+package kopsmodel
 
 import (
 	"k8s.io/kops/pkg/addons/metricsserver"
-	metricsserveroperator "k8s.io/kops/pkg/addons/metricsserver/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
 // MetricsServerPackage is the channel package carrying the metrics-server versions (and images)
@@ -35,9 +35,9 @@ const MetricsServerImageRepository = "registry.k8s.io/metrics-server/metrics-ser
 // the operator flags, kops writes metrics-server's prerequisites (its RBAC, APIService and
 // budget: the descriptor's), the operator, and the MetricsServer object; the rest is
 // OperatorBuilder's.
-func metricsServerOperator() *Operator {
-	return &Operator{
-		Descriptor:    metricsserveroperator.Descriptor(),
+func Operator() *addonapi.Operator {
+	return &addonapi.Operator{
+		Descriptor:    Descriptor(),
 		Binary:        "./cmd/metrics-server-operator",
 		Packages:      []string{MetricsServerPackage},
 		ResourceAddon: metricsserver.OperatorAddonName,
@@ -61,8 +61,8 @@ func metricsServerMode(spec *kops.ClusterSpec) string {
 
 // metricsServerInstructions are the MetricsServer object's spec and the renderings of it and of
 // its marked spec, which the policy is derived from.
-func metricsServerInstructions(ctx *model.KopsModelContext) (*Instructions, error) {
-	spec, err := metricsServerObjectSpec(ctx)
+func metricsServerInstructions(ctx *model.KopsModelContext) (*addonapi.Instructions, error) {
+	spec, err := ObjectSpec(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -70,18 +70,18 @@ func metricsServerInstructions(ctx *model.KopsModelContext) (*Instructions, erro
 	if err != nil {
 		return nil, err
 	}
-	marked, err := metricsserver.Render(metricsserveroperator.Marked(spec))
+	marked, err := metricsserver.Render(Marked(spec))
 	if err != nil {
 		return nil, err
 	}
-	return &Instructions{Spec: spec, Version: spec.Version, Rendered: rendered, Marked: marked, Params: metricsserveroperator.Params(spec)}, nil
+	return &addonapi.Instructions{Spec: spec, Version: spec.Version, Rendered: rendered, Marked: marked, Params: Params(spec)}, nil
 }
 
-// metricsServerObjectSpec is the spec of the MetricsServer object kops writes: the channel's
+// ObjectSpec is the spec of the MetricsServer object kops writes: the channel's
 // metrics-server version, and spec.metricsServer.image when the cluster names one (a kops user's
 // choice is kept, as the built-in addon keeps it) or else the package's image, either remapped.
-func metricsServerObjectSpec(ctx *model.KopsModelContext) (metricsserver.Spec, error) {
-	pkg, err := requirePackage(ctx, MetricsServerPackage, false)
+func ObjectSpec(ctx *model.KopsModelContext) (metricsserver.Spec, error) {
+	pkg, err := addonapi.RequirePackage(ctx, MetricsServerPackage, false)
 	if err != nil {
 		return metricsserver.Spec{}, err
 	}
@@ -91,10 +91,36 @@ func metricsServerObjectSpec(ctx *model.KopsModelContext) (metricsserver.Spec, e
 		return metricsserver.Spec{}, err
 	}
 	if ms.Image == "" {
-		if spec.Image, err = packageImage(pkg, MetricsServerImageRepository, ctx.Assets); err != nil {
+		if spec.Image, err = addonapi.PackageImage(pkg, MetricsServerImageRepository, ctx.Assets); err != nil {
 			return metricsserver.Spec{}, err
 		}
 	}
 	spec.Version = pkg.Version
 	return spec, nil
+}
+
+// metricsServerBuiltIn is the built-in metrics-server addon, metrics-server.addons.k8s.io, named
+// and versioned as kops's bootstrap channel names it (id k8s-1.11, selector k8s-app=metrics-server).
+// It is in the channel while spec.metricsServer.enabled is true; turned off, it leaves the channel
+// and channels retires it, deleting what it applied.
+func metricsServerBuiltIn() *addonapi.BuiltIn {
+	return &addonapi.BuiltIn{
+		Name: metricsserver.AddonName, ID: metricsserver.AddonID,
+		Selector: map[string]string{"k8s-app": metricsserver.Name},
+		Render:   renderMetricsServerBuiltIn,
+	}
+}
+
+// renderMetricsServerBuiltIn renders metrics-server from spec.metricsServer, or from the
+// MetricsServer object kops hands the operator.
+func renderMetricsServerBuiltIn(ctx *model.KopsModelContext, fromResource bool) ([]byte, error) {
+	spec, err := metricsserver.ClusterSpec(ctx.Cluster.Spec.MetricsServer, ctx.Assets)
+	if fromResource {
+		object, objectErr := ObjectSpec(ctx)
+		spec, err = object, objectErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return metricsserver.RenderBuiltIn(spec)
 }

@@ -14,17 +14,16 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package addons
+package kopsmodel
 
 import (
 	"fmt"
 
 	"k8s.io/kops/channels/pkg/channels"
 	"k8s.io/kops/pkg/addons/coredns"
-	components "k8s.io/kops/pkg/addons/coredns"
-	corednsoperator "k8s.io/kops/pkg/addons/coredns/kopsmodel"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
 // The channel packages and addons of CoreDNS run by its operator.
@@ -40,9 +39,9 @@ const (
 // no RBAC rights), the autoscaler and PodDisruptionBudget of CoreDNS (kops's too: the operator may
 // write neither), the operator with the rights generated from its descriptor, and the CoreDNS
 // object. The first two are CoreDNS's own (Before); the rest is OperatorBuilder's.
-func coreDNSOperator() *Operator {
-	return &Operator{
-		Descriptor:    corednsoperator.Descriptor(),
+func Operator() *addonapi.Operator {
+	return &addonapi.Operator{
+		Descriptor:    Descriptor(),
 		Binary:        "./cmd/coredns-operator",
 		Packages:      []string{CoreDNSPackage},
 		ResourceAddon: CoreDNSResourceAddonName,
@@ -71,7 +70,7 @@ func coreDNSMode(spec *kops.ClusterSpec) string {
 
 // coreDNSBefore are CoreDNS's own addons beside its operator: the RBAC its pods need and its
 // autoscaler and budget.
-func coreDNSBefore(ctx *model.KopsModelContext) ([]*Addon, error) {
+func coreDNSBefore(ctx *model.KopsModelContext) ([]*addonapi.Addon, error) {
 	rbac, err := coredns.RenderRBAC()
 	if err != nil {
 		return nil, err
@@ -80,33 +79,33 @@ func coreDNSBefore(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*Addon{
-		newAddon(coredns.RBACAddonName, coredns.RBACAddonID, rbac),
-		newAddon(coredns.ScalingAddonName, coredns.ScalingAddonID, scaling),
+	return []*addonapi.Addon{
+		addonapi.NewAddon(coredns.RBACAddonName, coredns.RBACAddonID, rbac),
+		addonapi.NewAddon(coredns.ScalingAddonName, coredns.ScalingAddonID, scaling),
 	}, nil
 }
 
 // coreDNSInstructions are the CoreDNS object's spec for the cluster and the renderings of it and
 // of its marked spec, which the policy is derived from: what kops would deploy itself is what the
 // operator may deploy.
-func coreDNSInstructions(ctx *model.KopsModelContext) (*Instructions, error) {
-	version, err := requirePackage(ctx, CoreDNSPackage, false)
+func coreDNSInstructions(ctx *model.KopsModelContext) (*addonapi.Instructions, error) {
+	version, err := addonapi.RequirePackage(ctx, CoreDNSPackage, false)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := coreDNSObjectSpec(ctx, version)
+	spec, err := ObjectSpec(ctx, version)
 	if err != nil {
 		return nil, err
 	}
-	rendered, err := renderCoreDNS(ctx, spec)
+	rendered, err := Render(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	marked, err := renderCoreDNS(ctx, corednsoperator.Marked(spec))
+	marked, err := Render(ctx, Marked(spec))
 	if err != nil {
 		return nil, err
 	}
-	return &Instructions{Spec: spec, Version: version.Version, Rendered: rendered, Marked: marked, Params: corednsoperator.Params(spec)}, nil
+	return &addonapi.Instructions{Spec: spec, Version: version.Version, Rendered: rendered, Marked: marked, Params: Params(spec)}, nil
 }
 
 // renderScaling renders the autoscaler and the PodDisruptionBudget the built-in addon would, as an
@@ -118,15 +117,15 @@ func renderScaling(ctx *model.KopsModelContext) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return coredns.RenderScaling(facts, corednsoperator.MaxReplicas)
+	return coredns.RenderScaling(facts, MaxReplicas)
 }
 
-// coreDNSObjectSpec is the spec of the CoreDNS object kops writes, from the completed cluster and
+// ObjectSpec is the spec of the CoreDNS object kops writes, from the completed cluster and
 // the channel's CoreDNS package. Everything the CRD would refuse is refused here first, with the
 // field of the cluster spec to fix, so that it never reaches the API server at apply time.
-func coreDNSObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (coredns.Spec, error) {
+func ObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (coredns.Spec, error) {
 	dns := ctx.Cluster.Spec.KubeDNS
-	corefile := components.Corefile(dns)
+	corefile := coredns.Corefile(dns)
 	if len(corefile) > coredns.MaxCorefileBytes {
 		where := "spec.kubeDNS.externalCoreFile"
 		if dns.ExternalCoreFile == "" {
@@ -135,7 +134,7 @@ func coreDNSObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (
 		return coredns.Spec{}, fmt.Errorf("%s: %d bytes is too long: the CoreDNS operator accepts a Corefile of at most %d bytes (64 KiB)",
 			where, len(corefile), coredns.MaxCorefileBytes)
 	}
-	image, err := packageImage(version, CoreDNSImageRepository, ctx.Assets)
+	image, err := addonapi.PackageImage(version, CoreDNSImageRepository, ctx.Assets)
 	if err != nil {
 		return coredns.Spec{}, err
 	}
@@ -156,13 +155,71 @@ const CoreDNSImageRepository = "registry.k8s.io/coredns/coredns"
 // UsesCoreDNSOperator says whether CoreDNS is deployed through its operator on the server: the
 // cluster asks for CoreDNS, UseAddonOperators is active (with the ClusterAddons it requires), and
 // kubeDNS.operatorMode is ServerSide (the default).
-func UsesCoreDNSOperator(ctx *model.KopsModelContext) bool {
-	return coreDNSOperator().UsesOperator(ctx)
+func UsesOperator(ctx *model.KopsModelContext) bool {
+	return Operator().UsesOperator(ctx)
 }
 
 // ExpandsCoreDNSClientSide says whether kops expands the CoreDNS object itself
 // (kubeDNS.operatorMode ClientSide with the operator flags on): the channel then carries the
 // expanded objects as the built-in addon, and no operator runs.
-func ExpandsCoreDNSClientSide(ctx *model.KopsModelContext) bool {
-	return coreDNSOperator().ExpandsClientSide(ctx)
+func ExpandsClientSide(ctx *model.KopsModelContext) bool {
+	return Operator().ExpandsClientSide(ctx)
+}
+
+// coreDNSBuiltIn is the built-in CoreDNS addon, coredns.addons.k8s.io. When the operator runs
+// CoreDNS, its takeover manifest matters on a cluster where kops's own channels applied it (a
+// record that is not ours): channels applies it over kops's objects and then retires it, handing
+// Deployment coredns, Service kube-dns, ConfigMap coredns and PodDisruptionBudget kube-dns over to
+// the operator's addon exactly as when the built-in addon was ours. It renders the spec of the
+// CoreDNS object the operator is given, so that the takeover runs the image the operator will run.
+func coreDNSBuiltIn() *addonapi.BuiltIn {
+	return &addonapi.BuiltIn{Name: coredns.AddonName, ID: coredns.AddonID, Render: renderCoreDNSBuiltIn}
+}
+
+// renderCoreDNSBuiltIn renders CoreDNS from spec.kubeDNS, or from the CoreDNS object kops hands
+// the operator (the channel's CoreDNS package).
+func renderCoreDNSBuiltIn(ctx *model.KopsModelContext, fromResource bool) ([]byte, error) {
+	spec, err := coredns.ClusterSpec(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	if fromResource {
+		spec, err = coreDNSResourceSpec(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Render(ctx, spec)
+}
+
+// coreDNSResourceSpec is the spec of the CoreDNS object kops writes, as the renderer takes it.
+func coreDNSResourceSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
+	version, err := addonapi.RequirePackage(ctx, CoreDNSPackage, false)
+	if err != nil {
+		return coredns.Spec{}, err
+	}
+	spec, err := ObjectSpec(ctx, version)
+	return spec, err
+}
+
+// Render renders the CoreDNS objects of spec with the cluster's facts, as every mode does.
+func Render(ctx *model.KopsModelContext, spec coredns.Spec) ([]byte, error) {
+	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	return coredns.Render(spec, facts)
+}
+
+// operatorClusterFacts is the --cluster-facts argument kops gives the operator: the facts of the
+// cluster that the built-in addon and client-side mode render with and the admission policy is
+// derived from, so that the operator renders the same objects. An argument rather than a
+// ConfigMap: it needs no right to read anything, and changing it rolls the operator out.
+func operatorClusterFacts(ctx *model.KopsModelContext) ([]string, error) {
+	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
+	if err != nil {
+		return nil, err
+	}
+	encoded, err := coredns.EncodeFacts(facts)
+	if err != nil {
+		return nil, err
+	}
+	return []string{"--" + coredns.FactsFlag + "=" + encoded}, nil
 }

@@ -21,26 +21,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
-	"k8s.io/kops/pkg/addons/coredns"
-	"k8s.io/kops/pkg/model"
 )
-
-// operatorClusterFacts is the --cluster-facts argument kops gives the operator: the facts of the
-// cluster that the built-in addon and client-side mode render with and the admission policy is
-// derived from, so that the operator renders the same objects. An argument rather than a
-// ConfigMap: it needs no right to read anything, and changing it rolls the operator out.
-func operatorClusterFacts(ctx *model.KopsModelContext) ([]string, error) {
-	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
-	if err != nil {
-		return nil, err
-	}
-	encoded, err := coredns.EncodeFacts(facts)
-	if err != nil {
-		return nil, err
-	}
-	return []string{"--" + coredns.FactsFlag + "=" + encoded}, nil
-}
 
 // setKopsArgs appends args ("--name=value") to the first container's arguments. A package that
 // sets one of those flags itself is refused: their values are the cluster's, which only kops knows.

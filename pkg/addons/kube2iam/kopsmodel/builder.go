@@ -14,7 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package addons
+// Package kopsmodel is kube2iam as kops's model builders see it: the builder of its addon, from
+// spec.podMetadataAccess.
+package kopsmodel
 
 import (
 	"fmt"
@@ -23,20 +25,21 @@ import (
 	"k8s.io/kops/pkg/addons/kube2iam"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// Kube2IAM is the credentials proxy of podMetadataAccess mode Forward, kube2iam.addons.k8s.io. It
+// Builder builds the credentials proxy of podMetadataAccess mode Forward, kube2iam.addons.k8s.io. It
 // is in the channel only in mode Forward: when the mode changes it leaves the channel, and
 // channels retires it, deleting exactly what it applied.
-type Kube2IAM struct{}
+type Builder struct{}
 
 // Owns names the kube2iam addon.
-func (Kube2IAM) Owns() []string { return []string{kube2iam.AddonName} }
+func (Builder) Owns() []string { return []string{kube2iam.AddonName} }
 
 // Addons renders kube2iam from spec.podMetadataAccess.forward in mode Forward, and nothing
 // otherwise. Defaults are CompleteCluster's; an unset proxy or port still means kube2iam on 8181,
 // and unset namespaceRestrictions still means on.
-func (Kube2IAM) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
+func (Builder) Addons(ctx *model.KopsModelContext) ([]*addonapi.Addon, error) {
 	config, ok, err := kube2IAMConfig(ctx)
 	if err != nil || !ok {
 		return nil, err
@@ -45,11 +48,11 @@ func (Kube2IAM) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*Addon{newAddon(kube2iam.AddonName, kube2iam.AddonID, manifest)}, nil
+	return []*addonapi.Addon{addonapi.NewAddon(kube2iam.AddonName, kube2iam.AddonID, manifest)}, nil
 }
 
-// UsesKube2IAM says whether the cluster sends pods' metadata requests to kube2iam.
-func UsesKube2IAM(cluster *kops.Cluster) bool {
+// Uses says whether the cluster sends pods' metadata requests to kube2iam.
+func Uses(cluster *kops.Cluster) bool {
 	access := cluster.Spec.PodMetadataAccess
 	if access == nil || access.Mode != kops.PodMetadataAccessForward {
 		return false
@@ -61,11 +64,11 @@ func UsesKube2IAM(cluster *kops.Cluster) bool {
 // Problems name the field of the cluster spec to fix.
 func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) {
 	access := ctx.Cluster.Spec.PodMetadataAccess
-	if access != nil && access.Mode == kops.PodMetadataAccessForward && !UsesKube2IAM(ctx.Cluster) {
+	if access != nil && access.Mode == kops.PodMetadataAccessForward && !Uses(ctx.Cluster) {
 		return kube2iam.Config{}, false, fmt.Errorf("spec.podMetadataAccess.forward.proxy: %q is not a proxy kops deploys (only %q)",
 			access.Forward.Proxy, kops.PodMetadataProxyKube2IAM)
 	}
-	if !UsesKube2IAM(ctx.Cluster) {
+	if !Uses(ctx.Cluster) {
 		return kube2iam.Config{}, false, nil
 	}
 	forward := access.Forward
@@ -97,4 +100,4 @@ func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) 
 }
 
 // Packages is empty: kube2iam is rendered from its template with a pinned image, no channel package.
-func (Kube2IAM) Packages(*model.KopsModelContext) []string { return nil }
+func (Builder) Packages(*model.KopsModelContext) []string { return nil }

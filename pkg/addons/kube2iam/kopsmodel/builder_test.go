@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package addons
+package kopsmodel
 
 import (
 	"fmt"
@@ -31,6 +31,7 @@ import (
 	"k8s.io/kops/pkg/assets"
 	"k8s.io/kops/pkg/kubemanifest"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/pkg/model/addonapi"
 )
 
 func kube2IAMContext(t *testing.T, access *kops.PodMetadataAccessSpec, assetsSpec *kops.AssetsSpec) *model.KopsModelContext {
@@ -42,7 +43,7 @@ func kube2IAMContext(t *testing.T, access *kops.PodMetadataAccessSpec, assetsSpe
 	}
 }
 
-func kube2IAMDaemonSet(t *testing.T, a *Addon) *appsv1.DaemonSet {
+func kube2IAMDaemonSet(t *testing.T, a *addonapi.Addon) *appsv1.DaemonSet {
 	objs, err := kubemanifest.DecodeStrict(a.Manifest)
 	require.NoError(t, err)
 	for _, o := range objs {
@@ -71,7 +72,7 @@ func TestKube2IAMOnlyInForward(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Kube2IAM{}.Addons(kube2IAMContext(t, tc.access, nil))
+			got, err := Builder{}.Addons(kube2IAMContext(t, tc.access, nil))
 			require.NoError(t, err)
 			if !tc.want {
 				assert.Empty(t, got)
@@ -90,7 +91,7 @@ func TestKube2IAMSettings(t *testing.T) {
 	access := &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: &kops.PodMetadataForwardSpec{
 		Port: ptr.To[int32](8282), BaseRoleARN: "arn:aws:iam::123456789012:role/", DefaultRole: "pods", NamespaceRestrictions: ptr.To(true),
 	}}
-	got, err := Kube2IAM{}.Addons(kube2IAMContext(t, access, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}))
+	got, err := Builder{}.Addons(kube2IAMContext(t, access, &kops.AssetsSpec{ContainerProxy: "proxy.example.com"}))
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	c := kube2IAMDaemonSet(t, got[0]).Spec.Template.Spec.Containers[0]
@@ -122,7 +123,7 @@ func TestKube2IAMNamespaceRestrictions(t *testing.T) {
 					ctx.Cluster.Spec.CloudProvider = "aws"
 					ctx.Cluster = kops.CompleteCluster(ctx.Cluster, "memfs://test")
 				}
-				got, err := Kube2IAM{}.Addons(ctx)
+				got, err := Builder{}.Addons(ctx)
 				require.NoError(t, err)
 				require.Len(t, got, 1)
 				args := kube2IAMDaemonSet(t, got[0]).Spec.Template.Spec.Containers[0].Args
@@ -146,7 +147,7 @@ func TestKube2IAMRefuses(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			access := &kops.PodMetadataAccessSpec{Mode: kops.PodMetadataAccessForward, Forward: tc.forward}
-			_, err := Kube2IAM{}.Addons(kube2IAMContext(t, access, nil))
+			_, err := Builder{}.Addons(kube2IAMContext(t, access, nil))
 			require.Error(t, err)
 			for _, want := range tc.want {
 				assert.Contains(t, err.Error(), want)
