@@ -59,14 +59,6 @@ type Controller[S comparable] struct {
 	events record.EventRecorder
 }
 
-// instructions is the custom resource as the operator reads it: its spec, S.
-type instructions[S any] struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              S                `json:"spec"`
-	Status            *operator.Status `json:"status,omitempty"`
-}
-
 // resyncPeriod is how often every managed object is applied again even though nothing was seen to
 // change it: a safety net, since every change the operator must undo comes as a watch event.
 const resyncPeriod = 10 * time.Minute
@@ -213,7 +205,7 @@ func (c *Controller[S]) Reconcile(ctx context.Context) error {
 		logger.V(2).Info("No " + kind + " object; nothing to do")
 		return nil
 	}
-	var obj instructions[S]
+	var obj operator.Resource[S]
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
 		err = fmt.Errorf("reading %s %s: %w", kind, c.key, err)
 		c.recordFailure(u, ReasonInvalidSpec, err)
