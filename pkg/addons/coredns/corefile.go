@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package coredns holds what every CoreDNS deployment of a cluster shares, whichever way it is
-// installed (the built-in addon or the CoreDNS operator), so that both serve the same zones.
 package coredns
 
 import (

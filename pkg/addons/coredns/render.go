@@ -14,15 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package coredns turns a CoreDNS spec (the spec of the cluster-addons CoreDNS object) plus a few
-// facts of the cluster into the Kubernetes objects that run CoreDNS. It is the one renderer of
-// every mode: the built-in addon of `kops update cluster`, client-side mode (kubeDNS.operatorMode
-// ClientSide, where kops expands the CoreDNS object itself), the operator (cmd/coredns-operator)
-// and the admission policy that confines the operator (derived from what Render returns). Because
-// all of them call Render, they cannot drift.
-//
-// The package depends on nothing of the cluster spec: the cluster-side helpers in cluster.go map
-// a kops cluster to a Spec and Facts, the operator fills them from its CoreDNS object.
 package coredns
 
 import (

@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kube2iam renders kube2iam, the credentials proxy pods are sent to in podMetadataAccess
-// mode Forward, from a few settings. It knows nothing of the cluster spec: pkg/model/addons maps
-// the cluster to a Config.
 package kube2iam
 
 import (

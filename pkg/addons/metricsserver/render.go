@@ -14,20 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package metricsserver turns a metrics-server spec (the spec of the MetricsServer object, or
-// spec.metricsServer of a cluster) into the Kubernetes objects that run metrics-server. It is the
-// one renderer of every mode: the built-in addon of `kops update cluster`, client-side expansion,
-// and an operator reconciling a MetricsServer object, so that they cannot drift.
-//
-// What it renders is split by who may write it. Managed (Render) is what a namespaced operator
-// may reconcile: ServiceAccount, Service and Deployment metrics-server in kube-system.
-// Prerequisites (RenderPrerequisites) is what kops writes itself in every mode, because an
-// operator must never write RBAC or APIServices: the ClusterRoles and bindings of metrics-server,
-// its RoleBinding to read the API server's client CA, the APIService v1beta1.metrics.k8s.io and
-// the PodDisruptionBudget. The built-in addon is both (RenderBuiltIn).
-//
-// The package depends on nothing of the cluster spec but in cluster.go, which maps a kops cluster
-// to a Spec.
 package metricsserver
 
 import (

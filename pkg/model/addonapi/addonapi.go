@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package addonapi is what an addon's folder (pkg/addons/<name>/kopsmodel) gives kops's addon
-// builders (pkg/model/addons): its line of the operator registry (Operator), the custom resource
-// kops writes for it (Instructions), its built-in addon (BuiltIn) or a builder of its own
-// (Builder), and the helpers they are built with. It sits below both, so that an addon's folder
-// and the builders that list it do not import each other.
 package addonapi
 
 import (

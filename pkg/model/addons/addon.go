@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package addons builds the addons that `kops update cluster` writes under <configBase>/addons and
-// the bootstrap channel that lists them for `channels apply`.
 package addons
 
 import (

@@ -33,9 +33,9 @@ import (
 // encodeObjects; an addon rendered from a template (built-in CoreDNS) is already finished by its
 // renderer, whose bytes must stay those the operator renders, so it is not rewritten. Either way
 // every object carries its addon's labels and every image is remapped: checkFinished says so, and
-// TestEveryAddonIsFinished runs it over every builder, mode and kind of remapping. It is a test
-// rather than a step of every update because decoding every manifest again costs six times the
-// allocations of a minimal dry run.
+// the tests run it over every builder, mode and kind of remapping. It is a test rather than a step
+// of every update because decoding every manifest again would dominate a dry run's allocations
+// (docs/performance.md).
 
 // images says how finishObject treats the images of an object.
 type images struct {

@@ -14,13 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package corefile reads a CoreDNS Corefile exactly as CoreDNS groups it (CoreDNS parses with its
-// fork of Caddy's caddyfile: words, server blocks, directives, snippets) and checks what the
-// plugins it names may reach: files on the pod's disk, the pod's environment and credentials,
-// endpoints that would receive them ([Check], the table in reach.go).
-//
-// It is a checker, not a loader: it never reads a file, never looks at the environment, and its
-// work is bounded by the size of its input whatever the snippets do.
 package corefile
 
 import (

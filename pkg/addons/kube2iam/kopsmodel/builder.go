@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kopsmodel is kube2iam as kops's model builders see it: the builder of its addon, from
-// spec.podMetadataAccess.
 package kopsmodel
 
 import (

@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kopsmodel is metrics-server as kops's model builders see it: what confines its operator
-// (the rights table, the CRD's validations, the replica bound, the prerequisites kops writes for
-// its pods), the MetricsServer object kops writes, and metrics-server's line of the operator
-// registry. The operator binary does not link it.
 package kopsmodel
 
 import (
