@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -524,11 +523,6 @@ func containerdVersion() string {
 		return fields[2]
 	}
 	return ""
-}
-
-// apiServerURL is where the host reaches the API server.
-func (c *Cluster) apiServerURL() string {
-	return "https://" + net.JoinHostPort(c.NodeIP, strconv.Itoa(apiServerPort))
 }
 
 // ResidentBytes is the resident memory (VmRSS) of every process in the cluster's cgroup added up:
