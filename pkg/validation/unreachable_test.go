@@ -252,6 +252,7 @@ func TestBoundedBodies(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			defer func() { _ = resp.Body.Close() }() // read whole already; the test checks the read
 			body, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)
 			assert.Len(t, body, tc.size)
