@@ -148,7 +148,7 @@ type Result struct {
 // recorded; addons that do not need it are still applied. The error lists every failure.
 func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	a.bound.set(ctx)
-	defer a.bound.set(nil)
+	defer a.bound.set(nil) //nolint:staticcheck // SA1012: nil is "no run in progress", not a context passed to a call
 	order, err := addonOrder(ch.Addons)
 	if err != nil {
 		return nil, err
