@@ -302,7 +302,7 @@ func TestWaitCount(t *testing.T) {
 				}
 			}
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system","annotations":{"addons.k8s.io/coredns.addons.k8s.io":%q}}}`, record)
+			_, _ = fmt.Fprintf(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system","annotations":{"addons.k8s.io/coredns.addons.k8s.io":%q}}}`, record)
 		}))
 		return url
 	}

@@ -186,7 +186,9 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 		}
 		results = append(results, retired...)
 	}
-	a.report(results)
+	if err := a.report(results); err != nil {
+		return results, fmt.Errorf("printing the report: %w", err)
+	}
 	var failures []string
 	for _, r := range results {
 		if r.Outcome == Failed || r.Outcome == Skipped {
@@ -409,10 +411,12 @@ func (a *Applier) writeRecord(ctx context.Context, namespace, name string, v *Ch
 
 // report prints one row per addon under a header, as kops's channels does: what happened to it
 // and, in plain words, why. A dry run that would change something ends with the reminder.
-func (a *Applier) report(results []Result) {
+func (a *Applier) report(results []Result) error {
 	changes := false
-	w := tabwriter.NewWriter(a.opts.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ADDON\tOUTCOME\tREASON")
+	var buf strings.Builder
+	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	// Writes into buf cannot fail; the whole report is written to a.opts.Out at the end, checked.
+	_, _ = fmt.Fprintln(w, "ADDON\tOUTCOME\tREASON")
 	for _, r := range results {
 		name := r.Name
 		if r.ID != "" {
@@ -422,13 +426,15 @@ func (a *Applier) report(results []Result) {
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Outcome, reason)
+		_, _ = fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Outcome, reason)
 		changes = changes || r.Outcome == WouldApply || r.Outcome == WouldPrune
 	}
 	_ = w.Flush()
 	if changes {
-		fmt.Fprintln(a.opts.Out, "\nMust specify --yes to apply changes")
+		buf.WriteString("\nMust specify --yes to apply changes\n")
 	}
+	_, err := io.WriteString(a.opts.Out, buf.String())
+	return err
 }
 
 func objectName(o *unstructured.Unstructured) string {

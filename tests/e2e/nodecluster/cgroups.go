@@ -40,7 +40,7 @@ func cgroupHierarchies() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var dirs []string
 	scanner := bufio.NewScanner(f)
 	for scanner.Scan() {

@@ -558,7 +558,7 @@ func (c *Cluster) StartOnNode(name, binary string, args ...string) (*exec.Cmd, e
 	if err != nil {
 		return nil, err
 	}
-	defer log.Close()
+	defer func() { _ = log.Close() }() // the started process writes through its own copy
 	cmd, err := nodeProcess(c.paths, c.slot, binary, args...)
 	if err != nil {
 		return nil, err
