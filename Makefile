@@ -77,7 +77,7 @@ test-e2e: test-apiserver test-node test-packages
 	cd tests/e2e && $(GO) test -count=1 -timeout 30m ./...
 
 verify:
-	@echo "==> make test [1/3] gofmt, go vet and golangci-lint (a few minutes)"
+	@echo "==> make test [1/3] gofmt, go vet and golangci-lint (about a minute; the first run builds golangci-lint and fills its cache: minutes)"
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
