@@ -16,7 +16,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: build images test test-unit test-images test-e2e test-apiserver test-node test-packages test-s3 verify quickstart cluster cluster-down
+.PHONY: build images test test-unit test-images test-e2e test-apiserver test-node test-packages test-s3 verify lint quickstart cluster cluster-down
 
 build:
 	$(GO) build -o $(BIN)/kops ./cmd/kops
@@ -33,7 +33,7 @@ images:
 			--package "$$package" --out _output/images "$$binary" || exit 1; \
 	done
 
-# Every test: formatting and vet, the unit, golden and CLI tests, then the e2e tests against a real
+# Every test: formatting, vet and lint, the unit, golden and CLI tests, then the e2e tests against a real
 # kube-apiserver (built from Go modules on first use, see hack/build-test-apiserver.sh).
 test: verify test-unit test-e2e
 
@@ -77,12 +77,25 @@ test-e2e: test-apiserver test-node test-packages
 	cd tests/e2e && $(GO) test -count=1 -timeout 30m ./...
 
 verify:
-	@echo "==> make test [1/3] gofmt and go vet (about a minute)"
+	@echo "==> make test [1/3] gofmt, go vet and golangci-lint (about a minute; the first run builds golangci-lint and fills its cache: minutes)"
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	cd tests/e2e && $(GO) vet ./...
 	cd hack/tools/images && $(GO) vet ./...
+	@$(MAKE) --no-print-directory lint
+
+# golangci-lint (the linters and formatters of .golangci.yml) on each module with Go code of its
+# own. The binary is built from the version pinned in hack/tools/golangci-lint/go.mod into
+# _output/bin (minutes the first time; go build leaves an up-to-date binary alone after that).
+GOLANGCI_LINT := $(CURDIR)/_output/bin/golangci-lint
+LINT_CONFIG := $(CURDIR)/.golangci.yml
+
+lint:
+	cd hack/tools/golangci-lint && GOWORK=off $(GO) build -o $(GOLANGCI_LINT) github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+	$(GOLANGCI_LINT) run -c $(LINT_CONFIG) ./...
+	cd tests/e2e && $(GOLANGCI_LINT) run -c $(LINT_CONFIG) ./...
+	cd hack/tools/images && $(GOLANGCI_LINT) run -c $(LINT_CONFIG) ./...
 
 quickstart:
 	./hack/quickstart.sh

@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, env map[string]string, out, errOut 
 	root.SetOut(out)
 	root.SetErr(errOut)
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintf(errOut, "Error: %v\n", err)
+		_, _ = fmt.Fprintf(errOut, "Error: %v\n", err) // nowhere left to report a failed write to stderr
 		return 1
 	}
 	return 0

@@ -147,7 +147,7 @@ func tlsServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request)
 		case <-stop:
 		}
 	}))
-	server.Listener.Close()
+	require.NoError(t, server.Listener.Close())
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	server.Listener = listener
@@ -171,7 +171,7 @@ func noRecords(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprint(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system"}}`)
+	_, _ = fmt.Fprint(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system"}}`)
 	return true
 }
 

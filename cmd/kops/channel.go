@@ -47,7 +47,7 @@ func (f *Factory) checkChannel(c *kops.Cluster) field.ErrorList {
 		return field.ErrorList{field.Invalid(path, c.Spec.Channel, err.Error())}
 	}
 	if c.Spec.Channel != "" && resolved != c.Spec.Channel {
-		fmt.Fprintf(f.ErrOut, "Channel %s stored as %s\n", c.Spec.Channel, resolved)
+		warnf(f.ErrOut, "Channel %s stored as %s\n", c.Spec.Channel, resolved)
 		c.Spec.Channel = resolved
 	}
 	return nil

@@ -356,11 +356,11 @@ func TestValidateExitCodesAndContext(t *testing.T) {
 	answering := serverURL(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Path == "/api" {
-			fmt.Fprint(w, `{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"10.0.0.1:443"}]}`)
+			_, _ = fmt.Fprint(w, `{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"10.0.0.1:443"}]}`)
 			return
 		}
 		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"%s not found","reason":"NotFound","code":404}`, r.URL.Path)
+		_, _ = fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"%s not found","reason":"NotFound","code":404}`, r.URL.Path)
 	})
 	closed := listenerURL(t, true)
 	cases := []struct {

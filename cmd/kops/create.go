@@ -185,15 +185,23 @@ func storeNewCluster(f *Factory, clientset *client.Clientset, n client.NewCluste
 	if err := clientset.CreateCluster(n); err != nil {
 		return err
 	}
-	fmt.Fprintf(f.Out, "Created cluster/%s\n", n.Cluster.Name)
+	if _, err := fmt.Fprintf(f.Out, "Created cluster/%s\n", n.Cluster.Name); err != nil {
+		return err
+	}
 	for _, g := range n.InstanceGroups {
-		fmt.Fprintf(f.Out, "Created instancegroup/%s\n", g.Name)
+		if _, err := fmt.Fprintf(f.Out, "Created instancegroup/%s\n", g.Name); err != nil {
+			return err
+		}
 	}
 	if len(n.SSHPublicKeys) > 0 {
-		fmt.Fprintf(f.Out, "Added %d SSH public keys to cluster %s\n", len(n.SSHPublicKeys), n.Cluster.Name)
+		if _, err := fmt.Fprintf(f.Out, "Added %d SSH public keys to cluster %s\n", len(n.SSHPublicKeys), n.Cluster.Name); err != nil {
+			return err
+		}
 	}
 	if len(n.Addons) > 0 {
-		fmt.Fprintf(f.Out, "Created %d additional objects for cluster %s\n", len(n.Addons), n.Cluster.Name)
+		if _, err := fmt.Fprintf(f.Out, "Created %d additional objects for cluster %s\n", len(n.Addons), n.Cluster.Name); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -204,13 +212,17 @@ func storeAdditions(f *Factory, clientset *client.Clientset, s storedCluster) er
 		if err := clientset.CreateInstanceGroup(s.name, doc.InstanceGroup); err != nil {
 			return err
 		}
-		fmt.Fprintf(f.Out, "Created instancegroup/%s\n", doc.InstanceGroup.Name)
+		if _, err := fmt.Fprintf(f.Out, "Created instancegroup/%s\n", doc.InstanceGroup.Name); err != nil {
+			return err
+		}
 	}
 	for _, doc := range s.sshKeys {
 		if err := clientset.AddSSHPublicKey(s.name, doc.SSHCredential.Spec.PublicKey); err != nil {
 			return err
 		}
-		fmt.Fprintf(f.Out, "Added an SSH public key to cluster %s\n", s.name)
+		if _, err := fmt.Fprintf(f.Out, "Added an SSH public key to cluster %s\n", s.name); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -206,8 +206,8 @@ func runCreateCluster(f *Factory, o *createClusterOptions) error {
 	}
 	name := cluster.Name
 	if o.Yes {
-		fmt.Fprintf(f.Out, "Cluster configuration has been created in %s.\n\n", clientset.Base())
-		return nil
+		_, err := fmt.Fprintf(f.Out, "Cluster configuration has been created in %s.\n\n", clientset.Base())
+		return err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Cluster configuration has been created in %s.\n\nSuggestions:\n", clientset.Base())

@@ -129,8 +129,8 @@ func runCreateInstanceGroup(f *Factory, clusterName, name string, o *createGroup
 		if err := clientset.CreateInstanceGroup(clusterName, doc.InstanceGroup); err != nil {
 			return err
 		}
-		fmt.Fprintf(f.Out, "Created instancegroup/%s\nTo deploy it, run: kops update cluster --name %s --yes\n", name, clusterName)
-		return nil
+		_, err := fmt.Fprintf(f.Out, "Created instancegroup/%s\nTo deploy it, run: kops update cluster --name %s --yes\n", name, clusterName)
+		return err
 	}
 	source := "instancegroup-" + name + ".yaml"
 	if o.edit && !o.dryRun {

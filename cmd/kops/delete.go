@@ -57,8 +57,8 @@ func NewCmdDelete(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(f.Out, "Deleted cluster: %q\n", name)
-			return nil
+			_, err = fmt.Fprintf(f.Out, "Deleted cluster: %q\n", name)
+			return err
 		},
 	}
 	cluster.Flags().BoolVarP(&yes, "yes", "y", false, "Delete without asking")
@@ -138,8 +138,8 @@ func runDeleteInstanceGroup(f *Factory, cluster, name string, yes bool) error {
 	if err := clientset.DeleteInstanceGroup(cluster, group); err != nil {
 		return err
 	}
-	fmt.Fprintf(f.Out, "Deleted InstanceGroup: %q\n", name)
-	return nil
+	_, err = fmt.Fprintf(f.Out, "Deleted InstanceGroup: %q\n", name)
+	return err
 }
 
 func countControlPlane(groups []*kops.InstanceGroup) int {

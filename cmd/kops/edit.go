@@ -159,8 +159,8 @@ func (f *Factory) editDocument(source string, original []byte, kind, name string
 		return nil
 	})
 	if errors.Is(err, edit.ErrCancelled) {
-		fmt.Fprintln(f.Out, err)
-		return nil
+		_, err = fmt.Fprintln(f.Out, err)
+		return err
 	}
 	if err != nil {
 		return err
@@ -202,8 +202,8 @@ func (f *Factory) setDocument(original []byte, t reflect.Type, kind, name string
 		return err
 	}
 	if bytes.Equal(data, original) {
-		fmt.Fprintf(f.Out, "%s %q unchanged: it already has these values\n", kind, name)
-		return nil
+		_, err := fmt.Fprintf(f.Out, "%s %q unchanged: it already has these values\n", kind, name)
+		return err
 	}
 	err = save(o)
 	if errors.Is(err, client.ErrConflict) {
@@ -244,8 +244,8 @@ func runEditCluster(f *Factory, name string, s setFlags) error {
 		if err := clientset.UpdateClusterIfUnchanged(o.Cluster, revision); err != nil {
 			return err
 		}
-		fmt.Fprintf(f.Out, "Cluster %q updated in the state store; apply it with: kops update cluster --name %s --yes\n", name, name)
-		return nil
+		_, err := fmt.Fprintf(f.Out, "Cluster %q updated in the state store; apply it with: kops update cluster --name %s --yes\n", name, name)
+		return err
 	}
 	if s.given() {
 		return f.setDocument(original, reflect.TypeOf(kops.Cluster{}), kops.KindCluster, name, s, check, save,
@@ -283,8 +283,8 @@ func runEditInstanceGroup(f *Factory, clusterName, name string, s setFlags) erro
 		if err := clientset.UpdateInstanceGroupIfUnchanged(clusterName, o.InstanceGroup, revision); err != nil {
 			return err
 		}
-		fmt.Fprintf(f.Out, "Instance group %q of cluster %q updated in the state store\n", name, clusterName)
-		return nil
+		_, err := fmt.Fprintf(f.Out, "Instance group %q of cluster %q updated in the state store\n", name, clusterName)
+		return err
 	}
 	if s.given() {
 		return f.setDocument(original, reflect.TypeOf(kops.InstanceGroup{}), kops.KindInstanceGroup, name, s, check, save,

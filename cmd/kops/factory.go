@@ -82,9 +82,15 @@ func (f *Factory) Warn(warnings []kopscodecs.Warning) {
 	for _, w := range warnings {
 		if s := w.String(); !f.warned[s] {
 			f.warned[s] = true
-			fmt.Fprintf(f.ErrOut, "W: %s\n", s)
+			warnf(f.ErrOut, "W: %s\n", s)
 		}
 	}
+}
+
+// warnf writes a warning or a note to errOut. One that cannot be written is dropped: errOut is
+// where the failure would be reported, so there is nowhere left to say it.
+func warnf(errOut io.Writer, format string, args ...any) {
+	_, _ = fmt.Fprintf(errOut, format, args...)
 }
 
 // Editor is the user's editor command: KOPS_EDITOR, else EDITOR, else vi.

@@ -49,7 +49,7 @@ func NewCmdGet(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(f.ErrOut, "W: `kops get [CLUSTER]` is deprecated: use `kops get all [CLUSTER]`")
+			warnf(f.ErrOut, "W: `kops get [CLUSTER]` is deprecated: use `kops get all [CLUSTER]`\n")
 			return printAll(f, name, output)
 		},
 	}
@@ -129,21 +129,27 @@ func printAll(f *Factory, name, output string) error {
 		return err
 	}
 	if len(groups) == 0 {
-		fmt.Fprintln(f.ErrOut, "No instance groups found")
+		warnf(f.ErrOut, "No instance groups found\n")
 	}
 	if output == outputTable {
-		fmt.Fprintln(f.Out, "Cluster")
+		if _, err := fmt.Fprintln(f.Out, "Cluster"); err != nil {
+			return err
+		}
 		if err := printTable(f.Out, clusterHeaders, [][]string{clusterRow(cluster)}); err != nil {
 			return err
 		}
-		fmt.Fprintln(f.Out, "\nInstance Groups")
+		if _, err := fmt.Fprintln(f.Out, "\nInstance Groups"); err != nil {
+			return err
+		}
 		if err := printTable(f.Out, groupHeaders, groupRows(groups)); err != nil {
 			return err
 		}
 		if len(addons) == 0 {
 			return nil
 		}
-		fmt.Fprintln(f.Out, "\nAddon Objects")
+		if _, err := fmt.Fprintln(f.Out, "\nAddon Objects"); err != nil {
+			return err
+		}
 		rows := make([][]string, 0, len(addons))
 		for _, a := range addons {
 			version, _, _ := unstructured.NestedString(a.Object, "spec", "version")

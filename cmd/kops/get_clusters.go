@@ -82,7 +82,7 @@ func printClusters(f *Factory, names []string, output string, full bool) error {
 			if len(names) == 1 {
 				return err
 			}
-			fmt.Fprintf(f.ErrOut, "Error: cluster %q: %v\n", name, err)
+			warnf(f.ErrOut, "Error: cluster %q: %v\n", name, err)
 			failed = append(failed, name)
 			continue
 		}

@@ -116,7 +116,7 @@ func addKopsFlags(cmd *cobra.Command, persistent bool, flags ...kopsFlag) {
 				continue
 			}
 			if f.note {
-				fmt.Fprintf(cmd.ErrOrStderr(), "W: --%s is not supported in this build: %s\n", f.name, f.why)
+				warnf(cmd.ErrOrStderr(), "W: --%s is not supported in this build: %s\n", f.name, f.why)
 				continue
 			}
 			return fmt.Errorf("--%s is not supported in this build: %s", f.name, f.why)

@@ -120,11 +120,13 @@ func runUpdateCluster(ctx context.Context, f *Factory, name string, o updateOpti
 	switch o.target {
 	case cloudup.TargetDirect:
 		if result.Changed {
-			fmt.Fprintf(f.Out, "Cluster changes have been applied to the state store.\nApply them on the cluster with: %s\n", channelsCommand(result))
+			if _, err := fmt.Fprintf(f.Out, "Cluster changes have been applied to the state store.\nApply them on the cluster with: %s\n", channelsCommand(result)); err != nil {
+				return err
+			}
 		}
-		printNotApplied(f, name, result)
+		return printNotApplied(f, name, result)
 	case cloudup.TargetTerraform:
-		printTerraformNext(f, result, o.yes)
+		return printTerraformNext(f, result, o.yes)
 	}
 	return nil
 }

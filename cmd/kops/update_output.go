@@ -18,6 +18,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"k8s.io/kops/pkg/model/addons"
@@ -31,10 +32,10 @@ func channelsCommand(result *cloudup.ApplyResult) string {
 // printNotApplied names the cloud resources the direct target left alone, last on stdout where a
 // reader of `--yes` looks for the outcome, and once more on stderr so a script's log keeps it.
 // It is not an error: the state store part did succeed, and terraform is the way to the rest.
-func printNotApplied(f *Factory, name string, result *cloudup.ApplyResult) {
+func printNotApplied(f *Factory, name string, result *cloudup.ApplyResult) error {
 	n := len(result.CloudTasks)
 	if n == 0 {
-		return
+		return nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n*** NOT APPLIED: %d cloud resources ***\n", n)
@@ -44,20 +45,26 @@ func printNotApplied(f *Factory, name string, result *cloudup.ApplyResult) {
 	}
 	fmt.Fprintf(&b, "Write them with:  kops update cluster %s --target terraform --out DIR --yes\n", name)
 	b.WriteString("then apply them:  cd DIR && terraform init && terraform apply\n")
-	fmt.Fprint(f.Out, b.String())
-	fmt.Fprintf(f.ErrOut, "W: %d cloud resources were not applied (kops update cluster %s --target terraform --out DIR --yes writes them)\n", n, name)
+	if _, err := io.WriteString(f.Out, b.String()); err != nil {
+		return err
+	}
+	warnf(f.ErrOut, "W: %d cloud resources were not applied (kops update cluster %s --target terraform --out DIR --yes writes them)\n", n, name)
+	return nil
 }
 
 // printTerraformNext says where each part went and what to run next (a dry run says where they
 // would go in its report, before its last line).
-func printTerraformNext(f *Factory, result *cloudup.ApplyResult, yes bool) {
+func printTerraformNext(f *Factory, result *cloudup.ApplyResult, yes bool) error {
 	if !yes {
-		return
+		return nil
 	}
-	fmt.Fprintf(f.Out, "Terraform files are in %s: apply the cloud resources with: cd %s && terraform init && terraform apply\n",
-		result.OutDir, localDir(result.OutDir))
-	fmt.Fprintf(f.Out, "Addon files are in the state store (%s/addons), not in %s: apply them on the cluster with: %s\n",
+	if _, err := fmt.Fprintf(f.Out, "Terraform files are in %s: apply the cloud resources with: cd %s && terraform init && terraform apply\n",
+		result.OutDir, localDir(result.OutDir)); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(f.Out, "Addon files are in the state store (%s/addons), not in %s: apply them on the cluster with: %s\n",
 		result.ConfigBase, localDir(result.OutDir), channelsCommand(result))
+	return err
 }
 
 // localDir shows a file:// path as the plain directory a shell wants.

@@ -122,7 +122,7 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 		return err
 	}
 	if warning != "" {
-		fmt.Fprintf(f.ErrOut, "W: %s\n", warning)
+		warnf(f.ErrOut, "W: %s\n", warning)
 	}
 	v, err := validation.NewValidator(kubeconfig.ForCLI(config, o.requestTimeout))
 	if err != nil {
@@ -152,7 +152,9 @@ func runValidateCluster(cmd *cobra.Command, f *Factory, name string, o *validate
 			err: fmt.Errorf("cluster %q is not healthy: %d of %d checks failed:\n%s", name, len(failures), len(result.Checks), strings.Join(lines, "\n"))}
 	}
 	if o.output == outputTable {
-		fmt.Fprintf(f.Out, "\nYour cluster %s is ready\n", name)
+		if _, err := fmt.Fprintf(f.Out, "\nYour cluster %s is ready\n", name); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -190,7 +192,9 @@ func printValidation(f *Factory, format string, r *validation.Result) error {
 		_, err = f.Out.Write(append(data, '\n'))
 		return err
 	}
-	fmt.Fprintf(f.Out, "Validating cluster %s (DNS: %s) against %s\n\n", r.Cluster, r.DNS, r.Channel)
+	if _, err := fmt.Fprintf(f.Out, "Validating cluster %s (DNS: %s) against %s\n\n", r.Cluster, r.DNS, r.Channel); err != nil {
+		return err
+	}
 	rows := make([][]string, 0, len(r.Checks))
 	for _, c := range r.Checks {
 		status := "OK"

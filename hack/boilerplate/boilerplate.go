@@ -231,7 +231,9 @@ func run(args []string, stdout io.Writer) error {
 		return fix(*root, files, *yr)
 	}
 	for _, f := range files {
-		fmt.Fprintln(stdout, f)
+		if _, err := fmt.Fprintln(stdout, f); err != nil {
+			return err
+		}
 	}
 	if len(files) > 0 {
 		return fmt.Errorf("%d files lack the licence notice: run `go run ./hack/boilerplate -fix`", len(files))

@@ -71,7 +71,9 @@ func run(args []string, out io.Writer) error {
 	switch cmd {
 	case "list":
 		for _, e := range entries {
-			fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%d\n", e.Module, e.Package, e.Bench, e.Benchtime, e.Count)
+			if _, err := fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%d\n", e.Module, e.Package, e.Bench, e.Benchtime, e.Count); err != nil {
+				return err
+			}
 		}
 		return nil
 	case "check":

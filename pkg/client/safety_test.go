@@ -20,7 +20,6 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"golang.org/x/crypto/ssh"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/ssh"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/client"

@@ -34,7 +34,7 @@ import (
 )
 
 // ErrCancelled says the user left the document as it was: nothing is to be stored.
-var ErrCancelled = errors.New("Edit cancelled, no changes made.")
+var ErrCancelled = errors.New("Edit cancelled, no changes made.") //nolint:staticcheck // ST1005: kops's own words, printed as they are
 
 // Editor is how to start the user's editor and where its terminal is.
 type Editor struct {
@@ -95,12 +95,12 @@ func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]b
 		edited := stripLeadingComments(saved)
 		switch {
 		case len(bytes.TrimSpace(edited)) == 0:
-			return nil, errors.New("Edit cancelled, saved file was empty.")
+			return nil, errors.New("Edit cancelled, saved file was empty.") //nolint:staticcheck // ST1005: kops's own words, printed as they are
 		case bytes.Equal(edited, stripLeadingComments(append([]byte(header), original...))):
 			return nil, ErrCancelled
 		case lastFailed != nil && bytes.Equal(edited, lastFailed):
 			keep = true
-			return nil, fmt.Errorf("Edit cancelled, no valid changes were saved; your changes are kept in %s", path)
+			return nil, fmt.Errorf("Edit cancelled, no valid changes were saved; your changes are kept in %s", path) //nolint:staticcheck // ST1005: kops's own words, printed as they are
 		}
 		reopened, ok := recheck(edited, check)
 		if ok {

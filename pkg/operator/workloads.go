@@ -48,7 +48,7 @@ func renderedDeployment(obj metav1.Object) error {
 	}
 	sc := o.Spec.Template.Spec.SecurityContext
 	if sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.RunAsUser == nil || *sc.RunAsUser == 0 {
-		return fmt.Errorf("Deployment %s: spec.template.spec.securityContext must set runAsNonRoot and a non-zero runAsUser", o.Name)
+		return fmt.Errorf("Deployment %s: spec.template.spec.securityContext must set runAsNonRoot and a non-zero runAsUser", o.Name) //nolint:staticcheck // ST1005: starts with the object's Kind
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func (t *boundedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.ContentLength > t.limit {
 		return nil, &ErrResponseTooLarge{Limit: t.limit}
 	}

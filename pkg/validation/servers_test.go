@@ -97,7 +97,7 @@ const discoveryDocument = `{"kind":"APIVersions","versions":["v1"],"serverAddres
 func status(w http.ResponseWriter, code int, reason, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":%q,"reason":%q,"code":%d}`, message, reason, code)
+	_, _ = fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":%q,"reason":%q,"code":%d}`, message, reason, code)
 }
 
 // discoveryThen answers discovery as an API server does and any other request with then.
@@ -105,7 +105,7 @@ func discoveryThen(then http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == discoveryPath {
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, discoveryDocument)
+			_, _ = fmt.Fprint(w, discoveryDocument)
 			return
 		}
 		then(w, r)

@@ -252,6 +252,7 @@ func TestBoundedBodies(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			defer func() { _ = resp.Body.Close() }() // read whole already; the test checks the read
 			body, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)
 			assert.Len(t, body, tc.size)
@@ -301,7 +302,7 @@ func TestWaitCount(t *testing.T) {
 				}
 			}
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system","annotations":{"addons.k8s.io/coredns.addons.k8s.io":%q}}}`, record)
+			_, _ = fmt.Fprintf(w, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system","annotations":{"addons.k8s.io/coredns.addons.k8s.io":%q}}}`, record)
 		}))
 		return url
 	}

@@ -99,7 +99,7 @@ func (v *Validator) Wait(ctx context.Context, e *Expected, o WaitOptions) (*Resu
 		if healthy {
 			outcome = fmt.Sprintf("passed (%d of %d in a row)", passed, count)
 		}
-		fmt.Fprintln(progress, progressLine(attempt, outcome, o.Interval, left))
+		_, _ = fmt.Fprintln(progress, progressLine(attempt, outcome, o.Interval, left)) // only a progress note; the outcome is returned
 		select {
 		case <-ctx.Done():
 			return r, err

@@ -105,7 +105,7 @@ func commandsOf(root, file string, programs []string) ([]Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }()
 	var out []Command
 	var (
 		inBlock, shell bool

@@ -75,7 +75,7 @@ func scanProse(path string, fn func(n int, line string)) error {
 	if err != nil {
 		return err
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }()
 	inBlock, marker := false, ""
 	sc := bufio.NewScanner(fh)
 	for n := 1; sc.Scan(); n++ {

@@ -89,7 +89,7 @@ type Result struct {
 // failure.
 func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	a.bound.set(ctx)
-	defer a.bound.set(nil)
+	defer a.bound.set(nil) //nolint:staticcheck // SA1012: nil is "no run in progress", not a context passed to a call
 	p, err := a.plan(ctx, ch)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,9 @@ func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	} else {
 		results = a.dryRun(p)
 	}
-	writeReport(a.opts.Out, results)
+	if err := writeReport(a.opts.Out, results); err != nil {
+		return results, fmt.Errorf("printing the report: %w", err)
+	}
 	var failures []string
 	for _, r := range results {
 		if r.Outcome == Failed || r.Outcome == Skipped {

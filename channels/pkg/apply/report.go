@@ -19,15 +19,18 @@ package apply
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
 // writeReport prints one row per addon under a header, as kops's channels does: what happened to it
 // and, in plain words, why. A dry run that would change something ends with the reminder.
-func writeReport(out io.Writer, results []Result) {
+func writeReport(out io.Writer, results []Result) error {
 	changes := false
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ADDON\tOUTCOME\tREASON")
+	var buf strings.Builder
+	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	// Writes into buf cannot fail; the whole report is written to out at the end, checked.
+	_, _ = fmt.Fprintln(w, "ADDON\tOUTCOME\tREASON")
 	for _, r := range results {
 		name := r.Name
 		if r.ID != "" {
@@ -37,11 +40,13 @@ func writeReport(out io.Writer, results []Result) {
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Outcome, reason)
+		_, _ = fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Outcome, reason)
 		changes = changes || r.Outcome == WouldApply || r.Outcome == WouldPrune
 	}
 	_ = w.Flush()
 	if changes {
-		fmt.Fprintln(out, "\nMust specify --yes to apply changes")
+		buf.WriteString("\nMust specify --yes to apply changes\n")
 	}
+	_, err := io.WriteString(out, buf.String())
+	return err
 }

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestReport: a header names the columns, each addon says what happened and why in plain words,
@@ -49,7 +50,7 @@ func TestReport(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			writeReport(&out, tc.results)
+			require.NoError(t, writeReport(&out, tc.results))
 			assert.Equal(t, tc.want, out.String())
 		})
 	}

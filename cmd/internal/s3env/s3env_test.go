@@ -47,7 +47,7 @@ func isolate(t *testing.T, vars map[string]string) {
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "AWS_") {
 			t.Setenv(k, "")
-			os.Unsetenv(k)
+			require.NoError(t, os.Unsetenv(k))
 		}
 	}
 	dir := t.TempDir()
@@ -107,9 +107,9 @@ func TestAWSEndpointSettings(t *testing.T) {
 	imds := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/latest/api/token":
-			fmt.Fprint(w, "token")
+			_, _ = fmt.Fprint(w, "token")
 		case "/latest/dynamic/instance-identity/document":
-			fmt.Fprint(w, `{"region": "eu-west-3", "availabilityZone": "eu-west-3a"}`)
+			_, _ = fmt.Fprint(w, `{"region": "eu-west-3", "availabilityZone": "eu-west-3a"}`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -163,7 +163,7 @@ func TestAWSEndpointSettings(t *testing.T) {
 func TestCABundle(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("ETag", `"1"`)
-		fmt.Fprint(w, "hello")
+		_, _ = fmt.Fprint(w, "hello")
 	}))
 	defer srv.Close()
 	bundle := filepath.Join(t.TempDir(), "ca.pem")

@@ -54,7 +54,7 @@ func TestCredentialSourceNamesTheChainsChoice(t *testing.T) {
 			for _, kv := range os.Environ() {
 				if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "AWS_") {
 					t.Setenv(k, "")
-					os.Unsetenv(k)
+					require.NoError(t, os.Unsetenv(k))
 				}
 			}
 			dir := t.TempDir()

@@ -65,7 +65,7 @@ type buildOptions struct {
 
 func (o buildOptions) say(format string, args ...any) {
 	if o.progress != nil {
-		fmt.Fprintf(o.progress, "images: "+format+"\n", args...)
+		_, _ = fmt.Fprintf(o.progress, "images: "+format+"\n", args...) // only a progress note
 	}
 }
 
@@ -202,7 +202,7 @@ func build(o buildOptions) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a leftover is only a temp folder
 	o.say("compiling %s for linux/%s (a minute or two on 2 cores with a cold build cache)", o.goPackage, o.goArch)
 	var bin string
 	err = o.whileRunning("compiling "+o.goPackage, func() error {
@@ -231,9 +231,9 @@ func build(o buildOptions) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	defer os.Remove(partial.Name())
+	defer func() { _ = os.Remove(partial.Name()) }() // after the rename there is nothing left to remove
 	if err := tarball.Write(ref, img, partial); err != nil {
-		partial.Close()
+		_ = partial.Close() // the write's error is the one to report
 		return built{}, fmt.Errorf("writing %s: %w", dest, err)
 	}
 	if err := partial.Close(); err != nil {

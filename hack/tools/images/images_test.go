@@ -146,7 +146,7 @@ func TestBuildImage(t *testing.T) {
 	require.Len(t, layers, 1, "one layer: the binary, on no base")
 	rc, err := layers[0].Uncompressed()
 	require.NoError(t, err)
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	var files []string
 	tr := tar.NewReader(rc)
 	for {

@@ -39,9 +39,6 @@ func celStrings(values []string) string {
 // celStringMap is a map literal with sorted keys, so the generated policy is byte-stable.
 func celStringMap(m map[string]string) string { return celMap(m, celString) }
 
-// celStringListMap maps each key to a list of strings.
-func celStringListMap(m map[string][]string) string { return celMap(m, celStrings) }
-
 // celMap is a CEL map literal of string keys, sorted, with values rendered by value.
 func celMap[V any](m map[string]V, value func(V) string) string {
 	keys := make([]string, 0, len(m))
@@ -58,23 +55,8 @@ func celMap[V any](m map[string]V, value func(V) string) string {
 
 func celInt(i int64) string { return fmt.Sprint(i) }
 
-// anyOf joins alternatives; no alternative at all admits nothing.
-func anyOf(alternatives []string) string {
-	if len(alternatives) == 0 {
-		return "false"
-	}
-	return "(" + strings.Join(alternatives, ") || (") + ")"
-}
-
 func allOf(conditions ...string) string {
 	return strings.Join(conditions, " && ")
-}
-
-func boolLiteral(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

@@ -83,7 +83,7 @@ func (d *Descriptor) PrerequisiteObjects() ([]map[string]interface{}, error) {
 	for i, o := range d.Prerequisites {
 		obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
 		if err != nil {
-			return nil, fmt.Errorf("Prerequisites[%d]: %w", i, err)
+			return nil, fmt.Errorf("Prerequisites[%d]: %w", i, err) //nolint:staticcheck // ST1005: starts with the field's name
 		}
 		unstructuredDropEmpty(obj)
 		out = append(out, obj)
@@ -277,7 +277,7 @@ func (s *Scope) checkBudgetSelectors() error {
 		name, _ := md["name"].(string)
 		workload := s.Descriptor.budgetWorkload(name)
 		if workload == nil {
-			return fmt.Errorf("Prerequisites[%d]: PodDisruptionBudget %q is for no Deployment or DaemonSet the operator manages", i, name)
+			return fmt.Errorf("Prerequisites[%d]: PodDisruptionBudget %q is for no Deployment or DaemonSet the operator manages", i, name) //nolint:staticcheck // ST1005: starts with the field's name
 		}
 		var rendered map[string]interface{}
 		for _, o := range s.Objects {

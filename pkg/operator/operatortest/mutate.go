@@ -152,7 +152,7 @@ func split(path string) []step {
 		case strings.HasPrefix(path, "["):
 			end := strings.Index(path, "]")
 			var i int
-			fmt.Sscanf(path[1:end], "%d", &i)
+			_, _ = fmt.Sscanf(path[1:end], "%d", &i) // walk wrote the index with %d
 			steps = append(steps, step{index: i})
 			path = path[end+1:]
 		case strings.HasPrefix(path, "."):

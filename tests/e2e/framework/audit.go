@@ -110,7 +110,7 @@ func (l *DeleteLog) Deletions(t testing.TB) []Deletion {
 		return nil
 	}
 	require.NoError(t, err)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	_, err = f.Seek(l.offset, io.SeekStart)
 	require.NoError(t, err)
 	var out []Deletion

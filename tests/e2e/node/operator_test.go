@@ -136,7 +136,7 @@ func readTarballImages() (map[string]tarballImage, error) {
 				err = json.Unmarshal(data, &manifest)
 			}
 			if err != nil {
-				f.Close()
+				_ = f.Close()
 				return nil, fmt.Errorf("%s: manifest.json: %w", path, err)
 			}
 			for _, m := range manifest {
@@ -146,7 +146,7 @@ func readTarballImages() (map[string]tarballImage, error) {
 			}
 			break
 		}
-		f.Close()
+		_ = f.Close()
 	}
 	return images, nil
 }

@@ -33,8 +33,6 @@ import (
 // cgroupRoot). Stopping the cluster kills what is left in that subtree by PID, so nothing the
 // cluster started outlives it, whoever started it (a daemon, a shim, a container).
 
-const cgroupMountRoot = "/sys/fs/cgroup"
-
 // cgroupHierarchies are the mounted cgroup hierarchies: every v1 controller's directory and the
 // v2 (unified) one, wherever it is.
 func cgroupHierarchies() ([]string, error) {
@@ -42,7 +40,7 @@ func cgroupHierarchies() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var dirs []string
 	scanner := bufio.NewScanner(f)
 	for scanner.Scan() {
@@ -106,19 +104,6 @@ func createCgroups(name string) error {
 		}
 	}
 	return nil
-}
-
-// joinCgroup moves pid into <name>/node of the pids hierarchy.
-func joinCgroup(name string, pid int) error {
-	hierarchies, err := cgroupHierarchies()
-	if err != nil {
-		return err
-	}
-	h, err := pidsHierarchy(hierarchies)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(h, name, "node", "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644)
 }
 
 // cgroupProcesses lists the processes in the subtree <name>/sub of the pids hierarchy ("" for the

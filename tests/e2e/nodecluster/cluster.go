@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -526,11 +525,6 @@ func containerdVersion() string {
 	return ""
 }
 
-// apiServerURL is where the host reaches the API server.
-func (c *Cluster) apiServerURL() string {
-	return "https://" + net.JoinHostPort(c.NodeIP, strconv.Itoa(apiServerPort))
-}
-
 // ResidentBytes is the resident memory (VmRSS) of every process in the cluster's cgroup added up:
 // the daemons, containerd's shims and the pods' containers.
 func (c *Cluster) ResidentBytes() (int64, error) {
@@ -564,7 +558,7 @@ func (c *Cluster) StartOnNode(name, binary string, args ...string) (*exec.Cmd, e
 	if err != nil {
 		return nil, err
 	}
-	defer log.Close()
+	defer func() { _ = log.Close() }() // the started process writes through its own copy
 	cmd, err := nodeProcess(c.paths, c.slot, binary, args...)
 	if err != nil {
 		return nil, err

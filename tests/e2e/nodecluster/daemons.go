@@ -158,7 +158,7 @@ func (c *Cluster) waitNodeReady(ctx context.Context, rec *record) error {
 		if err != nil {
 			return false, err.Error()
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
 		return resp.StatusCode == http.StatusOK, strings.TrimSpace(string(body))
 	})
@@ -186,5 +186,5 @@ func (p *progress) step(format string, args ...any) {
 	if p.out == nil {
 		return
 	}
-	fmt.Fprintf(p.out, "[%5.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+	_, _ = fmt.Fprintf(p.out, "[%5.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...)) // only a progress note
 }

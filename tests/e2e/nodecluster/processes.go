@@ -108,7 +108,7 @@ func startDaemon(p paths, s slot, name, binary string, args ...string) (process,
 	if err != nil {
 		return process{}, err
 	}
-	defer log.Close()
+	defer func() { _ = log.Close() }() // the started process writes through its own copy
 	cmd, err := nodeProcess(p, s, binary, args...)
 	if err != nil {
 		return process{}, err

@@ -87,7 +87,7 @@ func TestBinaryServesProbesAndStopsOnSIGTERM(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		if resp.StatusCode != http.StatusOK {
 			return fmt.Sprintf("%s: %s", path, resp.Status)
 		}

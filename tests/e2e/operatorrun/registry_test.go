@@ -108,7 +108,7 @@ func runRegistryOperator(t *testing.T, o *addons.Operator) {
 		if err != nil {
 			return err.Error()
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		if resp.StatusCode != http.StatusOK {
 			return resp.Status
 		}

@@ -17,7 +17,6 @@ limitations under the License.
 package updatecluster
 
 import (
-	"k8s.io/kops/tests/integration/golden"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,6 +25,7 @@ import (
 	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/featureflag"
+	"k8s.io/kops/tests/integration/golden"
 	"k8s.io/kops/upup/pkg/fi/cloudup"
 )
 

@@ -110,7 +110,7 @@ func (p fsPath) ReadFile() ([]byte, error) {
 	if err != nil {
 		return nil, l.fail("open", p.rel, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	return readRegular(f, p.String(), false)
 }
 
@@ -130,7 +130,7 @@ func (p fsPath) WriteFile(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }()
 	if err := writeAtomic(d, name, bytes.NewReader(data)); err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
 	}
@@ -190,7 +190,7 @@ func (p fsPath) inFolder(what string, op func(d *os.Root, name string) error) er
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }()
 	if err := op(d, name); err != nil {
 		return l.fail(what, p.rel, err)
 	}
@@ -205,7 +205,7 @@ func (p fsPath) RemoveDir() error {
 		if err != nil {
 			return err
 		}
-		defer d.Close()
+		defer func() { _ = d.Close() }()
 		names, err := entries(d)
 		if err != nil {
 			return err
@@ -230,7 +230,7 @@ func entries(d *os.Root) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	list, err := f.ReadDir(-1)
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return list, err
@@ -248,7 +248,7 @@ func (p fsPath) ReadDir() ([]Path, error) {
 		if d, err = l.root.OpenRoot(p.rel); err != nil {
 			return nil, l.fail("readdir", p.rel, err)
 		}
-		defer d.Close()
+		defer func() { _ = d.Close() }()
 	}
 	list, err := entries(d)
 	if err != nil {
@@ -328,7 +328,7 @@ func writeAtomic(d *os.Root, name string, r io.Reader) error {
 		return err
 	}
 	if err := fillAndRename(d, tmp, tmpName, name, r); err != nil {
-		tmp.Close() // may already be closed; the first error is the one to report
+		_ = tmp.Close() // may already be closed; the first error is the one to report
 		_ = d.Remove(tmpName)
 		return err
 	}
@@ -394,6 +394,6 @@ func syncFolder(d *os.Root) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	return f.Sync()
 }

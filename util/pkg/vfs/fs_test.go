@@ -100,7 +100,7 @@ func TestWriteFileAtomicFailureKeepsOldContent(t *testing.T) {
 
 			d, err := os.OpenRoot(dir)
 			require.NoError(t, err)
-			defer d.Close()
+			defer func() { _ = d.Close() }()
 			err = writeAtomic(d, "config", tt.r)
 			require.Error(t, err)
 			if tt.want != nil {

@@ -69,7 +69,9 @@ func TestLockReleasedWhenHolderIsKilled(t *testing.T) {
 			os.Exit(2)
 		}
 		defer unlock()
-		os.Stdout.WriteString("locked\n")
+		if _, err := os.Stdout.WriteString("locked\n"); err != nil {
+			os.Exit(2)
+		}
 		time.Sleep(time.Hour)
 		return
 	}

@@ -41,7 +41,7 @@ func (p fsPath) Lock() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening lock file: %w", err)
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }()
 	f, err := d.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening lock file: %w", l.fail("open", p.rel, err))
@@ -53,7 +53,7 @@ func (p fsPath) Lock() (func(), error) {
 		}
 	}
 	if err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("locking %s: %w", p, err)
 	}
 	return func() {

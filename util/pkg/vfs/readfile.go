@@ -38,7 +38,7 @@ func readLocal(name, display string, allowPipe bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	return readRegular(f, display, allowPipe)
 }
 

@@ -89,7 +89,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a leftover is only a temp folder
 
 	images := []struct {
 		ref, binary, file string
@@ -203,9 +203,9 @@ func write(ref, binPath string, capNetBind bool, dest string) (v1.Hash, string, 
 	if err != nil {
 		return v1.Hash{}, "", err
 	}
-	defer os.Remove(partial.Name())
+	defer func() { _ = os.Remove(partial.Name()) }() // after the rename there is nothing left to remove
 	if err := tarball.Write(tag, img, partial); err != nil {
-		partial.Close()
+		_ = partial.Close() // the write's error is the one to report
 		return v1.Hash{}, "", err
 	}
 	if err := partial.Close(); err != nil {

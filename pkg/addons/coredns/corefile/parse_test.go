@@ -185,7 +185,7 @@ func TestParseBoundsSnippetExpansion(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("(s0) {\n" + strings.Repeat(" log\n", 200) + "}\n")
 	for i := 1; i <= 3; i++ {
-		b.WriteString(fmt.Sprintf("(s%d) {\n%s}\n", i, strings.Repeat(fmt.Sprintf(" import s%d\n", i-1), 10)))
+		fmt.Fprintf(&b, "(s%d) {\n%s}\n", i, strings.Repeat(fmt.Sprintf(" import s%d\n", i-1), 10))
 	}
 	b.WriteString(". {\n import s3\n}\n") // 1,000 copies of s0: 200,000 words
 	tokens, err := Lex(b.String())

@@ -20,7 +20,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -189,11 +188,5 @@ func ruleTexts(vs apiextensionsv1.ValidationRules) []string {
 	for _, v := range vs {
 		out = append(out, v.Rule)
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := keys(m)
-	sort.Strings(out)
 	return out
 }

@@ -24,6 +24,7 @@ import (
 
 	"k8s.io/kops/pkg/addons/coredns/corefile"
 	"k8s.io/kops/pkg/apis/kops"
+
 	// The Corefile is checked as kops renders it, by the one renderer the built-in addon and the
 	// CoreDNS object both use, so that what is checked is what CoreDNS runs.
 	coredns "k8s.io/kops/pkg/addons/coredns"

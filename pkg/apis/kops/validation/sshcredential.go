@@ -27,8 +27,8 @@ import (
 func ValidateSSHCredential(c *kops.SSHCredential) field.ErrorList {
 	var errs field.ErrorList
 	labelPath := field.NewPath("metadata", "labels").Key(kops.LabelClusterName)
-	switch owner := c.Labels[kops.LabelClusterName]; {
-	case owner == "":
+	switch owner := c.Labels[kops.LabelClusterName]; owner {
+	case "":
 		errs = append(errs, field.Required(labelPath, "names the cluster the key is for"))
 	default:
 		errs = append(errs, ValidateClusterReference(owner, labelPath)...)

@@ -93,13 +93,13 @@ func inNetns(ns string, f func() error) error {
 		runtime.UnlockOSThread()
 		return err
 	}
-	defer original.Close()
+	defer func() { _ = original.Close() }()
 	target, err := os.Open(filepath.Join("/var/run/netns", ns))
 	if err != nil {
 		runtime.UnlockOSThread()
 		return err
 	}
-	defer target.Close()
+	defer func() { _ = target.Close() }()
 	if err := unix.Setns(int(target.Fd()), unix.CLONE_NEWNET); err != nil {
 		runtime.UnlockOSThread()
 		return fmt.Errorf("entering %s: %w", ns, err)
@@ -126,7 +126,7 @@ func (s *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.seen = append(s.seen, host)
 	s.mu.Unlock()
-	fmt.Fprintf(w, "%s %s", s.name, host)
+	_, _ = fmt.Fprintf(w, "%s %s", s.name, host)
 }
 
 // serve listens on addr inside ns until the test ends.
@@ -160,7 +160,7 @@ func get(ns, addr string) (string, error) {
 
 // request sends GET / over conn, closes it and returns the body.
 func request(conn net.Conn) (string, error) {
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	if err := conn.SetDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		return "", err
 	}
@@ -171,7 +171,7 @@ func request(conn net.Conn) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var b strings.Builder
 	_, err = bufio.NewReader(resp.Body).WriteTo(&b)
 	return b.String(), err
@@ -212,7 +212,7 @@ func getRaw(ns string, domain int, sa unix.Sockaddr, setup func(fd int) error) (
 			return err
 		}
 		f := os.NewFile(uintptr(fd), "probe")
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		timeout := unix.NsecToTimeval(dialTimeout.Nanoseconds())
 		if err := setup(fd); err != nil {
 			return err

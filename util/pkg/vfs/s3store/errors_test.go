@@ -53,7 +53,7 @@ func TestS3ErrorsByCause(t *testing.T) {
 			}
 			w.Header().Set("Content-Type", "application/xml")
 			w.WriteHeader(status)
-			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>as S3 says it</Message><RequestId>1</RequestId></Error>`, code)
+			_, _ = fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>as S3 says it</Message><RequestId>1</RequestId></Error>`, code)
 		}))
 		t.Cleanup(fake.Close)
 		return s3store.Settings{Endpoint: fake.URL, Region: "us-east-1", AccessKeyID: "AKID", SecretAccessKey: "fake-secret-0123456789", Timeout: 10 * time.Second}
@@ -127,7 +127,7 @@ func ptr[T any](v T) *T { return &v }
 func TestS3ReadLogsNothing(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("ETag", `"1"`)
-		fmt.Fprint(w, "hello")
+		_, _ = fmt.Fprint(w, "hello")
 	}))
 	defer srv.Close()
 	var logged []string

@@ -118,7 +118,7 @@ func (p s3Path) readLease() (heldLease, error) {
 		if err != nil {
 			return p.b.describe("GetObject", p.key, err)
 		}
-		defer out.Body.Close()
+		defer func() { _ = out.Body.Close() }()
 		data, err := io.ReadAll(io.LimitReader(out.Body, 4096))
 		if err != nil {
 			return err

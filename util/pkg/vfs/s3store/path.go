@@ -101,7 +101,7 @@ func (p s3Path) read() ([]byte, string, error) {
 		if err != nil {
 			return p.b.describe("GetObject", p.key, err)
 		}
-		defer out.Body.Close()
+		defer func() { _ = out.Body.Close() }()
 		if n := aws.ToInt64(out.ContentLength); n > vfs.MaxFileSize {
 			return vfs.TooLarge(p.String(), n)
 		}

@@ -74,7 +74,7 @@ func dnsCmd(ctx context.Context, args []string) error {
 			_ = json.NewEncoder(w).Encode(s.snapshot(false))
 		})}
 		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
+		defer func() { _ = srv.Close() }()
 	}
 
 	r := resolver(*server)

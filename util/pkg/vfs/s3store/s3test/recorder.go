@@ -41,7 +41,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.mu.Unlock()
 	if r.Next == nil {
 		if req.Body != nil {
-			req.Body.Close()
+			_ = req.Body.Close() // the request is refused; its body is only released
 		}
 		return nil, ErrNotSent
 	}

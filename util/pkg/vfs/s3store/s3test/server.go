@@ -139,7 +139,7 @@ func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
-			l.Close()
+			_ = l.Close() // held only to keep the port; it served nothing
 		}
 	}()
 	for tries := 0; len(ports) < n; tries++ {
@@ -281,7 +281,7 @@ func tail(name string) string {
 	if err != nil {
 		return err.Error()
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var lines []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
