@@ -22,12 +22,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	// The Corefile is checked as kops renders it (package coredns, which the built-in addon and
+	// the CoreDNS object both use), so that what is checked is what CoreDNS runs.
+	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/coredns/corefile"
 	"k8s.io/kops/pkg/apis/kops"
-
-	// The Corefile is checked as kops renders it, by the one renderer the built-in addon and the
-	// CoreDNS object both use, so that what is checked is what CoreDNS runs.
-	coredns "k8s.io/kops/pkg/addons/coredns"
 )
 
 // validateCorefile checks the Corefile the cluster would run against the reach table of
