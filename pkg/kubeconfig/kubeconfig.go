@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kubeconfig finds the cluster a command line tool talks to, the way kubectl does, and
-// sizes its client for a tool rather than a controller. It is shared by `channels` and
-// `kops validate cluster`, so that both find the same cluster from the same flags and environment.
 package kubeconfig
 
 import (
@@ -37,12 +34,12 @@ import (
 )
 
 // Client-side limits for a command line tool (channels apply, kops validate cluster). client-go's
-// defaults (5 requests/s, bursts of 10) are meant for controllers sharing a server: they made a
-// cold apply of the minimal channel take 1.2 s, nearly all of it waiting on the limiter. One apply
-// sends one request per object, one per record, a few for discovery and the CRD waits: a burst of
-// 300 covers a whole channel of a few hundred objects without any wait, and 50/s beyond it is the
-// rate kubectl allows itself for discovery. The API server's priority and fairness still protects
-// the server; this limit only stops a runaway client.
+// defaults (5 requests/s, bursts of 10) are meant for controllers sharing a server, and a cold
+// apply would spend most of its time waiting on the limiter (docs/performance.md). One apply sends
+// one request per object, one per record, a few for discovery and the CRD waits: the burst covers
+// a whole channel without any wait, and the rate beyond it is the one kubectl allows itself for
+// discovery. The API server's priority and fairness still protects the server; this limit only
+// stops a runaway client.
 const (
 	DefaultQPS   = 50
 	DefaultBurst = 300
