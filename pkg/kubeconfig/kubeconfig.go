@@ -62,13 +62,9 @@ func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
 // a cluster's context after the cluster: when the kubeconfig has no such context, the current one
 // is used and the returned warning says so.
 //
-// client-go does the finding: clientcmd.ClientConfigLoadingRules give the files (ExplicitPath, else
-// Precedence from KUBECONFIG or ~/.kube/config, which env, read by the command, supplies: nothing
-// here reads the environment), clientcmd.ConfigOverrides the context, and
-// NewNonInteractiveDeferredLoadingClientConfig the rest.Config. Only the reading is ours
-// (boundedLoader): the loading rules read every file whole with os.ReadFile and offer no hook to
-// bound it, and a pipe (--kubeconfig <(...)) can be read only once, so a size check in front of
-// them followed by their own read is not possible either.
+// client-go's clientcmd does the finding; only the reading is ours (boundedLoader): its loading
+// rules read every file whole and offer no hook to bound that, and a pipe (--kubeconfig <(...))
+// can be read only once, so a size check in front of them is not possible either.
 func RESTConfigFor(explicit string, env map[string]string, preferred string) (*rest.Config, string, error) {
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: explicit}
 	switch {
