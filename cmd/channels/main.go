@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command channels applies a kops bootstrap channel to a cluster:
-//
-//	channels apply channel <configBase>/addons/bootstrap-channel.yaml [--yes] [--kubeconfig FILE]
 package main
 
 import (

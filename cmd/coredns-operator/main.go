@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command coredns-operator runs the CoreDNS operator: it reconciles the CoreDNS object
-// kube-system/coredns into the CoreDNS ConfigMap, Deployment, Service and ServiceAccount that kops's
-// built-in addon renders, with rights limited to those objects by name (docs/addon-operators.md).
-// Its flags and Addon are pkg/addons/coredns/controller's; the runtime is pkg/operator/manager.
 package main
 
 import (

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command kops creates, edits and updates kops clusters kept in a state store.
 package main
 
 import (

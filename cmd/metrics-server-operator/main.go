@@ -14,12 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command metrics-server-operator runs the metrics-server operator: it reconciles the MetricsServer
-// object kube-system/metrics-server into the ServiceAccount, Service and Deployment metrics-server
-// that kops's built-in addon renders (pkg/addons/metricsserver.Render), with rights limited to
-// those objects by name; kops writes metrics-server's RBAC, APIService and budget itself
-// (docs/addon-operators.md, docs/metrics-server.md). It is a binary of its own, not a mode of the
-// CoreDNS operator's: each image then links one renderer and runs under one descriptor's rights.
 package main
 
 import (

@@ -14,12 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command boilerplate checks, and with -fix adds, the Apache-2.0 notice at the top of every source
-// file of the repository that kops puts one on: Go files, shell scripts and Makefiles, outside
-// testdata/ and golden expected/ folders (those hold what programs write, not our sources).
-//
-//	go run ./hack/boilerplate        # lists the files without the notice; exit 1 if any
-//	go run ./hack/boilerplate -fix   # adds it to them
 package main
 
 import (

@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command operators prints the addon operators kops can deploy (addons.Operators), one a line:
-// "<channel package> <Go package of its binary>". `make images` builds an image for each line, so
-// the Makefile names no operator itself.
 package main
 
 import (

@@ -14,14 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command perfdoc keeps the figures of docs/performance.md generated from the benchmarks:
-//
-//	perfdoc list                         the benchmark list, one tab-separated line per entry
-//	perfdoc render [machine flags] OUT…  replace the generated block with the figures of the
-//	                                     outputs (one `go test -bench` output per entry, in order)
-//	perfdoc check                        what keeps the document from matching the list
-//
-// hack/update-performance.sh runs it; the check runs in `make test` (perfdoc_test.go).
 package main
 
 import (

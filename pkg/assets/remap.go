@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package assets rewrites where a cluster's images are pulled from (spec.assets), so that clusters
-// without access to public registries, or behind a pull-through cache, run the same manifests.
 package assets
 
 import (

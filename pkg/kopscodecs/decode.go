@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kopscodecs reads and writes kops.k8s.io/v1alpha2 documents. Decoding checks every field
-// against the Go types first, so that all problems are reported at once with their path and line,
-// and keeps fields this build does not model so that encoding writes them back unchanged.
 package kopscodecs
 
 import (
@@ -195,7 +192,7 @@ func decodeAddon(n *yaml.Node, doc docRef, problems *DecodeError) *Object {
 
 // maxLineDepth is how deep recordLines notes lines. A problem deeper down is reported at the line
 // of its nearest noted ancestor; noting every path of a deeply nested value would cost the square of
-// its depth (each path string repeats its parent's), gigabytes for a 20 KB `[[[[...]]]]`.
+// its depth (each path string repeats its parent's), so a small `[[[[...]]]]` would exhaust memory.
 const maxLineDepth = 32
 
 // recordLines notes the line of every map key and list item below n, depth levels down, so that

@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kubeconfig finds the cluster a command line tool talks to, the way kubectl does, and
-// sizes its client for a tool rather than a controller. It is shared by `channels` and
-// `kops validate cluster`, so that both find the same cluster from the same flags and environment.
 package kubeconfig
 
 import (
@@ -37,12 +34,12 @@ import (
 )
 
 // Client-side limits for a command line tool (channels apply, kops validate cluster). client-go's
-// defaults (5 requests/s, bursts of 10) are meant for controllers sharing a server: they made a
-// cold apply of the minimal channel take 1.2 s, nearly all of it waiting on the limiter. One apply
-// sends one request per object, one per record, a few for discovery and the CRD waits: a burst of
-// 300 covers a whole channel of a few hundred objects without any wait, and 50/s beyond it is the
-// rate kubectl allows itself for discovery. The API server's priority and fairness still protects
-// the server; this limit only stops a runaway client.
+// defaults (5 requests/s, bursts of 10) are meant for controllers sharing a server, and a cold
+// apply would spend most of its time waiting on the limiter (docs/performance.md). One apply sends
+// one request per object, one per record, a few for discovery and the CRD waits: the burst covers
+// a whole channel without any wait, and the rate beyond it is the one kubectl allows itself for
+// discovery. The API server's priority and fairness still protects the server; this limit only
+// stops a runaway client.
 const (
 	DefaultQPS   = 50
 	DefaultBurst = 300
@@ -65,13 +62,9 @@ func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
 // a cluster's context after the cluster: when the kubeconfig has no such context, the current one
 // is used and the returned warning says so.
 //
-// client-go does the finding: clientcmd.ClientConfigLoadingRules give the files (ExplicitPath, else
-// Precedence from KUBECONFIG or ~/.kube/config, which env, read by the command, supplies: nothing
-// here reads the environment), clientcmd.ConfigOverrides the context, and
-// NewNonInteractiveDeferredLoadingClientConfig the rest.Config. Only the reading is ours
-// (boundedLoader): the loading rules read every file whole with os.ReadFile and offer no hook to
-// bound it, and a pipe (--kubeconfig <(...)) can be read only once, so a size check in front of
-// them followed by their own read is not possible either.
+// client-go's clientcmd does the finding; only the reading is ours (boundedLoader): its loading
+// rules read every file whole and offer no hook to bound that, and a pipe (--kubeconfig <(...))
+// can be read only once, so a size check in front of them is not possible either.
 func RESTConfigFor(explicit string, env map[string]string, preferred string) (*rest.Config, string, error) {
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: explicit}
 	switch {

@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package model turns a completed cluster into tasks. Every builder gets the one read-only
-// KopsModelContext and adds tasks to a fi.ModelBuilderContext; no builder does I/O.
 package model
 
 import (

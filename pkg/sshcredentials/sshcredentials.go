@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package sshcredentials parses SSH public keys and names them as kops's state store does.
 package sshcredentials
 
 import (

@@ -34,7 +34,7 @@ import (
 
 // MaxResponseBytes bounds one answer of the API server. Validation reads single objects (a
 // namespace, a Deployment, a Service, a DaemonSet, an APIService, a CoreDNS object) and one discovery document;
-// the API server stores no object above 1.5 MiB. client-go reads a whole answer into memory before
+// the API server stores no object above its 1.5 MiB limit. client-go reads a whole answer into memory before
 // decoding it, so without this bound a server sending an endless body would grow kops's memory
 // for as long as the deadline allows.
 const MaxResponseBytes = 16 << 20

@@ -81,7 +81,7 @@ func (v *ChannelVersion) Ours(fieldManager string) bool {
 }
 
 // plainInventoryLimit is the size above which an inventory is stored gzipped: the records of all
-// addons recorded on a namespace share its annotations' 256 KiB, and lists of similar names
+// addons recorded on a namespace share its annotations' 256 KiB limit, and lists of similar names
 // compress several times over.
 const plainInventoryLimit = 4 << 10
 

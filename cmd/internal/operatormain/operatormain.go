@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package operatormain is what every operator binary's main does beyond its flags and its Addon:
-// it reads the process's surroundings (the in-cluster configuration from the environment, the
-// host name, signals), which only commands may, and hands the rest to pkg/operator/manager.
 package operatormain
 
 import (

@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package s3env reads, at the command line edge, what an s3:// store needs: kops and channels
-// read the same settings, so a bucket kops update writes to is one channels apply reads from.
 package s3env
 
 import (

@@ -1,4 +1,4 @@
-// Tool module that builds the operator images offline (make images); see main.go.
+// Tool module that builds the operator images offline (make images); see doc.go.
 // Kept apart from the main module so that go-containerregistry never reaches kops's go.mod.
 module k8s.io/kops/hack/tools/images
 

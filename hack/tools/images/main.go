@@ -14,18 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command images builds an operator into an OCI image tarball, offline: a static Go binary in one
-// layer on an empty base, run as 65532:65532, labelled with the source revision and version.
-//
-// The image's name and tag are read from the channel's package manifest, so the tarball is exactly
-// the image the channel deploys. Usage (from the repository root, see `make images`):
-//
-//	go -C hack/tools/images run . --source-dir "$PWD" --channel channels/stable \
-//	    --package operator.coredns.addons.x-k8s.io --out _output/images ./cmd/coredns-operator
-//
-// `make images` runs it for every operator `go run ./hack/operators` lists.
-//
-// It prints "<name:tag> <digest> <file>", and its progress on stderr.
 package main
 
 import (

@@ -71,10 +71,11 @@ func encodeCloudConfig(doc cloudConfigDoc) (string, error) {
 	return b.String(), nil
 }
 
-// writeCloudConfig writes the same bytes as encodeCloudConfig, a few times faster (the AWS model
-// asks once per instance group), when every content is a literal block as the encoder writes
-// it: printable ASCII and tabs, one final newline, no leading space. The other values are this
-// package's constants; a test holds both writers to the same output.
+// writeCloudConfig writes the same bytes as encodeCloudConfig without the YAML encoder (the AWS
+// model asks once per instance group; docs/performance.md), when every content is a literal block
+// as the encoder writes it: printable ASCII and tabs, one final newline, no leading space. It
+// returns false otherwise. The other values are this package's constants; a test holds both
+// writers to the same output.
 func writeCloudConfig(doc cloudConfigDoc) (string, bool) {
 	var b strings.Builder
 	size := 512

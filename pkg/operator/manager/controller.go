@@ -66,8 +66,7 @@ const resyncPeriod = 10 * time.Minute
 // namedInformer caches the one object name of resource: it lists and watches with fieldSelector
 // metadata.name, the only way Kubernetes authorizes a list or watch limited by resourceNames. It
 // is built on client-go's cache package and the dynamic client alone: the dynamic informer factory
-// links client-go's typed clientset and informers for every API group, which made the binary
-// about 15 MB larger in memory.
+// links client-go's typed clientset and informers for every API group (see the package comment).
 func namedInformer(resource dynamic.ResourceInterface, name string) cache.SharedIndexInformer {
 	selector := fields.OneTermEqualSelector("metadata.name", name).String()
 	lw := &cache.ListWatch{

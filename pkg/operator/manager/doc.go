@@ -31,8 +31,8 @@ limitations under the License.
 //     the dynamic client: the informers are client-go's cache package over it, the lease election
 //     (lease.go) and the event sink (eventsink.go) are small files of their own, because client-go's
 //     dynamic informer factory, leader election and typed event sink each link the typed clientset
-//     of every API group (the CoreDNS operator: a 51 MB binary resident at about 37 MB; now 35 MB
-//     and under 30 MB, TestOperatorLinksNoTypedClientset in cmd/coredns-operator keeps it so).
+//     of every API group, which would make each operator's binary and resident memory much larger
+//     (docs/performance.md); a test of cmd/coredns-operator keeps it out.
 //   - Memory. Each cache holds at most one object, however many objects the namespace has.
 //
 // Objects are written with server-side apply under the operator's field manager (its Deployment's

@@ -38,7 +38,7 @@ var leasesGVR = schema.GroupVersionResource{Group: "coordination.k8s.io", Versio
 // leaderelection package does it (the same fields, the same rule: a lease is taken over once its
 // record has not changed for a lease duration as this replica observes it, so clocks need not
 // agree), through the dynamic client. client-go's package links the whole typed clientset and its
-// informers, about 15 MB of resident memory the operator otherwise does not need.
+// informers, which the operator otherwise does not need (see the package comment).
 type leaseElector struct {
 	leases                                  dynamic.ResourceInterface
 	name, identity                          string

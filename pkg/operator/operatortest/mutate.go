@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package operatortest generates what a confined operator might write instead of what kops
-// renders, for the tests that prove the admission policy refuses it: every leaf of an object
-// changed, and keys added where there were none. It is imported by tests only.
 package operatortest
 
 import (

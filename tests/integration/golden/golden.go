@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package golden is the harness every golden test under tests/integration shares: finding the
-// cases (directories holding an in-v1alpha2.yaml) and comparing what a case generates with its
-// expected/ directory, or rewriting that directory when hack/update-expected.sh runs the tests
-// with UPDATE_EXPECTED=1.
 package golden
 
 import (

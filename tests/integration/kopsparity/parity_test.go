@@ -14,12 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kopsparity renders clusters of kops's own integration tests and compares what this build
-// writes for them with what kops writes, for the kinds of object both write: terraform resource
-// addresses and outputs, launch-template metadata options and IAM role policies. Each case holds
-// the cluster (in-v1alpha2.yaml) and kops's output for it (kops-expected.yaml), both written here
-// from the facts of kubernetes/kops's tests/integration/update_cluster. Every difference must be
-// one of the intended differences below, each with why; docs/terraform.md lists them for users.
 package kopsparity
 
 import (

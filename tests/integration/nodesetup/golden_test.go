@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package nodesetup holds the golden cases of the node setup: each directory has an input
-// (in-v1alpha2.yaml: a cluster and its instance groups) and, under expected/, the node script, the
-// systemd unit, kubelet's drop-in and the launch template user data of its "nodes" group. Run
-// hack/update-expected.sh to rewrite expected/ after reading why it changed.
 package nodesetup
 
 import (

@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package registry pins what kops writes for an operator that is only data: a throwaway
-// DaemonSet operator (addonstest.NodeLocalDNSOperator) put in a registry of its own goes through
-// the same builders as every entry of addons.Operators, and every file it gets is a golden file
-// (hack/update-expected.sh rewrites them). tests/e2e/operator applies the same files with channels
-// and attacks the operator's confinement as its identity.
 package registry
 
 import (

@@ -14,14 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package updatecluster holds the golden cases of `kops update cluster`: each directory has an
-// input cluster (in-v1alpha2.yaml, and optionally the feature flags it runs with) and, under
-// expected/, the dry-run report and every file written under the cluster's addons/ and igconfig/;
-// a case whose `targets` file names terraform also pins kubernetes.tf and data/ under
-// expected/terraform/. Run hack/update-expected.sh to rewrite expected/ after reading why it changed.
-//
-// An input may name a channel inside its case directory as file://./<path>; the test turns that
-// into the absolute file:// URL, since a channel URL must be absolute.
 package updatecluster
 
 import (

@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package allocbound holds decoders of untrusted bytes to work in proportion to their input: a fuzz
-// target runs each input through Check, which fails when the decoder allocated more than a fixed
-// allowance plus so much per input byte. Allocation stands in for time (tests assert no wall-clock
-// limits): the super-linear cases found so far (YAML alias bombs, path strings that repeat their
-// parents') allocated gigabytes for a few kilobytes of input.
 package allocbound
 
 import (
@@ -26,9 +21,9 @@ import (
 	"testing"
 )
 
-// Base and PerByte are the default allowance: every decoder of this project stays below a few
-// hundred KiB on a small document and below 500 bytes per input byte on large ones (a Cluster with
-// 10,000 unknown fields, a 9,000-deep nested list), so a blow-up stands far above it.
+// Base and PerByte are the default allowance, set well above what every decoder of this project
+// allocates on small documents and on large ones (a Cluster with many unknown fields, a deeply
+// nested list), so that only a blow-up exceeds it.
 const (
 	Base    = 8 << 20
 	PerByte = 1 << 10

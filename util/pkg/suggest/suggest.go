@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package suggest finds the known name a mistyped one was most likely meant to be, for "did you
-// mean" hints in error messages.
 package suggest
 
 import "strings"

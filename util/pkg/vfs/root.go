@@ -40,7 +40,7 @@ var ErrSymlink = errors.New("a symlink: kops does not write or delete through li
 var ErrNotFolder = errors.New("not a folder")
 
 // escapesRoot says whether err is os.Root's refusal of a name or link that leads outside it. Its
-// error value is not exported; TestReadRefusesLinksLeavingTheRoot pins the text.
+// error value is not exported, so the text is matched; a test pins it.
 func escapesRoot(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"

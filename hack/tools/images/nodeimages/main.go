@@ -14,23 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command nodeimages builds the images of the one-node cluster (tests/e2e/nodecluster, make
-// cluster) offline, each as a one-layer image on an empty base in a tarball that
-// `ctr images import` reads:
-//
-//   - the sandbox ("pause") image and the test client, static Go programs of tests/e2e, run as
-//     65532:65532;
-//   - CoreDNS, from a binary built by hack/build-test-node.sh, named as kops's manifests name it,
-//     run as 65532:65532 with the file capability cap_net_bind_service=ep on /coredns, so that a
-//     container that adds NET_BIND_SERVICE (and drops everything else) serves port 53 as non-root.
-//
-// Usage:
-//
-//	go -C hack/tools/images run ./nodeimages --e2e-dir tests/e2e --coredns-binary BIN --out DIR \
-//	    --pause NAME --testclient NAME --coredns NAME
-//
-// It prints "<name> <digest> <file>" for each image. Timestamps are fixed, so an image's digest
-// depends on its contents alone.
 package main
 
 import (

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package cloudup turns a cluster specification into what is stored and applied for it.
 package cloudup
 
 import (

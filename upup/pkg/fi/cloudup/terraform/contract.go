@@ -14,13 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package terraform is the `--target terraform` of `kops update cluster`: tasks that live in the
-// cloud write themselves as Terraform resources (kubernetes.tf) and data files (data/), rendered
-// with hclwrite (hcl.go), deterministically.
-//
-// The contract between tasks and the target is small: a task implements Renderer and calls
-// RenderResource with a body struct whose fields carry `cty:"name"` tags, and AddFile for contents
-// that belong in data/. References between resources are Literals.
 package terraform
 
 import (

@@ -76,9 +76,8 @@ func mapExpr(m map[string]string) hclwrite.Tokens {
 
 // objectExpr is an object with one "name = value" line per attribute, in their order: the tokens
 // hclwrite.TokensForObject makes, without its layout pass. That pass measures every key line in
-// grapheme clusters with a new 4 KiB scanner, 47 MB of garbage per run at 200 instance groups
-// (a quarter of the rendering), and the file's own layout (File.Bytes) sets the same spaces
-// again anyway.
+// grapheme clusters with a new scanner each time, a large share of the rendering's garbage
+// (docs/performance.md), and the file's own layout (File.Bytes) sets the same spaces again anyway.
 func objectExpr(attrs []hclwrite.ObjectAttrTokens) hclwrite.Tokens {
 	toks := hclwrite.Tokens{punct(hclsyntax.TokenOBrace, "{")}
 	if len(attrs) > 0 {

@@ -1,0 +1,21 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command coredns-operator runs the CoreDNS operator: it reconciles the CoreDNS object
+// kube-system/coredns into the CoreDNS ConfigMap, Deployment, Service and ServiceAccount that kops's
+// built-in addon renders, with rights limited to those objects by name (docs/addon-operators.md).
+// Its flags and Addon are pkg/addons/coredns/controller's; the runtime is pkg/operator/manager.
+package main

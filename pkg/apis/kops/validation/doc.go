@@ -1,0 +1,23 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package validation checks kops Cluster and InstanceGroup objects before anything acts on them.
+//
+// Every function returns all problems at once, each located by its field path
+// (spec.subnets[1].cidr), so a user fixes a spec in one pass rather than one error per run. Checks
+// are meant for objects completed by kops.CompleteCluster: fields that have defaults are checked
+// only when set.
+package validation

@@ -1,0 +1,24 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package featureflag parses KOPS_FEATURE_FLAGS and answers which optional
+// behaviours are switched on.
+//
+// The package is deliberately pure: it reads no environment variables, keeps
+// no globals that change, and never logs. Callers pass the variable's value to
+// Parse and decide themselves how to show the returned messages, which keeps
+// the package trivially testable and safe to use from parallel tests.
+package featureflag

@@ -1,0 +1,20 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package kopscodecs reads and writes kops.k8s.io/v1alpha2 documents. Decoding checks every field
+// against the Go types first, so that all problems are reported at once with their path and line,
+// and keeps fields this build does not model so that encoding writes them back unchanged.
+package kopscodecs

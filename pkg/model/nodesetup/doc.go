@@ -1,0 +1,20 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package nodesetup builds what runs on a machine before kubelet: the pod metadata-access rules
+// (a script and a oneshot systemd unit), carried in the launch template's user data as cloud-init
+// write_files and written to the state store with the instance group's node configuration.
+package nodesetup

@@ -1,0 +1,21 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package netnstest proves the node script of pkg/model/nodesetup in network namespaces: a pod
+// namespace joined to a node namespace by a veth named like the CNI's, and a cloud namespace holding
+// the fake instance metadata service behind the node's primary interface. Every address is a
+// documentation range inside namespaces this test makes and deletes; no packet leaves them.
+package netnstest

@@ -1,0 +1,21 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package confine generates everything that confines an addon operator from its Descriptor: its
+// Roles and RoleBindings, the admission policies, the CRD, the allow-list for its channel package,
+// the cluster-scoped prerequisites of its addon and the docs' rights table. kops alone links it;
+// the operator binaries link only package operator.
+package confine

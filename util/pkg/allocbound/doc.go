@@ -1,0 +1,22 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package allocbound holds decoders of untrusted bytes to work in proportion to their input: a fuzz
+// target runs each input through Check, which fails when the decoder allocated more than a fixed
+// allowance plus so much per input byte. Allocation stands in for time (tests assert no wall-clock
+// limits): the super-linear cases found so far (YAML alias bombs, path strings that repeat their
+// parents') allocated orders of magnitude more than their input.
+package allocbound

@@ -1,0 +1,21 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package awspartition says which AWS partition a region belongs to, as the AWS SDK's own endpoint
+// tables say: the partition is the second field of every ARN kops writes into IAM policies (aws,
+// aws-cn, aws-us-gov, aws-iso, aws-iso-b, aws-iso-e, aws-iso-f, aws-eusc, and whatever partition
+// a newer SDK knows). It is a table lookup: no request is made.
+package awspartition
