@@ -27,5 +27,5 @@ limitations under the License.
 //	go run ./hack/comments          # the whole repository
 //	go run ./hack/comments DIR...   # only those folders
 //
-// Its test runs it in `make test` over the repository, less the folders of notYetTrimmed.
+// Its test runs it in `make test` over the whole repository.
 package main

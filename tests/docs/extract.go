@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package docs finds the command lines and links of the repository's documentation (README.md and
-// docs/*.md), so that tests can hold them to the code: each kops and channels command line parses
-// against its command tree (cmd/kops, cmd/channels tests), each make target and script exists, and
-// each relative link resolves (this package's tests).
 package docs
 
 import (

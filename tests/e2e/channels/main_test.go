@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package channels applies kops's real addons to a real API server with `channels apply`: every
-// object is accepted and really created, a re-apply sends no mutating request, failures are
-// isolated and converge, pruning removes what left a manifest, and the record is kops's.
 package channels
 
 import (

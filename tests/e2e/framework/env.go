@@ -14,30 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package framework starts a real kube-apiserver (with etcd) for the e2e tests
-// and hands out clients for the admin and for impersonated identities.
-//
-// The binaries come from hack/build-test-apiserver.sh; a test fails, never
-// skips, when they are missing. Set KUBEBUILDER_ASSETS to use binaries from
-// elsewhere, and KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see the
-// server's logs.
-//
-// One server per test package is the cheap way (a start costs a few seconds):
-//
-//	var env *framework.Env
-//
-//	func TestMain(m *testing.M) { framework.Main(m, func(e *framework.Env) { env = e }) }
-//
-// Tests sharing a server should use their own namespaces and names.
-//
-// The server runs with envtest's flags: RBAC authorization, and the
-// ServiceAccount admission plugin off (no controller-manager creates service
-// accounts, so pods need not name an existing one). No controllers run: a
-// Deployment gets no pods, a namespace being deleted stays Terminating.
-//
-// With Options.AuditDeletes (MainWith, NewWith) the server also writes an audit
-// log of the delete requests it serves, which Env.DeleteLog reads in the order
-// the server served them.
 package framework
 
 import (
@@ -64,8 +40,8 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// startTimeout bounds each of etcd's and kube-apiserver's start (together
-// about 2.5-4 s on an idle 2-core machine; a busy CI machine needs more room).
+// startTimeout bounds each of etcd's and kube-apiserver's start: a few seconds on an idle machine,
+// with room for a busy CI machine.
 const startTimeout = 60 * time.Second
 
 // ServiceClusterIPRanges are kops's default IPv4 and IPv6 service ranges.
@@ -261,7 +237,7 @@ func Context(t testing.TB) context.Context {
 var quietOnce sync.Once
 
 // quietLogs silences klog (client-go's logger) and controller-runtime's
-// logger, which otherwise complains after 30 s that none was set.
+// logger, which otherwise complains after a while that none was set.
 func quietLogs() {
 	quietOnce.Do(func() {
 		klog.SetLogger(logr.Discard())

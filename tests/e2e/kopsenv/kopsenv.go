@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kopsenv drives kops and channels against the e2e tests' API server: it makes a
-// cluster's real addons with `kops update cluster` in a memory state store and applies them with
-// channels, counting the requests sent.
 package kopsenv
 
 import (

@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kube2iam applies the kube2iam addon of podMetadataAccess mode Forward to a real API
-// server and retires it when the mode changes; it proves kube2iam's rights by SubjectAccessReview
-// and by real requests under a token of its ServiceAccount. It also proves how kops locks the
-// default ServiceAccounts: one field applied over the controller-manager's account, released
-// when the setting is turned off, and never deleted.
 package kube2iam
 
 import (

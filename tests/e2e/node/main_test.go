@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package node proves on a real one-node cluster (tests/e2e/nodecluster: kubelet, containerd,
-// kube-proxy and a control plane in a network namespace of their own) what the other e2e packages
-// can only check on an API server: that what `kops update cluster` renders and `channels apply`
-// applies runs, answers and validates. It needs root; it skips, with one line, where the machine
-// cannot run containers at all.
 package node
 
 import (

@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package operator applies the addons of CoreDNS-through-its-operator to a real API server and
-// proves the least-privilege claims with the server's own authorizer and admission: a
-// SubjectAccessReview matrix, real requests under the operator's identity, and the admission policy
-// that confines what RBAC cannot.
 package operator
 
 import (

@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package operatorrun runs the CoreDNS operator (cmd/coredns-operator's manager, in process), and
-// every operator of the registry as its binary (registry_test.go), against a real API server under
-// a token of its own ServiceAccount, issued by TokenRequest, with the rights and the admission
-// policy of the channel's operator package: no impersonation, no admin.
 package operatorrun
 
 import (

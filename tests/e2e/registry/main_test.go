@@ -14,12 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package registry applies, with channels, what kops writes for an operator that is only data (a
-// throwaway DaemonSet operator in a registry of its own, addonstest.NodeLocalDNSOperator: the files
-// tests/integration/registry pins) to a real API server, and then acts as the operator: it may
-// write exactly the objects its renderer gives, and its admission policies and Roles refuse the
-// rest. The registry, the builder, the channel and the policy, end to end, with no code of the
-// operator's own.
 package registry
 
 import (

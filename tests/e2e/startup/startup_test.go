@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package startup times the shipped commands' start-up as a user meets it: a whole process per
-// iteration, with the CPU it used, its peak memory and the time its packages took to initialise
-// (GODEBUG=inittrace=1). The tests check each command runs and that the init trace is read; the
-// figures are benchmarks (docs/performance.md), never limits asserted here.
 package startup
 
 import (

@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package takeover points our channels at a cluster kops's own channels populated: kops's CoreDNS
-// objects and records, then ours, with the built-in addon and with the operator. Nothing is
-// orphaned or doubled, the DNS Service keeps its address, no image is downgraded unless asked, and
-// the records stay readable by kops.
 package takeover
 
 import (

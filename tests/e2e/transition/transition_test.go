@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package transition switches a cluster between built-in CoreDNS, CoreDNS through its operator
-// (server-side) and the CoreDNS object expanded by kops (client-side) on a real API server, the way
-// a user does: kops edit cluster (kubeDNS.operatorMode), kops update cluster, then channels apply.
 package transition
 
 import (

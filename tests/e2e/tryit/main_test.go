@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package tryit runs the community's try-it flow verbatim, from the repository root, with the
-// built kops and channels binaries against a real API server.
 package tryit
 
 import (

@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package updatecluster runs the built kops binary as a user does: `kops update cluster` against a
-// file:// state store, as a benchmark (one process per iteration) and once as a test.
 package updatecluster
 
 import (

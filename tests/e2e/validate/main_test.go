@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package validate runs `kops validate cluster`, the built binary, against a real API server: the
-// test applies the cluster's real bootstrap channel with the built `channels` and plays the
-// controllers (Deployment and CoreDNS status) itself.
 package validate
 
 import (

@@ -14,12 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command pause is the one-node cluster's sandbox ("pause") image: it holds a pod's namespaces
-// and does nothing else until it is told to stop. containerd starts it for every pod, under the
-// name the cluster's containerd configuration gives its sandbox image (tests/e2e/nodecluster).
-//
-// As the first process of a pod that shares its process namespace it also reaps the children
-// that are left to it, so that they do not linger as zombies.
 package main
 
 import (

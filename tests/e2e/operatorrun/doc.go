@@ -1,0 +1,21 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package operatorrun runs the CoreDNS operator (cmd/coredns-operator's manager, in process), and
+// every operator of the registry as its binary (registry_test.go), against a real API server under
+// a token of its own ServiceAccount, issued by TokenRequest, with the rights and the admission
+// policy of the channel's operator package: no impersonation, no admin.
+package operatorrun
