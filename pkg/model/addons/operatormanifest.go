@@ -32,9 +32,9 @@ import (
 )
 
 // operatorPackageManifest is kops's objects for d (Namespace, CRD, ServiceAccount, rights and
-// policy) and the operator Deployment taken from package p, finished. The package may hold only
-// that Deployment and exact copies of kops's objects (operatorPackageObjects); every problem is
-// reported at once.
+// policy) and the operator Deployment taken from package p, finished and checked to run as the
+// identity the rights are granted to. The package may hold only that Deployment and exact copies
+// of kops's objects (operatorPackageObjects); every problem is reported at once.
 func operatorPackageManifest(d *confine.Descriptor, p *channels.Package, remapper *assets.Remapper, policy []byte, kopsArgs []string) ([]byte, error) {
 	where := fmt.Sprintf("channel %q, package %s version %s", p.Channel, p.Name, p.Version)
 	docs, err := kubemanifest.Split(p.Manifest)

@@ -26,11 +26,11 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// String bounds also keep the CEL rules' cost low. isIP needs Kubernetes 1.31 (a CEL library
-// reaches CRDs one minor after it arrives), hence the channels' kubernetesVersion.
+// Every string is bounded, which also keeps the CEL rules' cost low. isIP needs Kubernetes 1.31
+// (a CEL library reaches CRDs one minor after it arrives), hence the channels' kubernetesVersion.
 
 // dnsDomainPattern is an RFC 1123 subdomain: it goes into the Corefile, so no newlines, braces or
-// spaces.
+// spaces. The API server matches it with Go's regexp.
 const dnsDomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 
 // crdFields are every operator's validations and CoreDNS's own fields.
