@@ -28,22 +28,20 @@ const (
 	AddonID   = "k8s-1.12"
 )
 
-// The addon that pre-creates the RBAC of CoreDNS when its operator runs it: the same objects as the
-// built-in addon's, so switching between the two changes no rights.
+// The addon that pre-creates CoreDNS's RBAC when the operator runs it: the built-in addon's objects,
+// so switching changes no rights.
 const (
 	RBACAddonName = "coredns-rbac.addons.k8s.io"
 	RBACAddonID   = "k8s-1.12"
 	RBACTemplate  = "templates/coredns-rbac.addons.k8s.io/k8s-1.12.yaml.template"
 )
 
-// RenderRBAC renders the pre-created RBAC of CoreDNS.
 func RenderRBAC() ([]byte, error) {
 	return templates.Render(templateFS, RBACTemplate, nil, partials)
 }
 
-// The addon that holds the autoscaler and the PodDisruptionBudget of CoreDNS when its operator runs
-// it: the same objects as the built-in addon's, so that switching moves them in place, and kops's,
-// since the operator may write nothing but the four objects it reconciles.
+// The addon holding CoreDNS's autoscaler and PodDisruptionBudget when the operator runs it: kops
+// writes them, since the operator may write only the four objects it reconciles.
 const (
 	ScalingAddonName = "coredns-scaling.addons.k8s.io"
 	ScalingAddonID   = "k8s-1.12"
@@ -52,17 +50,15 @@ const (
 
 // scalingData is what the coredns-scaling partial reads.
 type scalingData struct {
-	// Addon is the addon the objects belong to (their addon.kops.k8s.io/name label).
-	Addon string
-	// AutoscalerImage is the cluster-proportional-autoscaler image, already remapped.
+	// Addon is the objects' addon.kops.k8s.io/name label.
+	Addon           string
 	AutoscalerImage string
-	// MaxReplicas bounds the replica count the autoscaler sets; 0 sets no bound.
+	// MaxReplicas bounds the autoscaler; 0 sets no bound.
 	MaxReplicas int
 }
 
-// RenderScaling renders the autoscaler and the PodDisruptionBudget of CoreDNS as an addon of their
-// own, with the autoscaler image of facts and at most maxReplicas replicas (0: no bound, as the
-// built-in addon). The objects are those Render gives, but for their addon label and the bound.
+// RenderScaling renders Render's autoscaler and PodDisruptionBudget under ScalingAddonName, with at
+// most maxReplicas replicas (0: no bound, as the built-in addon).
 func RenderScaling(facts Facts, maxReplicas int) ([]byte, error) {
 	if facts.AutoscalerImage == "" {
 		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: no autoscaler image")

@@ -29,40 +29,35 @@ const (
 	CRDKind     = "CoreDNS"
 	CRDResource = "corednses"
 	CRDName     = CRDResource + "." + CRDGroup
-	// APIVersion is the group/version of the CoreDNS kind.
-	APIVersion = CRDGroup + "/" + CRDVersion
+	APIVersion  = CRDGroup + "/" + CRDVersion
 )
 
-// CoreDNS is the cluster-addons CoreDNS object: the operator's instructions (kopsmodel adds its
-// CRD's validations).
+// CoreDNS is the operator's instructions; kopsmodel adds its CRD's validations.
 type CoreDNS = operator.Resource[Spec]
 
-// MaxCorefileBytes is the most the CRD accepts in spec.corefile (64 KiB).
+// MaxCorefileBytes is the most the CRD accepts in spec.corefile.
 const MaxCorefileBytes = 64 << 10
 
-// Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
-// coredns-operator in its own namespace, coredns-operator-system, so that its leader-election lease
-// and events are not mixed with kube-system and its write rights there stay small, and ships as
-// addon operator.coredns.addons.x-k8s.io.
+// Names are the operator's names (operator.NamesOf). It runs in its own namespace so that its
+// lease and events stay out of kube-system and its write rights there stay small.
 func Names() operator.Names { return operator.NamesOf("coredns") }
 
-// WatchNamespace is where the CoreDNS objects live: the CoreDNS custom resource and everything
-// the operator creates from it.
+// WatchNamespace holds the CoreDNS object and everything the operator creates from it.
 const WatchNamespace = "kube-system"
 
-// The objects the operator manages in WatchNamespace. kops pre-creates ServiceAccount coredns and
-// the system:coredns ClusterRole/ClusterRoleBinding, so the operator never needs RBAC rights.
+// The objects the operator manages in WatchNamespace. kops pre-creates CoreDNS's RBAC, so the
+// operator never needs RBAC rights.
 const (
 	CoreDNSDeployment     = "coredns"
 	CoreDNSService        = "kube-dns"
 	CoreDNSConfigMap      = "coredns"
 	CoreDNSServiceAccount = "coredns"
-	// CoreDNSResource is the name kops gives the CoreDNS object, the operator's instructions.
+	// CoreDNSResource is the name of the CoreDNS object kops writes.
 	CoreDNSResource = "coredns"
 )
 
-// Descriptor is the CoreDNS operator as it runs; kopsmodel.Descriptor adds what confines it. It is
-// built afresh on each call, so no caller can change another's.
+// Descriptor is the operator as it runs (kopsmodel.Descriptor adds what confines it), built afresh
+// on each call so no caller can change another's.
 func Descriptor() *operator.Descriptor {
 	return &operator.Descriptor{
 		Subject:        "CoreDNS",

@@ -23,9 +23,8 @@ import (
 	"k8s.io/kops/pkg/assets"
 )
 
-// ClusterSpec is the spec of the built-in addon for a completed cluster: the image of
-// spec.kubeDNS.coreDNSImage or DefaultImage, remapped by remapper (nil: none), and the Corefile of
-// Corefile. Version stays empty: the built-in addon has no package version.
+// ClusterSpec is the built-in addon's spec for a completed cluster, the image remapped by remapper
+// (nil: none). Version stays empty: the built-in addon has no package version.
 func ClusterSpec(dns *kops.KubeDNSConfig, remapper *assets.Remapper) (Spec, error) {
 	if dns == nil {
 		return Spec{}, fmt.Errorf("cluster has no spec.kubeDNS: complete it with kops.CompleteCluster first")
@@ -41,8 +40,7 @@ func ClusterSpec(dns *kops.KubeDNSConfig, remapper *assets.Remapper) (Spec, erro
 	return Spec{Image: image, DNSDomain: dns.Domain, DNSIP: dns.ServerIP, Corefile: Corefile(dns)}, nil
 }
 
-// ClusterFacts are the facts of a completed cluster, with the autoscaler image remapped by
-// remapper (nil: none).
+// ClusterFacts are a completed cluster's facts, the autoscaler image remapped by remapper (nil: none).
 func ClusterFacts(dns *kops.KubeDNSConfig, remapper *assets.Remapper) (Facts, error) {
 	if dns == nil {
 		return Facts{}, fmt.Errorf("cluster has no spec.kubeDNS: complete it with kops.CompleteCluster first")

@@ -23,27 +23,21 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// resolvConf is forwarded to when no upstream nameservers are set: the node's resolvers, which the
-// pod inherits through dnsPolicy Default.
+// resolvConf is forwarded to without upstream nameservers: the node's, inherited via dnsPolicy Default.
 const resolvConf = "/etc/resolv.conf"
 
-// Corefile returns the CoreDNS configuration for a cluster's spec.kubeDNS. It is the single
-// source of the Corefile: the addon manifest and the operator's configuration both embed it, so
-// switching between them cannot change DNS behaviour.
-//
-// externalCoreFile, when set, is returned verbatim. Otherwise the main server block serves the
-// cluster domain and the reverse zones and forwards everything else to upstreamNameservers (or the
-// node's resolv.conf); each stub domain gets its own server block, ordered by domain so the output
-// is deterministic. Stub domains without servers are skipped: a "forward ." with no target would
-// keep CoreDNS from starting, and validation reports them. dns is expected to be completed; a nil
-// dns or empty domain falls back to kops's defaults.
+// Corefile returns the Corefile for spec.kubeDNS, the one every mode embeds so that switching
+// cannot change DNS behaviour. externalCoreFile is returned verbatim; otherwise the output is
+// deterministic (stub domains sorted). Stub domains without servers are skipped, since an empty
+// "forward ." keeps CoreDNS from starting (validation reports them). A nil dns or empty domain
+// falls back to kops's defaults.
 func Corefile(dns *kops.KubeDNSConfig) string {
 	text, _ := CorefileSources(dns)
 	return text
 }
 
-// Source names the field of spec.kubeDNS whose value a line of the Corefile carries, so that a
-// problem found in the rendered text is reported on the field the user wrote.
+// Source names the spec.kubeDNS field a Corefile line comes from, so that a problem in the
+// rendered text is reported on the field the user wrote.
 type Source struct {
 	// Field is "externalCoreFile", "domain", "upstreamNameservers" or "stubDomains"; empty for
 	// kops's own text.
@@ -52,8 +46,7 @@ type Source struct {
 	Key string
 }
 
-// CorefileSources returns the Corefile as Corefile does and, for each of its lines (a value
-// holding a newline spans more than one), the field that wrote it.
+// CorefileSources returns Corefile's text and, per line, the field that wrote it.
 func CorefileSources(dns *kops.KubeDNSConfig) (string, []Source) {
 	if dns == nil {
 		dns = &kops.KubeDNSConfig{}
@@ -119,7 +112,7 @@ func CorefileSources(dns *kops.KubeDNSConfig) (string, []Source) {
 	return b.String(), b.sources
 }
 
-// nonEmpty drops blank entries, which would otherwise turn into stray spaces in a directive.
+// nonEmpty drops blank entries, which would become stray spaces in a directive.
 func nonEmpty(in []string) []string {
 	var out []string
 	for _, s := range in {
@@ -130,8 +123,7 @@ func nonEmpty(in []string) []string {
 	return out
 }
 
-// corefileWriter writes nested blocks with four spaces per level, CoreDNS's documented style, and
-// notes the source of every line it writes.
+// corefileWriter indents four spaces per level (CoreDNS's documented style) and notes each line's Source.
 type corefileWriter struct {
 	strings.Builder
 	depth   int
@@ -139,10 +131,8 @@ type corefileWriter struct {
 	sources []Source
 }
 
-// from sets the source of the lines written next.
 func (w *corefileWriter) from(s Source) { w.current = s }
 
-// raw writes text as it is.
 func (w *corefileWriter) raw(text string) {
 	w.WriteString(text)
 	w.note(text)

@@ -26,9 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// EncodeFacts is the JSON kops passes the operator (its --cluster-facts flag): compact, with the
-// fields in a fixed order and map keys sorted, so the same cluster always gives the same
-// Deployment and a change of the cluster's facts rolls the operator out.
+// EncodeFacts is the JSON kops passes in FactsFlag: deterministic, so the same cluster gives the
+// same Deployment and a change of facts rolls the operator out.
 func EncodeFacts(f Facts) (string, error) {
 	data, err := json.Marshal(f)
 	if err != nil {
@@ -37,10 +36,9 @@ func EncodeFacts(f Facts) (string, error) {
 	return string(data), nil
 }
 
-// ParseFacts reads what EncodeFacts wrote. A field left out keeps its value of DefaultFacts; an
-// unknown field, a second document or a value the renderer cannot use is refused, every problem
-// at once, each named by its field, so the operator stops at start-up rather than rendering
-// something the admission policy (derived from the cluster's own facts) would refuse.
+// ParseFacts reads what EncodeFacts wrote; a missing field keeps DefaultFacts' value. Unknown
+// fields, a second value and values the renderer cannot use are refused, all named at once, so
+// the operator stops at start-up rather than render what the admission policy would refuse.
 func ParseFacts(data string) (Facts, error) {
 	f := DefaultFacts()
 	dec := json.NewDecoder(strings.NewReader(data))
@@ -78,6 +76,5 @@ func ParseFacts(data string) (Facts, error) {
 	return f, nil
 }
 
-// FactsFlag is the operator's flag through which kops passes the facts, as EncodeFacts writes
-// them. It is here, not in the operator, so that kops names it without linking the operator.
+// FactsFlag is the operator's flag for EncodeFacts' output; here so kops need not link the operator.
 const FactsFlag = "cluster-facts"

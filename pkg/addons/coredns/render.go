@@ -26,56 +26,44 @@ import (
 	"k8s.io/kops/pkg/templates"
 )
 
-// Template is the embedded template Render executes; it also holds the addon's RBAC partial.
+// Template is the template Render executes; it also holds the addon's RBAC partial.
 const Template = "templates/coredns.addons.k8s.io/k8s-1.12.yaml.template"
 
-// Spec is the CoreDNS object's spec, and what every mode renders from: it says which CoreDNS to run
-// and how. Every field is required by the CRD.
+// Spec is the CoreDNS object's spec, what every mode renders from; the CRD requires every field.
 type Spec struct {
-	// Version is the CoreDNS package version the operator deploys, from the kops channel: a
-	// semantic version. It does not change the objects: the Image does, so that a built-in
-	// rendering (which has no package version) and the operator's are the same.
+	// Version is the channel's package version. It does not change the objects (Image does), so a
+	// built-in rendering, which has no version, equals the operator's.
 	Version string `json:"version"`
-	// Image is the CoreDNS image, pinned by tag or digest and already remapped by spec.assets. It
-	// is a field of its own, not a patch, so that the CRD can say what it may be.
+	// Image is pinned and already remapped; a field of its own so the CRD can constrain it.
 	Image string `json:"image"`
-	// DNSDomain is kubeDNS.domain, an RFC 1123 subdomain; the Corefile already serves it, so it
-	// does not change the objects either.
+	// DNSDomain is kubeDNS.domain; the Corefile already serves it, so it does not change the objects.
 	DNSDomain string `json:"dnsDomain"`
 	// DNSIP is kubeDNS.serverIP, the ClusterIP of Service kube-dns.
 	DNSIP string `json:"dnsIP"`
-	// Corefile is exactly what the built-in addon puts in ConfigMap coredns, at most 64 KiB.
+	// Corefile is exactly what the built-in addon puts in ConfigMap coredns.
 	Corefile string `json:"corefile"`
 }
 
-// Facts is what the cluster adds to the spec: the autoscaler's image, the CoreDNS container's
-// resources and where its pods may run. DefaultFacts gives a default cluster's facts. kops hands
-// them to the operator as JSON (EncodeFacts, ParseFacts), in the names of spec.kubeDNS.
+// Facts is what the cluster adds to the spec, in spec.kubeDNS's names; kops passes them to the
+// operator with EncodeFacts.
 type Facts struct {
-	// AutoscalerImage is the cluster-proportional-autoscaler image, already remapped.
 	AutoscalerImage string `json:"autoscalerImage"`
-	// CPURequest, MemoryRequest and MemoryLimit are quantities ("100m", "70Mi"), written in their
-	// canonical form.
+	// CPURequest, MemoryRequest and MemoryLimit are quantities, rendered in canonical form.
 	CPURequest    string `json:"cpuRequest"`
 	MemoryRequest string `json:"memoryRequest"`
 	MemoryLimit   string `json:"memoryLimit"`
 	// Tolerations are added to CriticalAddonsOnly.
-	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
-	// Affinity is the pods' affinity, if any.
-	Affinity *corev1.Affinity `json:"affinity,omitempty"`
-	// PodAnnotations annotate the CoreDNS pods.
-	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
+	Tolerations    []corev1.Toleration `json:"tolerations,omitempty"`
+	Affinity       *corev1.Affinity    `json:"affinity,omitempty"`
+	PodAnnotations map[string]string   `json:"podAnnotations,omitempty"`
 }
 
-// DefaultVersion is the CoreDNS version of a cluster that names no image: the one kops's current
-// release ships, so that taking over a kops cluster never downgrades its DNS. It is also the
-// version of the coredns package of the embedded stable channel (channels/stable), which a test
-// holds to it: the built-in addon and the operator run the same CoreDNS.
+// DefaultVersion is the CoreDNS kops's current release ships, so taking over a kops cluster never
+// downgrades its DNS; the stable channel's coredns package must match it.
 const DefaultVersion = "1.14.2"
 
-// Defaults of a cluster that sets nothing in spec.kubeDNS. The images are pinned by tag, never
-// :latest; the CoreDNS image runs as the distroless nonroot user with cap_net_bind_service on its
-// binary, which the rendered securityContext relies on.
+// Defaults of a cluster that sets nothing in spec.kubeDNS. The rendered securityContext relies on
+// the CoreDNS image running as nonroot with cap_net_bind_service on its binary.
 const (
 	DefaultImage           = "registry.k8s.io/coredns/coredns:v" + DefaultVersion
 	DefaultAutoscalerImage = "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.9.0"
@@ -84,8 +72,7 @@ const (
 	DefaultMemoryLimit     = "170Mi"
 )
 
-// DefaultFacts are the facts of a cluster that sets nothing in spec.kubeDNS, with images not
-// remapped: what the operator renders when it is told nothing else.
+// DefaultFacts are the facts of a cluster that sets nothing in spec.kubeDNS, images not remapped.
 func DefaultFacts() Facts {
 	return Facts{
 		AutoscalerImage: DefaultAutoscalerImage,
@@ -95,10 +82,8 @@ func DefaultFacts() Facts {
 	}
 }
 
-// Render returns the CoreDNS objects as one YAML stream in a fixed order (CoreDNS's RBAC,
-// ConfigMap coredns, Deployment coredns, Service kube-dns, its PodDisruptionBudget, then the
-// autoscaler), ending with one newline. The same spec and facts always give the same bytes. It
-// checks first what the template would otherwise render empty or broken, naming the field.
+// Render returns the CoreDNS objects as one deterministic YAML stream, or an error naming a field
+// the template would render empty or broken.
 func Render(spec Spec, facts Facts) ([]byte, error) {
 	data, err := newTemplateData(spec, facts)
 	if err != nil {
@@ -107,14 +92,13 @@ func Render(spec Spec, facts Facts) ([]byte, error) {
 	return templates.Render(templateFS, Template, data, partials)
 }
 
-// templateData is what the template reads: the spec, and the facts with quantities canonical.
+// templateData is what the template reads; the facts' quantities are canonical.
 type templateData struct {
 	Spec  Spec
 	Facts Facts
-	// DNSIPFamily is the IP family of Spec.DNSIP, as Service kube-dns names it: IPv4 or IPv6.
+	// DNSIPFamily is IPv4 or IPv6, as Service kube-dns names it.
 	DNSIPFamily string
-	// Scaling renders the autoscaler and the PodDisruptionBudget, as the built-in addon's.
-	Scaling scalingData
+	Scaling     scalingData
 }
 
 func newTemplateData(spec Spec, facts Facts) (*templateData, error) {

@@ -25,7 +25,7 @@ import (
 	"k8s.io/kops/pkg/templates"
 )
 
-// The addon, as named in the bootstrap channel, and the template it renders.
+// The addon, named as in the bootstrap channel.
 const (
 	AddonName = "kube2iam.addons.k8s.io"
 	AddonID   = "k8s-1.12"
@@ -40,30 +40,27 @@ const (
 	Name = "kube2iam"
 )
 
-// DefaultImage is kube2iam's latest release image (0.11.2; there is no 0.15.0), pinned by tag:
-// Docker Hub publishes it, and no digest could be checked from here (see
+// DefaultImage is kube2iam's latest release, pinned by tag, not digest (see
 // docs/metadata-access-kube2iam.md).
 const DefaultImage = "docker.io/jtblin/kube2iam:0.11.2"
 
 // Config is what the rendering needs.
 type Config struct {
-	// Image is the kube2iam image, already remapped.
+	// Image is already remapped.
 	Image string
-	// Port is the node port kube2iam listens on (--app-port), where the node rules send pods.
+	// Port is the node port (--app-port) the node rules send pods to.
 	Port int32
 	// BaseRoleARN and DefaultRole are passed when set.
-	BaseRoleARN string
-	DefaultRole string
-	// NamespaceRestrictions adds --namespace-restrictions.
+	BaseRoleARN           string
+	DefaultRole           string
 	NamespaceRestrictions bool
 }
 
-// argValueRE is what a flag value may hold: no whitespace or control characters, which would make
-// a second argument in a shell-less args list only in the reader's eyes, but still confuse them.
+// argValueRE refuses whitespace and control characters in a flag value: harmless in a shell-less
+// args list, but they mislead a reader of the manifest.
 var argValueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s\x00-\x1f\x7f]*$`) })
 
-// Problem is one setting Render cannot take: the Config field (as the cluster spec spells it) and
-// what is wrong with it.
+// Problem is one setting Render cannot take; Field is spelled as in the cluster spec.
 type Problem struct {
 	Field, Detail string
 }

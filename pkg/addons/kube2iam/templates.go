@@ -18,8 +18,7 @@ package kube2iam
 
 import "embed"
 
-// templateFS holds the addon's templates, embedded so that what a cluster gets depends only on the
-// kops version and the cluster spec.
+// templateFS is embedded so that what a cluster gets depends only on the kops version and its spec.
 //
 //go:embed templates
 var templateFS embed.FS

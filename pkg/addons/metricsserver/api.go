@@ -29,19 +29,16 @@ const (
 	CRDKind     = "MetricsServer"
 	CRDResource = "metricsservers"
 	CRDName     = CRDResource + "." + CRDGroup
-	// APIVersion is the group/version of the MetricsServer kind.
-	APIVersion = CRDGroup + "/" + CRDVersion
+	APIVersion  = CRDGroup + "/" + CRDVersion
 )
 
 // MetricsServer is the operator's instructions (kopsmodel adds its CRD's validations).
 type MetricsServer = operator.Resource[Spec]
 
-// Names are the operator's names, by kops's convention (operator.NamesOf): it runs as
-// metrics-server-operator in its own namespace, metrics-server-operator-system, which holds only its
-// lease and events, so that its write rights there stay small and apart from kube-system.
+// Names are the operator's names (operator.NamesOf). Its own namespace holds only its lease and
+// events, so its write rights there stay small and apart from kube-system.
 func Names() operator.Names { return operator.NamesOf("metrics-server") }
 
-// Where the MetricsServer object lives and its name.
 const (
 	// WatchNamespace holds the MetricsServer object and everything the operator manages.
 	WatchNamespace = Namespace
@@ -49,8 +46,8 @@ const (
 	Instructions = "metrics-server"
 )
 
-// Descriptor is the metrics-server operator as it runs; kopsmodel.Descriptor adds what confines
-// it. It is built afresh on each call, so no caller can change another's.
+// Descriptor is the operator as it runs (kopsmodel.Descriptor adds what confines it), built afresh
+// on each call so no caller can change another's.
 func Descriptor() *operator.Descriptor {
 	return &operator.Descriptor{
 		Subject:        "metrics-server",
@@ -61,8 +58,7 @@ func Descriptor() *operator.Descriptor {
 			Type: reflect.TypeOf(MetricsServer{}),
 		},
 		Instructions: Instructions,
-		// What a namespaced operator may reconcile (Render); the RBAC, the APIService and the
-		// PodDisruptionBudget (RenderPrerequisites) are kops's.
+		// RBAC, APIService and PodDisruptionBudget are kops's (RenderPrerequisites).
 		Managed: []operator.Managed{
 			{Kind: "Deployment", Name: Deployment},
 			{Kind: "Service", Name: Service},

@@ -23,9 +23,8 @@ import (
 	"k8s.io/kops/pkg/assets"
 )
 
-// ClusterSpec is the spec of the built-in addon for a cluster with spec.metricsServer enabled:
-// the image of spec.metricsServer.image or DefaultImage, remapped by remapper (nil: none), and the
-// insecure flag. Version stays empty: the built-in addon has no package version.
+// ClusterSpec is the built-in addon's spec, the image remapped by remapper (nil: none). Version
+// stays empty: the built-in addon has no package version.
 func ClusterSpec(m *kops.MetricsServerConfig, remapper *assets.Remapper) (Spec, error) {
 	if m == nil {
 		return Spec{}, fmt.Errorf("cluster has no spec.metricsServer")

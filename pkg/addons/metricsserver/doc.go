@@ -18,11 +18,9 @@ limitations under the License.
 // runtime descriptor (api.go), and the one renderer of every mode (the built-in addon, client-side
 // expansion, the operator), so that they cannot drift.
 //
-// What it renders is split by who may write it. Managed (Render) is what a namespaced operator
-// may reconcile: ServiceAccount, Service and Deployment metrics-server in kube-system.
-// Prerequisites (RenderPrerequisites) is what kops writes itself in every mode, because an
-// operator must never write RBAC or APIServices: the ClusterRoles and bindings of metrics-server,
-// its RoleBinding to read the API server's client CA, the APIService v1beta1.metrics.k8s.io and
-// the PodDisruptionBudget. The built-in addon is both (RenderBuiltIn). Only cluster.go knows the
-// cluster spec; kopsmodel/ is what kops alone links.
+// What it renders is split by who may write it: Render gives what a namespaced operator may
+// reconcile (ServiceAccount, Service and Deployment); RenderPrerequisites what kops writes itself
+// in every mode, because an operator must never write RBAC or APIServices (plus the
+// PodDisruptionBudget); RenderBuiltIn both. Only cluster.go knows the cluster spec; kopsmodel/ is
+// what kops alone links.
 package metricsserver

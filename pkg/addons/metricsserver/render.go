@@ -23,70 +23,58 @@ import (
 	"k8s.io/kops/pkg/templates"
 )
 
-// The built-in addon, as kops names it in the bootstrap channel, and the template it renders.
+// The built-in addon, named as in kops's bootstrap channel.
 const (
 	AddonName = "metrics-server.addons.k8s.io"
 	AddonID   = "k8s-1.11"
 	Template  = "templates/metrics-server.addons.k8s.io/k8s-1.11.yaml.template"
 )
 
-// OperatorAddonName is the addon that holds the MetricsServer object when an operator runs
-// metrics-server: the managed objects name it in addon.kops.k8s.io/handover-to, so that switching
-// to the operator hands them over rather than deleting them.
+// OperatorAddonName holds the MetricsServer object; the managed objects name it in
+// addon.kops.k8s.io/handover-to, so switching to the operator hands them over instead of deleting.
 const OperatorAddonName = "metrics-server.addons.x-k8s.io"
 
-// Where metrics-server runs and the names of the objects an operator may manage.
+// Where metrics-server runs and the objects an operator may manage.
 const (
 	Namespace      = "kube-system"
 	Name           = "metrics-server"
 	ServiceAccount = Name
 	Deployment     = Name
 	Service        = Name
-	// APIServiceName is the aggregated API metrics-server serves.
 	APIServiceName = "v1beta1.metrics.k8s.io"
 )
 
-// DefaultVersion is the metrics-server kops pins (its addon template names v0.8.0).
+// DefaultVersion is the metrics-server kops's addon template pins.
 const DefaultVersion = "0.8.0"
 
-// DefaultImage is the image of a cluster that names none, pinned by tag as kops pins it.
 const DefaultImage = "registry.k8s.io/metrics-server/metrics-server:v" + DefaultVersion
 
-// Spec is the MetricsServer object's spec, and what spec.metricsServer maps to: which
-// metrics-server to run.
+// Spec is the MetricsServer object's spec, what spec.metricsServer maps to.
 type Spec struct {
-	// Version is the metrics-server package version, from the kops channel: a semantic version. It
-	// does not change the objects, the Image does, so that a built-in rendering (which has no
-	// package version) and an operator's are the same.
+	// Version is the channel's package version. It does not change the objects (Image does), so a
+	// built-in rendering, which has no version, equals an operator's.
 	Version string `json:"version"`
-	// Image is the metrics-server image, pinned by tag or digest and already remapped by
-	// spec.assets.
+	// Image is pinned and already remapped.
 	Image string `json:"image"`
-	// Insecure says the API server does not verify metrics-server's serving certificate, nor
-	// metrics-server the kubelets'. It must be true: kops's secure mode needs a certificate from
-	// cert-manager, which kops does not deploy.
+	// Insecure turns off certificate checks between the API server, metrics-server and kubelets.
+	// It must be true: the secure mode needs cert-manager, which kops does not deploy.
 	Insecure bool `json:"insecure"`
 }
 
-// templateData is what the template reads.
 type templateData struct {
 	Spec Spec
 	// Addon labels the prerequisites.
-	Addon string
-	// Prerequisites and Managed select the parts rendered.
+	Addon                  string
 	Prerequisites, Managed bool
 }
 
-// Render returns the objects an operator may manage (ServiceAccount, Service and Deployment
-// metrics-server in kube-system) as one YAML stream ending with one newline. They are labelled for
-// the built-in addon in every mode, so that the same spec gives the same bytes whoever renders it.
+// Render returns the objects an operator may manage as one YAML stream, labelled for the built-in
+// addon in every mode so that the same spec gives the same bytes whoever renders it.
 func Render(spec Spec) ([]byte, error) {
 	return render(spec, templateData{Managed: true})
 }
 
-// RenderPrerequisites returns what kops writes itself for metrics-server in every mode, labelled
-// for addon: its ClusterRoles, ClusterRoleBindings, RoleBinding, APIService and
-// PodDisruptionBudget.
+// RenderPrerequisites returns what kops writes itself in every mode, labelled for addon.
 func RenderPrerequisites(spec Spec, addon string) ([]byte, error) {
 	if addon == "" {
 		return nil, fmt.Errorf("rendering metrics-server's prerequisites: no addon name")
@@ -94,8 +82,7 @@ func RenderPrerequisites(spec Spec, addon string) ([]byte, error) {
 	return render(spec, templateData{Addon: addon, Prerequisites: true})
 }
 
-// RenderBuiltIn returns the built-in addon: the prerequisites labelled for it, then the managed
-// objects, exactly the bytes of RenderPrerequisites(spec, AddonName) and Render(spec) joined.
+// RenderBuiltIn returns exactly RenderPrerequisites(spec, AddonName) followed by Render(spec).
 func RenderBuiltIn(spec Spec) ([]byte, error) {
 	return render(spec, templateData{Addon: AddonName, Prerequisites: true, Managed: true})
 }

@@ -25,18 +25,15 @@ import (
 	"k8s.io/kops/pkg/model"
 )
 
-// Addon is one addon: its manifest's bytes and its entry in the bootstrap channel (without the
-// hash, which the channel builder computes from the bytes it writes).
+// Addon is one addon's manifest and its bootstrap-channel entry; the channel builder adds the hash.
 type Addon struct {
 	Spec     channelsapi.AddonSpec
 	Manifest []byte
-	// TakeOver lists the addon under the channel's takeOver rather than its addons: it is applied
-	// only over another tool's record of it, and then retired (channelsapi.AddonsSpec.TakeOver).
+	// TakeOver lists the addon under the channel's takeOver (channelsapi.AddonsSpec.TakeOver).
 	TakeOver bool
 }
 
-// NewAddon fills the channel entry the way kops does: the manifest lies at <name>/<id>.yaml next to
-// the channel, and the selector names the addon.
+// NewAddon fills the channel entry as kops does: manifest <name>/<id>.yaml, selector k8s-addon=<name>.
 func NewAddon(name, id string, manifest []byte) *Addon {
 	return &Addon{
 		Spec: channelsapi.AddonSpec{
@@ -49,20 +46,17 @@ func NewAddon(name, id string, manifest []byte) *Addon {
 	}
 }
 
-// Builder produces the addons of one concern from the model context. It does no I/O. An addon
-// that does not apply to the cluster is simply not returned.
+// Builder produces the addons of one concern without I/O; an addon that does not apply is not returned.
 type Builder interface {
-	// Owns names every addon the builder may produce, whether or not it does for this cluster, so
-	// that the manifests of an addon it stops producing are removed.
+	// Owns names every addon the builder may produce, so that one it stops producing is removed.
 	Owns() []string
-	// Packages names the channel packages Addons reads for this cluster (from ctx.Packages), so
-	// that they are loaded before the builders run; what a builder needs is declared next to where
-	// it is used, not in a list kept in step elsewhere.
+	// Packages names the channel packages Addons reads from ctx.Packages; they are loaded first.
 	Packages(ctx *model.KopsModelContext) []string
 	Addons(ctx *model.KopsModelContext) ([]*Addon, error)
 }
 
-// RequirePackage is the loaded channel package name; needManifest also requires its manifest.
+// RequirePackage returns the loaded channel package name, or an error if it (or, with
+// needManifest, its manifest) is missing.
 func RequirePackage(ctx *model.KopsModelContext, name string, needManifest bool) (*channels.Package, error) {
 	p := ctx.Packages[name]
 	switch {
@@ -74,8 +68,7 @@ func RequirePackage(ctx *model.KopsModelContext, name string, needManifest bool)
 	return p, nil
 }
 
-// PackageImage is the image of a channel package that names what an operator deploys: the
-// package's image, or repository:v<version>, remapped like every other image kops deploys.
+// PackageImage is p's image, or repository:v<version>, remapped like every image kops deploys.
 func PackageImage(p *channels.Package, repository string, remapper *assets.Remapper) (string, error) {
 	image := p.Image
 	if image == "" {

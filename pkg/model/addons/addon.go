@@ -22,7 +22,7 @@ import (
 	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// The types an addon's folder builds with (package addonapi), named here as the builders use them.
+// The types of package addonapi, named as the builders use them.
 type (
 	Addon        = addonapi.Addon
 	Builder      = addonapi.Builder
@@ -31,13 +31,12 @@ type (
 	BuiltIn      = addonapi.BuiltIn
 )
 
-// DefaultBuilders are the addon builders of every cluster, in channel order: the default
-// ServiceAccounts are locked before any addon's pods start, every operator of Operators comes
-// after the built-in addons it takes over, and the objects stored with the cluster come last.
+// DefaultBuilders are the addon builders of every cluster, in channel order.
 func DefaultBuilders() []Builder { return BuildersFor(Operators()) }
 
-// BuildersFor are the addon builders of every cluster with operators as the registry: what
-// DefaultBuilders gives for Operators(), and what a test gives for a registry of its own.
+// BuildersFor are the builders with operators as the registry, in channel order: the default
+// ServiceAccounts are locked before any addon's pods start, and every operator comes after the
+// built-in addons it takes over.
 func BuildersFor(operators []*Operator) []Builder {
 	builders := []Builder{ServiceAccountDefaults{}}
 	for _, o := range operators {
@@ -51,8 +50,7 @@ func BuildersFor(operators []*Operator) []Builder {
 	return append(builders, kube2iammodel.Builder{}, ClusterAddons{})
 }
 
-// RequiredPackages names the channel packages builders need for this cluster, in builder order,
-// each once.
+// RequiredPackages names the channel packages builders need, in builder order, each once.
 func RequiredPackages(ctx *model.KopsModelContext, builders []Builder) []string {
 	var names []string
 	seen := map[string]bool{}

@@ -25,19 +25,17 @@ import (
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )
 
-// BootstrapChannelLocation is where the channel lies, relative to the cluster's configBase.
+// BootstrapChannelLocation is relative to the cluster's configBase.
 const BootstrapChannelLocation = "addons/bootstrap-channel.yaml"
 
 // BootstrapChannelBuilder writes every addon's manifest and the bootstrap channel listing them, in
-// the order of Builders. The channel depends on every manifest, so a channel never names a hash
-// whose manifest is not yet in place; the manifests of addons that left the channel (or of their
-// old versions) are removed once the new channel is written.
+// the order of Builders. The channel is written after every manifest, so it never names a hash
+// whose manifest is not in place; stale manifests are removed only after it.
 type BootstrapChannelBuilder struct {
 	Context  *model.KopsModelContext
 	Builders []Builder
 }
 
-// Build adds a ManagedFile per addon manifest and one for the channel.
 func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 	channel := channelsapi.NewAddons("bootstrap")
 	var deps []fi.TaskKey
@@ -54,8 +52,7 @@ func (b *BootstrapChannelBuilder) Build(c *fi.ModelBuilderContext) error {
 			return err
 		}
 		for _, a := range addons {
-			// An addon its builder does not own would never be cleaned up when it leaves the
-			// channel: StaleFiles removes old manifests only under the owned directories.
+			// StaleFiles removes old manifests only under owned directories.
 			if !owns[a.Spec.Name] {
 				return fmt.Errorf("addon %q is built by a builder (%T) whose Owns() does not name it: add it to Owns()", a.Spec.Name, builder)
 			}

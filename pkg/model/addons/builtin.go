@@ -21,15 +21,13 @@ import (
 	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// BuiltInBuilder builds the built-in addon of an operator of Operators that has one.
+// BuiltInBuilder builds the built-in addon of an operator that has one.
 type BuiltInBuilder struct{ *Operator }
 
-// Owns names the built-in addon.
 func (b BuiltInBuilder) Owns() []string { return []string{b.BuiltIn.Name} }
 
-// Packages are the addon's packages when the custom resource is rendered (client-side mode, the
-// operator's takeover): their version and image make the object the built-in addon renders. The
-// built-in addon alone renders a pinned image and reads no package.
+// Packages are the addon's packages when the built-in addon renders the custom resource (with the
+// operator flags); otherwise it renders a pinned image and reads none.
 func (b BuiltInBuilder) Packages(ctx *model.KopsModelContext) []string {
 	if b.ActiveMode(ctx) == "" {
 		return nil
@@ -37,7 +35,8 @@ func (b BuiltInBuilder) Packages(ctx *model.KopsModelContext) []string {
 	return b.Operator.Packages
 }
 
-// Addons renders the built-in addon when the cluster asks for the addon, and nothing otherwise.
+// Addons renders the built-in addon when the cluster asks for the addon, under takeOver while the
+// operator runs.
 func (b BuiltInBuilder) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if b.Mode(&ctx.Cluster.Spec) == "" {
 		return nil, nil

@@ -27,7 +27,6 @@ import (
 	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// The addon that carries the objects stored with the cluster.
 const (
 	ClusterAddonsName = "cluster-addons.kops.k8s.io"
 	ClusterAddonsID   = "default"
@@ -37,13 +36,11 @@ const (
 // when the ClusterAddons feature flag is on.
 type ClusterAddons struct{}
 
-// Owns names the cluster-addons addon.
 func (ClusterAddons) Owns() []string { return []string{ClusterAddonsName} }
 
-// Packages: the stored objects need no channel package.
 func (ClusterAddons) Packages(*model.KopsModelContext) []string { return nil }
 
-// Addons returns the stored objects, labelled as belonging to the addon, in their stored order.
+// Addons returns the stored objects, labelled for the addon, in their stored order.
 func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if !ctx.FeatureFlags.Enabled(featureflag.ClusterAddons) || len(ctx.ClusterAddons) == 0 {
 		return nil, nil
@@ -51,10 +48,10 @@ func (ClusterAddons) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	objs := make([]*unstructured.Unstructured, 0, len(ctx.ClusterAddons))
 	for _, o := range ctx.ClusterAddons {
 		if kopscodecs.IsComponentConfig(o) {
-			continue // configures a component (kube-scheduler, ...); not an object of the API server
+			continue // configures a component; not an API object
 		}
 		o = o.DeepCopy()
-		// Labelled and remapped like every addon; not required pinned: they are the user's, as in kops.
+		// Not required pinned: they are the user's, as in kops.
 		if err := finishObject(o, ClusterAddonsName, images{remapper: ctx.Assets}); err != nil {
 			return nil, fmt.Errorf("%s %s/%s: %w", o.GetKind(), o.GetNamespace(), o.GetName(), err)
 		}

@@ -28,25 +28,21 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
-// The one post-processing step of addon manifests. An addon built from objects (cluster addons, an
-// operator package, the objects kops generates for an operator) goes through finishObject and
-// encodeObjects; an addon rendered from a template (built-in CoreDNS) is already finished by its
-// renderer, whose bytes must stay those the operator renders, so it is not rewritten. Either way
-// every object carries its addon's labels and every image is remapped: checkFinished says so, and
-// the tests run it over every builder, mode and kind of remapping. It is a test rather than a step
-// of every update because decoding every manifest again would dominate a dry run's allocations
-// (docs/performance.md).
+// Addons built from objects go through finishObject and encodeObjects; a template's rendering is
+// already finished, and is not rewritten because its bytes must equal the operator's. The tests
+// hold both to checkFinished; it is not run on every update because decoding every manifest again
+// is costly (docs/performance.md).
 
 // images says how finishObject treats the images of an object.
 type images struct {
 	remapper *assets.Remapper
 	// pinned refuses an image not pinned by tag or digest (":latest" included).
 	pinned bool
-	// override replaces the image of the first container (a channel package's image field).
+	// override replaces the first container's image.
 	override string
 }
 
-// finishObject labels obj as belonging to addon and remaps (and checks) the images of its pod spec.
+// finishObject labels obj for addon and remaps (and checks) its pod spec's images.
 func finishObject(obj *unstructured.Unstructured, addon string, im images) error {
 	labels := obj.GetLabels()
 	if labels == nil {
@@ -97,7 +93,7 @@ func finishImages(obj *unstructured.Unstructured, im images) error {
 	return nil
 }
 
-// encodeObjects joins objects into one YAML stream with sorted keys, in the order given.
+// encodeObjects joins objects into one YAML stream with sorted keys.
 func encodeObjects(objs []*unstructured.Unstructured) ([]byte, error) {
 	var out bytes.Buffer
 	for _, o := range objs {
@@ -110,7 +106,6 @@ func encodeObjects(objs []*unstructured.Unstructured) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// writeDoc appends one YAML document (or stream) to out, "---" separated, ending with a newline.
 func writeDoc(out *bytes.Buffer, doc []byte) {
 	if out.Len() > 0 {
 		out.WriteString("---\n")
@@ -121,9 +116,8 @@ func writeDoc(out *bytes.Buffer, doc []byte) {
 	}
 }
 
-// isDefaultAccountLock says whether obj is a default ServiceAccount kops only locks (the partial
-// object of serviceAccountDefaultsTemplate): the controller-manager owns it, so it carries no addon
-// label and no channels retirement or prune can ever delete it.
+// isDefaultAccountLock says whether obj is a partial default ServiceAccount kops only locks. The
+// controller-manager owns it, so it carries no addon label: no retirement or prune may delete it.
 func isDefaultAccountLock(obj *unstructured.Unstructured) bool {
 	if obj.GetAPIVersion() != "v1" || obj.GetKind() != "ServiceAccount" || obj.GetName() != "default" {
 		return false
@@ -136,8 +130,7 @@ func isDefaultAccountLock(obj *unstructured.Unstructured) bool {
 	return true
 }
 
-// checkFinished checks what finishObject guarantees on an addon's manifest as written: every object
-// carries the addon's name and kops's managed-by label, and every image is already remapped.
+// checkFinished checks what finishObject guarantees on a written manifest: labels and remapped images.
 func checkFinished(a *Addon, remapper *assets.Remapper) error {
 	docs, err := kubemanifest.Split(a.Manifest)
 	if err != nil {
@@ -151,7 +144,6 @@ func checkFinished(a *Addon, remapper *assets.Remapper) error {
 		}
 		labels := obj.GetLabels()
 		if isDefaultAccountLock(obj) {
-			// Deliberately unlabelled: see serviceAccountDefaultsTemplate.
 			if len(labels) > 0 {
 				problems = append(problems, fmt.Sprintf("ServiceAccount %s/default: a default account must carry no labels, or channels could retire it", obj.GetNamespace()))
 			}

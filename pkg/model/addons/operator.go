@@ -29,11 +29,10 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// OperatorBuilder builds the addons of one operator of Operators, in channel order: the addon's
-// own (Before), its cluster-scoped prerequisites, the operator, its custom resource.
+// OperatorBuilder builds one operator's addons, in channel order: the addon's own (Before), its
+// cluster-scoped prerequisites, the operator, its custom resource.
 type OperatorBuilder struct{ *Operator }
 
-// Owns names every addon the operator's builder may write.
 func (b OperatorBuilder) Owns() []string {
 	d := b.Descriptor
 	names := append([]string(nil), b.BeforeNames...)
@@ -43,7 +42,6 @@ func (b OperatorBuilder) Owns() []string {
 	return append(names, d.AddonName, b.ResourceAddon)
 }
 
-// Packages are the operator package and the addon's packages, when the operator runs.
 func (b OperatorBuilder) Packages(ctx *model.KopsModelContext) []string {
 	if !b.UsesOperator(ctx) {
 		return nil
@@ -57,8 +55,7 @@ func (b OperatorBuilder) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		return nil, nil
 	}
 	d := b.Descriptor
-	// Every descriptor is checked before anything is written from it, with prerequisites or
-	// without: the registry's and any other handed to BuildersFor.
+	// Any descriptor, not only the registry's, is checked before anything is written from it.
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("operator %s: %w", d.AddonName, err)
 	}
@@ -101,9 +98,8 @@ func (b OperatorBuilder) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 		addonapi.NewAddon(b.ResourceAddon, instructions.Version, resource)), nil
 }
 
-// operatorManifest is the operator's addon: its package, finished, with the rights and the
-// admission policy derived from what kops renders for the instructions (what kops would deploy
-// itself is what the operator may deploy), and its namespace's default account locked.
+// operatorManifest is the operator's addon: its package, finished, with the generated rights and
+// policy, and its namespace's default account locked.
 func (b OperatorBuilder) operatorManifest(ctx *model.KopsModelContext, pkg *channels.Package, in *Instructions) ([]byte, error) {
 	policy, err := b.policy(in)
 	if err != nil {
@@ -119,12 +115,10 @@ func (b OperatorBuilder) operatorManifest(ctx *model.KopsModelContext, pkg *chan
 	if err != nil {
 		return nil, err
 	}
-	// The operator's namespace is one kops creates: its default ServiceAccount gets no token.
 	return lockDefaultServiceAccounts(manifest)
 }
 
-// policy is the admission policy confining the operator, derived from what the addon's renderer
-// gives for the instructions: what kops would deploy itself is what the operator may deploy.
+// policy confines the operator to what kops would deploy itself for the instructions.
 func (b OperatorBuilder) policy(in *Instructions) ([]byte, error) {
 	scope, err := b.Descriptor.ScopeFromManifest(in.Rendered, in.Marked, in.Params)
 	if err != nil {
@@ -133,9 +127,8 @@ func (b OperatorBuilder) policy(in *Instructions) ([]byte, error) {
 	return confine.PolicyManifest(scope)
 }
 
-// prerequisites is the addon of the descriptor's prerequisites, labelled as that addon's: kops
-// writes them, before the operator runs, and the operator may write none of them. Addons has
-// validated the descriptor.
+// prerequisites is the manifest of the descriptor's prerequisites, which kops writes before the
+// operator runs and the operator may not write. The descriptor must be validated.
 func (b OperatorBuilder) prerequisites() ([]byte, error) {
 	d := b.Descriptor
 	objects, err := d.PrerequisiteObjects()
@@ -153,7 +146,6 @@ func (b OperatorBuilder) prerequisites() ([]byte, error) {
 	return encodeObjects(objs)
 }
 
-// resource is the custom resource kops writes, labelled as its addon's.
 func (b OperatorBuilder) resource(in *Instructions) map[string]interface{} {
 	d := b.Descriptor
 	return map[string]interface{}{

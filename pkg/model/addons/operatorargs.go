@@ -23,8 +23,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// setKopsArgs appends args ("--name=value") to the first container's arguments. A package that
-// sets one of those flags itself is refused: their values are the cluster's, which only kops knows.
+// setKopsArgs appends kopsArgs ("--name=value") to the first container's arguments. A package
+// setting one of those flags itself is refused: only kops knows the cluster's values.
 func setKopsArgs(obj *unstructured.Unstructured, kopsArgs []string) error {
 	if len(kopsArgs) == 0 {
 		return nil

@@ -27,25 +27,22 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// packageObject is one object kops takes from an operator package, or renders itself and lets a
-// package carry only as an exact copy; both come from the operator's descriptor. Everything that
-// grants rights or admission (Roles, bindings, admission policies, webhooks) kops generates itself;
-// a package holding anything else, even a harmless-looking Secret, is refused: a tampered package
-// must not be able to widen the operator's rights or switch its confinement off.
+// packageObject is an object an operator package may hold: the Deployment kops takes, or an exact
+// copy of one kops renders. Anything else, even a harmless-looking Secret, is refused, so a
+// tampered package cannot widen the operator's rights or switch its confinement off.
 type packageObject struct{ confine.PackageObject }
 
 func (p packageObject) key() string {
 	return p.APIVersion + " " + p.Kind + " " + p.Namespace + "/" + p.Name
 }
 
-// check says how obj differs from kops's object, or what in it the allow-list refuses; every
-// problem is reported with its field path.
+// check reports every difference from kops's object, or what the allow-list refuses, by field path.
 func (p packageObject) check(obj *unstructured.Unstructured) error {
 	return p.Problems(obj.Object)
 }
 
-// operatorPackageObjects are the objects d's operator package may hold, the Deployment last: the
-// one object it must hold, and the only one kops takes from it.
+// operatorPackageObjects are the objects d's package may hold, the Deployment, which it must hold,
+// last.
 func operatorPackageObjects(d *confine.Descriptor) ([]packageObject, error) {
 	objects, err := d.PackageObjects()
 	if err != nil {
@@ -66,7 +63,6 @@ func describeObject(obj *unstructured.Unstructured) string {
 	return obj.GetAPIVersion() + " " + obj.GetKind() + " " + name
 }
 
-// expectedPackageObject finds the allowed object obj is, or says why it is none of them.
 func expectedPackageObject(allowed []packageObject, obj *unstructured.Unstructured) (packageObject, error) {
 	for _, want := range allowed {
 		if obj.GetAPIVersion() == want.APIVersion && obj.GetKind() == want.Kind && obj.GetNamespace() == want.Namespace && obj.GetName() == want.Name {
@@ -85,9 +81,8 @@ func expectedPackageObject(allowed []packageObject, obj *unstructured.Unstructur
 		describeObject(obj), strings.Join(names, ", "))
 }
 
-// checkNoControlMarks refuses a package object that carries one of kops's control labels or
-// annotations (channelsapi.ControlKeyPrefixes): a package setting addon.kops.k8s.io/handover-to on
-// its Deployment would keep the operator running after the flag is turned off.
+// checkNoControlMarks refuses kops's control labels and annotations: a package setting
+// addon.kops.k8s.io/handover-to would keep the operator running after the flag is turned off.
 func checkNoControlMarks(obj *unstructured.Unstructured) error {
 	var found []string
 	for what, m := range map[string]map[string]string{"metadata.annotations": obj.GetAnnotations(), "metadata.labels": obj.GetLabels()} {

@@ -27,10 +27,9 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
-// Operators is every addon operator kops can deploy, one line each, each from its addon's folder
-// (pkg/addons/<name>/kopsmodel): the builders, the golden and channel tests, `kops validate
-// cluster`, `kops get assets` and `make images` all read this list, so adding an operator is its
-// folder and one line here. Built afresh on each call, so no caller can change another's.
+// Operators is the registry: every addon operator kops can deploy, one line each. Everything that
+// handles operators reads it, so adding one is its folder and a line here. Built afresh on each
+// call, so no caller can change another's.
 func Operators() []*Operator {
 	return []*Operator{
 		corednsmodel.Operator(),
@@ -38,7 +37,7 @@ func Operators() []*Operator {
 	}
 }
 
-// OperatorOf is the operator whose addon (Descriptor.AddonName) is name, or nil.
+// OperatorOf is the operator whose Descriptor.AddonName is name, or nil.
 func OperatorOf(name string) *Operator {
 	for _, o := range Operators() {
 		if o.Descriptor.AddonName == name {
@@ -48,12 +47,10 @@ func OperatorOf(name string) *Operator {
 	return nil
 }
 
-// OperatorKinds are the kinds of Operators that kubemanifest.DecodeStrict has no table entry for,
-// so that what kops writes for them decodes strictly: each operator's custom resource into the Go
-// type its CRD is generated from, and each typed prerequisite (an APIService, say) into its type.
+// OperatorKinds let kubemanifest.DecodeStrict decode what kops writes for Operators strictly: each
+// custom resource into its CRD's Go type, each typed prerequisite into its type.
 func OperatorKinds() kubemanifest.Kinds { return KindsOf(Operators()) }
 
-// KindsOf are OperatorKinds for a registry of operators.
 func KindsOf(operators []*Operator) kubemanifest.Kinds {
 	kinds := kubemanifest.Kinds{}
 	for _, o := range operators {

@@ -24,21 +24,16 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// Runs is what an addon runs that `kops validate cluster` checks beyond the addon's record: each
-// Deployment must be available, each APIService Available. It is derived from what kops writes for
-// the addon, never listed by hand: an operator's managed objects and prerequisites, for its own
-// addon and for its built-in addon alike.
+// Runs is what `kops validate cluster` checks of an addon beyond its record: each Deployment
+// available, each APIService Available. It is derived from the descriptor, never listed by hand.
 type Runs struct {
 	Deployments []types.NamespacedName
 	APIServices []string
 }
 
-// RunsOf is what the addon of the bootstrap channel named name runs: an operator's addon of the
-// registry runs the Deployments its operator manages and serves the APIServices among its
-// prerequisites, and so does the operator's built-in addon (BuiltIn.Name), which renders the same
-// managed objects and prerequisites in every mode. It is nil for any other addon, and for the
-// built-in addon of the cluster's DNS, which validation checks as the DNS, with its Service's
-// address.
+// RunsOf is what the channel's addon name runs: for an operator's addon and its built-in addon
+// alike, the managed Deployments and the prerequisite APIServices. It is nil for any other addon
+// and for the cluster DNS's built-in addon, which validation checks as the DNS.
 func RunsOf(name string) (*Runs, error) {
 	for _, o := range Operators() {
 		switch {

@@ -35,24 +35,19 @@ const (
 	serviceAccountDefaultsTemplate  = "cloudup/resources/addons/serviceaccount-defaults.addons.k8s.io/v1.yaml.template"
 )
 
-// defaultAccount is one namespace's default ServiceAccount as kops applies it.
 type defaultAccount struct {
 	Namespace string
 	// Lock sets automountServiceAccountToken: false; without it the field is released.
 	Lock bool
 }
 
-// ServiceAccountDefaults sets automountServiceAccountToken: false on kube-system's default
-// ServiceAccount, and on the default namespace's when spec.serviceAccountTokens.automountDefault
-// is false. It is in every channel, first, so the accounts are locked before any addon runs. The
-// namespaces kops creates lock their own default account in the addon that creates them
-// (lockDefaultServiceAccounts).
+// ServiceAccountDefaults locks kube-system's default ServiceAccount (and the default namespace's
+// when spec.serviceAccountTokens.automountDefault is false). It comes first in every channel, so
+// the accounts are locked before any addon runs.
 type ServiceAccountDefaults struct{}
 
-// Owns names the addon.
 func (ServiceAccountDefaults) Owns() []string { return []string{ServiceAccountDefaultsAddonName} }
 
-// Addons renders the partial ServiceAccounts.
 func (ServiceAccountDefaults) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	tokens := ctx.Cluster.Spec.ServiceAccountTokens
 	lockDefault := tokens != nil && tokens.AutomountDefault != nil && !*tokens.AutomountDefault
@@ -66,9 +61,8 @@ func (ServiceAccountDefaults) Addons(ctx *model.KopsModelContext) ([]*Addon, err
 	return []*Addon{addonapi.NewAddon(ServiceAccountDefaultsAddonName, ServiceAccountDefaultsAddonID, manifest)}, nil
 }
 
-// lockDefaultServiceAccounts returns manifest with, after each Namespace it creates, that
-// namespace's default ServiceAccount locked as ServiceAccountDefaults locks kube-system's. The
-// other documents are kept byte for byte.
+// lockDefaultServiceAccounts adds, after each Namespace manifest creates, its default
+// ServiceAccount locked; the other documents are kept byte for byte.
 func lockDefaultServiceAccounts(manifest []byte) ([]byte, error) {
 	docs, err := kubemanifest.Split(manifest)
 	if err != nil {
@@ -77,8 +71,7 @@ func lockDefaultServiceAccounts(manifest []byte) ([]byte, error) {
 	var out bytes.Buffer
 	for _, doc := range docs {
 		writeDoc(&out, doc)
-		// Only the header is decoded: whole documents into maps through JSON (sigs.k8s.io/yaml) cost
-		// more allocations for nothing read.
+		// Only the header is decoded; decoding whole documents is costly (docs/performance.md).
 		var header struct {
 			APIVersion string `yaml:"apiVersion"`
 			Kind       string `yaml:"kind"`
@@ -101,5 +94,4 @@ func lockDefaultServiceAccounts(manifest []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// Packages is empty: the default ServiceAccounts are locked from a template, no channel package.
 func (ServiceAccountDefaults) Packages(*model.KopsModelContext) []string { return nil }

@@ -93,7 +93,7 @@ func TestLockDefaultServiceAccounts(t *testing.T) {
 }
 
 // BenchmarkLockDefaultServiceAccounts is what locking the created namespaces adds to rendering an
-// operator package (about 30 KB, the size of the CoreDNS operator's).
+// operator package the size of the CoreDNS operator's.
 func BenchmarkLockDefaultServiceAccounts(b *testing.B) {
 	manifest := []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ops\n")
 	for i := 0; i < 200; i++ {

@@ -29,10 +29,10 @@ import (
 	"k8s.io/kops/pkg/operator/manager"
 )
 
-// FieldManager is the operator's server-side apply field manager (manager.Addon.FieldManager).
+// FieldManager is the operator's server-side apply field manager.
 func FieldManager() string { return coredns.Names().DeploymentName }
 
-// Addon is the CoreDNS operator as the runtime runs it, rendering with facts.
+// Addon is the CoreDNS operator for the shared runtime, rendering with facts.
 func Addon(facts Facts) manager.Addon[Spec] {
 	return manager.Addon[Spec]{
 		Descriptor: coredns.Descriptor(),
@@ -42,10 +42,9 @@ func Addon(facts Facts) manager.Addon[Spec] {
 	}
 }
 
-// checkCorefile refuses a Corefile that could reach a credential (pkg/addons/coredns/corefile, the same check
-// kops's validation makes), naming every problem. kops checks the Corefile it writes into the
-// object; anyone else who may write the object could hand CoreDNS one that reaches its token, so
-// it is checked again before it is applied.
+// checkCorefile refuses a Corefile that could reach a credential, naming every problem. kops
+// validates the Corefile it writes, but anyone else who may write the object could hand CoreDNS
+// one that reaches its token, so it is checked again before apply.
 func checkCorefile(spec Spec) error {
 	problems, err := corefile.Check(spec.Corefile)
 	if err != nil {
@@ -62,7 +61,7 @@ func checkCorefile(spec Spec) error {
 }
 
 // checkClusterIP refuses to apply a Service whose cluster IP would change: Kubernetes cannot
-// change it in place, and the operator may not delete the Service (another could take the IP).
+// change it in place, and the operator never deletes the Service (another could take the IP).
 func checkClusterIP(spec Spec, m operator.Managed, svc *unstructured.Unstructured) error {
 	if m.Kind != "Service" || svc == nil {
 		return nil

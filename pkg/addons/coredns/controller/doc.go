@@ -14,10 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package app is the CoreDNS operator: it reconciles the addons.x-k8s.io/v1alpha1 CoreDNS object
-// kube-system/coredns into the objects kops's built-in CoreDNS addon would render for it, and
-// reports their health on the object's status. What is CoreDNS's is here: its Addon (the renderer,
-// the Corefile check, the Service's address kept), its facts and its flags; the rest (informers,
-// applies, status, events, the lease, probes) is the runtime every operator of kops shares,
-// pkg/operator/manager.
+// Package controller is the CoreDNS operator: it reconciles the addons.x-k8s.io/v1alpha1 CoreDNS
+// object kube-system/coredns into the objects kops's built-in CoreDNS addon would render for it,
+// and reports their health on the object's status. Only what is CoreDNS's is here (its Addon,
+// facts and flags); the runtime every operator shares is pkg/operator/manager.
 package controller

@@ -24,23 +24,20 @@ import (
 // Command is the operator's command line, parsed.
 type Command struct {
 	Options
-	// Kubeconfig is the kubeconfig file; empty means the in-cluster service account.
+	// Kubeconfig empty means the in-cluster service account.
 	Kubeconfig string
-	// ProbeAddress is where /healthz and /readyz are served; empty serves none.
+	// ProbeAddress serves /healthz and /readyz; empty serves none.
 	ProbeAddress string
 }
 
-// ParseFlags parses the operator's arguments (klog's flags included), as the binary does: every
-// operator's flags (manager.NewFlagSet) and --cluster-facts. It reads nothing else: the host name
-// default of the identity is the binary's business.
+// ParseFlags parses the operator's arguments: every operator's flags and coredns.FactsFlag. It reads
+// nothing else (the identity's host-name default is the binary's business).
 func ParseFlags(args []string) (Command, error) {
 	d := coredns.Descriptor()
 	var common manager.Command
 	facts := DefaultFacts()
 	fs := manager.NewFlagSet(d, &common)
-	// kops renders the cluster's facts into the operator's Deployment: an argument needs no right
-	// to read anything, and a change of the facts rolls the operator out, so it never renders with
-	// stale facts.
+	// An argument rather than a ConfigMap: it needs no read right, and a change rolls the operator out.
 	fs.Func(coredns.FactsFlag, "the cluster's spec.kubeDNS facts CoreDNS is rendered with, as JSON (cpuRequest, memoryRequest, memoryLimit, tolerations, affinity, podAnnotations, autoscalerImage); kops sets it, a field left out keeps kops's default", func(v string) error {
 		f, err := coredns.ParseFacts(v)
 		if err != nil {

@@ -22,23 +22,18 @@ import (
 	"k8s.io/kops/pkg/addons/coredns"
 )
 
-// This file is the operator's only tie to the renderer: the objects it applies are those of
-// pkg/addons/coredns, the one renderer kops's built-in addon and client-side mode use too, for
-// the same spec and facts, which is what the admission policy admits.
+// The operator renders with pkg/addons/coredns, the renderer kops's built-in addon and client-side
+// mode use, so it applies exactly what the admission policy admits.
 
-// Spec is the CoreDNS object's spec.
 type Spec = coredns.Spec
 
-// Facts are what the CoreDNS object does not say and the rendering needs: the cluster's kubeDNS
-// resources, tolerations, affinity, pod annotations and remapped autoscaler image. kops passes them
-// in --cluster-facts; without it the operator renders a default cluster's.
+// Facts are what the rendering needs beyond the CoreDNS object; without coredns.FactsFlag the
+// operator renders a default cluster's.
 type Facts = coredns.Facts
 
-// DefaultFacts are the facts of a cluster that sets nothing in spec.kubeDNS.
 func DefaultFacts() Facts { return coredns.DefaultFacts() }
 
-// renderObjects returns the manifest the operator renders for spec and facts: the Corefile and image are
-// taken as they are, never derived again.
+// renderObjects renders spec as it is: the Corefile and image are never derived again.
 func renderObjects(spec Spec, facts Facts) ([]byte, error) {
 	manifest, err := coredns.Render(spec, facts)
 	if err != nil {

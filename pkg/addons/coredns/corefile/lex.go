@@ -28,12 +28,12 @@ type Token struct {
 	Text string
 	// Line is the line the word starts on, from 1.
 	Line int
-	// Quoted says the word was written in double quotes; then Text may hold spaces and newlines.
+	// Quoted says the word was in double quotes; Text may then hold spaces and newlines.
 	Quoted bool
 }
 
-// breaks is how many lines the word spans beyond its first: CoreDNS counts a quoted word's
-// newlines when it decides whether the next word is on the same line.
+// breaks is how many lines a quoted word spans beyond its first, which CoreDNS counts when it
+// decides whether the next word is on the same line.
 func (t *Token) breaks() int {
 	if !t.Quoted {
 		return 0
@@ -41,7 +41,6 @@ func (t *Token) breaks() int {
 	return strings.Count(t.Text, "\n")
 }
 
-// byteOrderMark is dropped at the very start of a Corefile, as CoreDNS does.
 const byteOrderMark = '\uFEFF'
 
 // Lex splits src into words with CoreDNS's rules, which differ from a shell's:
@@ -52,8 +51,8 @@ const byteOrderMark = '\uFEFF'
 //   - '#' outside quotes starts a comment that runs to the end of the line, but when it interrupts
 //     a word, only to the next white space: "a#b c" is the two words a and c.
 //
-// Lex refuses what CoreDNS would read in a way nobody writing it means: text that is not UTF-8
-// (CoreDNS would read each bad byte as U+FFFD) and a quote left open at the end.
+// Lex refuses what CoreDNS would read in a way nobody means: text that is not UTF-8 and a quote
+// left open at the end.
 func Lex(src string) ([]Token, error) {
 	if !utf8.ValidString(src) {
 		return nil, &SyntaxError{Line: invalidUTF8Line(src), Msg: "the Corefile is not UTF-8 text"}
@@ -62,9 +61,9 @@ func Lex(src string) ([]Token, error) {
 	var (
 		tokens []Token
 		word   strings.Builder
-		cur    Token // the word being read; valid while inWord
+		cur    Token // valid while inWord
 		inWord bool
-		quoted bool // inside a quoted word
+		quoted bool
 		escape bool // the previous character in a quoted word was a backslash
 		skip   bool // in a comment, until white space or a newline
 		line   = 1
@@ -108,8 +107,7 @@ func Lex(src string) ([]Token, error) {
 				skip = false
 			}
 			if inWord {
-				// CoreDNS's comment state lives only while one word is read: the rest of
-				// the line after "a#b" is words again.
+				// CoreDNS's comment ends with the word: after "a#b" come words again.
 				emit()
 				skip = false
 			}
@@ -153,8 +151,8 @@ func invalidUTF8Line(src string) int {
 	return line
 }
 
-// Format writes tokens back as a Corefile that Lex reads as the same tokens, each on its line.
-// Comments and the original spacing are not kept.
+// Format writes tokens back as a Corefile that Lex reads as the same tokens, each on its line;
+// comments and spacing are lost.
 func Format(tokens []Token) string {
 	var b strings.Builder
 	line := 1
@@ -173,8 +171,7 @@ func Format(tokens []Token) string {
 			b.WriteString(t.Text)
 			continue
 		}
-		// Only \" is an escape; a lexed word's other backslashes come in pairs that read back
-		// the same (see Lex).
+		// Only \" is an escape; other backslashes read back as they are (see Lex).
 		b.WriteByte('"')
 		b.WriteString(strings.ReplaceAll(t.Text, `"`, `\"`))
 		b.WriteByte('"')

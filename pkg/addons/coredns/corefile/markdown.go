@@ -21,8 +21,7 @@ import (
 	"strings"
 )
 
-// ReachMarkdown renders the reach table as the Markdown table docs/addon-operators.md shows, so
-// the documentation cannot drift from what Check enforces.
+// ReachMarkdown renders the reach table for docs/addon-operators.md, so the docs cannot drift from Check.
 func ReachMarkdown() string {
 	var b strings.Builder
 	row := func(subject, what, decision, why string) {

@@ -24,36 +24,34 @@ import (
 // File is a Corefile grouped as CoreDNS groups it: server blocks of directives, with snippets
 // expanded where CoreDNS expands them.
 type File struct {
-	// Blocks are the server blocks in order. CoreDNS drops a block without addresses after
-	// parsing it; it is kept here, so that a check sees everything the file says.
+	// Blocks are the server blocks in order, including those without addresses (which CoreDNS
+	// drops), so that a check sees everything the file says.
 	Blocks []ServerBlock
-	// Imports are the import directives met, once per expansion, snippet or not.
+	// Imports are the import directives met, once per expansion.
 	Imports []Import
 }
 
-// ServerBlock is one server block: its addresses (zones and ports) and its directives.
 type ServerBlock struct {
 	// Keys are the addresses, a trailing comma removed.
 	Keys       []Token
 	Directives []Directive
 }
 
-// Directive is one use of a plugin: its name and every word CoreDNS hands the plugin with it,
-// braces included. Words may come from a snippet, so they need not be consecutive in the file.
+// Directive is one use of a plugin and every word CoreDNS hands it, braces included; words from a
+// snippet need not be consecutive in the file.
 type Directive struct {
 	Name  *Token
 	Words []*Token
 }
 
-// Import is an import directive: the keyword, its argument, and whether the argument named a
-// snippet defined before it (otherwise CoreDNS reads it as a file name or glob).
+// Import is an import directive; Snippet says its argument named a snippet defined before it
+// (otherwise CoreDNS reads a file name or glob).
 type Import struct {
 	Keyword, Arg *Token
 	Snippet      bool
 }
 
-// SyntaxError is a Corefile CoreDNS would refuse to load, or one this package refuses to read:
-// not UTF-8, a quote left open at the end, snippets that expand beyond the bound.
+// SyntaxError is a Corefile CoreDNS would refuse to load, or one this package refuses to read.
 type SyntaxError struct {
 	Line int
 	Msg  string
@@ -64,17 +62,15 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 const (
 	// maxSnippetImports is CoreDNS's own limit on snippet expansions.
 	maxSnippetImports = 10000
-	// maxExpandedWords bounds how many words snippets may add to a Corefile, so that nested
-	// imports (a snippet importing another ten times, that one another ten times, ...) cannot make
-	// the work exponential in the input. Real Corefiles add a few hundred.
+	// maxExpandedWords bounds the words snippets may add, so nested imports cannot make the work
+	// exponential in the input.
 	maxExpandedWords = 1 << 16
 )
 
-// Parse groups tokens (from Lex) as CoreDNS's parser does, including its quirks: a directive
-// runs to the end of its line or of the braces it opens, where "line" compares the line numbers
-// of consecutive words, which for a snippet's words are the lines of the snippet's definition.
-// It accepts any directive name; what a name may do is Check's concern. It stops at the first
-// syntax error, returning what it grouped so far.
+// Parse groups tokens (from Lex) as CoreDNS's parser does, quirks included: a directive runs to the
+// end of its line or of its braces, and a snippet's words keep the lines of its definition. Any
+// directive name is accepted (Check judges them). At the first syntax error it returns what it
+// grouped so far.
 func Parse(tokens []Token) (*File, error) {
 	p := &parser{file: &File{}, snippets: map[string][]*Token{}}
 	base := make([]*Token, len(tokens))
@@ -95,7 +91,7 @@ func Parse(tokens []Token) (*File, error) {
 type parser struct {
 	s        stream
 	file     *File
-	block    *ServerBlock // the block being read; appended to file.Blocks once complete
+	block    *ServerBlock // appended to file.Blocks once complete
 	snippets map[string][]*Token
 	imports  int
 	eof      bool // the file ended inside a block's addresses
@@ -109,7 +105,7 @@ func (p *parser) errorf(t *Token, format string, args ...any) error {
 	return &SyntaxError{Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// begin reads one server block or snippet definition, starting at the current word.
+// begin reads one server block or snippet definition.
 func (p *parser) begin() error {
 	p.block = &ServerBlock{}
 	if err := p.addresses(); err != nil {
@@ -129,7 +125,6 @@ func (p *parser) begin() error {
 
 func (p *parser) keep() { p.file.Blocks = append(p.file.Blocks, *p.block) }
 
-// snippetName says whether a block's addresses declare a snippet: a single "(name)".
 func snippetName(keys []Token) (string, bool) {
 	if len(keys) != 1 || !strings.HasPrefix(keys[0].Text, "(") || !strings.HasSuffix(keys[0].Text, ")") {
 		return "", false
@@ -137,8 +132,7 @@ func snippetName(keys []Token) (string, bool) {
 	return strings.TrimSuffix(keys[0].Text[1:], ")"), true
 }
 
-// addresses reads the block's addresses up to "{" or the end of their line; a trailing comma
-// continues the list on the next line.
+// addresses reads up to "{" or the end of the line; a trailing comma continues on the next line.
 func (p *parser) addresses() error {
 	expectingAnother := false
 	for {
@@ -218,7 +212,7 @@ func (p *parser) defineSnippet(name string) error {
 	return nil
 }
 
-// blockContents reads the directives of a server block, braced or (a single block) not.
+// blockContents reads a server block's directives, braced or (a single block) not.
 func (p *parser) blockContents() error {
 	open := p.s.cur
 	braced := open.Text == "{"
@@ -252,7 +246,6 @@ func (p *parser) directives() error {
 	return nil
 }
 
-// directive collects a directive's words: to the end of its line, or of the braces it opens.
 func (p *parser) directive() error {
 	d := Directive{Name: p.s.cur}
 	nesting := 0
@@ -288,9 +281,8 @@ loop:
 	return err
 }
 
-// doImport replaces "import NAME" by the words of snippet NAME, as CoreDNS does; the next word
-// read is the snippet's first. Any other argument is a file name or glob to CoreDNS: it is
-// recorded and expands to nothing here.
+// doImport splices in the words of snippet NAME, as CoreDNS does. Any other argument is a file
+// name or glob to CoreDNS: it is recorded and expands to nothing here.
 func (p *parser) doImport() error {
 	keyword, before := p.s.cur, p.s.prev
 	if !p.s.nextArg() {
@@ -315,12 +307,11 @@ func (p *parser) doImport() error {
 	return nil
 }
 
-// stream yields the words of the file with snippets spliced in where they are imported, without
-// copying them: a stack of frames, the file at the bottom.
+// stream yields the file's words with snippets spliced in, without copying: a stack of frames.
 type stream struct {
 	frames    []frame
-	cur, prev *Token // the current word and the one yielded before it (nil at the start)
-	back      bool   // unread: the next call to next yields cur again
+	cur, prev *Token
+	back      bool // unread: the next call to next yields cur again
 	yielded   int
 	limit     int
 	err       error
@@ -328,7 +319,7 @@ type stream struct {
 
 type frame struct {
 	words []*Token
-	pos   int // the next word to yield
+	pos   int
 }
 
 // peek returns the word next would yield, dropping exhausted snippet frames.
@@ -367,12 +358,10 @@ func (s *stream) next() bool {
 	return true
 }
 
-// unread makes the next call to next return the current word again.
 func (s *stream) unread() { s.back = true }
 
-// newLine says whether the current word starts a line: CoreDNS compares its line with the line
-// the previous word ends on, so a snippet's words, which carry their definition's lines, do not
-// start a line after a later word.
+// newLine says whether the current word starts a line, comparing with where the previous word
+// ends as CoreDNS does (so a snippet's words may not start one).
 func (s *stream) newLine() bool {
 	return s.prev == nil || s.prev.Line+s.prev.breaks() < s.cur.Line
 }
@@ -389,7 +378,6 @@ func (s *stream) nextArg() bool {
 	return s.next()
 }
 
-// push splices words in before the next word.
 func (s *stream) push(words []*Token) { s.frames = append(s.frames, frame{words: words}) }
 
 // rewind makes t the current word, as CoreDNS's parser steps back to the word before an import

@@ -24,26 +24,19 @@ import (
 	"strings"
 )
 
-// The reach table: what a Corefile may make CoreDNS read or talk to. CoreDNS runs with a
-// service-account token that lists and watches every pod, Service, EndpointSlice and namespace,
-// so a Corefile must not be able to
-//   - read a file of the pod's (the token under /var/run/secrets/..., /proc/self/environ): only the
-//     pod's own /etc/resolv.conf and /etc/hosts, which kubelet writes, may be named;
-//   - read the pod's environment;
-//   - authenticate, with the pod's token or the node's cloud identity, to an endpoint it names;
-//   - run a program, or serve the process's internals;
-//   - hand out in bulk what the token reads.
-//
-// Sending queries, spans or DNS messages to endpoints the Corefile names is allowed: that is what a
-// Corefile is for, and none of them carries a credential the pod holds. Secrets written in the
-// Corefile itself (a TSIG key, etcd's password, a Nomad token) are the Corefile's own.
+// The reach table. CoreDNS's token lists and watches every pod, Service, EndpointSlice and
+// namespace, so a Corefile must not read the pod's files (only kubelet's /etc/resolv.conf and
+// /etc/hosts) or environment, authenticate with the pod's token or the node's cloud identity to an
+// endpoint it names, run a program, serve the process's internals, or hand out in bulk what the
+// token reads. Sending queries, spans or DNS messages to named endpoints is allowed: none carries
+// a credential the pod holds (secrets written in the Corefile are its own).
 
 // Problem is one use of a plugin, option or word that the reach table refuses.
 type Problem struct {
 	Line int
-	// Plugin is the directive; empty for an import or a word outside any rule.
+	// Plugin is empty for an import or a word outside any rule.
 	Plugin string
-	// What names the option, argument or word refused; empty when the plugin itself is.
+	// What is empty when the plugin itself is refused.
 	What   string
 	Reason string
 }
@@ -59,20 +52,18 @@ func (p Problem) String() string {
 	}
 }
 
-// plugin is one row group of the table.
 type plugin struct {
 	name string
 	// refused, when set, refuses the plugin whatever it is given.
 	refused string
-	// allowed says why what the table does not refuse is harmless.
+	// allowed says why what is not refused is harmless.
 	allowed string
 	options []option
 	args    *argRule
 }
 
-// option is an option a plugin reads inside its block. It is refused wherever its name appears
-// among the plugin's words (in any case), not only first on a line: some plugins read fewer
-// words than a line holds and take the rest as the next option.
+// option is refused wherever its name appears among the plugin's words (any case), not only first
+// on a line: some plugins take the rest of a line as the next option.
 type option struct {
 	name string
 	// withArgs refuses the option only when it has arguments (forward's plain "tls" is fine).
@@ -80,7 +71,6 @@ type option struct {
 	reason   string
 }
 
-// argRule checks the arguments on the plugin's own line.
 type argRule struct {
 	allowedDoc, refusedDoc string
 	reason                 string
@@ -92,11 +82,9 @@ const (
 	etcHosts   = "/etc/hosts"
 )
 
-// coreOnly is the reason of plugins that work on the query, the answer and the Corefile alone.
 const coreOnly = "works on queries, answers and the Corefile alone: reads no file, opens no connection"
 
-// plugins is CoreDNS 1.14's standard build (plugin.cfg of v1.14.0 to v1.14.7), every plugin
-// decided.
+// plugins is CoreDNS 1.14's standard build (plugin.cfg of v1.14.0 to v1.14.7), every plugin decided.
 var plugins = []plugin{
 	{name: "acl", allowed: coreOnly},
 	{name: "any", allowed: coreOnly},
@@ -206,7 +194,7 @@ var plugins = []plugin{
 	{name: "whoami", allowed: coreOnly},
 }
 
-// forwarder is the rule of forward and grpc, which share their upstream syntax.
+// forwarder is the rule of forward and grpc, which share their syntax.
 func forwarder(name string) plugin {
 	return plugin{
 		name:    name,
@@ -230,9 +218,8 @@ func forwarder(name string) plugin {
 	}
 }
 
-// isNetworkUpstream says whether CoreDNS takes s as an address rather than a file: an IP,
-// bracketed or not, with an optional port, zone or TLS server name (after %), behind a scheme
-// other than unix://. This mirrors CoreDNS's parse.HostPortOrFile.
+// isNetworkUpstream says whether CoreDNS takes s as an address rather than a file, as CoreDNS's
+// parse.HostPortOrFile decides.
 func isNetworkUpstream(s string) bool {
 	for _, scheme := range []string{"tls://", "dns://", "quic://", "grpc://", "https3://", "https://"} {
 		if rest, ok := strings.CutPrefix(s, scheme); ok {
@@ -258,7 +245,6 @@ var pluginsByName = func() map[string]*plugin {
 	return m
 }()
 
-// The rows of the table about the Corefile's own syntax.
 const (
 	fileImportReason = "CoreDNS reads every file the name or glob matches as more Corefile: the pod's token, or any file of the image"
 	environReason    = "CoreDNS replaces {$NAME} and {%NAME%} by its own environment variables: a Corefile could copy the pod's environment into answers (`chaos`, `template`) or into addresses it sends to"
@@ -266,9 +252,9 @@ const (
 	layoutReason     = "write it as CoreDNS documents it: arguments on the plugin's line, '{' last on that line, one option per line, '}' alone on the last line, no nested braces; otherwise the plugin may read a word as an option or argument where this check does not"
 )
 
-// Check reads src as CoreDNS would and returns every use of a plugin, option, argument or word
-// that the reach table refuses, in the order of the file. err is a Corefile CoreDNS could not
-// load (or one too large to expand); the problems found before it are still returned.
+// Check returns, in file order, every use of a plugin, option, argument or word the reach table
+// refuses. err is a Corefile CoreDNS could not load (or too large to expand); the problems found
+// before it are still returned.
 func Check(src string) ([]Problem, error) {
 	tokens, err := Lex(src)
 	if err != nil {
@@ -300,7 +286,7 @@ type checker struct {
 	seen     map[seenKey]bool
 }
 
-// seenKey reports each word once per reason, however many times snippets repeat it.
+// seenKey reports each word once per reason, however often snippets repeat it.
 type seenKey struct {
 	t      *Token
 	plugin string
@@ -341,7 +327,6 @@ func (c *checker) directive(d Directive) {
 		c.add(d.Name, name, "layout", layoutReason)
 	}
 	if p.args != nil {
-		// The plugin's arguments: the rest of the name's line, up to a '{'.
 		first := lines[0][1:]
 		if i := slices.IndexFunc(first, func(t *Token) bool { return t.Text == "{" }); i >= 0 {
 			first = first[:i]
@@ -355,7 +340,7 @@ func (c *checker) directive(d Directive) {
 // sameLine says whether b follows a on its line, as CoreDNS's plugins see words.
 func sameLine(a, b *Token) bool { return a.Line+a.breaks() == b.Line }
 
-// splitLines cuts a directive into the lines its plugin reads: the name's line first.
+// splitLines cuts a directive into the lines its plugin reads, the name's first.
 func splitLines(d Directive) [][]*Token {
 	lines := [][]*Token{{d.Name}}
 	prev := d.Name
@@ -370,8 +355,7 @@ func splitLines(d Directive) [][]*Token {
 	return lines
 }
 
-// argsAfter returns the words after words[i] on its line, up to a '{', as a plugin reads an
-// option's arguments.
+// argsAfter returns an option's arguments: the words after words[i] on its line, up to a '{'.
 func argsAfter(words []*Token, i int) []*Token {
 	end := i + 1
 	for end < len(words) && sameLine(words[end-1], words[end]) && words[end].Text != "{" {
@@ -380,9 +364,7 @@ func argsAfter(words []*Token, i int) []*Token {
 	return words[i+1 : end]
 }
 
-// canonical says whether a directive is laid out as CoreDNS documents it: the name's line, with
-// '{' only as its last word; then, if it opened a block, lines without braces and a last line
-// that is a lone '}'.
+// canonical says whether a directive is laid out as CoreDNS documents it (see layoutReason).
 func canonical(lines [][]*Token) bool {
 	head := lines[0]
 	for _, w := range head[:len(head)-1] {

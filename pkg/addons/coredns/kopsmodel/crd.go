@@ -26,16 +26,14 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// The CoreDNS CRD kops generates from the CoreDNS type (package crdschema): the schema says
-// exactly what the operator accepts, every field typed and bounded, nothing preserved that it does
-// not declare. Bounds on strings also keep the CEL rules' cost low. isIP needs Kubernetes 1.31: a
-// CEL library reaches new CRDs one minor after it arrives, hence the channels' kubernetesVersion.
+// Every string is bounded, which also keeps the CEL rules' cost low. isIP needs Kubernetes 1.31
+// (a CEL library reaches CRDs one minor after it arrives), hence the channels' kubernetesVersion.
 
 // dnsDomainPattern is an RFC 1123 subdomain: it goes into the Corefile, so no newlines, braces or
 // spaces. The API server matches it with Go's regexp.
 const dnsDomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 
-// crdFields are every operator's validations (operator.CRDFields) and CoreDNS's own fields.
+// crdFields are every operator's validations and CoreDNS's own fields.
 func crdFields() crdschema.Fields {
 	fields := confine.CRDFields(confine.CRDWords{
 		Kind: coredns.CRDKind, Instructions: coredns.CoreDNSResource,
@@ -61,12 +59,12 @@ func crdFields() crdschema.Fields {
 	return fields
 }
 
-// CustomResourceDefinition is the CoreDNS CRD kops renders into the bootstrap channel.
+// CustomResourceDefinition is the CoreDNS CRD kops writes into the bootstrap channel.
 func CustomResourceDefinition() (*apiextensionsv1.CustomResourceDefinition, error) {
 	return Descriptor().CustomResourceDefinition()
 }
 
-// CustomResourceDefinitionManifest is that CRD as YAML, as kops writes it (without the addon's labels).
+// CustomResourceDefinitionManifest is that CRD as YAML, without the addon's labels.
 func CustomResourceDefinitionManifest() ([]byte, error) {
 	return Descriptor().CustomResourceDefinitionManifest()
 }

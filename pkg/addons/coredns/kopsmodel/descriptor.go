@@ -23,15 +23,12 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// MaxReplicas bounds the CoreDNS Deployment's replica count. kops's built-in addon leaves the count
-// to its autoscaler (one replica per 16 nodes); 50 replicas serve an 800-node cluster, far beyond
-// what this experimental mode is used for, while keeping a runaway or hostile count from filling
-// the nodes.
+// MaxReplicas bounds the CoreDNS Deployment's replicas, well above what this experimental mode
+// needs, so that a runaway or hostile count cannot fill the nodes.
 const MaxReplicas = 50
 
-// Descriptor is the CoreDNS operator as kops confines it: everything that confines it is generated
-// from this value by package confine. It is built afresh on each call, so no caller can change
-// another's.
+// Descriptor is the CoreDNS operator as kops confines it (package confine generates the rest),
+// built afresh on each call so no caller can change another's.
 func Descriptor() *confine.Descriptor {
 	return &confine.Descriptor{
 		Descriptor:  *coredns.Descriptor(),
@@ -47,9 +44,7 @@ func Descriptor() *confine.Descriptor {
 	}
 }
 
-// Params are the CoreDNS object's fields the policy binds, with their values in spec and a marker
-// of each (Marked): the image, the Corefile and the Service's address flow into what the operator
-// writes; the version and domain are bound too, wherever they would flow.
+// Params are the fields the policy binds, with their values in spec and their Marked markers.
 func Params(spec coredns.Spec) []confine.Param {
 	m := Marked(spec)
 	return []confine.Param{
@@ -61,9 +56,8 @@ func Params(spec coredns.Spec) []confine.Param {
 	}
 }
 
-// Marked is spec with every field replaced by a marker that the renderer accepts and that appears
-// nowhere else: the address is a documentation address of the same family, so that what depends on
-// the family renders alike.
+// Marked is spec with every field replaced by a marker the renderer accepts and that appears
+// nowhere else; the address keeps spec's IP family, so family-dependent output renders alike.
 func Marked(spec coredns.Spec) coredns.Spec {
 	ip := "192.0.2.53"
 	if strings.Contains(spec.DNSIP, ":") {

@@ -26,19 +26,15 @@ import (
 	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// The channel packages and addons of CoreDNS run by its operator.
 const (
 	// CoreDNSPackage carries the CoreDNS versions the operator can deploy.
 	CoreDNSPackage = "coredns"
-	// CoreDNSResourceAddonName is the addon holding the CoreDNS object, the operator's instructions.
+	// CoreDNSResourceAddonName is the addon holding the CoreDNS object.
 	CoreDNSResourceAddonName = "coredns.addons.x-k8s.io"
 )
 
-// coreDNSOperator is CoreDNS's line of Operators: CoreDNS run by the cluster-addons operator, in
-// four addons applied in order: the RBAC CoreDNS needs (pre-created by kops, so the operator needs
-// no RBAC rights), the autoscaler and PodDisruptionBudget of CoreDNS (kops's too: the operator may
-// write neither), the operator with the rights generated from its descriptor, and the CoreDNS
-// object. The first two are CoreDNS's own (Before); the rest is OperatorBuilder's.
+// Operator is CoreDNS's line of the operator registry. kops writes CoreDNS's RBAC, autoscaler and
+// PodDisruptionBudget itself (Before), so the operator needs no RBAC rights and writes neither.
 func Operator() *addonapi.Operator {
 	return &addonapi.Operator{
 		Descriptor:    Descriptor(),
@@ -55,8 +51,7 @@ func Operator() *addonapi.Operator {
 	}
 }
 
-// coreDNSMode is ServerSide or ClientSide when the cluster runs CoreDNS (kubeDNS.operatorMode,
-// ServerSide by default), "" when it runs no CoreDNS.
+// coreDNSMode is kubeDNS.operatorMode (default ServerSide), or "" when the cluster runs no CoreDNS.
 func coreDNSMode(spec *kops.ClusterSpec) string {
 	dns := spec.KubeDNS
 	switch {
@@ -68,8 +63,6 @@ func coreDNSMode(spec *kops.ClusterSpec) string {
 	return dns.OperatorMode
 }
 
-// coreDNSBefore are CoreDNS's own addons beside its operator: the RBAC its pods need and its
-// autoscaler and budget.
 func coreDNSBefore(ctx *model.KopsModelContext) ([]*addonapi.Addon, error) {
 	rbac, err := coredns.RenderRBAC()
 	if err != nil {
@@ -85,8 +78,7 @@ func coreDNSBefore(ctx *model.KopsModelContext) ([]*addonapi.Addon, error) {
 	}, nil
 }
 
-// coreDNSInstructions are the CoreDNS object's spec for the cluster and the renderings of it and
-// of its marked spec, which the policy is derived from: what kops would deploy itself is what the
+// coreDNSInstructions derives the policy from what kops would deploy itself, so that is what the
 // operator may deploy.
 func coreDNSInstructions(ctx *model.KopsModelContext) (*addonapi.Instructions, error) {
 	version, err := addonapi.RequirePackage(ctx, CoreDNSPackage, false)
@@ -108,10 +100,8 @@ func coreDNSInstructions(ctx *model.KopsModelContext) (*addonapi.Instructions, e
 	return &addonapi.Instructions{Spec: spec, Version: version.Version, Rendered: rendered, Marked: marked, Params: Params(spec)}, nil
 }
 
-// renderScaling renders the autoscaler and the PodDisruptionBudget the built-in addon would, as an
-// addon of their own: the objects a switch of mode moves in place. The autoscaler may set no more
-// replicas than the operator's admission policy admits on Deployment coredns, or it would lock the
-// operator out of every write to it.
+// renderScaling bounds the autoscaler by MaxReplicas: a count the admission policy refuses would
+// lock the operator out of every write to Deployment coredns.
 func renderScaling(ctx *model.KopsModelContext) ([]byte, error) {
 	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	if err != nil {
@@ -120,9 +110,8 @@ func renderScaling(ctx *model.KopsModelContext) ([]byte, error) {
 	return coredns.RenderScaling(facts, MaxReplicas)
 }
 
-// ObjectSpec is the spec of the CoreDNS object kops writes, from the completed cluster and
-// the channel's CoreDNS package. Everything the CRD would refuse is refused here first, with the
-// field of the cluster spec to fix, so that it never reaches the API server at apply time.
+// ObjectSpec is the spec of the CoreDNS object kops writes. What the CRD would refuse is refused
+// here first, naming the cluster spec's field to fix, rather than by the API server at apply time.
 func ObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (coredns.Spec, error) {
 	dns := ctx.Cluster.Spec.KubeDNS
 	corefile := coredns.Corefile(dns)
@@ -147,37 +136,26 @@ func ObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (coredns
 	}, nil
 }
 
-// CoreDNSImageRepository is where CoreDNS publishes its images, tagged v<version>; it names the
-// image of a channel's coredns package that gives none. kops always names the image, so that what
-// runs is pinned by kops and never the operator's choice.
+// CoreDNSImageRepository names the image of a coredns package that gives none. kops always names
+// the image, so what runs is pinned by kops, never the operator's choice.
 const CoreDNSImageRepository = "registry.k8s.io/coredns/coredns"
 
-// UsesCoreDNSOperator says whether CoreDNS is deployed through its operator on the server: the
-// cluster asks for CoreDNS, UseAddonOperators is active (with the ClusterAddons it requires), and
-// kubeDNS.operatorMode is ServerSide (the default).
+// UsesOperator says whether CoreDNS runs through its operator (addonapi.Operator.UsesOperator).
 func UsesOperator(ctx *model.KopsModelContext) bool {
 	return Operator().UsesOperator(ctx)
 }
 
-// ExpandsCoreDNSClientSide says whether kops expands the CoreDNS object itself
-// (kubeDNS.operatorMode ClientSide with the operator flags on): the channel then carries the
-// expanded objects as the built-in addon, and no operator runs.
+// ExpandsClientSide says whether kops expands the CoreDNS object itself as the built-in addon.
 func ExpandsClientSide(ctx *model.KopsModelContext) bool {
 	return Operator().ExpandsClientSide(ctx)
 }
 
-// coreDNSBuiltIn is the built-in CoreDNS addon, coredns.addons.k8s.io. When the operator runs
-// CoreDNS, its takeover manifest matters on a cluster where kops's own channels applied it (a
-// record that is not ours): channels applies it over kops's objects and then retires it, handing
-// Deployment coredns, Service kube-dns, ConfigMap coredns and PodDisruptionBudget kube-dns over to
-// the operator's addon exactly as when the built-in addon was ours. It renders the spec of the
-// CoreDNS object the operator is given, so that the takeover runs the image the operator will run.
+// coreDNSBuiltIn is the built-in addon. Its takeover manifest renders the operator's spec, so a
+// takeover from kops's own channels runs the image the operator will run.
 func coreDNSBuiltIn() *addonapi.BuiltIn {
 	return &addonapi.BuiltIn{Name: coredns.AddonName, ID: coredns.AddonID, Render: renderCoreDNSBuiltIn}
 }
 
-// renderCoreDNSBuiltIn renders CoreDNS from spec.kubeDNS, or from the CoreDNS object kops hands
-// the operator (the channel's CoreDNS package).
 func renderCoreDNSBuiltIn(ctx *model.KopsModelContext, fromResource bool) ([]byte, error) {
 	spec, err := coredns.ClusterSpec(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	if fromResource {
@@ -189,7 +167,6 @@ func renderCoreDNSBuiltIn(ctx *model.KopsModelContext, fromResource bool) ([]byt
 	return Render(ctx, spec)
 }
 
-// coreDNSResourceSpec is the spec of the CoreDNS object kops writes, as the renderer takes it.
 func coreDNSResourceSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
 	version, err := addonapi.RequirePackage(ctx, CoreDNSPackage, false)
 	if err != nil {
@@ -199,7 +176,7 @@ func coreDNSResourceSpec(ctx *model.KopsModelContext) (coredns.Spec, error) {
 	return spec, err
 }
 
-// Render renders the CoreDNS objects of spec with the cluster's facts, as every mode does.
+// Render renders spec with the cluster's facts, as every mode does.
 func Render(ctx *model.KopsModelContext, spec coredns.Spec) ([]byte, error) {
 	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	if err != nil {
@@ -208,10 +185,8 @@ func Render(ctx *model.KopsModelContext, spec coredns.Spec) ([]byte, error) {
 	return coredns.Render(spec, facts)
 }
 
-// operatorClusterFacts is the --cluster-facts argument kops gives the operator: the facts of the
-// cluster that the built-in addon and client-side mode render with and the admission policy is
-// derived from, so that the operator renders the same objects. An argument rather than a
-// ConfigMap: it needs no right to read anything, and changing it rolls the operator out.
+// operatorClusterFacts passes the operator the facts kops renders with, so that it renders the same
+// objects the policy was derived from.
 func operatorClusterFacts(ctx *model.KopsModelContext) ([]string, error) {
 	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	if err != nil {

@@ -21,14 +21,12 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// Right is one grant to the operator's ServiceAccount, with its reason.
 type Right = confine.Right
 
 const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; their updates and patches are limited by name, and they are never deleted."
 
-// Rights are everything the operator may do, and nothing else: no RBAC resources (kops pre-creates
-// CoreDNS's ServiceAccount and ClusterRole), no secrets, no pods, no wildcards, no cluster-scoped
-// rights. Writes other than create are limited to the objects the operator owns, and none is a delete.
+// Rights are everything the operator may do: no RBAC, secrets, pods, wildcards or cluster-scoped
+// rights; writes other than create are limited by name, and none is a delete.
 func Rights() []Right {
 	return append([]Right{
 		right(coredns.WatchNamespace, "apps", []string{"deployments"}, []string{"get", "list", "watch"}, []string{coredns.CoreDNSDeployment},
@@ -60,7 +58,6 @@ func Rights() []Right {
 	}, confine.OwnNamespaceRights(coredns.Names())...)
 }
 
-// right keeps the table above one line per grant.
 func right(namespace, group string, resources, verbs, names []string, why string) Right {
 	return Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, ResourceNames: names, Why: why}
 }

@@ -26,17 +26,14 @@ import (
 	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// Builder builds the credentials proxy of podMetadataAccess mode Forward, kube2iam.addons.k8s.io. It
-// is in the channel only in mode Forward: when the mode changes it leaves the channel, and
-// channels retires it, deleting exactly what it applied.
+// Builder builds kube2iam, the proxy of podMetadataAccess mode Forward. In any other mode it
+// leaves the channel, and channels retires it, deleting exactly what it applied.
 type Builder struct{}
 
-// Owns names the kube2iam addon.
 func (Builder) Owns() []string { return []string{kube2iam.AddonName} }
 
-// Addons renders kube2iam from spec.podMetadataAccess.forward in mode Forward, and nothing
-// otherwise. Defaults are CompleteCluster's; an unset proxy or port still means kube2iam on 8181,
-// and unset namespaceRestrictions still means on.
+// Addons renders kube2iam in mode Forward, nothing otherwise. Unset fields still mean kops's
+// defaults, as if CompleteCluster had run.
 func (Builder) Addons(ctx *model.KopsModelContext) ([]*addonapi.Addon, error) {
 	config, ok, err := kube2IAMConfig(ctx)
 	if err != nil || !ok {
@@ -59,7 +56,7 @@ func Uses(cluster *kops.Cluster) bool {
 }
 
 // kube2IAMConfig maps the cluster to kube2iam's settings; ok is false when kube2iam is not used.
-// Problems name the field of the cluster spec to fix.
+// Errors name the cluster spec's field to fix.
 func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) {
 	access := ctx.Cluster.Spec.PodMetadataAccess
 	if access != nil && access.Mode == kops.PodMetadataAccessForward && !Uses(ctx.Cluster) {
@@ -97,5 +94,5 @@ func kube2IAMConfig(ctx *model.KopsModelContext) (kube2iam.Config, bool, error) 
 	return config, true, nil
 }
 
-// Packages is empty: kube2iam is rendered from its template with a pinned image, no channel package.
+// Packages is empty: kube2iam's image is pinned, not from a channel package.
 func (Builder) Packages(*model.KopsModelContext) []string { return nil }

@@ -22,7 +22,7 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// crdFields are every operator's validations (operator.CRDFields) and metrics-server's own field.
+// crdFields are every operator's validations and metrics-server's own field.
 func crdFields() crdschema.Fields {
 	fields := confine.CRDFields(confine.CRDWords{
 		Kind: metricsserver.CRDKind, Instructions: metricsserver.Instructions,

@@ -28,13 +28,11 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// MaxReplicas bounds the metrics-server Deployment's replicas: the two kops renders, so that no
-// write of the operator can run more.
+// MaxReplicas is the replica count kops renders, so no write of the operator can run more.
 const MaxReplicas = 2
 
-// Descriptor is the metrics-server operator as kops confines it: everything that confines it is
-// generated from this value by package confine. It is built afresh on each call, so no caller can
-// change another's.
+// Descriptor is the operator as kops confines it (package confine generates the rest), built afresh
+// on each call so no caller can change another's.
 func Descriptor() *confine.Descriptor {
 	d := &confine.Descriptor{
 		Descriptor:  *metricsserver.Descriptor(),
@@ -52,13 +50,10 @@ func Descriptor() *confine.Descriptor {
 	return d
 }
 
-// prerequisites are what metricsserver.RenderPrerequisites renders (the RBAC, the APIService and
-// the PodDisruptionBudget), labelled for addon: kops writes them before the operator runs, and
-// the operator holds no right on any. They depend on no field of the MetricsServer object (the
-// insecure mode, the only one, is the CRD's only value), so the default spec renders them.
-//
-// Descriptor returns no error, so a failure to render is carried as an object Validate refuses,
-// naming the error: every use that writes them (OperatorBuilder) validates the descriptor first.
+// prerequisites are metricsserver.RenderPrerequisites' objects, which kops writes before the
+// operator runs. They depend on no field of the object, so the default spec renders them.
+// Descriptor returns no error, so a failure is carried as an object Validate refuses, naming it;
+// OperatorBuilder validates the descriptor before writing them.
 func prerequisites(addon string) []runtime.Object {
 	objects, err := renderPrerequisites(addon)
 	if err != nil {
@@ -92,9 +87,8 @@ func renderPrerequisites(addon string) ([]runtime.Object, error) {
 
 const createWhy = "Create the managed objects when missing. Kubernetes cannot limit create by resourceNames (the name is not known when create is authorized), so this is namespace-wide; the admission policy admits only the managed names, their updates and patches are limited by name, and they are never deleted."
 
-// rights is everything the operator may do, and nothing else: no RBAC resources and no
-// APIServices (kops writes what metrics-server needs), no secrets, no pods, no wildcards, no
-// cluster-scoped rights, no delete. Writes other than create name the object they may change.
+// rights is everything the operator may do: no RBAC, APIServices, secrets, pods, wildcards,
+// cluster-scoped rights or deletes; writes other than create are limited by name.
 func rights() []confine.Right {
 	ms, watch := metricsserver.Name, metricsserver.WatchNamespace
 	return append([]confine.Right{
@@ -119,7 +113,7 @@ func rights() []confine.Right {
 	}, confine.OwnNamespaceRights(metricsserver.Names())...)
 }
 
-// right keeps the table above one line per grant; name "" means any name.
+// right's name "" means any name.
 func right(namespace, group string, resources, verbs []string, name, why string) confine.Right {
 	r := confine.Right{Namespace: namespace, APIGroup: group, Resources: resources, Verbs: verbs, Why: why}
 	if name != "" {
@@ -128,10 +122,8 @@ func right(namespace, group string, resources, verbs []string, name, why string)
 	return r
 }
 
-// Params are the MetricsServer object's fields the admission policy binds, with their values in
-// spec and a marker of each (Marked): the image flows into the Deployment; the version flows
-// nowhere but is bound too, wherever it would. Insecure is not a param: the CRD admits only true,
-// and the rendering of true is the only one.
+// Params are the fields the policy binds, with their values in spec and their Marked markers.
+// Insecure is not one: the CRD admits only true.
 func Params(spec metricsserver.Spec) []confine.Param {
 	m := Marked(spec)
 	return []confine.Param{
@@ -140,8 +132,8 @@ func Params(spec metricsserver.Spec) []confine.Param {
 	}
 }
 
-// Marked is spec with every bound field replaced by a marker that the renderer accepts and that
-// appears nowhere else.
+// Marked is spec with every bound field replaced by a marker the renderer accepts and that appears
+// nowhere else.
 func Marked(spec metricsserver.Spec) metricsserver.Spec {
 	return metricsserver.Spec{
 		Version:  "0.0.0-policy-marker",

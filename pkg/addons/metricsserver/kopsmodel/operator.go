@@ -23,18 +23,14 @@ import (
 	"k8s.io/kops/pkg/model/addonapi"
 )
 
-// MetricsServerPackage is the channel package carrying the metrics-server versions (and images)
-// the operator, and client-side mode, deploy.
+// MetricsServerPackage carries the versions the operator and client-side mode deploy.
 const MetricsServerPackage = "metrics-server"
 
-// MetricsServerImageRepository names the image of a channel's metrics-server package that gives
-// none, tagged v<version>.
+// MetricsServerImageRepository names the image of a metrics-server package that gives none.
 const MetricsServerImageRepository = "registry.k8s.io/metrics-server/metrics-server"
 
-// metricsServerOperator is metrics-server's line of Operators: with spec.metricsServer.enabled and
-// the operator flags, kops writes metrics-server's prerequisites (its RBAC, APIService and
-// budget: the descriptor's), the operator, and the MetricsServer object; the rest is
-// OperatorBuilder's.
+// Operator is metrics-server's line of the operator registry; its prerequisites come with the
+// descriptor.
 func Operator() *addonapi.Operator {
 	return &addonapi.Operator{
 		Descriptor:    Descriptor(),
@@ -47,8 +43,7 @@ func Operator() *addonapi.Operator {
 	}
 }
 
-// metricsServerMode is ServerSide or ClientSide when the cluster runs metrics-server
-// (metricsServer.operatorMode, ServerSide by default), "" when it runs none.
+// metricsServerMode is metricsServer.operatorMode (default ServerSide), or "" when it runs none.
 func metricsServerMode(spec *kops.ClusterSpec) string {
 	switch {
 	case !spec.MetricsServerEnabled():
@@ -59,8 +54,6 @@ func metricsServerMode(spec *kops.ClusterSpec) string {
 	return spec.MetricsServer.OperatorMode
 }
 
-// metricsServerInstructions are the MetricsServer object's spec and the renderings of it and of
-// its marked spec, which the policy is derived from.
 func metricsServerInstructions(ctx *model.KopsModelContext) (*addonapi.Instructions, error) {
 	spec, err := ObjectSpec(ctx)
 	if err != nil {
@@ -77,9 +70,8 @@ func metricsServerInstructions(ctx *model.KopsModelContext) (*addonapi.Instructi
 	return &addonapi.Instructions{Spec: spec, Version: spec.Version, Rendered: rendered, Marked: marked, Params: Params(spec)}, nil
 }
 
-// ObjectSpec is the spec of the MetricsServer object kops writes: the channel's
-// metrics-server version, and spec.metricsServer.image when the cluster names one (a kops user's
-// choice is kept, as the built-in addon keeps it) or else the package's image, either remapped.
+// ObjectSpec is the spec of the MetricsServer object kops writes. A spec.metricsServer.image the
+// user names is kept, as the built-in addon keeps it; otherwise the package's image is used.
 func ObjectSpec(ctx *model.KopsModelContext) (metricsserver.Spec, error) {
 	pkg, err := addonapi.RequirePackage(ctx, MetricsServerPackage, false)
 	if err != nil {
@@ -99,10 +91,8 @@ func ObjectSpec(ctx *model.KopsModelContext) (metricsserver.Spec, error) {
 	return spec, nil
 }
 
-// metricsServerBuiltIn is the built-in metrics-server addon, metrics-server.addons.k8s.io, named
-// and versioned as kops's bootstrap channel names it (id k8s-1.11, selector k8s-app=metrics-server).
-// It is in the channel while spec.metricsServer.enabled is true; turned off, it leaves the channel
-// and channels retires it, deleting what it applied.
+// metricsServerBuiltIn is named and selected as in kops's bootstrap channel. Turned off, it leaves
+// the channel and channels retires it, deleting what it applied.
 func metricsServerBuiltIn() *addonapi.BuiltIn {
 	return &addonapi.BuiltIn{
 		Name: metricsserver.AddonName, ID: metricsserver.AddonID,
@@ -111,8 +101,6 @@ func metricsServerBuiltIn() *addonapi.BuiltIn {
 	}
 }
 
-// renderMetricsServerBuiltIn renders metrics-server from spec.metricsServer, or from the
-// MetricsServer object kops hands the operator.
 func renderMetricsServerBuiltIn(ctx *model.KopsModelContext, fromResource bool) ([]byte, error) {
 	spec, err := metricsserver.ClusterSpec(ctx.Cluster.Spec.MetricsServer, ctx.Assets)
 	if fromResource {

@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package addonstest runs a throwaway operator through the registry as an entry of Operators is
-// run: operatortest's DaemonSet operator as an addons.Operator, data only, and the bootstrap channel
-// kops writes for a registry holding it. Only tests import it: the golden test pins that channel,
-// and the e2e tests apply it with channels and attack the operator's confinement as its identity.
+// Package addonstest runs a throwaway operator (operatortest's DaemonSet operator, data only)
+// through the registry as an entry of Operators is run, and gives the bootstrap channel kops writes
+// for it. Only tests import it.
 package addonstest

@@ -35,12 +35,10 @@ import (
 // NodeLocalDNSResourceAddon is the addon holding the throwaway operator's instructions.
 const NodeLocalDNSResourceAddon = "node-local-dns.addons.x-k8s.io"
 
-// NodeLocalDNSVersion is the version of node-local-dns the instructions deploy.
 const NodeLocalDNSVersion = "1.26.4"
 
-// NodeLocalDNSOperator is the throwaway operator's line of a registry: its descriptor, and its
-// instructions with the renderings the policy is derived from. No hook of its own, no binary is
-// built: what kops writes for it comes from OperatorBuilder alone.
+// NodeLocalDNSOperator is the throwaway operator's registry line: data only, no hooks and no binary,
+// so what kops writes for it comes from OperatorBuilder alone.
 func NodeLocalDNSOperator() *addons.Operator {
 	return &addons.Operator{
 		Descriptor:    operatortest.NodeLocalDNS(),
@@ -55,8 +53,7 @@ func NodeLocalDNSOperator() *addons.Operator {
 	}
 }
 
-// NodeLocalDNSPackages are the channel packages the throwaway operator reads: its operator
-// package, the operator's Deployment.
+// NodeLocalDNSPackages holds the throwaway operator's package: its Deployment.
 func NodeLocalDNSPackages() map[string]*channels.Package {
 	name := operatortest.NodeLocalDNS().AddonName
 	return map[string]*channels.Package{name: {Name: name, Version: "0.1.0", Manifest: []byte(nodeLocalDNSOperatorPackage)}}
@@ -82,9 +79,8 @@ spec:
         securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
 `
 
-// Channel is every file kops writes under addons/ in the state store (the bootstrap channel and
-// each addon's manifest, by path) for a cluster with ClusterAddons,UseAddonOperators whose
-// registry is operators, reading the given channel packages.
+// Channel is every file kops writes under addons/, by path, for a cluster with
+// ClusterAddons,UseAddonOperators, registry operators and the given channel packages.
 func Channel(operators []*addons.Operator, packages map[string]*channels.Package) (map[string][]byte, error) {
 	flags, unknown := featureflag.Parse("ClusterAddons,UseAddonOperators")
 	if len(unknown) > 0 {
