@@ -25,10 +25,8 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
-// ManagedObjects decodes a rendered manifest strictly (every object must be its typed API object,
-// no unknown field), checks what kops's rendering of each managed kind must hold, and returns d's
-// managed objects as JSON maps, in the order of d.Managed: what the admission policy is derived
-// from, and what the operator applies.
+// ManagedObjects decodes manifest strictly and returns d's managed objects as JSON maps in the
+// order of d.Managed. It errors if one is missing or breaks its kind's rendering check.
 func (d *Descriptor) ManagedObjects(manifest []byte) ([]map[string]interface{}, error) {
 	objects, err := kubemanifest.DecodeStrict(manifest)
 	if err != nil {
@@ -46,8 +44,7 @@ func (d *Descriptor) ManagedObjects(manifest []byte) ([]map[string]interface{}, 
 			if err := checkRendered(m.Kind, o.Typed); err != nil {
 				return nil, fmt.Errorf("the %s manifest the policy is derived from: %w", d.Subject, err)
 			}
-			// The document as written, not the typed struct marshalled again: that would add the
-			// empty status and null timestamps the server never stores.
+			// The document as written: re-marshalling the typed struct adds fields the server never stores.
 			data, err := yaml.YAMLToJSON(o.Raw)
 			if err != nil {
 				return nil, err

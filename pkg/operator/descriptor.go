@@ -25,37 +25,33 @@ import (
 	channelsapi "k8s.io/kops/channels/pkg/api"
 )
 
-// Descriptor is one operator as it runs: every name is required (confine.Descriptor.Validate says
-// which is missing).
+// Descriptor is one operator as it runs; every field is required (confine.Descriptor.Validate).
 type Descriptor struct {
-	// Subject names what the operator runs in messages: "the <Subject> operator may only ...".
+	// Subject names the operator in messages.
 	Subject string
-	// Names are the operator's names (NamesOf).
 	Names
 	// WatchNamespace holds the custom resource and every object the operator manages.
 	WatchNamespace string
-	// CRD is the kind of the operator's instructions; Instructions is the one object of it.
+	// Instructions is the name of the one object of CRD.
 	CRD          CRD
 	Instructions string
-	// Managed are the objects the operator writes in WatchNamespace, in the order the admission
-	// policy checks them. Only the kinds of ManagedKinds can be listed.
+	// Managed are the objects the operator writes in WatchNamespace, of ManagedKinds only.
 	Managed []Managed
 }
 
 // CRD names the custom resource the operator reconciles.
 type CRD struct {
 	Group, Version, Resource, Kind string
-	// Type is the Go type of the custom resource: the CRD's schema is derived from it.
+	// Type is the Go type the CRD's schema is derived from.
 	Type reflect.Type
 }
 
 // Name is the CustomResourceDefinition's name, <resource>.<group>.
 func (c CRD) Name() string { return c.Resource + "." + c.Group }
 
-// APIVersion is the group/version of the kind.
 func (c CRD) APIVersion() string { return c.Group + "/" + c.Version }
 
-// Managed is one object the operator writes: Kind must be one of ManagedKinds.
+// Managed is one object the operator writes; Kind must be one of ManagedKinds.
 type Managed struct {
 	Kind, Name string
 }
@@ -69,20 +65,16 @@ func (d *Descriptor) Labels() map[string]string {
 	}
 }
 
-// Username is the identity the operator's requests carry.
 func (d *Descriptor) Username() string {
 	return "system:serviceaccount:" + d.Namespace + ":" + d.ServiceAccount
 }
 
-// EventReporter is the component the operator's events must name as their source.
+// EventReporter is the source component the operator's events must name.
 func (d *Descriptor) EventReporter() string { return d.DeploymentName }
 
-// ProbeObject is the object channels asks the API server to create, as the operator, to prove the
-// scope policy enforced: an object of a kind the policy matches (a managed kind) under a name the
-// operator does not manage (ProbeName), which the policy must deny. The kind is the first
-// managed kind whose empty body is valid (a ConfigMap, a ServiceAccount), else the first managed
-// kind with its smallest valid body: an object of a kind the operator does not manage would not
-// reach the policy at all, and its admission would prove nothing.
+// ProbeObject is the object channels dry-run creates as the operator to prove the scope policy
+// is enforced: a managed kind (another kind would not reach the policy, so its admission proves
+// nothing) under ProbeName, which the policy must deny.
 func (d *Descriptor) ProbeObject() map[string]interface{} {
 	kind := "ConfigMap"
 	if len(d.Managed) > 0 {

@@ -27,34 +27,30 @@ import (
 	channelsapi "k8s.io/kops/channels/pkg/api"
 )
 
-// Kind is what an operator and the admission policy that confines it both know about one kind the
-// operator may manage: its API resource, and what of such an object is not the operator's to
-// write but others' by design (everything else the policy compares whole with what kops renders,
-// and ExactWrite writes whole). confine adds, per kind, what only the generators need. Adding a
-// managed kind is one entry here and one there.
+// Kind is one kind an operator may manage: its API resource and the parts of an object that are
+// others' to write. Everything else the admission policy compares whole with kops's rendering and
+// ExactWrite writes whole. confine adds what only the generators need.
 type Kind struct {
 	Group, Version, Resource string
 	// Ignored are the top-level keys the API server keeps apart from what a client writes (status).
 	Ignored map[string]bool
-	// Free are, per top-level key, the keys below it that someone else owns (a Deployment's
-	// replicas, the autoscaler's); confine bounds them to what is safe.
+	// Free are, per top-level key, the keys below it someone else owns (a Deployment's replicas).
 	Free map[string][]string
-	// Allocated are, per top-level key, the keys below it the API server fills in when a rendering
-	// leaves them out, from what it allocates (a Service's cluster IP and the family of that
-	// address): free then, fixed by the literal when rendered. The server holds them to what it
-	// allocated, so they give no writer a choice the address did not already give.
+	// Allocated are, per top-level key, the keys the API server fills in from what it allocates
+	// when the rendering leaves them out. The server pins them to its allocation, so leaving them
+	// free gives a writer no choice.
 	Allocated map[string][]string
-	// ControllerAnnotations are the annotations a controller sets on the object (any value).
+	// ControllerAnnotations are annotations a controller sets on the object (any value).
 	ControllerAnnotations []string
-	// ProbeBody is the smallest valid body of an object of the kind, for an enforcement probe.
+	// ProbeBody is the smallest valid body of the kind, for the enforcement probe.
 	ProbeBody map[string]interface{}
-	// rendered refuses a rendering that the exact match would admit but kops must never render
-	// (a template bug, not a policy's to admit); nil accepts any rendering of the kind.
+	// rendered refuses a rendering the exact match would admit but kops must never render; nil
+	// accepts any.
 	rendered func(obj metav1.Object) error
 }
 
-// managedKinds are the kinds an operator may manage. A descriptor naming another kind is refused
-// (Validate), so nothing an operator writes goes unconfined.
+// managedKinds are the kinds an operator may manage. Validate refuses a descriptor naming another
+// kind, so nothing an operator writes goes unconfined.
 var managedKinds = map[string]Kind{
 	"Deployment": {
 		Group: "apps", Version: "v1", Resource: "deployments",
@@ -64,9 +60,7 @@ var managedKinds = map[string]Kind{
 		ProbeBody:             map[string]interface{}{"spec": probePodTemplate()},
 		rendered:              renderedDeployment,
 	},
-	// A DaemonSet has no count for anyone else to set: its spec is compared whole, so its pods run
-	// exactly as rendered on exactly the nodes the rendering places them on. The API server keeps
-	// the template's generation in an annotation it sets itself.
+	// A DaemonSet's spec has no replica count, so it is compared whole.
 	"DaemonSet": {
 		Group: "apps", Version: "v1", Resource: "daemonsets",
 		Ignored:               map[string]bool{"status": true},
@@ -74,12 +68,8 @@ var managedKinds = map[string]Kind{
 		ProbeBody:             map[string]interface{}{"spec": probePodTemplate()},
 		rendered:              renderedDaemonSet,
 	},
-	// A Service that renders no address gets one from the server, and with it the address's family
-	// (ipFamilies): which family is the cluster's (its first service range), not the rendering's,
-	// so a renderer that knows nothing of the cluster cannot write it. The server refuses an
-	// ipFamilies that disagrees with the addresses or the ranges it serves, and never lets the
-	// first family change; ipFamilyPolicy, which it defaults to the same value everywhere, is
-	// rendered and compared.
+	// ipFamilies follows the cluster's service range, which the renderer does not know; the server
+	// refuses a value that disagrees with the allocated address.
 	"Service": {Group: "", Version: "v1", Resource: "services", Ignored: map[string]bool{"status": true},
 		Allocated: map[string][]string{"spec": {"clusterIP", "clusterIPs", "ipFamilies"}},
 		ProbeBody: map[string]interface{}{"spec": map[string]interface{}{"ports": []interface{}{map[string]interface{}{"port": int64(1)}}}}},
@@ -87,20 +77,18 @@ var managedKinds = map[string]Kind{
 	"ConfigMap":      {Group: "", Version: "v1", Resource: "configmaps"},
 }
 
-// ManagedResource is the API resource of a kind an operator may manage, for the clients that write
-// it; false for any other kind.
+// ManagedResource is the API resource of a managed kind; false for any other kind.
 func ManagedResource(kind string) (schema.GroupVersionResource, bool) {
 	k, ok := managedKinds[kind]
 	return schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}, ok
 }
 
-// KindOf is what an operator may own of an object of kind; false for a kind no operator may manage.
+// KindOf returns the rules of a managed kind; false for any other kind.
 func KindOf(kind string) (Kind, bool) {
 	k, ok := managedKinds[kind]
 	return k, ok
 }
 
-// probePodTemplate is a workload's smallest valid spec.
 func probePodTemplate() map[string]interface{} {
 	labels := map[string]interface{}{channelsapi.LabelEnforcementProbe: "true"}
 	return map[string]interface{}{
@@ -112,11 +100,10 @@ func probePodTemplate() map[string]interface{} {
 	}
 }
 
-// ManagedKinds are the kinds an operator may manage, sorted.
 func ManagedKinds() []string { return slices.Sorted(maps.Keys(managedKinds)) }
 
-// FreeKeys are the keys below the top-level key k of a rendered object that are not the
-// rendering's to fix: Free, and Allocated when the rendering leaves them out.
+// FreeKeys are the keys below top-level key k that the rendering does not fix: Free, and
+// Allocated when rendered leaves them out.
 func (r Kind) FreeKeys(k string, rendered interface{}) []string {
 	free := append([]string(nil), r.Free[k]...)
 	m, _ := rendered.(map[string]interface{})
@@ -128,12 +115,9 @@ func (r Kind) FreeKeys(k string, rendered interface{}) []string {
 	return free
 }
 
-// ExactWrite is the object an operator writes to make current exactly what kops renders: desired
-// (the rendering without kops's channels' metadata), with what the admission policy leaves to
-// others taken from current: the server's metadata, kops's channels' label and annotation, the
-// annotations controllers set, the fields the server keeps apart (status), and the keys others
-// own (a Deployment's replicas, a Service's allocated address). Anything else someone added to
-// current is dropped, so the policy admits the write.
+// ExactWrite returns desired with what the admission policy leaves to others (server metadata,
+// channels' label and annotation, controller annotations, Ignored and free keys) copied from
+// current. Anything else added to current is dropped, so the policy admits the write.
 func ExactWrite(kind string, desired, current map[string]interface{}) map[string]interface{} {
 	rules := managedKinds[kind]
 	out := runtime.DeepCopyJSON(desired)
@@ -183,17 +167,13 @@ func ExactWrite(kind string, desired, current map[string]interface{}) map[string
 	return out
 }
 
-// ServerMetadata are the metadata fields the API server sets itself; a client's values there are
-// ignored or refused by the server, never stored as the client wrote them. (selfLink is not among
-// them: the server no longer sets it, and keeps one a client sends.)
+// ServerMetadata are the metadata fields the API server sets itself. selfLink is not among them:
+// the server no longer sets it and keeps what a client sends.
 var ServerMetadata = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
 	"deletionGracePeriodSeconds", "managedFields"}
 
-// ChannelsLabels and ChannelsAnnotations are kops's channels' own metadata: the label naming the
-// addon that applied an object, and the annotation naming the addon that takes it over when its own
-// leaves the channel. An operator leaves them to channels: it does not apply them (channels moves an
-// object's label to the annotation's addon on a handover), and the exact policy lets it neither
-// set nor change nor remove them.
+// ChannelsLabels and ChannelsAnnotations are channels' own metadata (owning addon, handover
+// target). Only channels writes them; the exact policy forbids the operator to change them.
 var (
 	ChannelsLabels      = []string{channelsapi.LabelAddonName}
 	ChannelsAnnotations = []string{channelsapi.AnnotationHandoverTo}

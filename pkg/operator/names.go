@@ -16,13 +16,11 @@ limitations under the License.
 
 package operator
 
-// Names are the names an operator and its confinement go by. Every operator kops deploys takes
-// them from NamesOf, so that a new operator states one word and no two operators can collide.
+// Names are the names an operator and its confinement go by, all derived by NamesOf so no two
+// operators collide.
 type Names struct {
-	// AddonName is the kops addon shipping the operator; its objects carry it as a label.
 	AddonName string
-	// Namespace, ServiceAccount and DeploymentName say where and as whom the operator runs. Its
-	// own namespace holds only its lease and events, so that its write rights there stay small
+	// Namespace holds only the operator's lease and events, keeping its write rights there small
 	// and apart from the namespace it manages.
 	Namespace      string
 	ServiceAccount string
@@ -30,19 +28,13 @@ type Names struct {
 	// LeaseName is the leader-election lease, the one lease the operator may update.
 	LeaseName string
 	// RBACName names the Role and RoleBinding in every namespace of Rights.
-	RBACName string
-	// PolicyName names the admission policy and its binding.
+	RBACName   string
 	PolicyName string
-	// ProbeName names an object the operator does not manage, of a managed kind (ProbeObject):
-	// channels asks (as a dry run) to create it as the operator, and sees the policy enforced when
-	// that is denied.
+	// ProbeName names an unmanaged object of a managed kind (ProbeObject).
 	ProbeName string
 }
 
-// NamesOf are the names of the operator of addon (e.g. "coredns"): addon
-// operator.<addon>.addons.x-k8s.io, running as <addon>-operator in namespace
-// <addon>-operator-system, with lease <addon>-operator-leader, Roles <addon>-operator, admission
-// policy <addon>-operator-scope and probe <addon>-operator-enforcement-probe.
+// NamesOf returns the names of the operator of addon (e.g. "coredns").
 func NamesOf(addon string) Names {
 	op := addon + "-operator"
 	return Names{
@@ -57,5 +49,5 @@ func NamesOf(addon string) Names {
 	}
 }
 
-// ExactPolicyName names the admission policy (and binding) that compares the managed objects whole.
+// ExactPolicyName names the admission policy that compares the managed objects whole.
 func (n Names) ExactPolicyName() string { return n.PolicyName + "-exact" }

@@ -18,11 +18,9 @@ package operator
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-// Status is what an operator reports on its custom resource, as the cluster-addons operators do:
-// the custom resource's type uses it for its status, so every operator's CRD says the same, and
-// `kops validate cluster` reads status.healthy and status.errors of any of them.
+// Status is an operator's status, shaped as the cluster-addons operators report it;
+// `kops validate cluster` reads Healthy and Errors of any operator.
 type Status struct {
-	// ObservedGeneration is the object's generation the rest of the status describes.
 	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
 	Healthy            bool               `json:"healthy,omitempty"`
 	Errors             []string           `json:"errors,omitempty"`
@@ -30,10 +28,8 @@ type Status struct {
 	Conditions         []metav1.Condition `json:"conditions,omitempty"`
 }
 
-// Resource is an operator's custom resource: its instructions, Spec (the operator's own type), and
-// the Status every operator reports. The CRD's schema is generated from it (operator.CRD.Type), so
-// the CRD accepts exactly these fields and generated objects decode strictly against it: no
-// channel, no patches. A field of Spec without omitempty is required by the CRD.
+// Resource is an operator's custom resource. The CRD's schema is generated from it, so a field
+// of Spec without omitempty is required.
 type Resource[S any] struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

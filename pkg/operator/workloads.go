@@ -24,11 +24,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// What kops's own rendering of a managed workload must hold. The admission policy admits exactly
-// the rendering, so whatever the rendering allows the operator may write: these checks refuse, when
-// kops derives the policy, a template that would let the operator's writes run pods it should not.
+// The admission policy admits exactly kops's rendering, so these checks refuse a template that
+// would let the operator run pods it should not.
 
-// checkRendered applies the kind's own check to a managed object as rendered.
 func checkRendered(kind string, obj metav1.Object) error {
 	if check := managedKinds[kind].rendered; check != nil {
 		return check(obj)
@@ -36,8 +34,7 @@ func checkRendered(kind string, obj metav1.Object) error {
 	return nil
 }
 
-// renderedDeployment: a Deployment's pods run as their own account, never as root. (CoreDNS and
-// metrics-server need neither root nor the node.)
+// renderedDeployment requires a Deployment's pods to run as their own account, never as root.
 func renderedDeployment(obj metav1.Object) error {
 	o, ok := obj.(*appsv1.Deployment)
 	if !ok {
@@ -53,9 +50,8 @@ func renderedDeployment(obj metav1.Object) error {
 	return nil
 }
 
-// renderedDaemonSet: a DaemonSet's pods run as their own account. Root, the host's network and
-// host paths are not refused: a per-node agent such as node-local-dns needs them, and the exact
-// match admits exactly the ones rendered, no other.
+// renderedDaemonSet requires a DaemonSet's pods to run as their own account. Root and host access
+// are allowed: node agents need them, and the exact match admits only what is rendered.
 func renderedDaemonSet(obj metav1.Object) error {
 	o, ok := obj.(*appsv1.DaemonSet)
 	if !ok {
@@ -64,8 +60,7 @@ func renderedDaemonSet(obj metav1.Object) error {
 	return ownAccount("DaemonSet", o.Name, &o.Spec.Template.Spec)
 }
 
-// ownAccount refuses a pod template without its own ServiceAccount: its pods would run as the
-// namespace's default account, shared with whatever else runs there.
+// ownAccount refuses a pod template on the namespace's default ServiceAccount, which is shared.
 func ownAccount(kind, name string, pod *corev1.PodSpec) error {
 	if pod.ServiceAccountName == "" || pod.ServiceAccountName == "default" {
 		return fmt.Errorf("%s %s: spec.template.spec.serviceAccountName must name the workload's own ServiceAccount", kind, name)
