@@ -23,8 +23,8 @@ import (
 	"strings"
 )
 
-// Helpers that write CEL literals from Go values, so every constant in the policy comes from the
-// data it is generated from, quoted so that no value can change an expression's structure.
+// Every constant in a policy is written by these helpers, quoted so that no value can change an
+// expression's structure.
 
 func celString(s string) string { return strconv.Quote(s) }
 
@@ -36,10 +36,9 @@ func celStrings(values []string) string {
 	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
-// celStringMap is a map literal with sorted keys, so the generated policy is byte-stable.
 func celStringMap(m map[string]string) string { return celMap(m, celString) }
 
-// celMap is a CEL map literal of string keys, sorted, with values rendered by value.
+// celMap sorts the keys so the generated policy is byte-stable.
 func celMap[V any](m map[string]V, value func(V) string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -25,8 +25,8 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// check is one rule of the admission policy: for the operator's creates and updates of resource in
-// group (in namespace only, when set), expression must hold. Message says what was refused.
+// check is one rule of the admission policy: expression must hold for the operator's creates and
+// updates of resource in group (in namespace only, when set).
 type check struct {
 	group, resource string
 	namespace       string
@@ -34,14 +34,11 @@ type check struct {
 	message         string
 }
 
-// variable is a literal the checks name (variables.<name>), written once in the policy.
 type variable struct{ name, expression string }
 
-// checks are the rules of the scope policy and of the exact policy, each with the variables its
-// checks name. The scope policy holds each kind's one name, the events, and the whole-object checks of
-// the managed objects no instruction flows into: they need no params, so writes of them by others
-// (kops's channels pre-creating a ServiceAccount) are never refused for want of the instructions.
-// The exact policy holds the whole-object checks of the objects the instructions flow into.
+// checks splits the rules between the two policies. Objects no instruction flows into are checked
+// by the scope policy, which needs no params, so channels' writes of them (a pre-created
+// ServiceAccount) are never refused for want of the instructions.
 func (s *Scope) checks() (scope, exact policyRules) {
 	d := s.Descriptor
 	for _, o := range s.Objects {
@@ -62,13 +59,11 @@ func (s *Scope) checks() (scope, exact policyRules) {
 	return scope, exact
 }
 
-// policyRules are one policy's checks and the variables they name.
 type policyRules struct {
 	checks []check
 	vars   []variable
 }
 
-// bindsParams says whether an instruction flows into the object.
 func (o *ScopeObject) bindsParams(params []Param) bool {
 	for _, l := range o.body {
 		for _, p := range params {
@@ -115,10 +110,9 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 	return out, vars
 }
 
-// exactStringMap holds when the object's metadata map field (labels, annotations) has exactly
-// want's entries, plus the keys of channels exactly as the object had them before (none on
-// create: they are channels' to set, never the operator's), plus any of anyValue's keys (set by a
-// controller).
+// exactStringMap holds when the metadata map field has exactly want's entries, plus channels'
+// keys unchanged from the old object (none on create: they are never the operator's to set), plus
+// any of anyValue's keys.
 func exactStringMap(field string, want map[string]string, channels, anyValue []string) string {
 	obj := `object.metadata.?` + field + `.orValue({})`
 	old := `oldObject.metadata.?` + field + `.orValue({})`
@@ -135,7 +129,6 @@ func exactStringMap(field string, want map[string]string, channels, anyValue []s
 		`(request.operation != "UPDATE" || ` + keys + `.all(k, !(k in ` + old + `) || k in ` + obj + `))`
 }
 
-// paramsText names the params a literal binds, for the check's message.
 func paramsText(params []Param, literal string) string {
 	var bound []string
 	for _, p := range params {

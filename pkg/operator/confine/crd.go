@@ -27,12 +27,9 @@ import (
 	"k8s.io/kops/pkg/crdschema"
 )
 
-// CustomResourceDefinition is the CRD of the operator's instructions, generated from the Go type
-// of the custom resource: one version, served and stored, its schema derived from CRD.Type and
-// CRD.Fields (package crdschema), the status subresource when the type has a status, and names
-// kops chooses (no short names, no categories: `kubectl get all` must not list it, `po` must stay
-// pods). kops renders it into the bootstrap channel itself; an operator package only names the
-// operator's version.
+// CustomResourceDefinition is the CRD of the operator's instructions, its schema derived from
+// CRD.Type and CRDFields. It has no short names or categories: `kubectl get all` must not list
+// it, and `po` must stay pods.
 func (d *Descriptor) CustomResourceDefinition() (*apiextensionsv1.CustomResourceDefinition, error) {
 	if d.CRD.Type == nil {
 		return nil, fmt.Errorf("operator descriptor %q: CRD.Type: required to generate the CRD", d.AddonName)
@@ -67,8 +64,7 @@ func (d *Descriptor) CustomResourceDefinition() (*apiextensionsv1.CustomResource
 	return crd, nil
 }
 
-// customResourceDefinitionObject is CustomResourceDefinition as the decoded YAML kops writes:
-// no status and no creationTimestamp, which typed objects carry empty and manifests never hold.
+// customResourceDefinitionObject drops the empty status and creationTimestamp typed objects carry.
 func (d *Descriptor) customResourceDefinitionObject() (map[string]interface{}, error) {
 	crd, err := d.CustomResourceDefinition()
 	if err != nil {
@@ -86,7 +82,6 @@ func (d *Descriptor) customResourceDefinitionObject() (map[string]interface{}, e
 	}, nil
 }
 
-// toObject is v as decoded JSON.
 func toObject(v interface{}) (map[string]interface{}, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -107,8 +102,7 @@ func stringsObject(m map[string]string) map[string]interface{} {
 	return out
 }
 
-// CustomResourceDefinitionManifest is the CRD as kops writes it into the operator's addon, before
-// the addon's labels are added: YAML with sorted keys, no status.
+// CustomResourceDefinitionManifest is the CRD as YAML with sorted keys, without the addon's labels.
 func (d *Descriptor) CustomResourceDefinitionManifest() ([]byte, error) {
 	obj, err := d.customResourceDefinitionObject()
 	if err != nil {

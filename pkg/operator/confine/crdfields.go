@@ -24,22 +24,20 @@ import (
 	"k8s.io/kops/pkg/crdschema"
 )
 
-// CRDWords is what an operator's CRD says in its own words; the rules are every operator's.
+// CRDWords is the operator-specific text of its CRD.
 type CRDWords struct {
-	// Kind is the custom resource's kind, Instructions the name of its one object.
+	// Instructions is the name of the one object of Kind.
 	Kind, Instructions string
-	// Purpose describes the object as a whole.
-	Purpose string
-	// Subject names what the operator runs ("CoreDNS"), in the refusals and the conditions.
+	Purpose            string
+	// Subject names what the operator runs ("CoreDNS").
 	Subject string
 	// VersionExample and ImageExample are a version and a pinned image the addon has had.
 	VersionExample, ImageExample string
 }
 
 // CRDFields are the validations every operator's custom resource has: one object of one name, no
-// channel or patches (the operator fetches nothing, and its image is spec.image), a semantic
-// version, a pinned image, and the bounded status every operator reports (Status). An operator's
-// crd.go adds its own spec fields to them.
+// channel or patches (the operator fetches nothing), a semantic version, a pinned image and a
+// bounded Status. An operator adds its own spec fields.
 func CRDFields(w CRDWords) crdschema.Fields {
 	return crdschema.Fields{
 		"": {
@@ -81,7 +79,6 @@ func CRDFields(w CRDWords) crdschema.Fields {
 	}
 }
 
-// CRDColumns are kubectl get's columns for every operator's objects.
 func CRDColumns() []apiextensionsv1.CustomResourceColumnDefinition {
 	return []apiextensionsv1.CustomResourceColumnDefinition{
 		{Name: "Version", Type: "string", JSONPath: ".spec.version"},
@@ -90,15 +87,12 @@ func CRDColumns() []apiextensionsv1.CustomResourceColumnDefinition {
 	}
 }
 
-// MaxLength is a string field of at most n characters.
 func MaxLength(n int64) crdschema.Field { return crdschema.Field{MaxLength: &n} }
 
-// ValidationRule is one CEL rule with its message.
 func ValidationRule(rule, message string) []apiextensionsv1.ValidationRule {
 	return []apiextensionsv1.ValidationRule{{Rule: rule, Message: message}}
 }
 
-// WithField is f changed by change.
 func WithField(f crdschema.Field, change func(*crdschema.Field)) crdschema.Field {
 	change(&f)
 	return f

@@ -27,28 +27,24 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Descriptor is one operator as kops confines it: the operator as it runs, and what only the
-// generators read.
+// Descriptor is an operator.Descriptor plus what only the generators read.
 type Descriptor struct {
 	operator.Descriptor
-	// CRDFields adds what CRD.Type cannot say: descriptions and validations, by JSON path.
-	CRDFields crdschema.Fields
-	// CRDColumns are the extra columns of kubectl get.
+	// CRDFields adds descriptions and validations CRD.Type cannot say, by JSON path.
+	CRDFields  crdschema.Fields
 	CRDColumns []apiextensionsv1.CustomResourceColumnDefinition
 	// MaxReplicas bounds the replica count of a managed Deployment.
 	MaxReplicas int64
-	// Rights is everything the operator may do, each right with its reason.
+	// Rights is everything the operator may do.
 	Rights []Right
-	// Pod is what the operator's own pod, taken from its channel package, may ask for.
+	// Pod is what the operator's pod, from its channel package, may ask for.
 	Pod PodAllowance
-	// Prerequisites are what the addon's pods need that the operator may not write (ClusterRoles,
-	// bindings, APIServices), rendered by kops and written in an addon of its own before the
-	// operator's: see prerequisites.go.
+	// Prerequisites are cluster objects the addon's pods need that the operator may not write.
 	Prerequisites []runtime.Object
 }
 
-// PodAllowance is what the operator's pod may set beyond the fixed allow-list: kops's own package
-// sets exactly these, and a tampered package may not place the operator elsewhere.
+// PodAllowance is what the operator's pod may set beyond the fixed allow-list, so a tampered
+// package cannot place the operator elsewhere.
 type PodAllowance struct {
 	PriorityClassName string
 	NodeSelector      map[string]string

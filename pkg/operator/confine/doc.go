@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package confine generates everything that confines an addon operator from its Descriptor: its
-// Roles and RoleBindings, the admission policies, the CRD, the allow-list for its channel package,
-// the cluster-scoped prerequisites of its addon and the docs' rights table. kops alone links it;
-// the operator binaries link only package operator.
+// Package confine generates what confines an addon operator from its Descriptor: Roles and
+// RoleBindings, admission policies, the CRD, the channel package allow-list and the addon's
+// cluster-scoped prerequisites. Only kops links it; operator binaries link package operator.
 package confine

@@ -22,12 +22,10 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// eventChecks keep the operator from speaking for others in its watch namespace: an event it
-// records there is compared whole too. Only what an event is about is free (its reason, message,
-// type Normal or Warning, counts and times, and the uid and version of the object it names); what
-// it names is one of the objects the operator manages or its instructions, and who reports it is
-// the operator, fixed. Its own namespace holds nothing but its lease, so its leader-election events
-// there are left alone.
+// eventChecks keep the operator from speaking for others: in the watch namespace its events must
+// name itself as reporter and one of its own objects as subject; only reason, message, type,
+// counts and times are free. Its own namespace holds nothing but its lease, so events there are
+// not checked.
 func (s *Scope) eventChecks() []check {
 	d := s.Descriptor
 	refs := []string{celStrings([]string{d.CRD.APIVersion(), d.CRD.Kind, d.Instructions})}

@@ -24,32 +24,24 @@ import (
 	"strings"
 )
 
-// The admission policy admits exactly the objects kops renders. An object is compared whole with a
-// literal built from the rendering; the only values the literal does not fix are its holes:
-//   - params: a value of the operator's instructions (its custom resource) that flows into the
-//     object, such as the image. The literal names it (params.spec.image), so the operator may write
-//     what kops wrote into the instructions, and nothing else.
-//   - free keys: a value someone else owns by design (a Deployment's replicas, which the
-//     autoscaler sets), each bounded by its own check.
-// Where params flow is found by construction: kops renders the objects twice, once from the
-// instructions it writes and once with every param replaced by a marker; a leaf that differs
-// between the two must be a marker in the second and the param's value in the first, or the
-// literal cannot be built.
+// The exact policy compares each object whole with a literal built from kops's rendering. Its only
+// holes are params (instruction fields such as the image, named as params.spec.image so the
+// operator may write only what kops wrote into the instructions) and free keys others own, each
+// bounded by its own check. kops finds where params flow by rendering twice, once with every
+// param replaced by a marker.
 
 // Param is a field of the operator's instructions that may flow into the objects it writes.
 type Param struct {
-	// Field is the field's path below the instructions object, as CEL reads it: "spec.image".
+	// Field is the path below the instructions object as CEL reads it: "spec.image".
 	Field string
-	// Value is the field's value in the instructions kops writes; Marker is a value of the same
-	// form that appears nowhere else, rendered in Value's place.
+	// Marker is a value of Value's form that appears nowhere else in the rendering.
 	Value, Marker string
 }
 
-// expr is CEL's name of the param in a policy bound to the instructions.
 func (p Param) expr() string { return "params." + p.Field }
 
-// celLiteral is a CEL expression equal to the rendered value v whose marked rendering is m: leaves
-// equal in both are constants, leaves marked in m are their param. path names the value in errors.
+// celLiteral returns a CEL expression equal to v, with leaves that hold a marker in m bound to
+// their param. It errors if v and m differ anywhere else.
 func celLiteral(path string, v, m interface{}, params []Param) (string, error) {
 	switch v := v.(type) {
 	case map[string]interface{}:
@@ -105,8 +97,7 @@ func celLiteral(path string, v, m interface{}, params []Param) (string, error) {
 	}
 }
 
-// scalar is the CEL literal of a decoded JSON scalar. Whole numbers are ints, as the API server
-// presents integer fields.
+// scalar writes whole numbers as ints, as the API server presents integer fields.
 func scalar(v interface{}) string {
 	switch v := v.(type) {
 	case nil:
@@ -124,9 +115,7 @@ func scalar(v interface{}) string {
 	panic(fmt.Sprintf("no CEL literal for %T", v)) // decoded JSON holds nothing else
 }
 
-// equalMap is a CEL expression that holds when the map obj (a CEL expression of an object or map)
-// has exactly the keys of the literal map named lit, except the free keys, each with the literal's
-// value: the literal compared whole, the free keys left to their own checks.
+// equalMap holds when obj equals the literal lit, except for the free keys.
 func equalMap(obj, lit string, free []string) string {
 	if len(free) == 0 {
 		return "dyn(" + obj + ") == " + lit

@@ -18,14 +18,12 @@ package confine
 
 import "k8s.io/kops/pkg/operator"
 
-// kindCheck is what the generators add to what operator.Kind says of a kind an operator may manage.
 type kindCheck struct {
 	// bounds holds the keys others own (operator.Kind.Free) to what is safe.
 	bounds func(d *Descriptor) (expression, message string)
 }
 
-// kindChecks has an entry for every kind of operator.ManagedKinds (a test holds it): a descriptor
-// naming another kind is refused (Validate), so nothing an operator writes goes unconfined.
+// kindChecks has an entry for every kind of operator.ManagedKinds.
 var kindChecks = map[string]kindCheck{
 	"Deployment": {
 		bounds: func(d *Descriptor) (string, string) {
@@ -40,7 +38,6 @@ var kindChecks = map[string]kindCheck{
 	"ConfigMap":      {},
 }
 
-// kindOf is what operator.Kind says of kind, and the zero Kind for a kind no operator may manage.
 func kindOf(kind string) operator.Kind {
 	k, _ := operator.KindOf(kind)
 	return k

@@ -18,8 +18,7 @@ package confine
 
 import "strings"
 
-// RightsMarkdown renders d.Rights as the Markdown table in docs/addon-operators.md; a test of the
-// doc compares it with this output, so the documented rights are the deployed ones.
+// RightsMarkdown renders d.Rights as the Markdown table in docs/addon-operators.md.
 func (d *Descriptor) RightsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| Namespace | API group | Resources | Verbs | Names | Why |\n")
@@ -40,14 +39,11 @@ func (d *Descriptor) RightsMarkdown() string {
 	return b.String()
 }
 
-// code renders values as comma-separated inline code.
 func code(values []string) string {
 	return "`" + strings.Join(values, "`, `") + "`"
 }
 
-// PolicyMarkdown renders the admission policy generated for s as a list, one rule per item: the
-// requests it applies to, what it refuses, and its CEL expression. The docs show it for a cluster
-// with kops's defaults, and a test compares them with this output.
+// PolicyMarkdown renders the admission policy generated for s as a Markdown list, one rule per item.
 func PolicyMarkdown(s *Scope) string {
 	var b strings.Builder
 	scope, exact := s.checks()

@@ -18,27 +18,20 @@ package confine
 
 import channelsapi "k8s.io/kops/channels/pkg/api"
 
-// PackageObject is one object an operator's channel package may hold. Everything that grants
-// rights or admission (Roles, bindings, admission policies, webhooks) kops generates itself, so a
-// package holds nothing else.
-//
-// The operator's Namespace, its CRD and its ServiceAccount are kops's: kops renders them itself
-// (Rendered), and a package may carry a copy only if it is exactly kops's object, field for field;
-// the copy is then dropped. That keeps packages written for earlier releases, which carried all
-// three, working while a tampered copy (a second CRD version preserving unknown fields, a short
-// name, an IAM role annotation on the ServiceAccount) is refused with every difference. The
-// Deployment is the package's: it names the operator's version, and passes an allow-list.
+// PackageObject is one object an operator's channel package may hold. kops generates everything
+// that grants rights or admission itself. It also renders the Namespace, CRD and ServiceAccount; a
+// package may carry a copy only if it equals kops's object (older packages did), so a tampered
+// copy, such as a cloud role annotation on the ServiceAccount, is refused. The Deployment is the
+// package's and must pass an allow-list.
 type PackageObject struct {
 	APIVersion, Kind, Namespace, Name string
-	// Rendered is the object kops renders, as decoded YAML, without the labels every addon object
-	// gets (the addon's name); nil for the Deployment.
+	// Rendered is kops's object without the addon's labels; nil for the Deployment.
 	Rendered map[string]interface{}
-	// allowList returns every problem with the package's object, each with its field path; set
-	// when Rendered is nil.
+	// allowList is set when Rendered is nil.
 	allowList shape
 }
 
-// Problems says why obj, found in a package, is not acceptable as this object, or returns nil.
+// Problems says why obj is not acceptable as this object; nil if it is.
 func (p PackageObject) Problems(obj map[string]interface{}) error {
 	if p.Rendered != nil {
 		return differencesError(p.Kind, Differences(p.Rendered, obj))
@@ -46,9 +39,8 @@ func (p PackageObject) Problems(obj map[string]interface{}) error {
 	return problemsError(p.allowList("", obj))
 }
 
-// PackageObjects are the objects an operator package may hold, in the order kops writes them: the
-// Namespace, the CRD and the ServiceAccount kops renders, then the Deployment, the one object a
-// package must hold.
+// PackageObjects are the objects an operator package may hold, in the order kops writes them.
+// Only the Deployment is required.
 func (d *Descriptor) PackageObjects() ([]PackageObject, error) {
 	crd, err := d.customResourceDefinitionObject()
 	if err != nil {
@@ -62,14 +54,11 @@ func (d *Descriptor) PackageObjects() ([]PackageObject, error) {
 	}, nil
 }
 
-// packageLabels are the labels of the objects kops renders for the operator package, before the
-// addon's own labels are added to every object of the addon.
 func (d *Descriptor) packageLabels() map[string]string {
 	return map[string]string{"app.kubernetes.io/name": d.DeploymentName, channelsapi.LabelManagedBy: "kops"}
 }
 
-// namespaceObject is the operator's namespace. It enforces the restricted Pod Security Standard,
-// so no pod there, the operator's included, can reach the node.
+// namespaceObject enforces the restricted Pod Security Standard, so no pod there can reach the node.
 func (d *Descriptor) namespaceObject() map[string]interface{} {
 	labels := stringsObject(d.packageLabels())
 	labels["pod-security.kubernetes.io/enforce"] = "restricted"
@@ -80,9 +69,8 @@ func (d *Descriptor) namespaceObject() map[string]interface{} {
 	}
 }
 
-// serviceAccountObject is the operator's ServiceAccount: nothing but its name and labels, and no
-// token for whatever else uses it (the operator's pod opts in). No annotation either: one such as
-// eks.amazonaws.com/role-arn would hand the operator a cloud role.
+// serviceAccountObject automounts no token (the operator's pod opts in) and carries no
+// annotation: one such as eks.amazonaws.com/role-arn would hand the operator a cloud role.
 func (d *Descriptor) serviceAccountObject() map[string]interface{} {
 	return map[string]interface{}{
 		"apiVersion": "v1",
@@ -94,8 +82,8 @@ func (d *Descriptor) serviceAccountObject() map[string]interface{} {
 	}
 }
 
-// metadata allows a name, namespace, labels and annotations; kops's control marks among them are
-// refused separately, for every package object.
+// metadata allows a name, namespace, labels and annotations; kops's control marks are refused
+// separately.
 func metadata(labels shape) shape {
 	return fields(map[string]shape{"name": anyString, "namespace": anyString, "labels": labels, "annotations": anyStringMap}, "name")
 }

@@ -27,12 +27,9 @@ import (
 	"sync"
 )
 
-// maxDifferences bounds how many differences an error lists: a package that differs everywhere
-// needs the first few to be fixed, not a page.
 const maxDifferences = 20
 
-// Differences lists, with field paths, every way got differs from want: keys got has and want
-// lacks, keys it lacks, list items added or missing, values that differ. Both are decoded YAML or
+// Differences lists every way got differs from want, with field paths. Both are decoded YAML or
 // JSON; numbers compare by value, whatever their Go type.
 func Differences(want, got interface{}) []string {
 	var out []string
@@ -53,8 +50,8 @@ func differencesError(kind string, differences []string) error {
 		kind, strings.Join(differences, "; "), more)
 }
 
-// normalize is v through JSON, so that int64 and float64 compare alike and typed values become
-// maps and lists; a value JSON cannot hold is kept as is and compares by reflect.DeepEqual.
+// normalize round-trips v through JSON so int64 and float64 compare alike; a value JSON cannot
+// hold is returned as is.
 func normalize(v interface{}) interface{} {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -118,8 +115,8 @@ func diff(path string, want, got interface{}, out *[]string) {
 	}
 }
 
-// added reports every leaf of v, a value kops's object does not have, with its path: an added
-// schema version shows its x-kubernetes-preserve-unknown-fields, an added annotation its key.
+// added reports every leaf of v, so an added schema version shows its
+// x-kubernetes-preserve-unknown-fields.
 func added(path string, v interface{}, out *[]string) {
 	switch a := v.(type) {
 	case map[string]interface{}:
@@ -140,8 +137,6 @@ func added(path string, v interface{}, out *[]string) {
 	*out = append(*out, fmt.Sprintf("%s: %s is not in kops's", where(path), shown(v)))
 }
 
-// plainKey is a key that reads unambiguously after a dot; others (labels such as
-// app.kubernetes.io/name) are shown in brackets.
 var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 func key(path, k string) string {
@@ -158,7 +153,6 @@ func where(path string) string {
 	return path
 }
 
-// shown is v as compact JSON, shortened: enough to recognise, not to flood a message.
 func shown(v interface{}) string {
 	data, err := json.Marshal(v)
 	if err != nil {

@@ -16,10 +16,10 @@ limitations under the License.
 
 package confine
 
-// The allow-list of the operator's Deployment: the pod runs as the descriptor's ServiceAccount,
-// non-root under the RuntimeDefault seccomp profile, with no privilege, host access, volume, secret
-// or placement beyond what the descriptor allows. The rights kops grants the operator are confined;
-// a pod that could reach the node or read Secrets would not need them.
+// deploymentShape is the allow-list of the operator's Deployment: the descriptor's ServiceAccount,
+// non-root, RuntimeDefault seccomp, and no privilege, host access, volume, secret or placement
+// beyond the descriptor's. A pod that could reach the node or read Secrets would make the
+// confinement of its rights moot.
 
 func (d *Descriptor) deploymentShape() shape {
 	selector := map[string]string{"k8s-app": d.DeploymentName}

@@ -26,23 +26,16 @@ import (
 	channelsapi "k8s.io/kops/channels/pkg/api"
 )
 
-// RBAC cannot limit create by name, and whoever may create a Deployment in a namespace may run a
-// pod there as any of its service accounts, with any image, volume or privilege. Two admission
-// policies close that gap for the operator; both apply to its requests only, and the operator has
-// no rights over admission policies nor over its instructions' spec.
-//
-//   - The scope policy (Descriptor.PolicyName) keeps it to the objects it manages, by name, and
-//     to events about them, for every create and update it makes of those kinds.
-//   - The exact policy (ExactPolicyName) admits a managed object only equal as a whole to what kops
-//     renders for the cluster (Scope), but for named holes bound to its instructions: the policy's
-//     params, the instructions object kops writes. It matches the managed objects by name only,
-//     because the API server looks its params up before it evaluates who is asking: were the
-//     instructions missing, the binding (Deny) refuses every request it matches, and the managed
-//     objects are all it matches.
+// RBAC cannot limit create by name, and whoever may create a Deployment may run a pod as any
+// service account of its namespace with any image or privilege. Two admission policies, applying
+// to the operator's requests only, close that gap: the scope policy keeps it to its objects by
+// name, and the exact policy admits a managed object only equal to kops's rendering but for the
+// holes bound to its instructions (the params). The exact policy matches the managed objects by
+// name only: the API server resolves params before it checks who is asking, so with the
+// instructions missing the binding denies every request it matches.
 
-// scopeRules are the requests the scope policy sees: creates and updates of every kind the
-// operator manages and of events, one rule per API group and version in order of first appearance.
-// Its lease and the status of its instructions are left to RBAC.
+// scopeRules are the creates and updates of every managed kind and of events. The lease and the
+// instructions' status are left to RBAC.
 func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperations {
 	type groupVersion struct{ group, version string }
 	var order []groupVersion
@@ -67,8 +60,7 @@ func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperati
 	return out
 }
 
-// exactRules are the requests the exact policy sees: creates and updates of each managed object the
-// instructions flow into, by name, in the watch namespace.
+// exactRules are the creates and updates, by name, of each managed object the instructions flow into.
 func (s *Scope) exactRules() *admissionregistrationv1.MatchResources {
 	d := s.Descriptor
 	var rules []admissionregistrationv1.NamedRuleWithOperations
@@ -84,8 +76,8 @@ func (s *Scope) exactRules() *admissionregistrationv1.MatchResources {
 	}
 }
 
-// PolicyObjects are the scope policy and its binding, and when instructions flow into the managed
-// objects the exact policy and its binding, that confine the operator to s.
+// PolicyObjects are the scope policy and its binding and, when instructions flow into the managed
+// objects, the exact policy and its binding.
 func PolicyObjects(s *Scope) ([]runtime.Object, error) {
 	d := s.Descriptor
 	scope, exact := s.checks()
@@ -101,7 +93,6 @@ func PolicyObjects(s *Scope) ([]runtime.Object, error) {
 		return out, nil
 	}
 	deny := admissionregistrationv1.DenyAction
-	// The instructions kops writes are the params: without them, nothing it matches is admitted.
 	exactBinding, err := d.binding(d.ExactPolicyName(),
 		&admissionregistrationv1.ParamRef{Name: d.Instructions, Namespace: d.WatchNamespace, ParameterNotFoundAction: &deny}, s.exactProbeObject())
 	if err != nil {
@@ -113,10 +104,8 @@ func PolicyObjects(s *Scope) ([]runtime.Object, error) {
 		exactBinding), nil
 }
 
-// exactProbeObject is the object channels asks the API server to create, as the operator, to prove
-// the exact policy enforced: the first managed object the instructions flow into, by its name (the
-// scope policy admits that), with a smallest valid body and a label kops never renders (the exact
-// policy refuses it, or refuses anything while the instructions are missing).
+// exactProbeObject is the enforcement probe of the exact policy: a managed object's name, which the
+// scope policy admits, with a label kops never renders, which the exact policy must refuse.
 func (s *Scope) exactProbeObject() map[string]interface{} {
 	for _, o := range s.Objects {
 		if !o.bindsParams(s.Params) {
@@ -164,8 +153,8 @@ func (d *Descriptor) policy(name string, match *admissionregistrationv1.MatchRes
 	}
 }
 
-// binding binds the policy name, carrying the probe channels runs (a dry-run create of probe as the
-// operator, until the server denies it by this policy) before it applies what the policy confines.
+// binding carries the probe channels dry-runs as the operator, until the server denies it, before
+// it applies what the policy confines.
 func (d *Descriptor) binding(name string, params *admissionregistrationv1.ParamRef, probe map[string]interface{}) (*admissionregistrationv1.ValidatingAdmissionPolicyBinding, error) {
 	annotation, err := (&channelsapi.EnforcementProbe{User: d.Username(), Object: probe}).Encode()
 	if err != nil {
@@ -183,7 +172,6 @@ func (d *Descriptor) binding(name string, params *admissionregistrationv1.ParamR
 	}, nil
 }
 
-// validations guard each check by its resource (and namespace), so a check applies to its kind only.
 func validations(checks []check) []admissionregistrationv1.Validation {
 	var out []admissionregistrationv1.Validation
 	for _, c := range checks {
@@ -205,7 +193,6 @@ func namedRule(group, version string, names []string, resources ...string) admis
 		}}
 }
 
-// PolicyManifest is PolicyObjects as a YAML stream.
 func PolicyManifest(s *Scope) ([]byte, error) {
 	objects, err := PolicyObjects(s)
 	if err != nil {

@@ -26,58 +26,37 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Prerequisites are objects an addon's own pods need that no operator may write: the ClusterRole
-// a metrics server reads nodes with, its bindings, the APIService that routes an API to its
-// Service. kops renders them (Descriptor.Prerequisites) and writes them in an addon of its own,
-// applied before the operator's (PrerequisitesAddon); the operator holds no right on any of them.
-// validatePrerequisites refuses whatever would hand them to the operator or let them grant more
-// than reading:
-//
-//   - only the kinds of prerequisiteKinds, each object once, named, in no namespace but a
-//     RoleBinding's and a PodDisruptionBudget's (the watch namespace);
-//   - no right of the operator, of any verb, on a prerequisite's resource;
-//   - a binding binds only ServiceAccounts the operator manages (the addon's pods), never the
-//     operator's own identity nor a group, to a role that is itself a prerequisite or one of
-//     readOnlyBuiltInRoles;
-//   - a ClusterRole grants only get, list and watch, without wildcards, nothing on secrets, and
-//     aggregates no other role;
-//   - an APIService routes only to a Service the operator manages, whose every field the exact
-//     admission policy fixes;
-//   - a PodDisruptionBudget is named for a workload the operator manages and selects by
-//     matchLabels alone, never everything. The descriptor does not hold the workload's selector,
-//     so Validate requires only that much; ScopeFromManifest, which holds the workload as
-//     rendered, requires the budget's matchLabels to equal the workload's spec.selector.matchLabels.
+// Prerequisites are objects an addon's pods need that no operator may write (a ClusterRole, its
+// bindings, an APIService). kops writes them in an addon of its own applied before the operator's,
+// and the operator holds no right on them. validatePrerequisites refuses whatever would hand them
+// to the operator or let them grant more than reading: bindings only of the addon's own
+// ServiceAccounts (never the operator or a group) to prerequisite or read-only built-in roles;
+// roles with only get, list and watch; APIServices routing only to a managed Service; budgets
+// selecting only their workload's pods.
 
-// prerequisiteKinds are the kinds a prerequisite may have, by apiVersion/kind, with their resource.
+// prerequisiteKinds maps apiVersion/kind to group and resource.
 var prerequisiteKinds = map[string][2]string{
 	"rbac.authorization.k8s.io/v1/ClusterRole":        {"rbac.authorization.k8s.io", "clusterroles"},
 	"rbac.authorization.k8s.io/v1/ClusterRoleBinding": {"rbac.authorization.k8s.io", "clusterrolebindings"},
 	"rbac.authorization.k8s.io/v1/RoleBinding":        {"rbac.authorization.k8s.io", "rolebindings"},
 	"apiregistration.k8s.io/v1/APIService":            {"apiregistration.k8s.io", "apiservices"},
-	// A budget grants nothing: it bounds how many of the addon's pods an eviction may take, so
-	// that draining nodes leaves the addon running. kops keeps it in every mode.
+	// A budget grants nothing; it keeps draining nodes from taking the addon down.
 	"policy/v1/PodDisruptionBudget": {"policy", "poddisruptionbudgets"},
 }
 
-// namespacedPrerequisites are the prerequisite kinds that live in the watch namespace.
 var namespacedPrerequisites = map[string]bool{"RoleBinding": true, "PodDisruptionBudget": true}
 
-// readOnlyBuiltInRoles are roles Kubernetes creates that a prerequisite binding may name: each
-// grants no write to a stored object. system:auth-delegator creates TokenReviews and
-// SubjectAccessReviews (an aggregated API server asking the API server who a caller is and what
-// it may do); extension-apiserver-authentication-reader (a Role in kube-system) reads the
-// ConfigMap holding the client CA such a server checks callers with.
+// readOnlyBuiltInRoles are built-in roles a prerequisite binding may name; none writes a stored
+// object. An aggregated API server needs both to authenticate and authorize its callers.
 var readOnlyBuiltInRoles = map[string]bool{
 	"ClusterRole/system:auth-delegator":              true,
 	"Role/extension-apiserver-authentication-reader": true,
 }
 
-// PrerequisitesAddon names the addon kops writes the prerequisites in.
 func (d *Descriptor) PrerequisitesAddon() string {
 	return "prerequisites." + strings.TrimPrefix(d.AddonName, "operator.")
 }
 
-// PrerequisiteObjects are the prerequisites as JSON maps, in the descriptor's order.
 func (d *Descriptor) PrerequisiteObjects() ([]map[string]interface{}, error) {
 	var out []map[string]interface{}
 	for i, o := range d.Prerequisites {
@@ -91,8 +70,7 @@ func (d *Descriptor) PrerequisiteObjects() ([]map[string]interface{}, error) {
 	return out, nil
 }
 
-// unstructuredDropEmpty removes what a typed object marshals without being set (a null
-// creationTimestamp), so that the written object holds only what the descriptor says.
+// unstructuredDropEmpty removes the null creationTimestamp a typed object marshals.
 func unstructuredDropEmpty(obj map[string]interface{}) {
 	if md, ok := obj["metadata"].(map[string]interface{}); ok && md["creationTimestamp"] == nil {
 		delete(md, "creationTimestamp")
@@ -146,10 +124,9 @@ func (d *Descriptor) validatePrerequisites() []string {
 	return problems
 }
 
-// readOnlyRules refuses a rule granting more than get, list and watch, any wildcard, any rule on
-// secrets (reading every Secret is reading every ServiceAccount's token), and an aggregationRule:
-// the controller would fill the role with the rules of every ClusterRole its selector matches
-// (kubernetes.io/bootstrapping: rbac-defaults holds cluster-admin's), which no check here sees.
+// readOnlyRules refuses more than get, list and watch, wildcards, secrets (reading every Secret
+// is reading every ServiceAccount's token) and an aggregationRule, which could pull in
+// cluster-admin's rules where no check here sees them.
 func readOnlyRules(where string, obj map[string]interface{}) []string {
 	var problems []string
 	if _, ok := obj["aggregationRule"]; ok {
@@ -177,7 +154,7 @@ func readOnlyRules(where string, obj map[string]interface{}) []string {
 }
 
 // bindingProblems refuses a binding of anything but the addon's own ServiceAccounts, or to a role
-// that is neither a prerequisite nor read-only and built in.
+// that is neither a prerequisite nor in readOnlyBuiltInRoles.
 func (d *Descriptor) bindingProblems(where string, obj map[string]interface{}, objects []map[string]interface{}) []string {
 	var problems []string
 	managed := map[string]bool{}
@@ -215,8 +192,6 @@ func (d *Descriptor) bindingProblems(where string, obj map[string]interface{}, o
 	return append(problems, fmt.Sprintf("%s.roleRef: %s %q is neither a prerequisite ClusterRole nor a read-only built-in role", where, refKind, refName))
 }
 
-// apiServiceProblems refuses an APIService that routes anywhere but to a Service the operator
-// manages in the watch namespace.
 func (d *Descriptor) apiServiceProblems(where string, obj map[string]interface{}) []string {
 	spec, _ := obj["spec"].(map[string]interface{})
 	service, _ := spec["service"].(map[string]interface{})
@@ -230,10 +205,9 @@ func (d *Descriptor) apiServiceProblems(where string, obj map[string]interface{}
 	return []string{fmt.Sprintf("%s.spec.service: %s/%s: must be a Service the operator manages in %s", where, namespace, name, d.WatchNamespace)}
 }
 
-// budgetProblems refuses a PodDisruptionBudget that is not named for a workload the operator
-// manages (a Deployment or DaemonSet of Managed) or whose selector could reach other pods: one
-// with matchExpressions, or without matchLabels (an empty selector selects every pod of the
-// namespace). checkBudgetSelectors compares the matchLabels with the workload's as rendered.
+// budgetProblems refuses a budget not named for a managed workload, or whose selector could reach
+// other pods. The descriptor lacks the workload's selector; checkBudgetSelectors compares it once
+// rendered.
 func (d *Descriptor) budgetProblems(where string, obj map[string]interface{}) []string {
 	var problems []string
 	md, _ := obj["metadata"].(map[string]interface{})
@@ -252,7 +226,6 @@ func (d *Descriptor) budgetProblems(where string, obj map[string]interface{}) []
 	return problems
 }
 
-// budgetWorkload is the managed Deployment or DaemonSet a budget named name is for, or nil.
 func (d *Descriptor) budgetWorkload(name string) *operator.Managed {
 	for i, m := range d.Managed {
 		if (m.Kind == "Deployment" || m.Kind == "DaemonSet") && m.Name == name {
@@ -262,8 +235,7 @@ func (d *Descriptor) budgetWorkload(name string) *operator.Managed {
 	return nil
 }
 
-// checkBudgetSelectors requires each prerequisite PodDisruptionBudget to select exactly the pods
-// of its workload as rendered: its matchLabels equal to the workload's spec.selector.matchLabels.
+// checkBudgetSelectors requires each budget's matchLabels to equal its rendered workload's.
 func (s *Scope) checkBudgetSelectors() error {
 	objects, err := s.Descriptor.PrerequisiteObjects()
 	if err != nil {
@@ -295,7 +267,6 @@ func (s *Scope) checkBudgetSelectors() error {
 	return nil
 }
 
-// selectorLabels is obj's spec.selector.matchLabels.
 func selectorLabels(obj map[string]interface{}) map[string]string {
 	spec, _ := obj["spec"].(map[string]interface{})
 	selector, _ := spec["selector"].(map[string]interface{})

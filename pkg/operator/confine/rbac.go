@@ -27,10 +27,8 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// RBACObjects generates, for each namespace in Rights (in order of first appearance), a Role
-// holding that namespace's rules in table order and a RoleBinding granting it to the operator's
-// ServiceAccount. Only namespaced objects are produced: a ClusterRoleBinding would grant the
-// rights in every namespace.
+// RBACObjects returns a Role and RoleBinding per namespace of Rights, in order of first
+// appearance. Nothing is cluster-scoped: a ClusterRoleBinding would grant the rights everywhere.
 func (d *Descriptor) RBACObjects() []runtime.Object {
 	var namespaces []string
 	rules := map[string][]rbacv1.PolicyRule{}
@@ -60,8 +58,8 @@ func (d *Descriptor) RBACObjects() []runtime.Object {
 	return objects
 }
 
-// RBACManifest is RBACObjects as a YAML stream, "---" separated with sorted keys, so the addon
-// manifest (and its hash) only changes when Rights does.
+// RBACManifest is RBACObjects as a YAML stream with sorted keys, so the addon's hash only changes
+// when Rights does.
 func (d *Descriptor) RBACManifest() ([]byte, error) {
 	return manifest(d.RBACObjects())
 }
@@ -81,8 +79,7 @@ func manifest(objects []runtime.Object) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// marshalWithoutStatus renders an object as YAML without the empty status that typed structs carry:
-// status is the server's to write, never part of a manifest.
+// marshalWithoutStatus drops the empty status typed structs carry.
 func marshalWithoutStatus(obj runtime.Object) ([]byte, error) {
 	j, err := json.Marshal(obj)
 	if err != nil {

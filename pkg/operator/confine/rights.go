@@ -24,9 +24,8 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Right is one grant to the operator's ServiceAccount: Verbs on Resources of APIGroup in
-// Namespace, limited to ResourceNames when set. Why is shown in the documentation, so every right
-// has to justify itself where reviewers look.
+// Right is one grant to the operator's ServiceAccount. Why is shown in the documentation, so every
+// right justifies itself where reviewers look.
 type Right struct {
 	Namespace     string // the descriptor's WatchNamespace or Namespace; no cluster-scoped rights
 	APIGroup      string // "" is the core group
@@ -36,8 +35,7 @@ type Right struct {
 	Why           string
 }
 
-// PolicyRule is the RBAC rule for r. Slices are copied so callers cannot change Rights through
-// the generated objects.
+// PolicyRule copies the slices so callers cannot change Rights through the generated objects.
 func (r Right) PolicyRule() rbacv1.PolicyRule {
 	return rbacv1.PolicyRule{
 		APIGroups:     []string{r.APIGroup},
@@ -47,16 +45,14 @@ func (r Right) PolicyRule() rbacv1.PolicyRule {
 	}
 }
 
-// writeVerbs change objects; readVerbs do not.
 var (
 	writeVerbs = map[string]bool{"create": true, "update": true, "patch": true}
 	readVerbs  = map[string]bool{"get": true, "list": true, "watch": true}
 )
 
-// validateRights is an allow-list for the rights table: read and write verbs only (no delete, no
-// wildcard, no escalate or impersonate), in the operator's two namespaces, and in the watch
-// namespace writes only to what the admission policy confines (the managed kinds, events) or to
-// the status of the operator's instructions. A right outside it would be a write no policy sees.
+// validateRights allows read and write verbs only (no delete, wildcard, escalate or impersonate),
+// in the operator's two namespaces, and in the watch namespace writes only to what the admission
+// policy confines or to the instructions' status: any other write no policy would see.
 func (d *Descriptor) validateRights() []string {
 	writable := map[[2]string]bool{{"", "events"}: true, {"events.k8s.io", "events"}: true, {d.CRD.Group, d.CRD.Resource + "/status"}: true}
 	for _, m := range d.Managed {
@@ -97,9 +93,7 @@ func (d *Descriptor) validateRights() []string {
 	return problems
 }
 
-// OwnNamespaceRights are the rights every operator has in its own namespace, and the only ones:
-// its events, and its one leader-election lease (created when missing, since create cannot be
-// limited by name, then read and renewed by name).
+// OwnNamespaceRights are the only rights an operator has in its own namespace.
 func OwnNamespaceRights(n operator.Names) []Right {
 	events := []string{"create", "patch"}
 	return []Right{

@@ -24,33 +24,29 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Scope is what the operator may write: the managed objects as kops itself renders them for this
-// cluster, each compared whole by the admission policy (see exact.go).
+// Scope is what the operator may write: the managed objects as kops renders them for this cluster.
 type Scope struct {
 	Descriptor *Descriptor
-	// Objects are the managed objects in the order of Descriptor.Managed.
+	// Objects are in the order of Descriptor.Managed.
 	Objects []*ScopeObject
-	// Params are the instructions' fields bound into the objects.
-	Params []Param
+	Params  []Param
 }
 
 // ScopeObject is one managed object as rendered, and its literal for the policy.
 type ScopeObject struct {
 	operator.Managed
-	// Rendered is the object kops renders, kops's channels metadata included.
+	// Rendered includes channels' metadata.
 	Rendered map[string]interface{}
-	// body maps each top-level key the object's kind compares (spec, data, ...) to its literal.
+	// body maps each compared top-level key (spec, data, ...) to its literal.
 	body map[string]string
-	// free are, per top-level key, the keys below it the literal leaves to others.
+	// free are, per top-level key, the keys the literal leaves to others.
 	free map[string][]string
-	// labels and annotations are the rendered metadata without kops's channels metadata, which is
-	// channels' to set and keep.
+	// labels and annotations exclude channels' metadata.
 	labels, annotations map[string]string
 }
 
-// ScopeFromManifest picks d's managed objects out of a rendered manifest; see Scope. A manifest
-// rendered from the instructions with every param replaced by its marker says where the params
-// flow; without params (the operator's own check of what it renders) marked is manifest.
+// ScopeFromManifest picks d's managed objects out of manifest. marked is the same rendering with
+// every param replaced by its marker; without params it is manifest.
 func (d *Descriptor) ScopeFromManifest(manifest, marked []byte, params []Param) (*Scope, error) {
 	objects, err := d.ManagedObjects(manifest)
 	if err != nil {
@@ -105,7 +101,6 @@ func newScopeObject(m operator.Managed, rendered, marked map[string]interface{},
 	return o, nil
 }
 
-// without is v (a map) without the keys, or v itself.
 func without(v interface{}, keys []string) interface{} {
 	m, ok := v.(map[string]interface{})
 	if !ok || len(keys) == 0 {

@@ -23,13 +23,11 @@ import (
 	"strings"
 )
 
-// A shape is an allow-list for one value of a decoded YAML object: it returns a problem, with its
-// field path, for everything about v it does not allow. Anything a shape does not name is refused,
-// so a field Kubernetes adds tomorrow is refused until someone allows it here.
+// A shape is an allow-list for one value of a decoded YAML object, returning every problem with
+// its field path. Anything unnamed is refused, so a field Kubernetes adds tomorrow is refused
+// until someone allows it here.
 type shape func(path string, v interface{}) []string
 
-// fields allows an object with exactly the named keys (each checked by its shape); required keys
-// must be present.
 func fields(allowed map[string]shape, required ...string) shape {
 	return func(path string, v interface{}) []string {
 		m, ok := v.(map[string]interface{})
@@ -78,7 +76,6 @@ func stringMap(allowed map[string]string) shape {
 	}
 }
 
-// anyStringMap allows any map of strings (labels and annotations no one acts on).
 func anyStringMap(path string, v interface{}) []string {
 	m, ok := v.(map[string]interface{})
 	if !ok {
@@ -106,7 +103,6 @@ func listOf(elem shape) shape {
 	}
 }
 
-// oneOf allows exactly the given scalar values.
 func oneOf(values ...interface{}) shape {
 	return func(path string, v interface{}) []string {
 		for _, want := range values {
@@ -118,7 +114,6 @@ func oneOf(values ...interface{}) shape {
 	}
 }
 
-// literal shows a value as it would be written in YAML's flow style: strings quoted.
 func literal(v interface{}) string {
 	if s, ok := v.(string); ok {
 		return fmt.Sprintf("%q", s)
@@ -148,7 +143,6 @@ func anyBool(path string, v interface{}) []string {
 	return nil
 }
 
-// intIn allows a whole number in [min, max].
 func intIn(min, max int64) shape {
 	return func(path string, v interface{}) []string {
 		n, ok := number(v)
@@ -159,7 +153,6 @@ func intIn(min, max int64) shape {
 	}
 }
 
-// intOrString allows a port number or name.
 func intOrString(path string, v interface{}) []string {
 	if _, ok := v.(string); ok {
 		return nil
@@ -167,7 +160,6 @@ func intOrString(path string, v interface{}) []string {
 	return intIn(1, 65535)(path, v)
 }
 
-// quantity allows a resource quantity as Kubernetes writes it, a string or a number.
 func quantity(path string, v interface{}) []string {
 	if _, ok := number(v); ok {
 		return nil
@@ -175,7 +167,6 @@ func quantity(path string, v interface{}) []string {
 	return anyString(path, v)
 }
 
-// containing allows a list of strings that holds every one of want.
 func containing(want ...string) shape {
 	return func(path string, v interface{}) []string {
 		if problems := listOf(anyString)(path, v); len(problems) > 0 {
