@@ -27,36 +27,29 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Addon is one operator as the runtime runs it: its descriptor, and how it reads and renders the
-// spec S of its custom resource. Everything else (one informer per object, by name; the queue; what
-// was applied; server-side apply; status; events; the lease; the probes) is the runtime's, the same
-// for every operator, so an operator's main is its Addon and its flags.
+// Addon is what is specific to one operator: its descriptor and how it renders the spec S of its
+// custom resource.
 type Addon[S comparable] struct {
 	Descriptor *operator.Descriptor
-	// Render is the addon's one renderer, the one kops renders with too: the manifest holding the
-	// managed objects for spec.
+	// Render is the renderer kops uses too; its manifest holds the managed objects for spec.
 	Render func(spec S) ([]byte, error)
-	// Check refuses a spec the CRD admits but the operator must not apply (nil: none). Whoever may
-	// write the custom resource could hand the operator anything the CRD admits.
+	// Check refuses a spec the CRD admits but the operator must not apply; nil accepts any.
+	// Whoever may write the custom resource could hand the operator anything the CRD admits.
 	Check func(spec S) error
-	// CheckApply refuses to apply managed object m as rendered for spec, given what the server holds
-	// (cached, nil when there is none): CoreDNS's Service may not move its cluster IP. Nil: none.
+	// CheckApply refuses to apply m given the cached current object (nil if absent); nil accepts any.
 	CheckApply func(spec S, m operator.Managed, cached *unstructured.Unstructured) error
 }
 
-// FieldManager is the operator's server-side apply field manager: its Deployment's name, the one
-// the admission policy's events and leases name too.
+// FieldManager is the operator's server-side apply field manager: its Deployment's name.
 func (a *Addon[S]) FieldManager() string { return a.Descriptor.DeploymentName }
 
-// managed is one object the operator writes, with its API resource.
 type managed struct {
 	operator.Managed
 	gvr schema.GroupVersionResource
 }
 
-// applyRank orders what a workload runs as, mounts and is reached by before the workload itself;
-// workloads (kinds with a pod template) come last, in a phase of their own, so that their new
-// pods find their configuration.
+// applyRank puts workloads last, in a phase of their own, so their new pods find their
+// configuration.
 var applyRank = map[string]int{"ServiceAccount": 0, "ConfigMap": 1, "Service": 2}
 
 func rank(kind string) int {
@@ -69,8 +62,7 @@ func rank(kind string) int {
 	return len(applyRank)
 }
 
-// managedObjects are d's managed objects in apply order, and the phases they are applied in (indexes
-// into them): everything but the workloads together, then the workloads.
+// managedObjects returns d's managed objects in apply order and the phases, as indexes into them.
 func managedObjects(d *operator.Descriptor) ([]managed, [][]int, error) {
 	var out []managed
 	for _, m := range d.Managed {
@@ -92,17 +84,15 @@ func managedObjects(d *operator.Descriptor) ([]managed, [][]int, error) {
 	return out, phases, nil
 }
 
-// Objects renders spec and returns the managed objects, in apply order, each as the operator
-// applies it: the rest of the rendering (what kops writes beside the operator) is outside the
-// operator's scope and rights.
+// Objects renders spec and returns the managed objects in apply order; the rest of the rendering
+// is outside the operator's rights.
 func (a *Addon[S]) Objects(spec S) ([]*unstructured.Unstructured, error) {
 	d := a.Descriptor
 	manifest, err := a.Render(spec)
 	if err != nil {
 		return nil, err
 	}
-	// The same decoding and checks the policy is derived from: a rendering the policy could not be
-	// derived from is not applied.
+	// The same checks the policy is derived with: what it could not confine is not applied.
 	rendered, err := d.ManagedObjects(manifest)
 	if err != nil {
 		return nil, err
@@ -118,8 +108,7 @@ func (a *Addon[S]) Objects(spec S) ([]*unstructured.Unstructured, error) {
 	out := make([]*unstructured.Unstructured, 0, len(objects))
 	for _, m := range objects {
 		u := byKey[m.Kind+"/"+m.Name]
-		// The metadata kops's channels sets (the addon label, the handover annotation) is left to
-		// channels: applying it would flip the label back after a handover.
+		// Channels' metadata is left to channels: applying it would flip the label back after a handover.
 		labels, annotations := u.GetLabels(), u.GetAnnotations()
 		for _, k := range operator.ChannelsLabels {
 			delete(labels, k)

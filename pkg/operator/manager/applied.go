@@ -25,11 +25,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// appliedState remembers, per managed object, what this process last applied successfully: the
-// hash of the rendered object and the resourceVersion the server answered. An object whose
-// rendering has not changed and whose cached copy is still that resourceVersion is not applied
-// again; any other write to it (an admin's edit, a deletion, another manager) gives it a new
-// resourceVersion, so it is applied again. A resync forgets everything.
+// appliedState remembers, per managed object, the hash of the last rendering applied and the
+// resourceVersion the server answered. Any other write changes the resourceVersion, so the object
+// is applied again.
 type appliedState struct {
 	mu     sync.Mutex
 	record map[string]appliedRecord
@@ -43,8 +41,7 @@ func newAppliedState() *appliedState {
 	return &appliedState{record: map[string]appliedRecord{}}
 }
 
-// upToDate says whether key needs no apply: the same rendering was applied and the cache still
-// holds the object that apply returned.
+// upToDate reports whether the same rendering was applied and the cache still holds what it returned.
 func (s *appliedState) upToDate(key, hash string, cached *unstructured.Unstructured) bool {
 	if cached == nil {
 		return false
@@ -55,21 +52,18 @@ func (s *appliedState) upToDate(key, hash string, cached *unstructured.Unstructu
 	return ok && r.hash == hash && r.resourceVersion == cached.GetResourceVersion()
 }
 
-// applied records a successful apply of key.
 func (s *appliedState) applied(key, hash, resourceVersion string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.record[key] = appliedRecord{hash: hash, resourceVersion: resourceVersion}
 }
 
-// forget makes the next reconcile apply key again.
 func (s *appliedState) forget(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.record, key)
 }
 
-// objectHash is the SHA-256 of the object's JSON (encoding/json sorts map keys).
 func objectHash(u *unstructured.Unstructured) (string, error) {
 	data, err := json.Marshal(u.Object)
 	if err != nil {

@@ -29,15 +29,13 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// rendering is the rendering of one spec, kept so that a reconcile without a spec change (drift,
-// the workload's status) renders and decodes nothing.
+// rendering is kept so that a reconcile without a spec change renders nothing.
 type rendering[S comparable] struct {
 	spec    S
 	objects []*unstructured.Unstructured
 	hashes  []string
 }
 
-// render returns the managed objects for spec, from the last rendering when spec is the same.
 func (c *Controller[S]) render(spec S) (*rendering[S], error) {
 	if c.last != nil && c.last.spec == spec {
 		return c.last, nil
@@ -56,11 +54,8 @@ func (c *Controller[S]) render(spec S) (*rendering[S], error) {
 	return r, nil
 }
 
-// apply server-side applies the managed objects whose rendering changed since this process last
-// applied them or that someone else changed since (appliedState), phase by phase, the objects of
-// a phase concurrently, and returns what went wrong with each. With nothing changed it sends no
-// request. Events on owner, the custom resource, say what the server changed, what was taken
-// over and what was refused.
+// apply server-side applies, phase by phase, the objects that are not upToDate and returns an
+// error per failed object. Events on owner say what changed, was taken over or was refused.
 func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructured, spec S) []error {
 	r, err := c.render(spec)
 	if err != nil {
@@ -115,20 +110,18 @@ func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructu
 	return errs
 }
 
-// describe names a managed object as events and errors do.
 func (c *Controller[S]) describe(m managed) string {
 	return m.Kind + " " + c.addon.Descriptor.WatchNamespace + "/" + m.Name
 }
 
-// applyOne applies one object, records it as applied, and says whether the server changed it
-// (an apply that changes nothing keeps the object's resourceVersion).
+// applyOne reports whether the server changed the object.
 func (c *Controller[S]) applyOne(ctx context.Context, m managed, obj *unstructured.Unstructured, hash string, cached *unstructured.Unstructured) (bool, error) {
 	d := c.addon.Descriptor
 	client := c.client.Resource(m.gvr).Namespace(d.WatchNamespace)
 	got, err := client.Apply(ctx, m.Name, obj, metav1.ApplyOptions{FieldManager: c.addon.FieldManager(), Force: true})
 	if denial, ok := channelsapi.AsPolicyDenial(err); ok && cached != nil && denial.Policy == d.ExactPolicyName() {
-		// Someone added to the object what kops does not render (an apply cannot remove fields
-		// others own), so the merge is refused: the object is replaced by exactly the rendering.
+		// Fields another manager added cannot be removed by an apply, and the exact policy refuses
+		// the merge, so the object is replaced by exactly the rendering.
 		exact := &unstructured.Unstructured{Object: operator.ExactWrite(m.Kind, obj.Object, cached.Object)}
 		got, err = client.Update(ctx, exact, metav1.UpdateOptions{FieldManager: c.addon.FieldManager()})
 	}

@@ -25,20 +25,17 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Command is the command line every operator has, parsed.
 type Command struct {
 	Options
-	// Kubeconfig is the kubeconfig file; empty means the in-cluster service account.
+	// Kubeconfig empty means the in-cluster service account.
 	Kubeconfig string
-	// ProbeAddress is where /healthz and /readyz are served; empty serves none.
+	// ProbeAddress serves /healthz and /readyz; empty serves none.
 	ProbeAddress string
 
 	watchNamespace string
 }
 
-// NewFlagSet returns the flags every operator of d has (klog's included), writing into cmd; the
-// operator adds its own before parsing with Parse. It reads nothing else: the host name default of
-// the identity is the binary's business.
+// NewFlagSet returns the flags every operator of d has, klog's included, writing into cmd.
 func NewFlagSet(d *operator.Descriptor, cmd *Command) *flag.FlagSet {
 	*cmd = Command{Options: DefaultOptions(d), ProbeAddress: ":8081"}
 	opts := &cmd.Options
@@ -57,8 +54,7 @@ func NewFlagSet(d *operator.Descriptor, cmd *Command) *flag.FlagSet {
 	return fs
 }
 
-// Parse parses args with fs (from NewFlagSet) and refuses what the operator cannot do: another
-// watch namespace (its rights are in one), arguments that are not flags.
+// Parse refuses another watch namespace (the operator's rights are in one) and positional arguments.
 func (cmd *Command) Parse(d *operator.Descriptor, fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -37,13 +37,12 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Controller watches the operator's custom resource and the objects rendered from it, each by
-// name, and reconciles them into the rendering of its spec.
+// Controller watches the custom resource and its managed objects, each by name, and reconciles
+// them into the rendering of its spec.
 type Controller[S comparable] struct {
 	addon  Addon[S]
 	client dynamic.Interface
-	// key is the work queue's only key, the custom resource's namespace/name: there is one custom
-	// resource and every watched object belongs to it.
+	// key is the queue's only key: every watched object belongs to the one custom resource.
 	key      string
 	resource schema.GroupVersionResource
 	managed  []managed
@@ -51,22 +50,18 @@ type Controller[S comparable] struct {
 	queue    workqueue.TypedRateLimitingInterface[string]
 	informer map[schema.GroupVersionResource]cache.SharedIndexInformer
 	onSynced func()
-	// applied is what this process last applied of each managed object; last is the last spec it
-	// rendered (only the reconcile goroutine touches it).
+	// applied and last are touched only by the reconcile goroutine.
 	applied *appliedState
 	last    *rendering[S]
-	// events records on the custom resource; nil records nothing.
+	// events may be nil.
 	events record.EventRecorder
 }
 
-// resyncPeriod is how often every managed object is applied again even though nothing was seen to
-// change it: a safety net, since every change the operator must undo comes as a watch event.
+// resyncPeriod is a safety net: every change the operator must undo comes as a watch event.
 const resyncPeriod = 10 * time.Minute
 
-// namedInformer caches the one object name of resource: it lists and watches with fieldSelector
-// metadata.name, the only way Kubernetes authorizes a list or watch limited by resourceNames. It
-// is built on client-go's cache package and the dynamic client alone: the dynamic informer factory
-// links client-go's typed clientset and informers for every API group (see the package comment).
+// namedInformer lists and watches one object with fieldSelector metadata.name, the only way
+// Kubernetes authorizes a list or watch limited by resourceNames.
 func namedInformer(resource dynamic.ResourceInterface, name string) cache.SharedIndexInformer {
 	selector := fields.OneTermEqualSelector("metadata.name", name).String()
 	lw := &cache.ListWatch{
@@ -82,9 +77,8 @@ func namedInformer(resource dynamic.ResourceInterface, name string) cache.Shared
 	return cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, resyncPeriod, cache.Indexers{})
 }
 
-// NewController sets up one informer per watched object, each listing and watching only its one
-// name (fieldSelector metadata.name), so the rights need not allow listing the watch namespace.
-// Events are recorded with events (nil: none).
+// NewController sets up one informer per watched object, so the rights need not allow listing the
+// watch namespace. events may be nil.
 func NewController[S comparable](client dynamic.Interface, events record.EventRecorder, addon Addon[S]) (*Controller[S], error) {
 	d := addon.Descriptor
 	objects, phases, err := managedObjects(d)
@@ -108,12 +102,10 @@ func NewController[S comparable](client dynamic.Interface, events record.EventRe
 		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc: func(any) { c.queue.Add(c.key) },
 			UpdateFunc: func(old, new any) {
-				// The operator's own status writes change the custom resource without a new
-				// generation; reconciling after each would double every reconcile.
+				// Skip the operator's own status writes, which would double every reconcile.
 				if gvr == c.resource && sameGeneration(old, new) {
 					return
 				}
-				// A resync (the same object again) applies the managed object again.
 				if gvr != c.resource && sameResourceVersion(old, new) {
 					c.applied.forget(appliedKey(gvr, name))
 				}
@@ -130,7 +122,6 @@ func NewController[S comparable](client dynamic.Interface, events record.EventRe
 	return c, nil
 }
 
-// Run starts the informers, waits for their caches and reconciles until ctx ends.
 func (c *Controller[S]) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	defer c.queue.ShutDown()
@@ -189,10 +180,9 @@ func (c *Controller[S]) cached(gvr schema.GroupVersionResource, name string) (*u
 	return u, nil
 }
 
-// Reconcile applies the rendering of the custom resource's spec and writes its status. Every
-// problem is reported on the status; an error it returns is retried with the queue's exponential
-// backoff (up to about 17 minutes between tries), since a refusal may end without a new spec (kops
-// re-applying the rights or the policy, an admin deleting a managed object).
+// Reconcile applies the rendering of the spec and writes the status, which reports every problem.
+// A returned error is retried with backoff, since a refusal may end without a new spec (kops
+// re-applying the rights or the policy).
 func (c *Controller[S]) Reconcile(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	kind := c.addon.Descriptor.CRD.Kind
@@ -230,8 +220,7 @@ func (c *Controller[S]) Reconcile(ctx context.Context) error {
 	return nil
 }
 
-// workloadObject is the managed workload the status reports on: the first managed object with a
-// pod template.
+// workloadObject is the first managed object with a pod template.
 func (c *Controller[S]) workloadObject() (managed, bool) {
 	for _, m := range c.managed {
 		if rank(m.Kind) > len(applyRank) {
@@ -241,7 +230,6 @@ func (c *Controller[S]) workloadObject() (managed, bool) {
 	return managed{}, false
 }
 
-// workload is the state of the managed workload as cached.
 func (c *Controller[S]) workload() (workload, error) {
 	m, ok := c.workloadObject()
 	if !ok {
@@ -258,7 +246,6 @@ func (c *Controller[S]) workload() (workload, error) {
 	return w, nil
 }
 
-// absentWorkload is the state reported when the workload is not read: as if it did not exist.
 func (c *Controller[S]) absentWorkload() workload {
 	m, ok := c.workloadObject()
 	if !ok {
@@ -268,15 +255,13 @@ func (c *Controller[S]) absentWorkload() workload {
 	return w
 }
 
-// sameResourceVersion says whether an update is a resync: the informer handing the same object
-// again.
+// sameResourceVersion reports whether an update is a resync.
 func sameResourceVersion(old, new any) bool {
 	o, ok1 := old.(*unstructured.Unstructured)
 	n, ok2 := new.(*unstructured.Unstructured)
 	return ok1 && ok2 && o.GetResourceVersion() == n.GetResourceVersion()
 }
 
-// sameGeneration says whether an update left the object's generation (its spec) as it was.
 func sameGeneration(old, new any) bool {
 	o, ok1 := old.(*unstructured.Unstructured)
 	n, ok2 := new.(*unstructured.Unstructured)

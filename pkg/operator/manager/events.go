@@ -28,35 +28,30 @@ import (
 	"k8s.io/client-go/tools/record"
 )
 
-// Event reasons on the custom resource, what `kubectl describe` lists.
+// Event reasons on the custom resource.
 const (
-	// ReasonApplied (Normal): the operator applied objects whose rendering changed or that
-	// someone else had changed.
+	// ReasonApplied (Normal): objects were applied because their rendering or the server's copy changed.
 	ReasonApplied = "Applied"
-	// ReasonAdopted (Normal): the operator took over an object it had not applied before (kops's
-	// built-in addon's, on handover).
+	// ReasonAdopted (Normal): an object another field manager wrote was taken over.
 	ReasonAdopted = "Adopted"
-	// ReasonApplyFailed (Warning): the server refused an apply, or the addon refused one
-	// (Addon.CheckApply).
+	// ReasonApplyFailed (Warning): the server or Addon.CheckApply refused an apply.
 	ReasonApplyFailed = "ApplyFailed"
-	// ReasonInvalidSpec (Warning): the spec cannot be rendered.
 	ReasonInvalidSpec = "InvalidSpec"
 )
 
-// newEventRecorder records core/v1 events as reporter, component and host alike: the one source
-// (and so reporting controller and instance) the admission policy allows, since an event naming a
-// host would speak for that node. Recording is asynchronous and ends with ctx. Leader election
-// records its events on the Lease with it too.
+// newEventRecorder records events with reporter as both component and host: the one source the
+// admission policy allows, since an event naming a host would speak for that node. Recording ends
+// with ctx.
 func newEventRecorder(ctx context.Context, client dynamic.Interface, reporter string) record.EventRecorder {
-	// Every object it records events on carries its kind (unstructured), so the scheme is empty.
+	// Objects are unstructured and carry their kind, so the scheme is empty.
 	scheme := runtime.NewScheme()
 	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
 	broadcaster.StartRecordingToSink(&eventSink{ctx: ctx, client: client})
 	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: reporter, Host: reporter})
 }
 
-// adoptedFrom names the field managers of an existing object the operator (fieldManager) has
-// never applied, or returns nil when the operator manages it already or it does not exist.
+// adoptedFrom returns the field managers of cached when fieldManager is not among them; nil when it
+// is or cached is nil.
 func adoptedFrom(cached *unstructured.Unstructured, fieldManager string) []string {
 	if cached == nil {
 		return nil
@@ -76,7 +71,6 @@ func adoptedFrom(cached *unstructured.Unstructured, fieldManager string) []strin
 	return others
 }
 
-// recordApplied records what one reconcile applied and took over on the custom resource.
 func (c *Controller[S]) recordApplied(owner *unstructured.Unstructured, applied []string, adopted map[string][]string) {
 	if c.events == nil {
 		return
@@ -91,7 +85,6 @@ func (c *Controller[S]) recordApplied(owner *unstructured.Unstructured, applied 
 	}
 }
 
-// recordFailure records a Warning on the custom resource.
 func (c *Controller[S]) recordFailure(owner *unstructured.Unstructured, reason string, err error) {
 	if c.events == nil {
 		return

@@ -31,9 +31,7 @@ import (
 
 var eventsGVR = schema.GroupVersionResource{Version: "v1", Resource: "events"}
 
-// eventSink writes the recorder's core/v1 events through the dynamic client, as client-go's typed
-// EventSinkImpl does through the typed one: the typed client links every API group's client
-// into the binary (see the package comment).
+// eventSink is client-go's EventSinkImpl over the dynamic client (see the package comment).
 type eventSink struct {
 	ctx    context.Context
 	client dynamic.Interface
@@ -57,7 +55,6 @@ func (s *eventSink) Update(e *corev1.Event) (*corev1.Event, error) {
 	return fromUnstructured(got, err)
 }
 
-// Patch sends the correlator's strategic merge patch (a repeat's count and last timestamp).
 func (s *eventSink) Patch(e *corev1.Event, data []byte) (*corev1.Event, error) {
 	got, err := s.client.Resource(eventsGVR).Namespace(e.Namespace).Patch(s.ctx, e.Name, types.StrategicMergePatchType, data, metav1.PatchOptions{})
 	return fromUnstructured(got, err)

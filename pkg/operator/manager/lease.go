@@ -34,26 +34,22 @@ import (
 
 var leasesGVR = schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}
 
-// leaseElector is leader election on a coordination.k8s.io/v1 Lease, as client-go's
-// leaderelection package does it (the same fields, the same rule: a lease is taken over once its
-// record has not changed for a lease duration as this replica observes it, so clocks need not
-// agree), through the dynamic client. client-go's package links the whole typed clientset and its
-// informers, which the operator otherwise does not need (see the package comment).
+// leaseElector is client-go's leaderelection over the dynamic client (see the package comment),
+// with the same fields and rule: a lease is taken over once its record has not changed for a lease
+// duration as this replica observes it, so clocks need not agree.
 type leaseElector struct {
 	leases                                  dynamic.ResourceInterface
 	name, identity                          string
 	leaseDuration, renewDeadline, retryTime time.Duration
 	events                                  record.EventRecorder // nil: none
 
-	// observed is the lease record (holder and renew time) last seen and observedAt when it was
-	// first seen; only the goroutine of run touches them.
+	// observed is the holder and renew time last seen, at observedAt; only run's goroutine touches them.
 	observed   string
 	observedAt time.Time
 }
 
-// run waits until it holds the lease, then runs lead with a context that ends when it stops
-// holding it, renewing the lease meanwhile. It returns when ctx ends (after releasing the lease)
-// or when a renewal fails for renewDeadline (lost), each time after lead has returned.
+// run runs lead while holding the lease. It returns after lead has returned, when ctx ends (after
+// releasing the lease) or when renewal fails for renewDeadline (lost).
 func (e *leaseElector) run(ctx context.Context, lead func(context.Context) error) (leadErr error, lost bool) {
 	logger := klog.FromContext(ctx)
 	for !e.tryAcquireOrRenew(ctx) {
@@ -84,7 +80,6 @@ func (e *leaseElector) run(ctx context.Context, lead func(context.Context) error
 	}
 }
 
-// renew tries to renew the lease every retryTime until it succeeds or renewDeadline passes.
 func (e *leaseElector) renew(ctx context.Context) bool {
 	deadline := time.Now().Add(e.renewDeadline)
 	for {
@@ -101,9 +96,8 @@ func (e *leaseElector) renew(ctx context.Context) bool {
 	}
 }
 
-// tryAcquireOrRenew takes the lease when it is free, expired or already this replica's, and says
-// whether this replica holds it now. Updates carry the resourceVersion read, so two replicas
-// cannot both win.
+// tryAcquireOrRenew reports whether this replica holds the lease now. Updates carry the
+// resourceVersion read, so two replicas cannot both win.
 func (e *leaseElector) tryAcquireOrRenew(ctx context.Context) bool {
 	logger := klog.FromContext(ctx)
 	now := time.Now()
@@ -163,7 +157,6 @@ func (e *leaseElector) tryAcquireOrRenew(ctx context.Context) bool {
 	return true
 }
 
-// acquired notes a lease just taken, and says so in an event on it, as client-go does.
 func (e *leaseElector) acquired(lease *unstructured.Unstructured, now time.Time, stamp string) {
 	e.observed, e.observedAt = e.identity+"|"+stamp, now
 	if e.events != nil {
@@ -171,7 +164,7 @@ func (e *leaseElector) acquired(lease *unstructured.Unstructured, now time.Time,
 	}
 }
 
-// release gives the lease up so that another replica takes over at once, if this one holds it.
+// release gives the lease up, if held, so that another replica takes over at once.
 func (e *leaseElector) release(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, e.renewDeadline)
 	defer cancel()

@@ -36,19 +36,16 @@ import (
 
 // Options are an operator's settings, from its flags.
 type Options struct {
-	// Namespace is where the operator runs and keeps its leader-election lease.
-	Namespace string
-	// LeaderElect makes the operator reconcile only while it holds its lease (Descriptor.LeaseName).
+	// Namespace holds the leader-election lease.
+	Namespace   string
 	LeaderElect bool
-	// Identity names this replica in the lease; empty is refused when LeaderElect is set.
-	Identity string
-	// LeaseDuration, RenewDeadline and RetryPeriod are the leader-election timings.
+	// Identity names this replica in the lease; required when LeaderElect is set.
+	Identity                                  string
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// ProbeListener serves /healthz and /readyz; nil serves none.
 	ProbeListener net.Listener
 }
 
-// DefaultOptions are the flags' defaults for the operator d describes.
 func DefaultOptions(d *operator.Descriptor) Options {
 	return Options{
 		Namespace:     d.Namespace,
@@ -59,8 +56,8 @@ func DefaultOptions(d *operator.Descriptor) Options {
 	}
 }
 
-// Run runs the operator until ctx ends (then it releases its lease and returns nil) or it loses
-// its lease (an error: another replica is in charge, and this process should restart).
+// Run runs the operator until ctx ends (returning nil after releasing its lease) or it loses its
+// lease (returning an error: the process should restart).
 func Run[S comparable](ctx context.Context, cfg *rest.Config, opts Options, addon Addon[S]) error {
 	logger := klog.FromContext(ctx)
 	d := addon.Descriptor
@@ -95,10 +92,8 @@ func Run[S comparable](ctx context.Context, cfg *rest.Config, opts Options, addo
 	if !opts.LeaderElect {
 		return run(ctx)
 	}
-	// A replica waiting for the lease is ready: with one replica and a rolling update, the new pod
-	// waits for the lease the old one holds, and the old one is only stopped once the new one is
-	// ready; a readiness that meant "leading" would stall every rollout of the operator for good.
-	// The leader is ready once its caches are synced.
+	// A replica waiting for the lease is ready: otherwise a rolling update's new pod, waiting for
+	// the old pod's lease, would never become ready and the rollout would stall.
 	ready.Store(true)
 	leading := run
 	run = func(ctx context.Context) error {
@@ -149,10 +144,9 @@ func probeServer(ready *atomic.Bool) *http.Server {
 	return &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 }
 
-// withRateLimit returns a copy of cfg with the operator's client rate limit. client-go's default
-// (5/s, bursts of 10) would queue the applies of a rollout's status events behind each other; it is
-// set here rather than by the command so that every caller of Run (the binary, the e2e tests and
-// benchmarks) runs the operator as it is shipped.
+// withRateLimit raises client-go's default rate limit, which would queue the applies of a
+// rollout's status events behind each other. It is set here, not by the command, so every caller
+// of Run runs the operator as shipped.
 func withRateLimit(cfg *rest.Config) *rest.Config {
 	out := rest.CopyConfig(cfg)
 	out.QPS, out.Burst = kubecfg.DefaultQPS, kubecfg.DefaultBurst

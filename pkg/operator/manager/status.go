@@ -28,14 +28,12 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Condition types, as Kubernetes workloads name them.
 const (
 	ConditionAvailable   = "Available"
 	ConditionProgressing = "Progressing"
 	ConditionDegraded    = "Degraded"
 )
 
-// Phases, the one-word summary `kubectl get` shows.
 const (
 	PhaseReady       = "Ready"
 	PhaseProgressing = "Progressing"
@@ -45,16 +43,13 @@ const (
 // maxErrors is the CRD's bound on status.errors.
 const maxErrors = 16
 
-// workload is the state of the managed workload the status reports on.
 type workload struct {
-	// available: some replica serves; rolledOut: every replica runs the current template and is
-	// ready; stalled: the rollout will not finish without a change. As pkg/health judges them.
+	// As pkg/health judges them; stalled means the rollout will not finish without a change.
 	available, rolledOut, stalled bool
 	detail                        string
 }
 
-// computeStatus is the status for the object's generation given the errors of this reconcile and
-// the workload's state. previous keeps conditions' transition times.
+// computeStatus keeps previous's condition transition times.
 func computeStatus(generation int64, previous *operator.Status, errs []error, w workload) *operator.Status {
 	st := &operator.Status{ObservedGeneration: generation}
 	if previous != nil {
@@ -112,7 +107,7 @@ func computeStatus(generation int64, previous *operator.Status, errs []error, w 
 	return st
 }
 
-// workloadState judges the managed workload m from u, its cached copy (nil when it does not exist).
+// workloadState judges m from its cached copy u, nil when it does not exist.
 func workloadState(m operator.Managed, namespace string, u *unstructured.Unstructured) (workload, error) {
 	if u == nil {
 		return workload{detail: fmt.Sprintf("%s %s/%s does not exist", m.Kind, namespace, m.Name)}, nil

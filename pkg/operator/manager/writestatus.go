@@ -30,8 +30,7 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// writeStatus applies the status for errs and the workload's state, unless it says what the
-// object already says.
+// writeStatus writes nothing when the status is unchanged.
 func (c *Controller[S]) writeStatus(ctx context.Context, u *unstructured.Unstructured, w workload, errs []error) error {
 	var previous *operator.Status
 	if raw, ok := u.Object["status"]; ok {
