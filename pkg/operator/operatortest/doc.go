@@ -15,6 +15,5 @@ limitations under the License.
 */
 
 // Package operatortest generates what a confined operator might write instead of what kops
-// renders, for the tests that prove the admission policy refuses it: every leaf of an object
-// changed, and keys added where there were none. It is imported by tests only.
+// renders, for tests that prove the admission policy refuses it. Only tests import it.
 package operatortest

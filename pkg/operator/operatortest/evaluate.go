@@ -31,12 +31,10 @@ import (
 type Request struct {
 	Operation, Group, Resource, Namespace, Username string
 	Object, OldObject                               map[string]interface{}
-	// Params is the object a policy's binding names as its params.
-	Params map[string]interface{}
+	Params                                          map[string]interface{}
 }
 
-// Policies are ValidatingAdmissionPolicies compiled once, to be evaluated the way the API server
-// does for many requests.
+// Policies are compiled ValidatingAdmissionPolicies.
 type Policies struct {
 	policies []compiledPolicy
 }
@@ -51,7 +49,7 @@ type compiled struct {
 	program       cel.Program
 }
 
-// Compile compiles every ValidatingAdmissionPolicy among objects; other objects are skipped.
+// Compile skips objects that are not ValidatingAdmissionPolicies.
 func Compile(objects []runtime.Object) (*Policies, error) {
 	env, err := cel.NewEnv(cel.OptionalTypes(),
 		cel.Variable("object", cel.DynType), cel.Variable("oldObject", cel.DynType), cel.Variable("request", cel.DynType),
@@ -92,10 +90,8 @@ func Compile(objects []runtime.Object) (*Policies, error) {
 	return out, nil
 }
 
-// Denials evaluates every validation of the policies as the API server does, and returns the
-// messages of those that refuse r; a validation that fails to evaluate counts as a refusal
-// (failurePolicy Fail). It does not look at the policies' match rules: a test asks about requests
-// the policies match.
+// Denials returns the messages of the validations that refuse r; one that fails to evaluate
+// refuses (failurePolicy Fail). Match rules are not evaluated.
 func (p *Policies) Denials(r Request) ([]string, error) {
 	var oldObject interface{}
 	if r.OldObject != nil {
@@ -129,7 +125,7 @@ func (p *Policies) Denials(r Request) ([]string, error) {
 	return denied, nil
 }
 
-// CELObject is a YAML or JSON document as CEL sees it: maps, with whole numbers as int64.
+// CELObject decodes a YAML or JSON document with whole numbers as int64, as CEL sees it.
 func CELObject(doc []byte) (map[string]interface{}, error) {
 	js, err := yaml.YAMLToJSON(doc)
 	if err != nil {

@@ -31,8 +31,7 @@ type Mutation struct {
 	Object map[string]interface{}
 }
 
-// Leaves returns, for every scalar leaf of obj whose path skip does not refuse, a copy with that
-// leaf changed: a string gets a suffix (or becomes "x"), a number grows by one, a bool flips.
+// Leaves returns, for every scalar leaf of obj that skip does not refuse, a copy with that leaf changed.
 func Leaves(obj map[string]interface{}, skip func(path string) bool) []Mutation {
 	var out []Mutation
 	walk("", obj, func(path string, v interface{}) {
@@ -60,8 +59,7 @@ func Leaves(obj map[string]interface{}, skip func(path string) bool) []Mutation 
 	return out
 }
 
-// Additions returns, for every map of obj whose path skip does not refuse, copies with one key
-// more: for each (key, value) add gives for that map. add sees the map's path and the map.
+// Additions returns, for every map of obj that skip does not refuse, a copy per key add gives for it.
 func Additions(obj map[string]interface{}, skip func(path string) bool, add func(path string, m map[string]interface{}) map[string]interface{}) []Mutation {
 	var out []Mutation
 	walk("", obj, func(path string, v interface{}) {
@@ -81,7 +79,6 @@ func Additions(obj map[string]interface{}, skip func(path string) bool, add func
 	return out
 }
 
-// walk visits every value of v, depth first, maps in key order, with its path.
 func walk(path string, v interface{}, visit func(string, interface{})) {
 	visit(path, v)
 	switch v := v.(type) {
@@ -96,7 +93,6 @@ func walk(path string, v interface{}, visit func(string, interface{})) {
 	}
 }
 
-// join appends a key to a path: ".key", or `["key"]` for a key with dots or brackets (labels).
 func join(path, key string) string {
 	if strings.ContainsAny(key, ".[]\"") {
 		return path + `["` + key + `"]`
@@ -107,7 +103,6 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// set returns a deep copy of obj with the value at path replaced (or added).
 func set(obj map[string]interface{}, path string, value interface{}) map[string]interface{} {
 	out := runtime.DeepCopyJSON(obj)
 	var cur interface{} = out
@@ -137,7 +132,6 @@ type step struct {
 	index int
 }
 
-// split parses a path written by join and walk.
 func split(path string) []step {
 	var steps []step
 	for len(path) > 0 {

@@ -26,20 +26,13 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-// A throwaway operator that manages a DaemonSet, as a node-local-dns operator would: written as data
-// only (a Descriptor and what its renderer would give), it shows that the generators confine a
-// DaemonSet the way they confine CoreDNS's Deployment. The DaemonSet is shaped like node-local-dns's
-// (a per-node DNS cache in kube-system, a host path for the iptables lock, NET_ADMIN) but stays off
-// the host's network, so that adding the host's network is one of the attacks its tests make; the
-// construction is the same either way: whatever the rendering holds, exactly that is admitted.
-
-// NodeLocalDNSImage is the image the throwaway operator's instructions name.
 const NodeLocalDNSImage = "registry.k8s.io/dns/k8s-dns-node-cache:1.26.4"
 
-// nodeLocalDNSMarker stands in the marked rendering where the instructions' image flows.
 const nodeLocalDNSMarker = "marker.invalid/node-local-dns:marker"
 
-// NodeLocalDNS is the throwaway operator's descriptor.
+// NodeLocalDNS is a throwaway operator, data only, that manages a DaemonSet shaped like
+// node-local-dns's, to show the generators confine a DaemonSet as they do a Deployment. It stays off
+// the host's network so that adding it is one of the attacks.
 func NodeLocalDNS() *confine.Descriptor {
 	const ns, watch, name = "node-local-dns-operator-system", "kube-system", "node-local-dns"
 	reconcile := []string{"get", "list", "watch", "update", "patch"}
@@ -70,7 +63,6 @@ func NodeLocalDNS() *confine.Descriptor {
 	}
 }
 
-// NodeLocalDNSResource is the Go type of the throwaway operator's instructions.
 type NodeLocalDNSResource struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -79,7 +71,6 @@ type NodeLocalDNSResource struct {
 	} `json:"spec"`
 }
 
-// NodeLocalDNSInstructions is the instructions object kops would write, as decoded JSON.
 func NodeLocalDNSInstructions() map[string]interface{} {
 	d := NodeLocalDNS()
 	return map[string]interface{}{
@@ -89,19 +80,16 @@ func NodeLocalDNSInstructions() map[string]interface{} {
 	}
 }
 
-// NodeLocalDNSManifest is what the throwaway operator's renderer gives for its instructions, every
-// field the API server would default written out (the exact match compares what the server holds).
+// NodeLocalDNSManifest writes out every field the API server defaults: the exact match compares
+// what the server holds.
 func NodeLocalDNSManifest() []byte { return nodeLocalDNSManifest(NodeLocalDNSImage) }
 
-// NodeLocalDNSScope is the scope kops derives for the throwaway operator: its manifest rendered from
-// the instructions and with the image marked.
 func NodeLocalDNSScope() (*confine.Scope, error) {
 	rendered, marked, params := NodeLocalDNSRendering()
 	return NodeLocalDNS().ScopeFromManifest(rendered, marked, params)
 }
 
-// NodeLocalDNSRendering is what the scope is derived from: the manifest rendered from the
-// instructions, rendered with the image marked, and the one param, the image.
+// NodeLocalDNSRendering returns the manifest, its rendering with the image marked, and the params.
 func NodeLocalDNSRendering() (rendered, marked []byte, params []confine.Param) {
 	return NodeLocalDNSManifest(), nodeLocalDNSManifest(nodeLocalDNSMarker),
 		[]confine.Param{{Field: "spec.image", Value: NodeLocalDNSImage, Marker: nodeLocalDNSMarker}}

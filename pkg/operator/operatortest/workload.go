@@ -22,11 +22,8 @@ import (
 )
 
 // WorkloadAttacks are what an attacker holding an operator's rights would write instead of the
-// workload kops renders (a Deployment or DaemonSet, as decoded JSON), one change each, every one
-// an object the API server itself accepts, so that only the admission policy stands in the way:
-// the node's namespaces, its file system and privileges, another image or more containers, other
-// nodes (the control plane), another selector or rollout, another account or its token. An attack
-// that leaves obj as it is (its token, where the rendering mounts it) is left out.
+// rendered workload obj, one change each, each valid to the API server so that only the admission
+// policy stands in the way. Changes obj already has are left out.
 func WorkloadAttacks(obj map[string]interface{}) []Mutation {
 	const foreign = "attacker.example/pwn:1"
 	pod := func(change func(spec map[string]interface{})) func(map[string]interface{}) {
@@ -118,13 +115,11 @@ func WorkloadAttacks(obj map[string]interface{}) []Mutation {
 	return out
 }
 
-// container is a container as the API server stores it, defaults written out.
 func container(name, image string) map[string]interface{} {
 	return map[string]interface{}{"name": name, "image": image, "imagePullPolicy": "IfNotPresent",
 		"terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File", "resources": map[string]interface{}{}}
 }
 
-// path is the map at keys below m, made where missing.
 func path(m map[string]interface{}, keys ...string) map[string]interface{} {
 	for _, k := range keys {
 		next, ok := m[k].(map[string]interface{})
