@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package channels holds kops's package channels, stable and alpha, with the package manifests
-// they point to (packages/<name>/<version>/manifest.yaml). The files live here, where kops keeps
-// them, so that `--channel file://channels/stable` run from the repository root reads the very
-// files the binary embeds: there is one copy.
+// Package channels embeds kops's package channels (stable, alpha) and the package manifests they
+// point to. The files live where kops keeps them, so `--channel file://channels/stable` reads the
+// same copy the binary embeds.
 package channels

@@ -24,8 +24,7 @@ import (
 //go:embed stable alpha packages
 var content embed.FS
 
-// FS returns the channel files, rooted at this directory: "stable", "alpha",
-// "packages/<name>/<version>/manifest.yaml".
+// FS returns the channel files, rooted at this directory.
 func FS() fs.FS {
 	return content
 }
