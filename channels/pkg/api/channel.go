@@ -30,43 +30,37 @@ import (
 	"k8s.io/kops/pkg/imageref"
 )
 
-// KindChannel is the kind of a package channel, the list of addon packages (operators and the
-// versions they deploy) that a cluster's spec.channel offers.
+// KindChannel is the kind of a package channel, the addon packages a cluster's spec.channel offers.
 const KindChannel = "Channel"
 
-// ChannelAPIVersion is the only apiVersion a package channel may declare.
 const ChannelAPIVersion = "kops.k8s.io/v1alpha2"
 
-// Channel is a package channel: which versions of which packages suit which Kubernetes versions.
 type Channel struct {
 	metav1.TypeMeta `json:",inline"`
 	Metadata        Metadata    `json:"metadata"`
 	Spec            ChannelSpec `json:"spec"`
 }
 
-// ChannelSpec lists the packages; one package name may appear with several versions.
+// ChannelSpec may list one package name with several versions.
 type ChannelSpec struct {
 	Packages []PackageSpec `json:"packages"`
 }
 
 // PackageSpec is one version of one package. Its manifest, if any, lies at
-// packages/<name>/<version>/manifest.yaml next to the channel file, so both the name and the
-// version are path segments and are validated as such.
+// packages/<name>/<version>/manifest.yaml, so name and version are validated as path segments.
 type PackageSpec struct {
 	Name string `json:"name"`
-	// Version is a semantic version (1.2.3, 0.3.0-alpha.1), compared to pick the newest.
+	// Version is a semantic version, compared to pick the newest.
 	Version string `json:"version"`
-	// KubernetesVersion is a blang/semver range (">=1.30.0 <1.37.0") of the Kubernetes versions
-	// this package version supports; empty means any.
+	// KubernetesVersion is a blang/semver range; empty means any.
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
-	// Image overrides the package's main image. It must be pinned by tag or digest so that what
-	// runs depends only on the channel, never on what a registry serves today.
+	// Image overrides the package's main image. It must be pinned, so that what runs depends only
+	// on the channel, never on what a registry serves today.
 	Image string `json:"image,omitempty"`
 }
 
-// ParseChannel reads a package channel, which is exactly one YAML document, rejecting unknown
-// fields, and validates it. All problems are reported at once, each with its field path
-// (spec.packages[2].kubernetesVersion).
+// ParseChannel decodes exactly one YAML document strictly and validates it, returning every
+// problem at once with its field path.
 func ParseChannel(data []byte) (*Channel, error) {
 	root, problems := oneDocument(data)
 	if len(problems) > 0 {
@@ -99,7 +93,6 @@ func ParseChannel(data []byte) (*Channel, error) {
 	return c, nil
 }
 
-// Validate checks the kind, apiVersion and every package.
 func (c *Channel) Validate() field.ErrorList {
 	var errs field.ErrorList
 	if c.Kind != KindChannel {
@@ -147,11 +140,8 @@ func validatePackage(path *field.Path, p PackageSpec) field.ErrorList {
 	return errs
 }
 
-// ValidatePinnedImage reports whether an image reference names fixed content: it must carry a
-// tag other than "latest" (repo:v1.2.3) or a sha256 digest (repo@sha256:...). Mutable references
-// make two runs of the same kops version deploy different software. The reference is parsed by
-// the project's one image parser (package imageref, distribution/reference's grammar), so what
-// passes here is also what a node's container runtime accepts.
+// ValidatePinnedImage refuses an image without a sha256 digest or a tag other than "latest":
+// mutable references make two runs of the same kops version deploy different software.
 func ValidatePinnedImage(image string) error {
 	_, err := imageref.ParsePinned(image)
 	return err

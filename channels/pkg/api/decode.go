@@ -31,14 +31,13 @@ import (
 	"k8s.io/kops/util/pkg/yamlshape"
 )
 
-// FileError lists every problem of one file, each with its line where there is one:
-// `bootstrap-channel.yaml:7: spec.addons[1].name: Required value`.
+// FileError lists every problem of one file, with its line where known.
 type FileError struct {
 	Source   string
 	Problems []Problem
 }
 
-// Problem is one thing wrong at one line (0 when the line is not known).
+// Problem is one thing wrong at Line, 0 when unknown.
 type Problem struct {
 	Line int
 	Err  error
@@ -56,10 +55,8 @@ func (e *FileError) Error() string {
 	return strings.Join(out, "\n")
 }
 
-// decodeStrict reads the one YAML document of data (see oneDocument) into target (a pointer to a
-// struct with json tags). Every key that target does not have and every value of the wrong shape
-// is reported with its line and field path; nothing is guessed. It returns the line of every field
-// path written in the file.
+// decodeStrict decodes the one YAML document of data into target, reporting every unknown key and
+// wrongly shaped value with its line and field path. It returns the line of every field path.
 func decodeStrict(data []byte, target interface{}) (yamlshape.Lines, []Problem) {
 	root, problems := oneDocument(data)
 	if len(problems) > 0 {
@@ -80,15 +77,10 @@ func decodeStrict(data []byte, target interface{}) (yamlshape.Lines, []Problem) 
 	return c.lines, nil
 }
 
-// oneDocument returns the root of the only document of a YAML stream, or the problems that make
-// the stream anything else. A channel file is exactly one document: a reader that takes the first
-// (kops's, sigs.k8s.io/yaml's) would silently ignore the rest, hashes and all, and an empty first
-// document would read as a channel without addons, which retires every addon.
-//
-// What counts as a document is what kubectl counts: a document whose content is empty or null (a
-// leading or trailing `---`, comments only, `~`) is skipped, so it neither counts nor is numbered.
-// An explicit end marker `...` ends a document; content after it without a new `---` is a syntax
-// error, where kubectl would drop it.
+// oneDocument returns the root of the only document of a YAML stream. A channel must be exactly
+// one document: readers that take the first (kops's) would ignore the rest, and an empty first
+// document would read as a channel without addons, retiring every addon. Empty or null documents
+// are skipped, as kubectl does.
 func oneDocument(data []byte) (*yaml.Node, []Problem) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var roots []*yaml.Node
@@ -124,8 +116,6 @@ func oneDocument(data []byte) (*yaml.Node, []Problem) {
 	return roots[0], nil
 }
 
-// nodeToJSON renders a YAML tree as JSON, which refuses what JSON cannot hold (keys that are not
-// strings).
 func nodeToJSON(root *yaml.Node) ([]byte, error) {
 	var tree interface{}
 	if err := root.Decode(&tree); err != nil {
@@ -134,7 +124,6 @@ func nodeToJSON(root *yaml.Node) ([]byte, error) {
 	return json.Marshal(tree)
 }
 
-// shapeChecker compares a YAML tree with the Go type it is meant for.
 type shapeChecker struct {
 	lines    yamlshape.Lines
 	problems []Problem

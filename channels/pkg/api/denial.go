@@ -32,8 +32,6 @@ type PolicyDenial struct {
 	Binding string
 }
 
-// policyDenialCodes are the reasons a policy's validation may give, with the code the API server
-// sends for each.
 var policyDenialCodes = map[metav1.StatusReason]int32{
 	metav1.StatusReasonInvalid:               http.StatusUnprocessableEntity,
 	metav1.StatusReasonForbidden:             http.StatusForbidden,
@@ -41,12 +39,9 @@ var policyDenialCodes = map[metav1.StatusReason]int32{
 	metav1.StatusReasonRequestEntityTooLarge: http.StatusRequestEntityTooLarge,
 }
 
-// AsPolicyDenial tells whether err (or an error it wraps) is the API server refusing a request
-// because a ValidatingAdmissionPolicy denied it, and by which policy and binding. It reads the
-// Status the server sent: a failure of a validation reason and its code, whose details carry a
-// cause without type or field naming the policy. The server names the policy nowhere else, so the
-// cause's message is parsed here and only here; an error that merely mentions a policy (an RBAC
-// refusal, a webhook's message, wrapped text) is not a denial.
+// AsPolicyDenial reports whether err wraps the API server's refusal by a ValidatingAdmissionPolicy,
+// and by which policy and binding. The server names the policy only in a cause's message, so that
+// is parsed here and only here; an error that merely mentions a policy is not a denial.
 func AsPolicyDenial(err error) (PolicyDenial, bool) {
 	var status apierrors.APIStatus
 	if err == nil || !errors.As(err, &status) {
@@ -68,8 +63,7 @@ func AsPolicyDenial(err error) (PolicyDenial, bool) {
 	return PolicyDenial{}, false
 }
 
-// parsePolicyDenial reads the API server's cause "ValidatingAdmissionPolicy '<policy>' [with
-// binding '<binding>' ]denied request...". Names of policies and bindings hold no quote.
+// parsePolicyDenial reads "ValidatingAdmissionPolicy '<policy>' [with binding '<binding>' ]denied request...".
 func parsePolicyDenial(msg string) (PolicyDenial, bool) {
 	rest, ok := strings.CutPrefix(msg, "ValidatingAdmissionPolicy '")
 	if !ok {

@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package api is the protocol kops, channels, kops validate and the operators share: the bootstrap
-// channel (kind Addons) that `kops update cluster` writes and `channels apply` reads, the addon
-// record and its inventory, the label and annotation keys, and how an admission policy's denial
-// is recognised. The formats are kops's, so either tool reads what the other writes.
+// Package api is the protocol kops, channels and the operators share: the bootstrap channel, the
+// addon record and its inventory, the label and annotation keys, and admission policy denials.
+// The formats are kops's, so either tool reads what the other writes.
 package api

@@ -28,22 +28,19 @@ type ObjectRef struct {
 	Group, Kind, Namespace, Name string
 }
 
-// GroupKind is the object's group and kind.
 func (r ObjectRef) GroupKind() schema.GroupKind {
 	return schema.GroupKind{Group: r.Group, Kind: r.Kind}
 }
 
-// Key identifies the object on the server, whatever version of its kind was applied.
+// Key identifies the object whatever version of its kind was applied.
 func (r ObjectRef) Key() string {
 	return strings.Join([]string{r.Group, r.Kind, r.Namespace, r.Name}, "/")
 }
 
-// Inventory is the compact form of a list of ObjectRefs kept in a record: "Kind.group" (plain
-// "Kind" for the core group) -> namespace ("" when cluster-scoped) -> sorted names. Written as
-// JSON its keys are sorted, so equal inventories give equal records.
+// Inventory maps "Kind.group" ("Kind" for the core group) to namespace ("" when cluster-scoped)
+// to sorted names, so equal inventories give equal records.
 type Inventory map[string]map[string][]string
 
-// NewInventory builds the inventory of refs; duplicates are kept once.
 func NewInventory(refs []ObjectRef) Inventory {
 	seen := map[string]bool{}
 	inv := Inventory{}
@@ -69,7 +66,6 @@ func NewInventory(refs []ObjectRef) Inventory {
 	return inv
 }
 
-// Refs lists the inventory's objects in a stable order.
 func (inv Inventory) Refs() []ObjectRef {
 	var out []ObjectRef
 	for kind, byNamespace := range inv {

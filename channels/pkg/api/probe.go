@@ -24,17 +24,16 @@ import (
 	"strings"
 )
 
-// EnforcementProbe is the annotation's value (JSON).
+// EnforcementProbe is the JSON value of EnforcementProbeAnnotation.
 type EnforcementProbe struct {
-	// User is the identity the policy confines, such as system:serviceaccount:NS:NAME. The
-	// policy must match it by user name: channels adds the group system:masters to the request
-	// so that RBAC lets it through to admission (the identity holds no rights yet; that is the point).
+	// User is the identity the policy confines; the policy must match it by user name, because
+	// channels adds system:masters so that RBAC lets the request, of an identity holding no rights
+	// yet, through to admission.
 	User string `json:"user"`
 	// Object is a namespaced object the policy must deny when User creates it.
 	Object map[string]interface{} `json:"object"`
 }
 
-// Encode renders the annotation's value.
 func (p *EnforcementProbe) Encode() (string, error) {
 	data, err := json.Marshal(p)
 	if err != nil {
@@ -43,7 +42,7 @@ func (p *EnforcementProbe) Encode() (string, error) {
 	return string(data), nil
 }
 
-// ParseEnforcementProbe reads and checks the annotation's value; unknown fields are refused.
+// ParseEnforcementProbe refuses unknown fields and trailing data.
 func ParseEnforcementProbe(value string) (*EnforcementProbe, error) {
 	dec := json.NewDecoder(strings.NewReader(value))
 	dec.DisallowUnknownFields()
@@ -51,7 +50,6 @@ func ParseEnforcementProbe(value string) (*EnforcementProbe, error) {
 	if err := dec.Decode(p); err != nil {
 		return nil, fmt.Errorf("annotation %s: %w", EnforcementProbeAnnotation, err)
 	}
-	// Decode reads one JSON value and stops: whatever follows it would be silently ignored.
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("annotation %s: the value must be one JSON object, with nothing after it", EnforcementProbeAnnotation)
 	}

@@ -25,10 +25,8 @@ import (
 	"io"
 )
 
-// DefaultNamespace holds the records of addons that name no namespace.
 const DefaultNamespace = "kube-system"
 
-// RecordNamespace is the namespace holding the addon's record.
 func (a AddonSpec) RecordNamespace() string {
 	if a.Namespace != "" {
 		return a.Namespace
@@ -36,12 +34,9 @@ func (a AddonSpec) RecordNamespace() string {
 	return DefaultNamespace
 }
 
-// ChannelVersion is an addon's record: the value of the annotation RecordKeyPrefix+<addon> on its
-// record namespace. kops records version, channel, id, manifestHash and systemGeneration; channels
-// adds the field manager that applied the addon and the inventory of its objects. kops's channels
-// reads the value with a plain json.Unmarshal, which ignores the added fields, and replaces the
-// whole value when it applies the addon itself, which drops them: the record is then no longer
-// channels's (see Ours).
+// ChannelVersion is an addon's record, the value of annotation RecordKeyPrefix+<addon> on its
+// record namespace. It extends kops's record with FieldManager and the inventory; kops's channels
+// ignores them and drops them when it rewrites the record (see Ours).
 type ChannelVersion struct {
 	Version          *string `json:"version,omitempty"`
 	Channel          *string `json:"channel,omitempty"`
@@ -49,16 +44,13 @@ type ChannelVersion struct {
 	ManifestHash     string  `json:"manifestHash,omitempty"`
 	SystemGeneration int     `json:"systemGeneration,omitempty"`
 
-	// FieldManager is the field manager channels applied the addon with.
 	FieldManager string `json:"fieldManager,omitempty"`
-	// Inventory lists the objects the addon applied; InventoryGzip holds the same, gzipped and
-	// base64-encoded, when it is large. At most one is set.
-	// A pointer, so that an empty inventory is still written.
+	// Inventory lists the objects the addon applied; InventoryGzip holds the same when large. At
+	// most one is set. A pointer, so that an empty inventory is still written.
 	Inventory     *Inventory `json:"inventory,omitempty"`
 	InventoryGzip string     `json:"inventoryGzip,omitempty"`
 }
 
-// ParseChannelVersion reads a record annotation's value.
 func ParseChannelVersion(s string) (*ChannelVersion, error) {
 	v := &ChannelVersion{}
 	if err := json.Unmarshal([]byte(s), v); err != nil {
@@ -67,25 +59,21 @@ func ParseChannelVersion(s string) (*ChannelVersion, error) {
 	return v, nil
 }
 
-// Encode renders the record as the annotation's value.
 func (v *ChannelVersion) Encode() string {
 	b, _ := json.Marshal(v) // strings, ints and maps of strings always encode
 	return string(b)
 }
 
-// Ours tells a record channels wrote, through fieldManager, from one kops's channels (or an older
-// channels) wrote: only the former carry the field manager and an inventory. kops's channels
-// rewrites the whole value when it applies an addon, so a record it took over is no longer ours.
+// Ours reports whether channels wrote the record with fieldManager; kops's channels rewrites the
+// whole value, so a record it took over is no longer ours.
 func (v *ChannelVersion) Ours(fieldManager string) bool {
 	return v != nil && v.FieldManager == fieldManager && (v.Inventory != nil || v.InventoryGzip != "")
 }
 
-// plainInventoryLimit is the size above which an inventory is stored gzipped: the records of all
-// addons recorded on a namespace share its annotations' 256 KiB limit, and lists of similar names
-// compress several times over.
+// plainInventoryLimit is the size above which an inventory is gzipped: all records on a namespace
+// share its annotations' 256 KiB limit.
 const plainInventoryLimit = 4 << 10
 
-// SetInventory stores refs in the record, gzipped when large.
 func (v *ChannelVersion) SetInventory(refs []ObjectRef) error {
 	inv := NewInventory(refs)
 	v.Inventory, v.InventoryGzip = nil, ""
@@ -112,7 +100,6 @@ func (v *ChannelVersion) SetInventory(refs []ObjectRef) error {
 	return nil
 }
 
-// Objects are the objects the record's inventory lists (none when it has no inventory).
 func (v *ChannelVersion) Objects() ([]ObjectRef, error) {
 	if v.InventoryGzip == "" {
 		if v.Inventory == nil {
@@ -128,8 +115,7 @@ func (v *ChannelVersion) Objects() ([]ObjectRef, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decoding inventoryGzip: %w", err)
 	}
-	// A record is at most a namespace's annotations; its inventory cannot honestly unpack to more
-	// than a few MiB.
+	// A record fits in a namespace's annotations; bound what it may unpack to.
 	plain, err := io.ReadAll(io.LimitReader(zr, 16<<20))
 	if err != nil {
 		return nil, fmt.Errorf("decoding inventoryGzip: %w", err)

@@ -30,15 +30,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// AddonsAPIVersion is the apiVersion kops gives the Addons kind. kops writes bootstrap channels
-// without one, so an empty apiVersion is accepted too.
+// AddonsAPIVersion is the Addons kind's apiVersion; empty is accepted too, as kops writes none.
 const AddonsAPIVersion = "kops.k8s.io/v1alpha1"
 
 var manifestHashPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
-// Validate checks the whole channel: kind and apiVersion, and every addon's name, id, manifest,
-// hash, selector, namespace and prune rules. Every problem is returned at once, each with its
-// field path (spec.addons[2].name). Files are not read here; see apply.ReadChannel.
+// Validate returns every problem of the channel at once. It reads no files; see apply.ReadChannel.
 func (a *Addons) Validate() field.ErrorList {
 	var errs field.ErrorList
 	if a.Kind != KindAddons {
@@ -58,9 +55,8 @@ func (a *Addons) Validate() field.ErrorList {
 			if addon.Name == "" {
 				continue
 			}
-			// Records are looked up by name whatever their namespace, so a name may appear once,
-			// in either list. Annotation keys are case-sensitive: "CoreDNS" and "coredns" are two
-			// records, as in kops.
+			// Records are looked up by name in any namespace, so a name may appear once in either
+			// list. Case matters, as in kops.
 			key := RecordKeyPrefix + addon.Name
 			if first, dup := byKey[key]; dup {
 				errs = append(errs, field.Duplicate(p.Child("name"), fmt.Sprintf("%s (also %s)", addon.Name, first)))
@@ -131,7 +127,6 @@ func validateAddon(p *field.Path, a AddonSpec) field.ErrorList {
 	return errs
 }
 
-// validateManifestPath accepts a clean path relative to the channel's folder that stays inside it.
 func validateManifestPath(p *field.Path, manifest string) field.ErrorList {
 	switch {
 	case manifest == "":
