@@ -29,35 +29,31 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// Names of the built-in channels, the values of spec.channel that need no file.
+// Built-in channels, the values of spec.channel that need no file.
 const (
 	Stable = "stable"
 	Alpha  = "alpha"
-	// None selects the built-in defaults: the stable channel's content under the name "none".
+	// None is the stable channel's content under the name "none".
 	None = "none"
 )
 
-// Loaded is a parsed channel together with where its package manifests live. It is read-only
-// after Load and safe for concurrent use.
+// Loaded is a parsed channel and where its package manifests live; safe for concurrent use.
 type Loaded struct {
 	name    string
 	channel *api.Channel
-	// readPackageFile reads a path relative to the channel file's directory and reports a
-	// missing file with an error satisfying errors.Is(err, fs.ErrNotExist).
+	// readPackageFile reads a path relative to the channel file; a missing file is fs.ErrNotExist.
 	readPackageFile func(rel string) ([]byte, error)
 }
 
-// Name identifies the channel in messages: stable, alpha, none, or the channel file's URL.
+// Name identifies the channel in messages.
 func (l *Loaded) Name() string { return l.name }
 
 // Channel returns the parsed channel; callers must not modify it.
 func (l *Loaded) Channel() *api.Channel { return l.channel }
 
-// Load reads the channel named by location, a cluster's spec.channel value: stable, alpha or none
-// (built in, see the channels/ directory), a file:// URL, or memfs://store/path when paths resolves
-// those (tests). As in kops, a relative file:// URL (file://channels/stable) is relative to the working
-// directory; `kops create` and `kops edit` store it made absolute (see Resolve). Other locations
-// are rejected rather than fetched: what a cluster gets must not depend on the network.
+// Load reads the channel a cluster's spec.channel names: a built-in name, a file:// URL (relative
+// to the working directory, as in kops) or memfs://. Other locations are refused rather than
+// fetched: what a cluster gets must not depend on the network.
 func Load(location string, paths *vfs.Context) (*Loaded, error) {
 	switch location {
 	case Stable, Alpha:
@@ -72,9 +68,7 @@ func Load(location string, paths *vfs.Context) (*Loaded, error) {
 	return loadPath(p)
 }
 
-// channelPath turns a file:// or memfs:// channel location into a path, resolving a relative
-// file:// path against workDir (the process's working directory when empty). Its errors speak of
-// channels, not of state stores.
+// channelPath resolves a relative file:// path against workDir, the working directory when empty.
 func channelPath(location, workDir string, paths *vfs.Context) (vfs.Path, error) {
 	scheme, rest, ok := strings.Cut(location, "://")
 	switch {
@@ -102,7 +96,6 @@ func channelPath(location, workDir string, paths *vfs.Context) (vfs.Path, error)
 	}
 }
 
-// absoluteFile is the absolute file path of a file:// URL's path part, rest.
 func absoluteFile(location, rest, workDir string) (string, error) {
 	if rest == "" {
 		return "", fmt.Errorf("channel %q: the file:// URL names no file", location)
@@ -147,7 +140,6 @@ func parse(name string, data []byte, read func(string) ([]byte, error)) (*Loaded
 	return &Loaded{name: name, channel: c, readPackageFile: read}, nil
 }
 
-// manifestPath is where a package version's manifest lies, relative to the channel file.
 func manifestPath(name, version string) string {
 	return path.Join("packages", name, version, "manifest.yaml")
 }

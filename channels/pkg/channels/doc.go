@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package channels loads the package channel a cluster's spec.channel names and resolves which
-// version of a package (an addon operator, or the software an operator deploys) suits the
-// cluster's Kubernetes version. It is the I/O edge for channel data: model builders receive the
-// resolved Package, manifest bytes included, and never read files themselves.
+// Package channels loads the package channel a cluster's spec.channel names and picks the version
+// of a package that suits the cluster's Kubernetes version. It is the I/O edge for channel data:
+// model builders receive the resolved Package and never read files themselves.
 package channels

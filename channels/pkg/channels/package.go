@@ -26,10 +26,10 @@ import (
 )
 
 // NoPackageVersionError is Package's error when the channel offers no version of the package for
-// the cluster's Kubernetes version, so that callers can tell it from an I/O failure (errors.As).
+// the cluster's Kubernetes version.
 type NoPackageVersionError struct {
 	Channel, Package, KubernetesVersion string
-	// Offered lists the versions the channel has, with their ranges; empty when it has none.
+	// Offered lists the channel's versions with their ranges.
 	Offered []string
 }
 
@@ -43,20 +43,18 @@ func (e *NoPackageVersionError) Error() string {
 
 // Package is the version of a package chosen for a cluster.
 type Package struct {
-	// Channel is the name of the channel the package came from (Loaded.Name), for messages.
+	// Channel is Loaded.Name, for messages.
 	Channel string
 	Name    string
 	Version string
-	// Image is the channel's override of the package's main image, or empty.
+	// Image overrides the package's main image when set.
 	Image string
-	// Manifest is packages/<name>/<version>/manifest.yaml next to the channel file, or nil when
-	// that file does not exist: packages such as coredns only carry a version for an operator to
-	// deploy. Callers that need a manifest must check for nil.
+	// Manifest is nil when the package has none: some only carry a version for an operator to deploy.
 	Manifest []byte
 }
 
-// Package picks the highest version of the named package whose kubernetesVersion range admits
-// kubernetesVersion ("1.35.4" or "v1.35.4"), and reads its manifest.
+// Package picks the highest version of the named package whose range admits kubernetesVersion,
+// returning *NoPackageVersionError when none does.
 func (l *Loaded) Package(name, kubernetesVersion string) (*Package, error) {
 	kv, err := semver.Parse(strings.TrimPrefix(kubernetesVersion, "v"))
 	if err != nil {
@@ -69,7 +67,7 @@ func (l *Loaded) Package(name, kubernetesVersion string) (*Package, error) {
 		if p.Name != name {
 			continue
 		}
-		// ParseChannel has validated both fields, so these errors cannot occur.
+		// ParseChannel has validated both fields.
 		v, err := semver.Parse(p.Version)
 		if err != nil {
 			return nil, fmt.Errorf("channel %q, package %q: %w", l.name, name, err)

@@ -30,10 +30,9 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// Resolve returns what to store in spec.channel for a channel a user typed: a relative file:// URL
-// (file://channels/stable, relative to workDir as in kops) becomes the absolute file:// URL of the
-// same file, so that a later run from another directory still finds it. Built-in names, absolute
-// file:// URLs and memfs:// URLs are returned unchanged; anything Load would refuse is an error.
+// Resolve returns what to store in spec.channel for a channel a user typed: a relative file://
+// URL is made absolute against workDir so a later run elsewhere still finds it; anything else
+// Load accepts is returned unchanged.
 func Resolve(location, workDir string) (string, error) {
 	switch location {
 	case Stable, Alpha, None:
@@ -41,7 +40,6 @@ func Resolve(location, workDir string) (string, error) {
 	}
 	scheme, rest, ok := strings.Cut(location, "://")
 	if !ok || !strings.EqualFold(scheme, "file") {
-		// Not a file: the same checks and messages as Load, without reading anything.
 		if _, err := channelPath(location, workDir, vfs.NewContext(&vfs.MemFS{})); err != nil {
 			return "", err
 		}
@@ -60,10 +58,8 @@ func Resolve(location, workDir string) (string, error) {
 	return "file://" + filepath.ToSlash(abs), nil
 }
 
-// Verify reads the channel at location and every package manifest it lists, so that a bad channel
-// is refused when it is set (kops create, kops edit) rather than when the cluster is updated: the
-// channel must parse, and each manifest that exists must be readable and hold Kubernetes objects.
-// A package without a manifest is allowed (packages such as coredns only carry a version).
+// Verify reads the channel and every package manifest it has, so that a bad channel is refused
+// when it is set rather than when the cluster is updated.
 func Verify(location string, paths *vfs.Context) error {
 	l, err := Load(location, paths)
 	if err != nil {
@@ -86,7 +82,6 @@ func Verify(location string, paths *vfs.Context) error {
 	return nil
 }
 
-// checkManifest requires every document of a manifest to be an object with apiVersion and kind.
 func checkManifest(data []byte) error {
 	docs, err := kubemanifest.Split(data)
 	if err != nil {
@@ -96,9 +91,7 @@ func checkManifest(data []byte) error {
 		return errors.New("the manifest holds no objects")
 	}
 	for i, doc := range docs {
-		// Read as kops reads the package when it builds the addon: an object whose field names
-		// are case-sensitive and whose apiVersion and kind are strings (a struct took ApiVersion
-		// for apiVersion, and the number in `kind: 1` for a name).
+		// Read as kops reads the package: case-sensitive field names, string apiVersion and kind.
 		obj := &unstructured.Unstructured{}
 		if err := yaml.Unmarshal(doc, &obj.Object); err != nil {
 			return fmt.Errorf("document %d: %w", i+1, err)
