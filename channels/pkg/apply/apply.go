@@ -26,31 +26,26 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// Options tune an Applier.
 type Options struct {
 	// Yes applies; without it nothing is changed and the report says what would be.
 	Yes bool
-	// FieldManager owns the applied fields (server-side apply); default "kops-channels".
+	// FieldManager defaults to "kops-channels".
 	FieldManager string
-	// WaitTimeout bounds waiting for a CRD to be established, or for an object being deleted to
-	// be gone before it is applied afresh; default one minute.
+	// WaitTimeout bounds waiting for a CRD to be established or a terminating object to be gone;
+	// default one minute.
 	WaitTimeout time.Duration
-	// RequestTimeout bounds every request to the API server (0: no bound), so that a server that
-	// accepts connections and never answers fails the run instead of hanging it.
+	// RequestTimeout bounds every request (0: no bound), so a server that never answers fails the
+	// run instead of hanging it.
 	RequestTimeout time.Duration
-	// EnforceTimeout bounds waiting for an admission policy binding that carries an enforcement
-	// probe to be enforced; default 30 seconds.
+	// EnforceTimeout bounds waiting for an enforcement probe; default 30 seconds.
 	EnforceTimeout time.Duration
-	// AllowDowngrade applies an addon even where it would replace a running image with a lower
-	// version of the same repository; without it such an addon is refused (see checkDowngrades).
+	// AllowDowngrade applies an addon even where it would lower a running image's version.
 	AllowDowngrade bool
 	Out            io.Writer
 }
 
-// Outcome is what happened to one addon.
 type Outcome string
 
-// The outcomes an addon can have.
 const (
 	Unchanged  Outcome = "unchanged"
 	WouldApply Outcome = "would apply"
@@ -61,20 +56,16 @@ const (
 	Retired    Outcome = "retired"
 )
 
-// TakenOver is the outcome of an addon of the channel's takeOver list whose record another tool
-// wrote: its manifest was applied over its objects and recorded as ours, and it is retired in the
-// same run like any addon of ours that left the channel.
+// TakenOver: a takeOver addon's objects were applied and recorded as ours, and retired in the same run.
 const TakenOver Outcome = "taken over"
 
-// LeftAlone is the outcome of an addon that left the channel but whose record another tool wrote:
-// it is reported and nothing of it is touched.
+// LeftAlone: an addon left the channel but its record is not ours, so nothing of it is touched.
 const LeftAlone Outcome = "left alone"
 
-// NotForThisVersion is the outcome of an addon whose kubernetesVersion range does not admit the
-// cluster's version: it is not applied, and, being in the channel, not retired either.
+// NotForThisVersion: the addon's range does not admit the cluster's version; it is neither applied
+// nor retired.
 const NotForThisVersion Outcome = "not for this version"
 
-// Result is one addon's outcome and why.
 type Result struct {
 	Name    string
 	ID      string
@@ -83,10 +74,9 @@ type Result struct {
 	Err     error
 }
 
-// Apply brings the cluster to the channel. It plans (reads only: what each addon needs), then,
-// with Options.Yes, executes the plan; either way it reports one row per addon. A failing addon is
-// reported and not recorded; addons that do not need it are still applied. The error lists every
-// failure.
+// Apply plans and, with Options.Yes, executes the channel, returning one result per addon. A
+// failing addon is not recorded and does not stop addons that do not need it; the error lists
+// every failure.
 func (a *Applier) Apply(ctx context.Context, ch *Channel) ([]Result, error) {
 	a.bound.set(ctx)
 	defer a.bound.set(nil) //nolint:staticcheck // SA1012: nil is "no run in progress", not a context passed to a call

@@ -14,12 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package apply puts a bootstrap channel's addons on a cluster, in three phases. ReadChannel reads
-// and checks the channel and every manifest before anything else. plan reads the cluster (records,
-// live objects, the server's version) and says what each addon needs: apply, skip, take over, or
-// nothing; it writes nothing. execute writes the plan: server-side applies each addon in an order
-// that cannot race, prunes what left its manifest, records it on its namespace in kops's
-// annotation format (channels/pkg/api), and retires addons that left the channel. The report
-// prints one row per addon. A dry run is the plan and the report without execute, so it shows
-// exactly what execute would be given.
+// Package apply puts a bootstrap channel's addons on a cluster in phases: ReadChannel checks the
+// channel and every manifest, plan reads the cluster and writes nothing, and execute server-side
+// applies each addon, prunes, records it in kops's format (channels/pkg/api) and retires addons
+// that left the channel. A dry run is the plan without execute.
 package apply

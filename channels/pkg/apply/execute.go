@@ -32,9 +32,8 @@ import (
 	"k8s.io/kops/channels/pkg/api"
 )
 
-// execute writes the plan: takeovers, then the channel's addons in order, then retirement. An
-// addon one of whose dependencies failed is skipped, and once the API server does not answer the
-// remaining addons are not tried and nothing is retired.
+// execute writes the plan. An addon whose dependency failed is skipped; once the API server stops
+// answering, later addons are not tried and nothing is retired.
 func (a *Applier) execute(ctx context.Context, p *plan) []Result {
 	var results []Result
 	for _, ap := range p.takeOvers {
@@ -67,7 +66,6 @@ func (a *Applier) execute(ctx context.Context, p *plan) []Result {
 	return results
 }
 
-// executeApply applies an addon, prunes what left its manifest and records it.
 func (a *Applier) executeApply(ctx context.Context, p *plan, ap *addonPlan) Result {
 	r := ap.result
 	fail := func(err error) Result {
@@ -91,14 +89,12 @@ func (a *Applier) executeApply(ctx context.Context, p *plan, ap *addonPlan) Resu
 	if err != nil {
 		return fail(err)
 	}
-	// Retirement, later in this run, may hand objects over to this addon and adds them to this record.
+	// Retirement, later in this run, may hand objects over to this record.
 	p.records[ap.addon.Spec.Name] = record{namespace: ap.recordNamespace, version: written}
 	r.Outcome = Applied
 	return r
 }
 
-// executeTakeOver applies the objects another tool made of an addon of spec.takeOver and records
-// them as ours; retirement, later in the run, hands them over or deletes them.
 func (a *Applier) executeTakeOver(ctx context.Context, p *plan, ap *addonPlan) Result {
 	r := ap.result
 	if ap.action != actionTakeOver {
@@ -123,11 +119,9 @@ func (a *Applier) executeTakeOver(ctx context.Context, p *plan, ap *addonPlan) R
 	return r
 }
 
-// applyObjects server-side applies the addon's objects in phase order, waiting for each CRD to be
-// established before anything may use it, and for each admission policy binding with an
-// enforcement probe to be proven enforced before the rights and workloads it confines. The objects of one phase do not depend on each other
-// (a RoleBinding may name a Role that does not exist yet) and are sent together, so a cold apply
-// costs a few round trips rather than one per object.
+// applyObjects applies the addon's objects phase by phase, waiting for each CRD to be established
+// and each probed policy binding to be enforced before the rights and workloads it confines. The
+// objects of a phase do not depend on each other and are sent together.
 func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[schema.GroupKind]string) error {
 	objs := append([]*unstructured.Unstructured(nil), addon.Objects...)
 	custom := customIn(provider)
@@ -149,9 +143,7 @@ func (a *Applier) applyObjects(ctx context.Context, addon *Addon, provider map[s
 	return nil
 }
 
-// awaitReady waits, for the objects of one phase together, until each CRD is established and each
-// policy binding with a probe is proven enforced; the first error in the manifest's order is
-// returned.
+// awaitReady returns the first error in the manifest's order.
 func (a *Applier) awaitReady(ctx context.Context, objs []*unstructured.Unstructured) error {
 	errs := make([]error, len(objs))
 	var wg sync.WaitGroup
@@ -172,7 +164,6 @@ func (a *Applier) awaitReady(ctx context.Context, objs []*unstructured.Unstructu
 	return nil
 }
 
-// maxInFlight bounds the requests one addon has open at once.
 const maxInFlight = 8
 
 // applyTogether applies objects concurrently; the error is the first in the manifest's order.
@@ -205,14 +196,10 @@ func (a *Applier) applyTogether(ctx context.Context, objs []*unstructured.Unstru
 	return nil
 }
 
-// applyObject applies obj. An object still being deleted (deletionTimestamp set, held by a
-// finalizer: the garbage collector's orphan finalizer on a custom resource channels retired a
-// moment ago, when an operator is switched off and on again) takes the apply and then vanishes,
-// and what was applied with it: an operator's instructions gone, its exact admission policy then
-// has no params and refuses every write it confines. So an apply that lands on a terminating
-// object waits until that object is gone and applies obj afresh, all within WaitTimeout; the
-// normal path costs nothing more than the apply. The apply that finds the object terminating has
-// written to it already: harmless, since it is going, and the one request a normal apply makes.
+// applyObject applies obj. An object still terminating (an operator's custom resource retired a
+// moment ago) takes the apply and then vanishes with it, leaving the exact policy without params
+// so it refuses every write it confines. So an apply that lands on a terminating object waits for
+// it to go and applies obj afresh, within WaitTimeout.
 func (a *Applier) applyObject(ctx context.Context, client dynamic.ResourceInterface, obj *unstructured.Unstructured) error {
 	opts := metav1.ApplyOptions{FieldManager: a.opts.FieldManager, Force: true}
 	deadline := time.Now().Add(a.opts.WaitTimeout)
@@ -227,8 +214,7 @@ func (a *Applier) applyObject(ctx context.Context, client dynamic.ResourceInterf
 	}
 }
 
-// waitGone waits until the terminating object was has been deleted (or replaced by another of
-// its name), until deadline.
+// waitGone waits until was is deleted or replaced, or deadline passes.
 func (a *Applier) waitGone(ctx context.Context, client dynamic.ResourceInterface, was *unstructured.Unstructured, deadline time.Time) error {
 	for delay := 20 * time.Millisecond; ; delay = min(2*delay, 500*time.Millisecond) {
 		if err := sleep(ctx, delay); err != nil {

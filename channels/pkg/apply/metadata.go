@@ -27,41 +27,31 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The API server checks an object's metadata only when the object is sent, which for a channel is
-// after the addons before it were applied. What it will check is mostly known beforehand: the name
-// rule of each kind and whether the kind is namespaced. ReadChannel checks every object of every
-// manifest against that, so a channel with a name the server would refuse is not applied at all.
+// The API server checks an object's metadata only when it is sent, after earlier addons were
+// applied. ReadChannel checks every object's name and scope beforehand, so a channel with a name
+// the server would refuse is not applied at all.
 
-// kindRule is what the API server requires of the metadata of one kind's objects.
 type kindRule struct {
 	namespaced bool
-	// name is the kind's name rule, as the API server's validation for the kind applies it.
-	name apivalidation.ValidateNameFunc
+	name       apivalidation.ValidateNameFunc
 }
 
-// kindRules are the rules of the kinds whose rules are known: the built-in ones and those of the
-// CRDs the channel itself carries.
 type kindRules map[schema.GroupKind]kindRule
 
 var (
 	namespacedSubdomain = kindRule{namespaced: true, name: apivalidation.NameIsDNSSubdomain}
 	clusterSubdomain    = kindRule{namespaced: false, name: apivalidation.NameIsDNSSubdomain}
-	// The API server checks every object's name as a path segment after its kind's own rule; for
-	// some kinds that is the only rule.
+	// The API server checks every name as a path segment; for some kinds that is the only rule.
 	namespacedSegment = kindRule{namespaced: true, name: path.ValidatePathSegmentName}
 	clusterSegment    = kindRule{namespaced: false, name: path.ValidatePathSegmentName}
 )
 
-// builtinKinds are kinds of the Kubernetes API with their scope and the name rule each one's
-// validation applies (k8s.io/kubernetes pkg/apis/<group>/validation, as of 1.35). Where a rule
-// could be stricter than some API server's, the looser one is taken: refusing a channel a cluster
-// would accept is worse than leaving a rare name to the server. A kind missing here is still
-// checked, more loosely (see checkMetadata).
+// builtinKinds are built-in kinds with their scope and name rule (k8s.io/kubernetes
+// pkg/apis/<group>/validation). Where servers differ the looser rule is taken: refusing a channel a
+// cluster would accept is worse than leaving a rare name to the server.
 var builtinKinds = kindRules{
 	{Kind: "Namespace"}: {namespaced: false, name: apivalidation.ValidateNamespaceName},
-	// A Service name is a DNS-1035 label (starting with a letter), or a DNS-1123 label with the
-	// API server's feature gate RelaxedServiceNameValidation: the looser rule is the one every
-	// server applies.
+	// A DNS-1123 label, the looser rule servers with RelaxedServiceNameValidation apply.
 	{Kind: "Service"}:               {namespaced: true, name: apivalidation.NameIsDNSLabel},
 	{Kind: "ConfigMap"}:             namespacedSubdomain,
 	{Kind: "Secret"}:                namespacedSubdomain,
@@ -86,7 +76,6 @@ var builtinKinds = kindRules{
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:        clusterSegment,
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: clusterSegment,
 
-	// The validation of a PodDisruptionBudget leaves its name to the check every kind gets.
 	{Group: "policy", Kind: "PodDisruptionBudget"}:                                    namespacedSegment,
 	{Group: "coordination.k8s.io", Kind: "Lease"}:                                     namespacedSubdomain,
 	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}:                               namespacedSubdomain,
@@ -101,12 +90,11 @@ var builtinKinds = kindRules{
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: clusterSubdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   clusterSubdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     clusterSubdomain,
-	// An APIService's name is further required to be <version>.<group>; that is the server's to say.
+	// The server also requires <version>.<group>.
 	{Group: "apiregistration.k8s.io", Kind: "APIService"}: clusterSegment,
 }
 
-// withCRDs adds to the built-in rules the kinds the given CRDs define: a custom resource's name
-// is a DNS subdomain, and its scope is the CRD's. A CRD cannot redefine a built-in kind.
+// withCRDs adds the kinds the given CRDs define; a CRD cannot redefine a built-in kind.
 func withCRDs(objs []*unstructured.Unstructured) kindRules {
 	rules := kindRules{}
 	for gk, r := range builtinKinds {
@@ -128,10 +116,8 @@ func withCRDs(objs []*unstructured.Unstructured) kindRules {
 	return rules
 }
 
-// checkMetadata reports what the API server would refuse in an object's metadata, with field
-// paths (metadata.name). A kind without a known rule (an aggregated API, a CRD installed by someone
-// else) gets the rules every kind has: its name is a path segment (no /, %, . or ..), and a
-// namespace, if given, is a DNS-1123 label.
+// checkMetadata reports what the API server would refuse in o's metadata. A kind without a known
+// rule gets the rules every kind has.
 func checkMetadata(o *unstructured.Unstructured, rules kindRules) field.ErrorList {
 	meta := field.NewPath("metadata")
 	var errs field.ErrorList
@@ -179,7 +165,7 @@ func checkMetadata(o *unstructured.Unstructured, rules kindRules) field.ErrorLis
 	return errs
 }
 
-// checkCRDName applies the API server's rule that a CRD is named <spec.names.plural>.<spec.group>.
+// checkCRDName requires a CRD to be named <spec.names.plural>.<spec.group>, as the API server does.
 func checkCRDName(o *unstructured.Unstructured, p *field.Path) field.ErrorList {
 	group, _, _ := unstructured.NestedString(o.Object, "spec", "group")
 	plural, _, _ := unstructured.NestedString(o.Object, "spec", "names", "plural")

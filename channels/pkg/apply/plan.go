@@ -34,42 +34,34 @@ type action int
 
 const (
 	actionNone action = iota
-	// actionApply applies the addon's manifest, prunes what left it and records it.
 	actionApply
-	// actionTakeOver applies the objects another tool made of an addon of spec.takeOver and records
-	// them as ours, so that retirement hands them over or deletes them.
 	actionTakeOver
 )
 
-// addonPlan is what one addon needs, found by reads only.
 type addonPlan struct {
 	addon  *Addon
 	action action
-	// result is the addon's outcome when action is actionNone; otherwise its name, id and the
-	// reason the action is needed.
+	// result is final when action is actionNone; otherwise it holds the reason for the action.
 	result Result
-	// prev is the addon's record before this run, if any.
-	prev *api.ChannelVersion
-	// refs are what its record lists once the action is done (before pruning).
-	refs []api.ObjectRef
-	// recordNamespace holds its record.
+	prev   *api.ChannelVersion
+	// refs are what the record lists once the action is done, before pruning.
+	refs            []api.ObjectRef
 	recordNamespace string
 }
 
-// plan is what the channel needs, in the order execute writes it: takeovers, then the channel's
-// addons in dependency order; retirement follows from the records once those are written.
+// plan is what the channel needs, in the order execute writes it.
 type plan struct {
 	channel   *Channel
 	records   map[string]record
 	provider  map[schema.GroupKind]string
 	takeOvers []*addonPlan
 	addons    []*addonPlan
-	// unreachable is set when the API server did not answer while planning: the addons after the
-	// one that found it are not tried, and nothing is retired.
+	// unreachable is set when the API server stopped answering: later addons are not tried and
+	// nothing is retired.
 	unreachable error
 }
 
-// plan reads the cluster and says what each addon needs; it writes nothing.
+// plan reads the cluster and writes nothing.
 func (a *Applier) plan(ctx context.Context, ch *Channel) (*plan, error) {
 	order, err := addonOrder(ch.Addons)
 	if err != nil {
@@ -104,7 +96,7 @@ func notTried(addon *Addon) Result {
 	return Result{Name: addon.Spec.Name, ID: addon.Spec.ID, Outcome: Skipped, Reason: "not tried: the API server did not answer"}
 }
 
-// skippedFor is the result of an addon one of whose dependencies failed, or nil.
+// skippedFor returns the result of an addon one of whose dependencies failed, or nil.
 func skippedFor(addon *Addon, provider map[schema.GroupKind]string, failed map[string]bool) *Result {
 	for _, dep := range dependencies(addon, provider) {
 		if failed[dep] {
@@ -134,7 +126,6 @@ func (a *Applier) planAddon(ctx context.Context, p *plan, addon *Addon, failed m
 		ap.result.Outcome = Unchanged
 		return ap
 	}
-	// A downgrade is refused before anything is applied.
 	if err := a.checkDowngrades(ctx, addon); err != nil {
 		return fail(err.Error(), err)
 	}
@@ -157,13 +148,10 @@ func (a *Applier) planAddon(ctx context.Context, p *plan, addon *Addon, failed m
 	return ap
 }
 
-// planTakeOvers plans, for each addon of the channel's takeOver list whose record another tool
-// (kops's channels) wrote from this channel's location, to apply the objects of its manifest that
-// exist carrying that tool's label for the addon and record them, with their inventory, in place
-// of that record: retirement then hands them over or deletes them exactly as it does the channel's
-// own addons' objects. Nothing is created, and an object of the manifest that exists without the
-// label is not touched (it is someone else's). A record that is ours, from elsewhere or absent is
-// left to the usual rules.
+// planTakeOvers plans, for each takeOver addon whose record kops's channels wrote from this
+// channel's location, to apply the existing objects of its manifest that carry that tool's label
+// and record them as ours, so retirement treats them like our own. Nothing is created, and an
+// object without the label is someone else's and is not touched.
 func (a *Applier) planTakeOvers(ctx context.Context, p *plan) []*addonPlan {
 	var out []*addonPlan
 	for _, addon := range p.channel.TakeOver {
@@ -197,11 +185,9 @@ func (a *Applier) planTakeOvers(ctx context.Context, p *plan) []*addonPlan {
 	return out
 }
 
-// planRetire says, from the records, which addons that left the channel are retired and which are
-// left alone. Only records this tool wrote (Ours) from this same channel are retired: other
-// channels' addons are theirs to manage, and an addon recorded by kops's channels or an older
-// channels, even from this channel's location, is reported and left alone. takingOver are
-// takeovers still to be written, which the takeover's own result reports.
+// planRetire splits the addons that left the channel into retired and left alone. Only records we
+// wrote (Ours) from this same channel are retired; other channels' and kops's records are left
+// alone. takingOver are takeovers still to be written, reported by their own result.
 func (a *Applier) planRetire(ch *Channel, records map[string]record, takingOver map[string]bool) (leftAlone []Result, retire []string) {
 	inChannel := map[string]bool{}
 	for _, addon := range ch.Addons {
@@ -222,7 +208,6 @@ func (a *Applier) planRetire(ch *Channel, records map[string]record, takingOver 
 	return leftAlone, retire
 }
 
-// dryRun is the plan as the report shows it: what each addon would need, nothing written.
 func (a *Applier) dryRun(p *plan) []Result {
 	var results []Result
 	takingOver := map[string]bool{}
@@ -257,10 +242,9 @@ func sortedByName(results []Result) []Result {
 	return results
 }
 
-// reasonToApply says why an addon must be applied over what is recorded, or "" when it need not be.
-// A record without our inventory (kops's channels, an older channels) is taken over: applied over
-// once, whatever its version, so that the addon's objects are known and can be retired or pruned
-// later.
+// reasonToApply says why an addon must be applied over its record, or "" when it need not be. A
+// record without our inventory is applied over once, whatever its version, so that its objects
+// can be retired or pruned later.
 func reasonToApply(recorded *api.ChannelVersion, id, hash, fieldManager string) string {
 	switch {
 	case recorded == nil:
