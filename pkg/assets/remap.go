@@ -24,37 +24,25 @@ import (
 	"k8s.io/kops/pkg/imageref"
 )
 
-// Remapper rewrites image references according to a cluster's spec.assets.
+// Remapper rewrites image references for a cluster's spec.assets; inputs are normalized by package
+// imageref ("busybox" is docker.io/library/busybox).
 //
-// Rules (the input is parsed and normalized first by package imageref, that is by
-// github.com/distribution/reference as container runtimes do: "busybox" is
-// docker.io/library/busybox):
+//   - containerRegistry replaces the registry host and keeps the whole path, so projects cannot
+//     collide (kops flattens it to coredns-coredns; keeping it matches what registry copy tools produce).
+//   - containerProxy keeps the lower-cased upstream host as the first path component, which the
+//     proxy needs to pick the upstream; a registry with a port or IPv6 address cannot be named so.
+//   - A location must start with a host runtimes read as a registry, or they read Docker Hub.
+//   - Tags and digests are kept exactly; an image already under the location is unchanged, so
+//     remapping is idempotent.
 //
-//   - containerRegistry is a mirror the images were copied into. The image's registry host is
-//     replaced and its whole repository path kept, so images from different projects cannot
-//     collide: registry.k8s.io/coredns/coredns:v1.12.4 with containerRegistry
-//     registry.example.com/mirror becomes registry.example.com/mirror/coredns/coredns:v1.12.4.
-//     (kops flattens the path with dashes, coredns-coredns; keeping it makes the mirror layout
-//     the same as the upstream one, which is what registry copy tools produce.)
-//   - containerProxy is a pull-through cache in front of several registries. The original
-//     registry host is kept as the first path component, because the proxy needs it to know which
-//     upstream to fetch from: proxy.example.com/registry.k8s.io/coredns/coredns:v1.12.4 and
-//     proxy.example.com/docker.io/library/busybox. The host is lower-cased; an image from a
-//     registry with a port or an IPv6 address cannot be named so and is refused.
-//   - Either location must start with a host runtimes read as a registry (a dot, a port, or
-//     localhost): they read "mirror/coredns/coredns" as Docker Hub's namespace mirror.
-//   - Tags and digests are preserved exactly; no tag is ever added or dropped.
-//   - An image already under the configured location is returned unchanged, so remapping is
-//     idempotent and repeated completion of a cluster converges.
-//
-// A nil *Remapper, or one built from a nil spec, returns images unchanged (after validating them).
+// A nil *Remapper returns images unchanged after validating them.
 type Remapper struct {
 	containerRegistry string
 	containerProxy    string
 }
 
-// NewRemapper builds a Remapper from spec.assets; a nil spec means no remapping. It rejects setting
-// both containerRegistry and containerProxy, because no single rule could satisfy both.
+// NewRemapper returns a Remapper for spec (nil means none); containerRegistry and containerProxy
+// are exclusive.
 func NewRemapper(spec *kops.AssetsSpec) (*Remapper, error) {
 	r := &Remapper{}
 	if spec == nil {
@@ -77,8 +65,7 @@ func NewRemapper(spec *kops.AssetsSpec) (*Remapper, error) {
 	return r, nil
 }
 
-// RemapImage returns where image should be pulled from. It fails when image is not a valid
-// reference, since the node's runtime would refuse it anyway.
+// RemapImage returns where image should be pulled from, or an error for an invalid reference.
 func (r *Remapper) RemapImage(image string) (string, error) {
 	ref, err := imageref.Parse(image)
 	if err != nil {
@@ -97,8 +84,6 @@ func (r *Remapper) RemapImage(image string) (string, error) {
 		if strings.HasPrefix(image, r.containerProxy+"/") {
 			return image, nil
 		}
-		// The upstream host becomes a path component, which must be lower case (host names are
-		// not case-sensitive) and cannot hold a port or an IPv6 address.
 		upstream := strings.ToLower(ref.Registry)
 		if strings.ContainsAny(upstream, ":[]") {
 			return "", fmt.Errorf("image reference %q: its registry %q cannot be named in a path below containerProxy %s; give the image from a registry without a port, or use containerRegistry", image, ref.Registry, r.containerProxy)

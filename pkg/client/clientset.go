@@ -30,24 +30,19 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// ErrClusterNotFound is returned, wrapped, for a cluster that has no config in the store.
 var ErrClusterNotFound = errors.New("cluster not found")
 
-// Clientset reads and writes one state store, and resolves the other paths a cluster names
-// (configBase, channel) through its Paths.
+// Clientset reads and writes one state store and resolves the paths a cluster names through Paths.
 type Clientset struct {
 	base  vfs.Path
 	paths *vfs.Context
 }
 
-// New returns a clientset over the state store at base, resolving other paths next to it
-// (vfs.ContextOf).
+// New returns a clientset over base, resolving other paths next to it (vfs.ContextOf).
 func New(base vfs.Path) *Clientset {
 	return &Clientset{base: base, paths: vfs.ContextOf(base)}
 }
 
-// Open parses state through paths and returns a clientset over it that resolves every other path
-// through paths too.
 func Open(paths *vfs.Context, state string) (*Clientset, error) {
 	base, err := paths.ParsePath(state)
 	if err != nil {
@@ -56,10 +51,8 @@ func Open(paths *vfs.Context, state string) (*Clientset, error) {
 	return &Clientset{base: base, paths: paths}, nil
 }
 
-// Paths resolves the path strings a cluster names, such as spec.configBase and spec.channel.
 func (c *Clientset) Paths() *vfs.Context { return c.paths }
 
-// Base is the store's root, as the user named it.
 func (c *Clientset) Base() vfs.Path { return c.base }
 
 func (c *Clientset) clusterDir(name string) vfs.Path { return c.base.Join(name) }
@@ -71,9 +64,8 @@ func (c *Clientset) addonsPath(cluster string) vfs.Path {
 	return c.clusterDir(cluster).Join("clusteraddons", "default")
 }
 
-// lockPath is the store-wide lock every mutation holds: creates, updates and deletes of one store
-// are serialised, so two creates of one name cannot mix their groups and a compare-and-swap
-// compares what it replaces. The kernel drops the lock of a killed command.
+// lockPath is the store-wide lock every mutation holds, so concurrent creates of one name cannot mix
+// and compare-and-swap compares what it replaces. The kernel drops a killed command's lock.
 func (c *Clientset) lockPath() vfs.Path { return c.base.Join(".kops" + vfs.LockSuffix) }
 
 func (c *Clientset) lock() (func(), error) {
@@ -84,9 +76,7 @@ func (c *Clientset) lock() (func(), error) {
 	return unlock, nil
 }
 
-// ListClusters names every folder of the store that holds a config, sorted. A name listed here
-// may still fail GetCluster (an invalid folder name, a config naming another cluster, a corrupt
-// file): callers report those per cluster.
+// ListClusters names, sorted, the folders holding a config; GetCluster may still fail for one.
 func (c *Clientset) ListClusters() ([]string, error) {
 	dirs, err := c.base.ReadDir()
 	if errors.Is(err, fs.ErrNotExist) {
@@ -95,13 +85,13 @@ func (c *Clientset) ListClusters() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing clusters in %s: %w", c.base, err)
 	}
-	// Each folder is checked for a config with bounded parallel reads: on S3 each check is a request.
+	// One read per folder, in bounded parallel: on S3 each check is a request.
 	found := make([]bool, len(dirs))
 	errs := make([]error, len(dirs))
 	inParallel(len(dirs), func(i int) {
 		ok, err := dirs[i].Join("config").Exists()
 		if errors.Is(err, syscall.ENOTDIR) {
-			return // a file at the root of the store, not a cluster directory
+			return
 		}
 		found[i], errs[i] = ok, err
 	})
@@ -118,7 +108,6 @@ func (c *Clientset) ListClusters() ([]string, error) {
 	return names, nil
 }
 
-// ClusterExists says whether the store has a config for the named cluster.
 func (c *Clientset) ClusterExists(name string) (bool, error) {
 	if err := ValidateClusterName(name); err != nil {
 		return false, err
@@ -126,7 +115,6 @@ func (c *Clientset) ClusterExists(name string) (bool, error) {
 	return c.configPath(name).Exists()
 }
 
-// Revision identifies the stored bytes of a document, for the compare-and-swap updates.
 type Revision string
 
 func revisionOf(data []byte) Revision {
@@ -134,13 +122,12 @@ func revisionOf(data []byte) Revision {
 	return Revision(hex.EncodeToString(sum[:]))
 }
 
-// GetCluster reads a cluster. The warnings name fields the store holds that this build does not model.
+// GetCluster reads a cluster; the warnings name stored fields this build does not model.
 func (c *Clientset) GetCluster(name string) (*kops.Cluster, []kopscodecs.Warning, error) {
 	cluster, _, warnings, err := c.GetClusterRevision(name)
 	return cluster, warnings, err
 }
 
-// GetClusterRevision reads a cluster and the revision UpdateClusterIfUnchanged compares with.
 func (c *Clientset) GetClusterRevision(name string) (*kops.Cluster, Revision, []kopscodecs.Warning, error) {
 	if err := ValidateClusterName(name); err != nil {
 		return nil, "", nil, err
@@ -168,11 +155,10 @@ func (c *Clientset) GetClusterRevision(name string) (*kops.Cluster, Revision, []
 	return cluster, revisionOf(data), warnings, nil
 }
 
-// ErrNameMismatch is returned, wrapped, for a stored document whose metadata.name is not the name
-// of the folder or file it is stored under: it is not acted on under either name.
+// ErrNameMismatch: a document whose metadata.name is not its folder's or file's name is not acted on
+// under either name.
 var ErrNameMismatch = errors.New("stored under another name")
 
-// ListInstanceGroups reads every instance group of a cluster, sorted by name.
 func (c *Clientset) ListInstanceGroups(cluster string) ([]*kops.InstanceGroup, []kopscodecs.Warning, error) {
 	if err := ValidateClusterName(cluster); err != nil {
 		return nil, nil, err
@@ -198,14 +184,11 @@ func (c *Clientset) ListInstanceGroups(cluster string) ([]*kops.InstanceGroup, [
 	return groups, warnings, nil
 }
 
-// GetInstanceGroup reads one instance group of a cluster.
 func (c *Clientset) GetInstanceGroup(cluster, name string) (*kops.InstanceGroup, []kopscodecs.Warning, error) {
 	g, _, warnings, err := c.GetInstanceGroupRevision(cluster, name)
 	return g, warnings, err
 }
 
-// GetInstanceGroupRevision reads one instance group and the revision UpdateInstanceGroupIfUnchanged
-// compares with.
 func (c *Clientset) GetInstanceGroupRevision(cluster, name string) (*kops.InstanceGroup, Revision, []kopscodecs.Warning, error) {
 	if err := ValidateClusterName(cluster); err != nil {
 		return nil, "", nil, err

@@ -25,20 +25,18 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// ClusterFiles is what a cluster's folder holds, sorted into the files kops writes there and the
-// rest. Leftover temp files of killed writes are neither: they are removed with their folder.
+// ClusterFiles sorts a cluster's folder into files kops writes and the rest; leftover temp files of
+// killed writes are neither and go with their folder.
 type ClusterFiles struct {
-	// Known are the files kops writes, config last: the order DeleteCluster removes them in.
-	Known []vfs.Path
-	// Unknown are files and folders kops does not write there.
+	// Known are in the order DeleteCluster removes them, config last.
+	Known   []vfs.Path
 	Unknown []vfs.Path
 	// dirs are the known folders below the cluster's, deepest first.
 	dirs []vfs.Path
 }
 
-// known lists what kops writes in a cluster's folder: the config, the instance groups, the stored
-// addon objects, and what `kops update cluster --yes` writes under addons/ (the bootstrap channel
-// and one folder of manifests per addon) and under igconfig/ (each instance group's node files).
+// known lists what kops writes in a cluster's folder, including `kops update cluster --yes`'s addons/
+// and igconfig/.
 var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error{
 	"instancegroup": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walk(p, func(name string, isDir bool) bool { return !isDir && ValidateInstanceGroupName(name) == nil }, nil)
@@ -49,8 +47,6 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 	"pki": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walkPath(p, []string{"ssh", "public", "admin"}, isSSHKeyID)
 	},
-	// igconfig/<role>/<group>/ holds each instance group's node configuration (kops's nodeup files,
-	// the node setup files of pkg/model/nodesetup), and igconfig/ the ledger of the latter.
 	"igconfig": func(c *Clientset, p vfs.Path, files *ClusterFiles) error {
 		return files.walk(p, func(name string, isDir bool) bool { return !isDir && name == nodeFilesLedger }, func(role vfs.Path) error {
 			if !igConfigRoles[role.Base()] {
@@ -74,15 +70,11 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 	},
 }
 
-// nodeFilesLedger is the ledger of the node files under igconfig/ (pkg/model/nodesetup's
-// LedgerLocation; the model is not imported by the store).
+// nodeFilesLedger is nodesetup.LedgerLocation's file; the store does not import the model.
 const nodeFilesLedger = ".kops-ledger.sha256"
 
-// igConfigRoles are the folders of igconfig/: the instance group roles in lower case.
 var igConfigRoles = map[string]bool{"controlplane": true, "node": true, "apiserver": true, "bastion": true}
 
-// walk sorts the entries of the known folder dir: files that isKnown accepts are known, folders are
-// handed to descend (when given), anything else is unknown.
 func (f *ClusterFiles) walk(dir vfs.Path, isKnown func(name string, isDir bool) bool, descend func(vfs.Path) error) error {
 	entries, err := dir.ReadDir()
 	if err != nil {
@@ -104,12 +96,10 @@ func (f *ClusterFiles) walk(dir vfs.Path, isKnown func(name string, isDir bool) 
 			f.Unknown = append(f.Unknown, e)
 		}
 	}
-	f.dirs = append(f.dirs, dir) // after its subfolders: deepest first
+	f.dirs = append(f.dirs, dir)
 	return nil
 }
 
-// walkPath descends the chain of folders path below dir (pki/ssh/public/admin) and sorts the files
-// at its end with isKnown; anything else along the way is unknown.
 func (f *ClusterFiles) walkPath(dir vfs.Path, path []string, isKnown func(string) bool) error {
 	if len(path) == 0 {
 		return f.walk(dir, func(name string, isDir bool) bool { return !isDir && isKnown(name) }, nil)
@@ -123,7 +113,6 @@ func (f *ClusterFiles) walkPath(dir vfs.Path, path []string, isKnown func(string
 	})
 }
 
-// isSSHKeyID says whether name is how kops names a stored SSH public key: its MD5 fingerprint in hex.
 func isSSHKeyID(name string) bool {
 	if len(name) != 32 {
 		return false
@@ -136,7 +125,6 @@ func isSSHKeyID(name string) bool {
 	return true
 }
 
-// ListClusterFiles sorts what the store holds for a cluster into known and unknown files.
 func (c *Clientset) ListClusterFiles(name string) (*ClusterFiles, error) {
 	if err := ValidateClusterName(name); err != nil {
 		return nil, err
@@ -182,19 +170,15 @@ func (c *Clientset) ListClusterFiles(name string) (*ClusterFiles, error) {
 	return files, nil
 }
 
-// DeleteOptions changes what DeleteCluster does with files it does not know.
 type DeleteOptions struct {
-	// Unknown deletes the files and folders kops does not write in the cluster's folder too;
-	// without it, their presence makes DeleteCluster refuse and delete nothing.
+	// Unknown also deletes files kops does not write; without it they make DeleteCluster refuse.
 	Unknown bool
 }
 
-// ErrUnknownFiles is returned, wrapped, when a cluster's folder holds files kops does not write.
 var ErrUnknownFiles = errors.New("unknown file found")
 
-// DeleteCluster removes what kops writes for a cluster, under the store lock, the config last: a
-// failure midway leaves a cluster that still exists and can be deleted again. Files kops does not
-// write make it refuse (naming them) unless opts.Unknown is set.
+// DeleteCluster removes what kops writes for a cluster under the store lock, config last, so a failure
+// midway leaves a cluster that can be deleted again. Unknown files make it refuse unless opts.Unknown.
 func (c *Clientset) DeleteCluster(name string, opts DeleteOptions) error {
 	if err := ValidateClusterName(name); err != nil {
 		return err

@@ -26,9 +26,8 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// InstanceGroupFiles are the files `kops delete ig` removes: the node files `kops update cluster`
-// wrote for the group (igconfig/<role>/<group>/), then the group itself, last, so that a delete
-// cut short can be run again.
+// InstanceGroupFiles are what `kops delete ig` removes: the group's node files, then the group last,
+// so a delete cut short can be rerun.
 func (c *Clientset) InstanceGroupFiles(cluster string, g *kops.InstanceGroup) ([]vfs.Path, error) {
 	if err := ValidateClusterName(cluster); err != nil {
 		return nil, err
@@ -54,15 +53,14 @@ func (c *Clientset) InstanceGroupFiles(cluster string, g *kops.InstanceGroup) ([
 		files = append(files, e)
 	}
 	if len(unknown) > 0 {
-		// kops writes only files there: a folder is someone else's, and is not deleted with the group.
+		// kops writes only files there: a folder is someone else's.
 		return nil, fmt.Errorf("%w in the node files of instance group %q: %s; nothing was deleted", ErrUnknownFiles, g.Name, joinPaths(unknown))
 	}
 	return append(files, c.igDir(cluster).Join(g.Name)), nil
 }
 
-// DeleteInstanceGroup removes an instance group and the node files written for it, under the
-// store lock. The ledger of node files keeps naming them until the next `kops update cluster`,
-// which finds them gone and settles it.
+// DeleteInstanceGroup removes a group and its node files under the store lock; the node-file ledger
+// is settled by the next `kops update cluster`.
 func (c *Clientset) DeleteInstanceGroup(cluster string, g *kops.InstanceGroup) error {
 	unlock, err := c.lock()
 	if err != nil {
@@ -86,8 +84,7 @@ func (c *Clientset) DeleteInstanceGroup(cluster string, g *kops.InstanceGroup) e
 	return files[len(files)-1].Remove()
 }
 
-// nodeFilesDir is igconfig/<role in lower case>/<group> (pkg/model/nodesetup's IGConfigDir; the
-// model is not imported by the store), the control plane under either spelling of its role.
+// nodeFilesDir mirrors nodesetup.IGConfigDir; the store does not import the model.
 func (c *Clientset) nodeFilesDir(cluster string, g *kops.InstanceGroup) vfs.Path {
 	role := string(g.Spec.Role)
 	if g.IsControlPlane() {

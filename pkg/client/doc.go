@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package client is the state store seen as a clientset: clusters, their instance groups and their
-// addon objects, in kops's layout, so that a store written by kops can be read here and back:
+// Package client is the state store as a clientset, in kops's layout so either can read the other's:
 //
 //	<store>/<cluster>/config                   the Cluster
 //	<store>/<cluster>/instancegroup/<name>     each InstanceGroup
@@ -23,6 +22,5 @@ limitations under the License.
 //	<store>/<cluster>/pki/ssh/public/admin/<id> each SSH public key (id: its MD5 fingerprint in hex)
 //	<store>/.kops.vfs-lock                     the lock every create, update and delete holds
 //
-// Names are checked (ValidateClusterName, ValidateInstanceGroupName) by every method that takes
-// one, so a name never reaches the store as a path.
+// Every method checks the names it takes, so a name never reaches the store as a path.
 package client

@@ -27,12 +27,9 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
-// readParallelism bounds the reads one listing has in flight: on an object store each read is a
-// round trip, so a thousand clusters read one after another take a thousand round trips; a few
-// dozen at once hide that without being throttled (S3 allows thousands per prefix and second).
+// readParallelism bounds one listing's reads in flight: on an object store each read is a round trip.
 const readParallelism = 32
 
-// inParallel calls f(0..n-1) with at most readParallelism calls at once and returns when all are done.
 func inParallel(n int, f func(i int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -50,15 +47,13 @@ func inParallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// ClusterRead is one cluster's GetCluster result.
 type ClusterRead struct {
 	Cluster  *kops.Cluster
 	Warnings []kopscodecs.Warning
 	Err      error
 }
 
-// GetClusters reads the named clusters with bounded parallel reads; the results are in the order
-// of names, each with its own error.
+// GetClusters reads the named clusters in parallel; results are in the order of names.
 func (c *Clientset) GetClusters(names []string) []ClusterRead {
 	out := make([]ClusterRead, len(names))
 	inParallel(len(names), func(i int) {
@@ -67,11 +62,8 @@ func (c *Clientset) GetClusters(names []string) []ClusterRead {
 	return out
 }
 
-// GetAllClusters lists the store's clusters and reads them: what ListClusters and then GetClusters
-// do, with one read per folder instead of two (on S3 a folder's config is read, not first checked
-// for, so a listing of 1,000 clusters is 1,001 requests). A folder without a config is no cluster
-// and is left out; one whose name is no cluster name is checked for a config first, and listed
-// with its error if it has one, as ListClusters lists it.
+// GetAllClusters is ListClusters then GetClusters with one read per folder instead of two; a folder
+// without a config is left out.
 func (c *Clientset) GetAllClusters() ([]string, []ClusterRead, error) {
 	dirs, err := c.base.ReadDir()
 	if errors.Is(err, fs.ErrNotExist) {

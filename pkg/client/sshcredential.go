@@ -23,8 +23,6 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// sshPublicKeyPath is where kops keeps a cluster's SSH public key:
-// <store>/<cluster>/pki/ssh/public/admin/<id>, id being the key's MD5 fingerprint in hex.
 func (c *Clientset) sshPublicKeyPath(cluster, publicKey string) (vfs.Path, error) {
 	key, err := sshcredentials.Parse(publicKey)
 	if err != nil {
@@ -33,8 +31,7 @@ func (c *Clientset) sshPublicKeyPath(cluster, publicKey string) (vfs.Path, error
 	return c.clusterDir(cluster).Join("pki", "ssh", "public", "admin", sshcredentials.ID(key)), nil
 }
 
-// AddSSHPublicKey stores an SSH public key for an existing cluster, as `kops create -f` does with an
-// SSHCredential. Storing the same key again rewrites the same file.
+// AddSSHPublicKey stores a key for an existing cluster; storing the same key again rewrites its file.
 func (c *Clientset) AddSSHPublicKey(cluster, publicKey string) error {
 	if err := ValidateClusterName(cluster); err != nil {
 		return err

@@ -18,11 +18,9 @@ package client
 
 import "fmt"
 
-// LockForUpdate holds the store lock for a command that writes a cluster's generated files itself
-// (`kops update cluster --yes` writes <cluster>/addons/ and igconfig/), so that a delete, an edit
-// or another update of the store cannot interleave with it. It refuses a cluster that is not
-// stored. The writes themselves go through the store's file layer, which follows no symlink.
-// The caller runs the returned unlock when its writes are done.
+// LockForUpdate holds the store lock while a command writes a cluster's generated files itself, so
+// no delete, edit or update interleaves; it refuses a cluster that is not stored. Call the returned
+// unlock when done.
 func (c *Clientset) LockForUpdate(name string) (func(), error) {
 	if err := ValidateClusterName(name); err != nil {
 		return nil, err

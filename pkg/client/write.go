@@ -29,24 +29,17 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// NewCluster is everything `kops create` stores for a cluster.
 type NewCluster struct {
 	Cluster        *kops.Cluster
 	InstanceGroups []*kops.InstanceGroup
 	Addons         []*unstructured.Unstructured
-	// SSHPublicKeys are keys in authorized_keys form, stored where kops keeps them.
-	SSHPublicKeys []string
+	SSHPublicKeys  []string
 }
 
-// ErrConflict is returned, wrapped, by the compare-and-swap updates when the stored document is
-// not the one that was read.
 var ErrConflict = errors.New("changed in the state store since it was read")
 
-// CreateCluster stores a new cluster; it refuses to overwrite one that exists. It holds the store
-// lock, so of concurrent creates of one name exactly one stores its cluster and the others fail
-// with "already exists". Everything is encoded before anything is written, and the config, whose
-// presence makes the cluster exist, is written last, so a failure (or a kill) never leaves a
-// half-made cluster that looks complete; the groups such a create left are removed by the next.
+// CreateCluster stores a new cluster under the store lock, refusing one that exists. Everything is
+// encoded first and the config is written last, so a failure never leaves a cluster that looks complete.
 func (c *Clientset) CreateCluster(n NewCluster) error {
 	name := n.Cluster.Name
 	if err := ValidateClusterName(name); err != nil {
@@ -87,7 +80,7 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 			return err
 		}
 		if _, dup := writes[p.String()]; dup {
-			continue // the same key twice is stored once, in the file its fingerprint names
+			continue
 		}
 		_ = add(p, []byte(key))
 	}
@@ -109,8 +102,7 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	if exists {
 		return fmt.Errorf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it, or 'kops delete cluster %s --yes' first", name, c.base, name, name)
 	}
-	// Files left by a create that crashed before writing the config belong to no cluster; they must
-	// not become part of this one (an SSH key left there would let its owner into the new cluster).
+	// Files left by a crashed create must not join this cluster (a stray SSH key would let its owner in).
 	if err := c.removeStrayFiles(name, writes); err != nil {
 		return err
 	}
@@ -119,8 +111,7 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 		return err
 	}
 	for i, p := range order {
-		// Each file is created only where none is (on S3 at the server: If-None-Match), so a create
-		// that raced another past the lock (a lease lost by a paused process) replaces nothing.
+		// Created only where none is (S3: If-None-Match), so a create racing past a lost lease replaces nothing.
 		if err := vfs.CreateFile(p, writes[p.String()]); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				err = fmt.Errorf("%w: %s was stored by another command meanwhile", ErrConflict, p)
@@ -137,8 +128,8 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	return nil
 }
 
-// missingFolders lists the folders below base that writing files would make, deepest first, so
-// that a create that fails midway (a full disk) can remove them again.
+// missingFolders lists, deepest first, the folders writing files would make, so a failed create can
+// remove them.
 func missingFolders(base vfs.Path, files []vfs.Path) ([]vfs.Path, error) {
 	seen := map[string]bool{}
 	var missing []vfs.Path
@@ -158,8 +149,6 @@ func missingFolders(base vfs.Path, files []vfs.Path) ([]vfs.Path, error) {
 	return missing, nil
 }
 
-// removeStrayFiles removes, from the folders a create writes files in, every file this create does
-// not write: instance groups, stored addon objects and SSH keys.
 func (c *Clientset) removeStrayFiles(cluster string, keep map[string][]byte) error {
 	dir := c.clusterDir(cluster)
 	for _, folder := range []vfs.Path{c.igDir(cluster), dir.Join("clusteraddons"), dir.Join("pki", "ssh", "public", "admin")} {
@@ -181,13 +170,12 @@ func (c *Clientset) removeStrayFiles(cluster string, keep map[string][]byte) err
 	return nil
 }
 
-// UpdateCluster replaces the stored config of an existing cluster, whatever it holds now.
 func (c *Clientset) UpdateCluster(cluster *kops.Cluster) error {
 	return c.updateCluster(cluster, nil)
 }
 
-// UpdateClusterIfUnchanged replaces the stored config only if it is still the revision that was
-// read (GetClusterRevision); otherwise it fails with ErrConflict and changes nothing.
+// UpdateClusterIfUnchanged fails with ErrConflict, changing nothing, unless the stored config is still
+// the revision read.
 func (c *Clientset) UpdateClusterIfUnchanged(cluster *kops.Cluster, read Revision) error {
 	return c.updateCluster(cluster, &read)
 }
@@ -209,8 +197,6 @@ func (c *Clientset) updateCluster(cluster *kops.Cluster, read *Revision) error {
 	return c.replace(c.configPath(name), data, read, fmt.Sprintf("cluster %q", name), name)
 }
 
-// replace writes data over the existing file p, first checking (when read is given) that p still
-// holds that revision. Callers hold the store lock.
 func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, cluster string) error {
 	var version vfs.Version
 	if read != nil {
@@ -233,8 +219,7 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 	if !exists {
 		return fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, cluster, c.base)
 	}
-	// The write compares again where the store can (S3: If-Match on the ETag just read), so an edit
-	// that raced another past the lock fails instead of overwriting it.
+	// Compare again where the store can (S3: If-Match), so an edit racing past the lock fails.
 	if err := vfs.ReplaceFile(p, data, version); err != nil {
 		if errors.Is(err, vfs.ErrPrecondition) {
 			return fmt.Errorf("%w: %s was changed in state store %s by someone else", ErrConflict, what, c.base)
@@ -244,25 +229,19 @@ func (c *Clientset) replace(p vfs.Path, data []byte, read *Revision, what, clust
 	return nil
 }
 
-// CreateInstanceGroup adds an instance group to an existing cluster, under the store lock; it
-// refuses to replace a group of that name, so of concurrent creates exactly one stores its group.
 func (c *Clientset) CreateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
 	return c.writeInstanceGroup(cluster, g, nil, true)
 }
 
-// UpdateInstanceGroup replaces (or adds) one instance group of an existing cluster.
 func (c *Clientset) UpdateInstanceGroup(cluster string, g *kops.InstanceGroup) error {
 	return c.writeInstanceGroup(cluster, g, nil, false)
 }
 
-// UpdateInstanceGroupIfUnchanged replaces a stored instance group only if it is still the revision
-// that was read (GetInstanceGroupRevision); otherwise it fails with ErrConflict and changes nothing.
+// UpdateInstanceGroupIfUnchanged is UpdateClusterIfUnchanged for a group.
 func (c *Clientset) UpdateInstanceGroupIfUnchanged(cluster string, g *kops.InstanceGroup, read Revision) error {
 	return c.writeInstanceGroup(cluster, g, &read, false)
 }
 
-// writeInstanceGroup stores g under the store lock: only if it is new (create), only over the
-// revision that was read (read), or whatever is stored.
 func (c *Clientset) writeInstanceGroup(cluster string, g *kops.InstanceGroup, read *Revision, create bool) error {
 	if err := ValidateClusterName(cluster); err != nil {
 		return err
@@ -297,7 +276,7 @@ func (c *Clientset) writeInstanceGroup(cluster string, g *kops.InstanceGroup, re
 	return c.replace(p, data, read, fmt.Sprintf("instance group %q of cluster %q", g.Name, cluster), cluster)
 }
 
-// GetAddons reads the cluster's stored addon objects; none is not an error.
+// GetAddons reads the stored addon objects; none is not an error.
 func (c *Clientset) GetAddons(cluster string) ([]*unstructured.Unstructured, error) {
 	if err := ValidateClusterName(cluster); err != nil {
 		return nil, err
@@ -324,8 +303,6 @@ func (c *Clientset) GetAddons(cluster string) ([]*unstructured.Unstructured, err
 	return addons, nil
 }
 
-// NewClusterFromObjects gathers the decoded documents of one cluster (its Cluster, InstanceGroups
-// and addon objects) into what CreateCluster stores.
 func NewClusterFromObjects(objs []*kopscodecs.Object) (NewCluster, error) {
 	var n NewCluster
 	for _, o := range objs {

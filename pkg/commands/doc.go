@@ -14,6 +14,5 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package commands holds what kops's commands do to stored documents besides decoding them: the
-// --set and --unset edits of `kops edit` and `kops create cluster`.
+// Package commands holds the --set and --unset edits of `kops edit` and `kops create cluster`.
 package commands

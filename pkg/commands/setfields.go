@@ -31,16 +31,9 @@ import (
 	"k8s.io/kops/util/pkg/yamlshape"
 )
 
-// SetFields edits doc, the YAML of one stored document of Go type t (a Cluster or an
-// InstanceGroup), as kops's --unset and --set do, unsets first: `--set spec.kubeDNS.provider=CoreDNS`
-// sets a field, creating the objects on its way; `--set spec.x.list=a,b` appends the items to a
-// list; `--set spec.x.map=key=value` sets one entry of a map of strings; `[N]` picks a list item
-// (N equal to the list's length appends one) and `[*]` every item; `--set spec.x.obj=` makes an
-// empty object. `--unset spec.x.y` removes a field. A leading "cluster." or "instancegroup." is
-// dropped, as kops drops it. Values are typed by the field they go to, so `--set
-// spec.kubernetesVersion=1.30` stays a string. Fields this build does not model are refused: their
-// type is unknown here. Every problem of every flag is returned at once, each with its field path;
-// the caller decodes and validates the result as it would an edited file.
+// SetFields applies kops's --unset then --set edits to doc, the YAML of a document of Go type t.
+// Values are typed by their field, lists are appended to, [N] and [*] pick items, and unmodeled
+// fields are refused since their type is unknown. All problems are returned at once with their paths.
 func SetFields(doc []byte, t reflect.Type, sets, unsets []string) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc, &root); err != nil {
@@ -81,7 +74,6 @@ func describe(flag string, errs field.ErrorList) string {
 	return strings.Join(lines, "\n")
 }
 
-// step is one element of a field path: a field name, a list index, or [*].
 type step struct {
 	name     string
 	index    int
@@ -89,7 +81,6 @@ type step struct {
 	wildcard bool
 }
 
-// parsePath reads kops's field paths: names joined by dots, each optionally followed by [N] or [*].
 func parsePath(s string) ([]step, error) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "cluster."), "instancegroup.")
 	if s == "" {
@@ -159,9 +150,8 @@ func unsetPath(n *yaml.Node, t reflect.Type, path string) field.ErrorList {
 	}, false)
 }
 
-// walk follows steps from n, whose Go type is t, and calls at on the node they lead to. With
-// create, missing objects, fields and the list item just past the end are made on the way;
-// without, a missing one ends the walk with nothing to do.
+// walk calls at on the node steps lead to; with create, missing objects and the item just past a
+// list's end are made, otherwise a missing one ends the walk.
 func walk(n *yaml.Node, t reflect.Type, steps []step, path *field.Path, at func(*yaml.Node, reflect.Type, *field.Path) field.ErrorList, create bool) field.ErrorList {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -226,14 +216,11 @@ func walk(n *yaml.Node, t reflect.Type, steps []step, path *field.Path, at func(
 	}
 }
 
-// assign sets the node to value, typed as t.
 func assign(n *yaml.Node, t reflect.Type, value string, at *field.Path) field.ErrorList {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if reflect.PointerTo(t).Implements(reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()) {
-		// A quantity, a duration, an int-or-string: YAML's own reading of the word, checked by
-		// the decoder against the type.
 		*n = yaml.Node{Kind: yaml.ScalarNode, Value: value}
 		return nil
 	}
@@ -311,8 +298,7 @@ func assign(n *yaml.Node, t reflect.Type, value string, at *field.Path) field.Er
 	return nil
 }
 
-// removeField removes the field name from the object n of Go type t. A field this build does not
-// model may be removed too when the document has it: its type does not matter.
+// removeField may remove an unmodeled field too: its type does not matter.
 func removeField(n *yaml.Node, t reflect.Type, name string, at *field.Path) field.ErrorList {
 	child := childPath(at, name)
 	if t.Kind() != reflect.Struct {
@@ -337,7 +323,6 @@ func removeField(n *yaml.Node, t reflect.Type, name string, at *field.Path) fiel
 	return nil
 }
 
-// unknownField refuses a field the type does not have, suggesting a near name.
 func unknownField(at *field.Path, name string, fields map[string]reflect.Type) *field.Error {
 	names := make([]string, 0, len(fields))
 	for n := range fields {
@@ -351,7 +336,6 @@ func unknownField(at *field.Path, name string, fields map[string]reflect.Type) *
 		"add it with kops edit (fields of kops this build does not model are kept as written)")
 }
 
-// ensure makes a null node an empty node of kind (when create), and says whether n is of kind.
 func ensure(n *yaml.Node, kind yaml.Kind, create bool) bool {
 	if isNull(n) && create {
 		*n = yaml.Node{Kind: kind}
@@ -368,7 +352,6 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// null is a new YAML null, which ensure turns into whatever a field needs.
 func null() *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"} }
 
 func isNull(n *yaml.Node) bool {

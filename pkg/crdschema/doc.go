@@ -14,10 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package crdschema derives a CustomResourceDefinition's structural OpenAPI v3 schema from the Go
-// type of the custom resource: the types, properties and required fields come from the struct and
-// its json tags, and a table of Fields, keyed by JSON path, adds what a Go type cannot say
-// (descriptions, bounds, patterns, enums, CEL rules). The schema therefore accepts exactly the
-// fields the Go type has, and nothing the table says can widen it: a Field has no way to preserve
-// unknown fields, embed a resource or declare a property the type lacks, except Refused ones.
+// Package crdschema derives a CRD's structural schema from the custom resource's Go type; a table of
+// Fields by JSON path adds what Go cannot say (descriptions, bounds, patterns, CEL) but can never
+// widen the schema beyond the type's fields.
 package crdschema

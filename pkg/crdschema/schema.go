@@ -28,52 +28,39 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Fields is what the Go type cannot say, by JSON path: "" is the object itself, "spec.version" a
-// field, "status.conditions[]" the items of a list, "status.conditions[].type" a field of them.
-// Every path must name a field of the type: Schema refuses one that does not, so that a field
-// renamed in Go cannot silently lose its validation.
+// Fields is keyed by JSON path ("" the object, "status.conditions[].type" a field of list items).
+// Schema refuses a path naming no field, so a renamed Go field cannot silently lose its validation.
 type Fields map[string]Field
 
-// Field adds validation and documentation to one node of the schema.
 type Field struct {
 	Description string
 	// MaxLength bounds a string, MaxItems a list, Minimum a number.
 	MaxLength *int64
 	MaxItems  *int64
 	Minimum   *float64
-	// Pattern is a regular expression a string must match (the API server uses Go's regexp).
-	Pattern string
-	// Format is an OpenAPI string format, such as date-time.
-	Format string
-	// Enum lists the values a string may take.
-	Enum []string
-	// Rules are CEL validations (x-kubernetes-validations).
-	Rules []apiextensionsv1.ValidationRule
-	// MapKeys makes a list of objects a map keyed by these fields (x-kubernetes-list-type: map),
-	// so that server-side apply merges its items by key.
+	Pattern   string
+	Format    string
+	Enum      []string
+	Rules     []apiextensionsv1.ValidationRule
+	// MapKeys makes the list x-kubernetes-list-type: map, so server-side apply merges items by key.
 	MapKeys []string
-	// Refused are properties declared only to be refused, whatever their value and whatever the
-	// client's field validation: an undeclared field is only pruned (with a warning) unless the
-	// client asks for strict validation, which would let an old client believe it was accepted.
+	// Refused properties are declared only to be refused: an undeclared field is only pruned unless the
+	// client asks for strict validation, so an old client would believe it was accepted.
 	Refused []Refused
 }
 
-// Refused is a property of an object that the object must not have.
 type Refused struct {
-	// Name is the property's JSON name.
 	Name string
-	// Type is the Go type of the values it used to take; the declared schema follows it.
+	// Type is the Go type of the values it used to take.
 	Type reflect.Type
 	// Why completes the error message "cannot be set; <Why>".
 	Why string
 }
 
-// refusedDescription documents every Refused property.
 const refusedDescription = "Not accepted. Declared only so that an object setting it is refused with a clear error."
 
-// Schema is the structural schema of values of type t, with fields applied. Every problem is
-// reported, each with its path: an unsupported Go type, a field without a json tag, a Field path
-// that names no field of t, or a Field that does not fit its node (a pattern on a number).
+// Schema returns the structural schema of t with fields applied, or every problem found (unsupported
+// types, missing json tags, unknown Field paths, Fields that do not fit their node).
 func Schema(t reflect.Type, fields Fields) (*apiextensionsv1.JSONSchemaProps, error) {
 	w := &walker{fields: fields, used: map[string]bool{}}
 	s := w.schema("", t)
@@ -125,16 +112,13 @@ func (w *walker) schema(path string, t reflect.Type) *apiextensionsv1.JSONSchema
 		s.Type = "object"
 		w.properties(path, t, s)
 	default:
-		// Maps, interfaces, floats, byte slices, int: each would need a decision (bounds, a
-		// format, what an unknown key means) that no field needs yet.
 		w.problems = append(w.problems, fmt.Sprintf("%s: Go type %s is not supported", describe(path), t))
 	}
 	w.apply(path, s)
 	return s
 }
 
-// properties adds the exported, json-tagged fields of struct t to s; inline fields (TypeMeta)
-// are flattened, and a field without omitempty is required.
+// properties flattens inline fields; a field without omitempty is required.
 func (w *walker) properties(path string, t reflect.Type, s *apiextensionsv1.JSONSchemaProps) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -167,7 +151,6 @@ func (w *walker) properties(path string, t reflect.Type, s *apiextensionsv1.JSON
 	}
 }
 
-// apply adds path's Field to s, refusing what does not fit the node.
 func (w *walker) apply(path string, s *apiextensionsv1.JSONSchemaProps) {
 	f, ok := w.fields[path]
 	if !ok {
@@ -256,8 +239,7 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-// typeName names t as its package's code does: a generic instantiation's type arguments by
-// package name, not import path (operator.Resource[coredns.Spec]).
+// typeName names generic type arguments by package name (operator.Resource[coredns.Spec]).
 func typeName(t reflect.Type) string {
 	var b strings.Builder
 	token := 0

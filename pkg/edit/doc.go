@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package edit runs the user's editor on a document until it is valid or the user gives up, the
-// way kubectl edit does: errors are shown as comments at the top of the reopened file, and the
-// user's text is kept.
+// Package edit runs the user's editor on a document until it is valid or the user gives up, as
+// kubectl edit does: errors are shown as comments atop the reopened file and the user's text is kept.
 package edit

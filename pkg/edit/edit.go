@@ -30,14 +30,11 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// ErrCancelled says the user left the document as it was: nothing is to be stored.
 var ErrCancelled = errors.New("Edit cancelled, no changes made.") //nolint:staticcheck // ST1005: kops's own words, printed as they are
 
-// Editor is how to start the user's editor and where its terminal is.
 type Editor struct {
-	// Command is the editor command line, e.g. "vi" or "code --wait"; the file's path is appended.
-	// A command with spaces, quotes or other shell characters is run by sh -c, as kubectl does,
-	// with the path quoted for the shell.
+	// Command is the editor command line ("vi", "code --wait"); shell syntax is run by sh -c, as
+	// kubectl does, with the path quoted.
 	Command string
 	In      io.Reader
 	Out     io.Writer
@@ -52,10 +49,9 @@ const header = `# Please edit the object below. Lines beginning with '#' at the 
 #
 `
 
-// Run opens original (named name, e.g. "cluster-a.example.com.yaml") in the editor and returns the
-// edited text once check accepts it. check must not depend on anything but its input: it is called
-// again with the text shifted down (see recheck). It returns ErrCancelled when nothing was changed, and an error
-// (keeping the file and naming it) when the user saves the same invalid text twice.
+// Run returns the edited text once check accepts it; check must be pure, since it is rerun on the
+// shifted text (see recheck). It returns ErrCancelled when nothing changed, and an error naming the
+// kept file when the same invalid text is saved twice.
 func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]byte, error) {
 	if strings.TrimSpace(e.Command) == "" {
 		return nil, errors.New("no editor command: set KOPS_EDITOR or EDITOR")
@@ -64,9 +60,8 @@ func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]b
 	if err != nil {
 		return nil, err
 	}
-	// The editor may replace the file with anything (a FIFO, a link to /dev/zero or to a file of
-	// someone else's): it is read back through the file layer, rooted at the temp folder, as a
-	// bounded regular file.
+	// The editor may replace the file with anything (a FIFO, a link to /dev/zero): read it back through
+	// the file layer as a bounded regular file.
 	file := vfs.LocalRoot(dir).Join(filepath.Base(name))
 	path := filepath.Join(dir, filepath.Base(name))
 	keep := false
@@ -108,11 +103,10 @@ func (e Editor) Run(name string, original []byte, check func([]byte) error) ([]b
 	}
 }
 
-// recheck runs check on the edited text and, when it fails, returns the file to reopen. check sees
-// the text preceded by as many blank lines as the reopened file has above it, so the line numbers
-// in its errors are those the user will see next to the errors.
+// recheck runs check on the text shifted down by the reopened file's header, so error line numbers
+// match what the user will see.
 func recheck(edited []byte, check func([]byte) error) (reopened []byte, ok bool) {
-	above := strings.Count(header, "\n") + 2 // the error block's title and closing lines
+	above := strings.Count(header, "\n") + 2
 	err := check(edited)
 	if err == nil {
 		return nil, true
@@ -124,12 +118,9 @@ func recheck(edited []byte, check func([]byte) error) (reopened []byte, ok bool)
 	return withErrors(err, edited), false
 }
 
-// shellChars are the characters that make a command line need a shell to mean what it says.
 const shellChars = " \t\n'\"\\$`;&|<>()*?[]{}~#!"
 
-// editorCommand is how to run the editor on path: directly for a plain program name, through
-// sh -c for a command line (arguments, quotes, variables), with path single-quoted so that no
-// character of it is interpreted.
+// editorCommand runs path directly for a plain program name, else via sh -c with path single-quoted.
 func editorCommand(command, path string) *exec.Cmd {
 	if !strings.ContainsAny(command, shellChars) || runtime.GOOS == "windows" {
 		args := strings.Fields(command)
@@ -142,8 +133,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Keep saves text the user edited but that could not be stored, so that no edit is lost, and
-// returns the file's path: in a new private temp folder, written through the file layer.
+// Keep saves text that could not be stored in a new private temp folder and returns its path.
 func (e Editor) Keep(name string, text []byte) (string, error) {
 	dir, err := os.MkdirTemp(e.TempDir, "kops-edit-")
 	if err != nil {
@@ -164,7 +154,6 @@ func (e Editor) launch(path string) error {
 	return nil
 }
 
-// withErrors puts the header and the errors, as comments, above the user's text.
 func withErrors(err error, text []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(header)
@@ -177,8 +166,7 @@ func withErrors(err error, text []byte) []byte {
 	return b.Bytes()
 }
 
-// stripLeadingComments drops the comment block at the top: the header and any error lines. Comments
-// further down belong to the user (a Corefile in a block scalar may hold some) and stay.
+// stripLeadingComments drops the header and error lines; comments further down are the user's.
 func stripLeadingComments(b []byte) []byte {
 	for len(b) > 0 && b[0] == '#' {
 		i := bytes.IndexByte(b, '\n')

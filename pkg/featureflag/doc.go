@@ -14,11 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package featureflag parses KOPS_FEATURE_FLAGS and answers which optional
-// behaviours are switched on.
-//
-// The package is deliberately pure: it reads no environment variables, keeps
-// no globals that change, and never logs. Callers pass the variable's value to
-// Parse and decide themselves how to show the returned messages, which keeps
-// the package trivially testable and safe to use from parallel tests.
+// Package featureflag parses KOPS_FEATURE_FLAGS. It is pure: it reads no environment, keeps no
+// mutable globals and never logs; callers pass the value to Parse and show the messages.
 package featureflag

@@ -16,45 +16,34 @@ limitations under the License.
 
 package featureflag
 
-// Name is the exact, case-sensitive name of a feature flag as written in
-// KOPS_FEATURE_FLAGS.
 type Name string
 
-// Names of the known flags and their aliases.
 const (
-	// ClusterAddons enables kops create cluster --add and ships the additional objects stored with a
-	// cluster (by --add or kops create -f, which needs no flag) as an addon.
-	ClusterAddons Name = "ClusterAddons"
-	// UseAddonOperators deploys addons such as CoreDNS through their cluster-addons operators.
+	// ClusterAddons enables --add and ships a cluster's additional objects as an addon.
+	ClusterAddons     Name = "ClusterAddons"
 	UseAddonOperators Name = "UseAddonOperators"
-	// UseOperators is an older spelling of UseAddonOperators, kept so that
-	// existing environments keep working.
+	// UseOperators is the old spelling of UseAddonOperators.
 	UseOperators Name = "UseOperators"
 )
 
-// Definition describes one known flag.
 type Definition struct {
 	Name        Name
 	Default     bool
 	Description string
-	// Aliases are other names that set the same flag.
-	Aliases []Name
-	// Requires are the flags this one works only together with: it is Active only when they are.
-	// This is the one place such a rule is written; callers ask Set.Active and Set.Unmet.
+	Aliases     []Name
+	// Requires are flags this one needs to be Active; this is the one place such a rule is written.
 	Requires []Name
-	// WithoutRequirements says what happens when the flag is on without Requires, for the warning.
+	// WithoutRequirements says, for the warning, what happens when Requires are off.
 	WithoutRequirements string
 }
 
-// definitions is the single table of known flags; adding a flag is one line.
-// Its order is the order Describe reports flags in.
+// definitions is the table of known flags, in Describe order.
 var definitions = []Definition{
 	{Name: ClusterAddons, Default: false, Description: "Store extra objects with kops create cluster --add, and ship a cluster's additional objects as an addon."},
 	{Name: UseAddonOperators, Default: false, Description: "Deploy CoreDNS through the cluster-addons operator instead of built-in manifests.", Aliases: []Name{UseOperators},
 		Requires: []Name{ClusterAddons}, WithoutRequirements: "CoreDNS stays built in"},
 }
 
-// Known returns a copy of the known flag definitions in table order.
 func Known() []Definition {
 	out := make([]Definition, len(definitions))
 	for i, d := range definitions {
@@ -65,8 +54,6 @@ func Known() []Definition {
 	return out
 }
 
-// lookup resolves a flag name or alias, matched exactly, to its definition.
-// viaAlias is true when name was an alias.
 func lookup(name Name) (def Definition, viaAlias bool, ok bool) {
 	for _, d := range definitions {
 		if d.Name == name {

@@ -21,17 +21,13 @@ import (
 	"strings"
 )
 
-// Severity says how a Message should be shown.
 type Severity int
 
 const (
-	// Notice is informational: the value was understood as written.
 	Notice Severity = iota
-	// Warning means part of the value was ignored.
 	Warning
 )
 
-// String returns "notice" or "warning".
 func (s Severity) String() string {
 	if s == Warning {
 		return "warning"
@@ -39,7 +35,6 @@ func (s Severity) String() string {
 	return "notice"
 }
 
-// Prefix returns the one-letter prefix a CLI prints before the message.
 func (s Severity) Prefix() string {
 	if s == Warning {
 		return "W"
@@ -47,26 +42,18 @@ func (s Severity) Prefix() string {
 	return "I"
 }
 
-// Message is a notice or warning produced while parsing. Parse returns
-// messages instead of logging them so the caller chooses where they go.
 type Message struct {
 	Severity Severity
 	Text     string
 }
 
-// String formats the message for a terminal, e.g. "W: unknown feature flag ...".
 func (m Message) String() string {
 	return m.Severity.Prefix() + ": " + m.Text
 }
 
-// Parse reads a KOPS_FEATURE_FLAGS value: comma-separated items, each
-// "+Flag" (on), "-Flag" (off) or "Flag" (on). Whitespace around items and
-// names is ignored, as are empty items. Names match exactly; when a flag is
-// mentioned more than once, under any of its names, the last mention wins.
-//
-// Parse never fails: unknown names are skipped with a Warning suggesting the
-// nearest known flag, and aliases work but produce a Notice. Identical
-// messages are reported once.
+// Parse reads a KOPS_FEATURE_FLAGS value of comma-separated "+Flag", "-Flag" or "Flag" items; the
+// last mention wins. It never fails: unknown names are skipped with a Warning suggesting the nearest
+// flag, and aliases produce a Notice.
 func Parse(value string) (Set, []Message) {
 	explicit := map[Name]setting{}
 	var msgs []Message

@@ -21,8 +21,7 @@ import (
 	"strings"
 )
 
-// Active reports whether the flag called name is on and so is every flag it requires, recursively:
-// what a flag switches on happens only when Active. Unknown names are never active.
+// Active reports whether name is on and so, recursively, is every flag it requires.
 func (s Set) Active(name Name) bool {
 	return s.active(name, map[Name]bool{})
 }
@@ -41,16 +40,12 @@ func (s Set) active(name Name, visiting map[Name]bool) bool {
 	return true
 }
 
-// Unmet is a flag that is on but has no effect because flags it requires are off.
 type Unmet struct {
 	Flag    Name
 	Missing []Name
-	// Effect is the definition's WithoutRequirements.
-	Effect string
+	Effect  string
 }
 
-// Message says what is missing and how to set it, e.g. "UseAddonOperators needs ClusterAddons
-// too; CoreDNS stays built in. Set KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators".
 func (u Unmet) Message() string {
 	missing := make([]string, len(u.Missing))
 	for i, m := range u.Missing {
@@ -60,7 +55,7 @@ func (u Unmet) Message() string {
 	return fmt.Sprintf("%s needs %s too; %s. Set KOPS_FEATURE_FLAGS=%s", u.Flag, strings.Join(missing, " and "), u.Effect, all)
 }
 
-// Unmet lists, in table order, every flag that is on while a flag it requires is not active.
+// Unmet lists, in table order, flags that are on while a flag they require is not active.
 func (s Set) Unmet() []Unmet {
 	var out []Unmet
 	for _, d := range definitions {

@@ -18,21 +18,18 @@ package featureflag
 
 import "fmt"
 
-// setting is an explicitly chosen value and the name it was chosen under.
 type setting struct {
 	value bool
-	via   Name // the name as written; differs from the flag's name for aliases
+	via   Name
 }
 
-// Set holds the value of every known flag. It is immutable once built, so it
-// can be shared freely. The zero Set reports every flag at its default.
+// Set is immutable once built; the zero Set reports every flag at its default.
 type Set struct {
-	explicit map[Name]setting // keyed by canonical name; never mutated after construction
+	explicit map[Name]setting
 }
 
-// NewSet builds a Set with the given flags explicitly set, as if they came
-// from KOPS_FEATURE_FLAGS. Aliases are accepted. An unknown name is an error,
-// so that a typo cannot silently leave a flag at its default.
+// NewSet builds a Set as if from KOPS_FEATURE_FLAGS; an unknown name is an error, so a typo cannot
+// silently leave a flag at its default.
 func NewSet(values map[Name]bool) (Set, error) {
 	explicit := make(map[Name]setting, len(values))
 	for name, v := range values {
@@ -45,8 +42,7 @@ func NewSet(values map[Name]bool) (Set, error) {
 	return Set{explicit: explicit}, nil
 }
 
-// Enabled reports whether the flag called name (or an alias of it) is on.
-// Unknown names are always off.
+// Enabled reports whether name (or an alias) is on; unknown names are off.
 func (s Set) Enabled(name Name) bool {
 	def, _, ok := lookup(name)
 	if !ok {
@@ -58,25 +54,20 @@ func (s Set) Enabled(name Name) bool {
 	return def.Default
 }
 
-// Sources reported by Describe.
 const (
 	SourceDefault = "default"
 	SourceEnv     = "env"
 )
 
-// Status is one row of Describe: what a flag is and where its value came from.
 type Status struct {
 	Name    Name
 	Default bool
 	Value   bool
-	// Source is SourceDefault, SourceEnv, or "env (alias X)" when the value
-	// was set through alias X.
+	// Source is SourceDefault, SourceEnv, or "env (alias X)".
 	Source      string
 	Description string
 }
 
-// Describe reports every known flag, in table order, for display (for
-// example by `kops get featureflags`).
 func (s Set) Describe() []Status {
 	out := make([]Status, 0, len(definitions))
 	for _, d := range definitions {

@@ -24,9 +24,6 @@ import (
 	textsuggest "k8s.io/kops/util/pkg/suggest"
 )
 
-// unknownText builds the warning for a name that matches no known flag.
-// Typos are the usual cause, so it points at the nearest known flag when one
-// is plausibly meant, and otherwise lists them all.
 func unknownText(name Name) string {
 	prefix := fmt.Sprintf("unknown feature flag %q in KOPS_FEATURE_FLAGS", name)
 	target, ok := suggest(name, definitions)
@@ -44,11 +41,8 @@ func unknownText(name Name) string {
 	return text
 }
 
-// suggest returns the canonical name of the flag in defs whose name or alias
-// is nearest to name by case-insensitive edit distance. It reports false when
-// even the nearest needs more edits than half the length of the longer of the
-// two names, since such a suggestion would be noise. Ties go to the earlier
-// table entry, keeping the output deterministic.
+// suggest returns the nearest flag by case-insensitive edit distance, or false when it needs more
+// edits than half the longer name. Ties go to the earlier table entry.
 func suggest(name Name, defs []Definition) (Name, bool) {
 	in := strings.ToLower(string(name))
 	best, bestDist := Name(""), -1

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package health judges whether a Kubernetes object is ready. The operators' status and kops
-// validate cluster both ask it, so that they agree; the judgement is kstatus's
-// (sigs.k8s.io/cli-utils/pkg/kstatus/status), with one rule added (Of).
+// Package health judges whether a Kubernetes object is ready, so that operator status and kops
+// validate cluster agree. It is kstatus's judgement with one rule added (Of).
 package health

@@ -24,25 +24,19 @@ import (
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
 
-// Result is the judgement of one object.
 type Result struct {
-	// Status is kstatus's: Current once the object's controller has rolled out its latest spec and
-	// every replica is ready; InProgress on the way; Failed when it will not get there without a
-	// change (a Deployment past its progress deadline, a crash-looping Pod); Terminating.
-	Status status.Status
-	// Message says why, e.g. "Updated: 1/2".
-	Message string
-	// Observed is false while the controller has not yet seen the object's latest generation.
+	// Status is kstatus's: Current, InProgress, Failed (will not get there without a change) or Terminating.
+	Status   status.Status
+	Message  string
 	Observed bool
 	// Available says whether the workload serves at all: a replica available, or the Pod ready.
 	Available bool
 }
 
-// Current says whether the object is ready.
 func (r Result) Current() bool { return r.Status == status.CurrentStatus }
 
-// controlled are the kinds whose controller writes status.observedGeneration once it has seen a
-// spec: until it has, nothing else in their status describes that spec.
+// controlled kinds' controllers write status.observedGeneration; until then their status says nothing
+// about the spec.
 var controlled = map[schema.GroupKind]bool{
 	{Group: "apps", Kind: "Deployment"}:  true,
 	{Group: "apps", Kind: "DaemonSet"}:   true,
@@ -50,9 +44,8 @@ var controlled = map[schema.GroupKind]bool{
 	{Group: "apps", Kind: "ReplicaSet"}:  true,
 }
 
-// Of judges u, a complete object with its apiVersion, kind and status, as read from the server.
-// To kstatus's rules it adds one: a controlled kind without status.observedGeneration has not been
-// seen by its controller (kstatus skips the generation check then).
+// Of judges u as read from the server. It adds to kstatus: a controlled kind without
+// status.observedGeneration is not yet seen by its controller (kstatus skips the check then).
 func Of(u *unstructured.Unstructured) (Result, error) {
 	gk := u.GroupVersionKind().GroupKind()
 	if gk.Kind == "" {
@@ -82,7 +75,6 @@ func Of(u *unstructured.Unstructured) (Result, error) {
 	return r, nil
 }
 
-// available says whether some replica of u serves; a kind without replicas serves once current.
 func available(gk schema.GroupKind, u *unstructured.Unstructured, current bool) (bool, error) {
 	count := func(field string) (bool, error) {
 		n, _, err := unstructured.NestedInt64(u.Object, "status", field)

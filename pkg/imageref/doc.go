@@ -14,12 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package imageref is this project's one parser of container image references and registry
-// locations. The grammar is github.com/distribution/reference, the one container runtimes and the
-// kubelet parse with: what it refuses, a node would refuse too, so refusing it early turns a pod
-// stuck in ErrImagePull into an error at `kops update` time that names the field to fix. This
-// package adds only what the library leaves out: an explanation of which part of a refused
-// reference is wrong (the library often says only "invalid reference format"), a port range, the
-// "pinned" rule of channels and the operators' custom resources, and the rules for spec.assets
-// locations.
+// Package imageref is the one parser of image references and registry locations. The grammar is
+// github.com/distribution/reference, as runtimes use, so refusals happen at `kops update` rather than
+// as ErrImagePull; this package adds explanations, port ranges, the "pinned" rule and spec.assets rules.
 package imageref

@@ -28,16 +28,13 @@ import (
 	"github.com/opencontainers/go-digest"
 )
 
-// form is the grammar in one line, for errors that cannot name a single part.
 const form = "expected [host[:port]/]path[:tag][@algorithm:hex], path components in lowercase"
 
-// The library's own patterns for each part, anchored: explain uses them to say which part of a
-// reference the library refused; whether a reference is valid is decided by the library alone.
+// The library's patterns, anchored, only to name the part it refused; validity is the library's call.
 var (
-	anchoredDigest = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.DigestRegexp) })
-	anchoredTag    = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.TagRegexp) })
-	anchoredDomain = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.DomainRegexp) })
-	// A string without '/' matches the name pattern exactly when it is one valid path component.
+	anchoredDigest    = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.DigestRegexp) })
+	anchoredTag       = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.TagRegexp) })
+	anchoredDomain    = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.DomainRegexp) })
 	anchoredComponent = sync.OnceValue(func() *regexp.Regexp { return anchor(reference.NameRegexp) })
 )
 
@@ -45,9 +42,7 @@ func anchor(re *regexp.Regexp) *regexp.Regexp {
 	return regexp.MustCompile(`^(?:` + re.String() + `)$`)
 }
 
-// explain says what is wrong with s, which the library refused with err. The library's messages
-// are terse ("invalid reference format"), so the parts are checked one by one against the
-// library's patterns to name the first bad one; when none is, the library's message stands.
+// explain names the first bad part of s, falling back to the library's terse message.
 func explain(s string, err error) string {
 	switch {
 	case s == "":
@@ -88,7 +83,6 @@ func explain(s string, err error) string {
 			return "path component " + quote(c) + " must be lowercase letters and digits separated by '.', '_', '__' or '-'"
 		}
 	}
-	// go-digest checks what the pattern cannot: the length and alphabet of a known algorithm.
 	if errors.Is(err, digest.ErrDigestInvalidLength) || errors.Is(err, digest.ErrDigestInvalidFormat) || errors.Is(err, digest.ErrDigestUnsupported) {
 		return "digest " + quote(dgst) + ": " + err.Error() + " (a sha256 digest is 64 lowercase hex digits)"
 	}

@@ -17,8 +17,7 @@ limitations under the License.
 package imageref
 
 import (
-	// go-digest validates a sha256 or sha512 digest only when that hash is linked into the binary;
-	// without it every such digest would be refused as "unsupported digest algorithm".
+	// go-digest validates sha256 digests only when the hash is linked in.
 	_ "crypto/sha256"
 	_ "crypto/sha512"
 	"fmt"
@@ -28,8 +27,7 @@ import (
 	"github.com/distribution/reference"
 )
 
-// Image is a parsed image reference, normalised the way container runtimes normalise it:
-// "busybox" is docker.io/library/busybox, index.docker.io is docker.io.
+// Image is normalised as runtimes do: "busybox" is docker.io/library/busybox.
 type Image struct {
 	Registry   string // e.g. registry.k8s.io, docker.io, localhost:5000, [::1]:5000
 	Repository string // the path below the registry, e.g. coredns/coredns, library/busybox
@@ -37,8 +35,7 @@ type Image struct {
 	Digest     string // algorithm:hex without '@'; may be empty
 }
 
-// Suffix is the reference's tag and digest as written (":tag", "@digest" or both), so that a
-// reference rebuilt from it pulls the same content.
+// Suffix is the tag and digest as written (":tag", "@digest" or both).
 func (i Image) Suffix() string {
 	s := ""
 	if i.Tag != "" {
@@ -50,10 +47,8 @@ func (i Image) Suffix() string {
 	return s
 }
 
-// String is the fully qualified reference: registry/repository[:tag][@digest].
 func (i Image) String() string { return i.Registry + "/" + i.Repository + i.Suffix() }
 
-// Parse parses and normalises an image reference. The error names the reference and what is wrong.
 func Parse(s string) (Image, error) {
 	img, msg := parse(s)
 	if msg != "" {
@@ -69,9 +64,8 @@ func parse(s string) (Image, string) {
 	}
 	img := Image{Registry: reference.Domain(named), Repository: reference.Path(named)}
 	if img.Registry == "" {
-		// A first component with a dot that is no valid host ("reg_istry.example.com/x") is read
-		// by the grammar as a path without a registry, and by runtimes as a host: it names nothing
-		// pullable either way.
+		// A dotted first component that is no valid host is a path to the grammar and a host to runtimes:
+		// nothing pullable either way.
 		return Image{}, explain(s, reference.ErrReferenceInvalidFormat)
 	}
 	if t, ok := named.(reference.Tagged); ok {
@@ -86,10 +80,8 @@ func parse(s string) (Image, string) {
 	return img, ""
 }
 
-// ParsePinned parses an image reference that must name fixed content: a tag other than "latest",
-// or a sha256 digest. Channels refuse mutable references in an addon, because a node pulling
-// "latest" (or no tag) gets whatever was pushed last. Only sha256 is accepted as a digest because
-// the operators' custom resources' schema (crdschema.PinnedImagePattern) accepts only sha256.
+// ParsePinned requires a tag other than "latest" or a sha256 digest (the only digest the operators'
+// CRD pattern accepts): a node pulling a mutable tag gets whatever was pushed last.
 func ParsePinned(s string) (Image, error) {
 	img, err := Parse(s)
 	switch {
@@ -107,7 +99,6 @@ func ParsePinned(s string) (Image, error) {
 	return img, nil
 }
 
-// portProblem refuses a port the grammar allows (any digits) but no one can connect to.
 func portProblem(registry string) string {
 	i := strings.LastIndex(registry, ":")
 	if i < 0 || i < strings.LastIndex(registry, "]") {
@@ -119,24 +110,20 @@ func portProblem(registry string) string {
 	return ""
 }
 
-// ParseLocation checks a registry location from spec.assets (containerRegistry, containerProxy): a
-// registry host, optionally followed by a repository path ("registry.example.com/mirror"). A
-// trailing slash is dropped; the location is returned otherwise as written.
+// ParseLocation checks a spec.assets registry location (host[/path]), returning it without a
+// trailing slash.
 func ParseLocation(loc string) (string, error) {
 	loc = strings.TrimSuffix(loc, "/")
 	if strings.Contains(loc, "://") {
 		return "", fmt.Errorf("%q must be a registry host, not a URL: drop the scheme", loc)
 	}
 	host, _, _ := strings.Cut(loc, "/")
-	// Images remapped there start with the location, and runtimes read a first component without
-	// a dot or a port as a Docker Hub namespace: images remapped to "mirror" would be pulled from
-	// docker.io/mirror/..., someone else's repositories. (The library also reads an upper-case
-	// first component as a host, but older runtimes do not; a name only some read so is refused.)
+	// Runtimes read a first component without a dot or port as a Docker Hub namespace: images remapped
+	// to "mirror" would come from someone else's docker.io/mirror.
 	if !strings.ContainsAny(host, ".:") && host != "localhost" {
 		return "", fmt.Errorf("%q: %q would be read as a Docker Hub namespace, not a registry host; give its domain name or port (%s.example.com, %s:5000)", loc, host, host, host)
 	}
-	// A location is valid when an image below it is: the library parses one, so that a location
-	// and the images remapped below it follow the same grammar.
+	// A location is valid when an image below it is.
 	img, msg := parse(loc + "/x")
 	if msg == "" && (img.Registry != host || img.Tag != "" || img.Digest != "") {
 		msg = "expected host[:port][/path]"

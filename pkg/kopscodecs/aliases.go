@@ -22,15 +22,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxAliasedNodes is how many values YAML aliases may add to one document when expanded. Every
-// later step (the type check, decoding, the line table) walks the expanded document, so without a
-// bound a few lines of nested anchors (a "billion laughs") cost minutes and gigabytes before
-// yaml.v3's own ratio check, which runs last, refuses them. A kops document that shares a toleration
-// list or a subnet through an anchor adds a few dozen values.
+// maxAliasedNodes bounds what YAML aliases may add to a document: every later step walks the
+// expanded document, and yaml.v3's own check runs last, after a "billion laughs" has done its harm.
 const maxAliasedNodes = 1000
 
-// checkAliases refuses a document whose aliases expand to more than maxAliasedNodes values, or
-// that an alias contains (yaml.v3 parses `&a [*a]` into a cycle). It visits each node once.
+// checkAliases refuses a document whose aliases expand past maxAliasedNodes or contain themselves.
 func checkAliases(root *yaml.Node) error {
 	a := aliasCounter{sizes: map[*yaml.Node]int{}}
 	if _, err := a.size(root); err != nil {
@@ -42,18 +38,15 @@ func checkAliases(root *yaml.Node) error {
 	return nil
 }
 
-// aliasCounter sums what the aliases of a document add to it.
 type aliasCounter struct {
-	// sizes holds the expanded size of each node walked, or inProgress while its children are.
+	// sizes holds each node's expanded size, or inProgress while its children are walked.
 	sizes map[*yaml.Node]int
-	// added is the number of values the aliases stand for, capped just above the limit so that
-	// sums cannot overflow.
+	// added is capped just above the limit so sums cannot overflow.
 	added int
 }
 
 const inProgress = -1
 
-// size returns the number of values n stands for once every alias below it is expanded.
 func (a *aliasCounter) size(n *yaml.Node) (int, error) {
 	if size, seen := a.sizes[n]; seen {
 		return size, nil

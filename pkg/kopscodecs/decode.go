@@ -32,10 +32,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// Object is one decoded document of a YAML stream: exactly one of Cluster, InstanceGroup,
-// SSHCredential and Addon is set. Addon holds any other Kubernetes object (a
-// KubeSchedulerConfiguration, a ConfigMap, ...), which kops stores as an additional object of the
-// cluster.
+// Object is one decoded document: exactly one of Cluster, InstanceGroup, SSHCredential and Addon
+// (any other object, stored as an additional object of the cluster) is set.
 type Object struct {
 	Cluster       *kops.Cluster
 	InstanceGroup *kops.InstanceGroup
@@ -46,7 +44,6 @@ type Object struct {
 	lines map[string]int
 }
 
-// Warning is something worth telling the user that does not stop the command.
 type Warning struct {
 	Source string
 	Line   int
@@ -54,17 +51,14 @@ type Warning struct {
 }
 
 func (w Warning) String() string {
-	if w.Line == 0 { // no line to point at (a whole file, an environment variable)
+	if w.Line == 0 {
 		return fmt.Sprintf("%s: %s", w.Source, w.Text)
 	}
 	return fmt.Sprintf("%s:%d: %s", w.Source, w.Line, w.Text)
 }
 
-// Decode reads every document of a YAML stream. source names the stream in messages (a file name
-// or a state-store path). Documents other than a Cluster or an InstanceGroup (an SSHCredential, or
-// any other Kubernetes object) are accepted only with allowOthers, as `kops create -f` accepts them;
-// a state-store file holds one Cluster or InstanceGroup. All problems in all documents are
-// returned together.
+// Decode reads every document of a stream, source naming it in messages. Documents other than a
+// Cluster or InstanceGroup need allowOthers. All problems in all documents are returned together.
 func Decode(source string, data []byte, allowOthers bool) ([]*Object, []Warning, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var objects []*Object
@@ -143,8 +137,7 @@ func decodeDocument(n *yaml.Node, doc docRef, allowOthers bool, problems *Decode
 		obj.InstanceGroup = &kops.InstanceGroup{}
 		target, unmodeled = obj.InstanceGroup, &obj.InstanceGroup.Unmodeled
 	default:
-		// An SSHCredential is not written back as a document, so a field it does not model would
-		// be lost: refuse it instead of keeping it.
+		// An SSHCredential is not written back as a document, so refuse fields it does not model.
 		obj.SSHCredential = &kops.SSHCredential{}
 		target, unmodeled = obj.SSHCredential, new(kops.Unmodeled)
 	}
@@ -190,14 +183,11 @@ func decodeAddon(n *yaml.Node, doc docRef, problems *DecodeError) *Object {
 	return &Object{Addon: u, doc: doc, lines: lines}
 }
 
-// maxLineDepth is how deep recordLines notes lines. A problem deeper down is reported at the line
-// of its nearest noted ancestor; noting every path of a deeply nested value would cost the square of
-// its depth (each path string repeats its parent's), so a small `[[[[...]]]]` would exhaust memory.
+// maxLineDepth bounds recordLines: each path string repeats its parent's, so a deeply nested
+// `[[[[...]]]]` would otherwise exhaust memory. Deeper problems get their nearest ancestor's line.
 const maxLineDepth = 32
 
-// recordLines notes the line of every map key and list item below n, depth levels down, so that
-// problems found in an object of no modeled type (metadata.name of a ConfigMap) can still name
-// their line.
+// recordLines notes lines below n so problems in objects of no modeled type can name their line.
 func recordLines(n *yaml.Node, at *field.Path, lines map[string]int, depth int) {
 	if depth == 0 {
 		return
@@ -225,16 +215,13 @@ func recordLines(n *yaml.Node, at *field.Path, lines map[string]int, depth int) 
 	}
 }
 
-// IsComponentConfig says whether an object configures one of the cluster's components (a
-// KubeSchedulerConfiguration of kubescheduler.config.k8s.io, say) rather than being an object of
-// the API server. kops keeps such objects with the cluster for the component they configure; they
-// have no name and are never applied to the cluster.
+// IsComponentConfig says whether u configures a component (KubeSchedulerConfiguration) rather than
+// being an API object; kops keeps such objects but never applies them.
 func IsComponentConfig(u *unstructured.Unstructured) bool {
 	return strings.HasSuffix(u.GroupVersionKind().Group, ".config.k8s.io")
 }
 
-// decodeInto decodes a checked node into a Go value through JSON, as Kubernetes decodes YAML, with
-// case-sensitive field names.
+// decodeInto decodes through JSON, as Kubernetes does, with case-sensitive field names.
 func decodeInto(n *yaml.Node, target interface{}) error {
 	var v interface{}
 	if err := n.Decode(&v); err != nil {
@@ -247,14 +234,12 @@ func decodeInto(n *yaml.Node, target interface{}) error {
 	return sigsjson.UnmarshalCaseSensitivePreserveInts(b, target)
 }
 
-// Describe names the document for messages: `document 2 (InstanceGroup "nodes")`.
+// Describe names the document: `document 2 (InstanceGroup "nodes")`.
 func (o *Object) Describe() string { return o.doc.String() }
 
-// Where names the document with its place: `cluster.yaml:1 (document 2 (InstanceGroup "nodes"))`.
 func (o *Object) Where() string { return fmt.Sprintf("%s:%d (%s)", o.doc.source, o.doc.line, o.doc) }
 
-// WithoutLines returns the object with its lines dropped, for a document no user wrote or sees
-// (one made by --set): its problems are then named by document and field path alone.
+// WithoutLines drops lines, for a document no user wrote (one made by --set).
 func (o *Object) WithoutLines() *Object {
 	c := *o
 	c.lines = nil
@@ -262,15 +247,13 @@ func (o *Object) WithoutLines() *Object {
 	return &c
 }
 
-// Problem reports err against the whole document, at its first line.
 func (o *Object) Problem(err error) error {
 	d := &DecodeError{Source: o.doc.source}
 	d.add(o.doc, o.doc.line, err)
 	return d
 }
 
-// FieldErrors turns errors found later, by validation, into the same located form as decoding
-// errors, so that the user sees the line of each problem.
+// FieldErrors locates validation errors like decoding errors, with lines.
 func (o *Object) FieldErrors(errs field.ErrorList) error {
 	if len(errs) == 0 {
 		return nil
@@ -280,7 +263,6 @@ func (o *Object) FieldErrors(errs field.ErrorList) error {
 	return d
 }
 
-// pathOf turns a document path into a field path for an error.
 func pathOf(p kops.FieldPath) *field.Path {
 	var out *field.Path
 	for _, e := range p {

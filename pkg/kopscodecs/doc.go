@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kopscodecs reads and writes kops.k8s.io/v1alpha2 documents. Decoding checks every field
-// against the Go types first, so that all problems are reported at once with their path and line,
-// and keeps fields this build does not model so that encoding writes them back unchanged.
+// Package kopscodecs reads and writes kops.k8s.io/v1alpha2 documents. Decoding reports all problems
+// with path and line, and keeps unmodeled fields so encoding writes them back unchanged.
 package kopscodecs

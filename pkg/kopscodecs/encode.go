@@ -27,14 +27,12 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// EncodeCluster renders a cluster as stored YAML, with its unmodeled fields back in place.
 func EncodeCluster(c *kops.Cluster) ([]byte, error) {
 	c = c.DeepCopy()
 	c.APIVersion, c.Kind = kops.GroupVersion, kops.KindCluster
 	return encode(c, c.Unmodeled)
 }
 
-// EncodeInstanceGroup renders an instance group as stored YAML, with its unmodeled fields.
 func EncodeInstanceGroup(g *kops.InstanceGroup) ([]byte, error) {
 	g = g.DeepCopy()
 	g.APIVersion, g.Kind = kops.GroupVersion, kops.KindInstanceGroup
@@ -59,8 +57,8 @@ func encode(obj interface{}, unmodeled kops.Unmodeled) ([]byte, error) {
 	return yaml.Marshal(tree)
 }
 
-// place sets value at path inside tree, creating the maps on the way. A list on the way must already
-// be long enough: unmodeled fields inside list items only exist where the item came from the document.
+// place creates maps on the way; lists must already be long enough, since unmodeled fields in list
+// items exist only where the item came from the document.
 func place(tree map[string]interface{}, path kops.FieldPath, value interface{}) error {
 	var cur interface{} = tree
 	for i, e := range path {
@@ -99,8 +97,6 @@ func place(tree map[string]interface{}, path kops.FieldPath, value interface{}) 
 	return nil
 }
 
-// dropNullCreationTimestamp keeps `creationTimestamp: null`, which Go's encoding of an unset time
-// produces, out of stored files.
 func dropNullCreationTimestamp(tree map[string]interface{}) {
 	if meta, ok := tree["metadata"].(map[string]interface{}); ok {
 		if ts, present := meta["creationTimestamp"]; present && ts == nil {
@@ -119,7 +115,6 @@ func jsonMarshal(v interface{}) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// EncodeAddons renders addon objects as one YAML stream, in the order given.
 func EncodeAddons(objs []*unstructured.Unstructured) ([]byte, error) {
 	var out bytes.Buffer
 	for i, o := range objs {

@@ -26,7 +26,6 @@ import (
 	"k8s.io/kops/util/pkg/yamlshape"
 )
 
-// docRef names one document of a stream in messages.
 type docRef struct {
 	source string
 	index  int
@@ -46,15 +45,13 @@ func (d docRef) String() string {
 	return s
 }
 
-// Problem is one thing wrong with one document.
 type Problem struct {
 	Document string
 	Line     int
 	Err      error
 }
 
-// DecodeError lists every problem found in a stream, each with its document and, where known,
-// its line: `cluster.yaml:12: document 1 (Cluster "c.k8s.local"): spec.kubeDNS.serverIP: ...`.
+// DecodeError lists every problem in a stream: `cluster.yaml:12: document 1 (Cluster "c"): spec.x: ...`.
 type DecodeError struct {
 	Source   string
 	Problems []Problem
@@ -76,15 +73,13 @@ func (e *DecodeError) add(doc docRef, line int, err error) {
 	e.Problems = append(e.Problems, Problem{Document: doc.String(), Line: line, Err: err})
 }
 
-// addFieldErrors records field errors with the line of the nearest path that has one.
 func (e *DecodeError) addFieldErrors(doc docRef, errs field.ErrorList, lines map[string]int) {
 	for _, fe := range errs {
 		e.add(doc, yamlshape.Lines(lines).Of(fe.Field, doc.line), fe)
 	}
 }
 
-// WithoutLines drops the line numbers of a decoding error, for a document no user wrote or sees
-// (one made by --set): its problems are named by document and field path alone.
+// WithoutLines drops the line numbers of a decoding error, for a document no user wrote (one made by --set).
 func WithoutLines(err error) error {
 	var d *DecodeError
 	if !errors.As(err, &d) {

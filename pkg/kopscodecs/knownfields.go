@@ -22,9 +22,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// knownKopsFields lists, per type, fields that real kops has and this build does not model. They are
-// kept verbatim like any other unmodeled field; listing them only keeps a real field that happens to
-// look like a modeled one (networkID next to networkCIDR) from being reported as a typo of it.
+// knownKopsFields lists real kops fields this build does not model, only so that one resembling a
+// modeled field (networkID, networkCIDR) is not reported as a typo.
 var knownKopsFields = map[reflect.Type][]string{
 	reflect.TypeOf(kops.ClusterSpec{}): {
 		"additionalPolicies", "additionalSANs", "api", "awsLoadBalancerController",

@@ -30,24 +30,20 @@ import (
 	"k8s.io/kops/util/pkg/yamlshape"
 )
 
-// kopsTypesPackage is where the types live whose unknown fields are kept rather than rejected: kops
-// has many fields this build does not model. Unknown fields inside Kubernetes types (metadata,
-// tolerations, affinity) are mistakes and are rejected.
+// kopsTypesPackage holds the types whose unknown fields are kept (kops has many); unknown fields in
+// Kubernetes types are mistakes and rejected.
 var kopsTypesPackage = reflect.TypeOf(kops.Cluster{}).PkgPath()
 
 var jsonUnmarshaler = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 
-// checker walks a YAML node tree alongside the Go type it is meant to decode into, before anything
-// is decoded. It collects every type error with its path and line, the unmodeled fields with their
-// values, and the line of every path so that later validation errors can name lines too.
+// checker walks YAML alongside its Go type before decoding, collecting type errors, unmodeled
+// fields and the line of every path.
 type checker struct {
 	errs      field.ErrorList
 	lines     map[string]int
 	unmodeled kops.Unmodeled
 }
 
-// location is where the walk stands: the path for error messages (with map keys in brackets) and
-// the path used to place unmodeled fields back into the document.
 type location struct {
 	errPath *field.Path
 	docPath kops.FieldPath
@@ -105,7 +101,6 @@ func (c *checker) check(n *yaml.Node, t reflect.Type, at location) {
 			c.expectScalar(n, "!!float", "a number", at)
 		}
 	case reflect.Interface:
-		// Free-form value: anything goes.
 	default:
 		c.errs = append(c.errs, field.InternalError(at.errPath, fmt.Errorf("no decoder for Go type %s", t)))
 	}
@@ -129,9 +124,8 @@ func (c *checker) checkStruct(n *yaml.Node, t reflect.Type, at location) {
 	}
 }
 
-// unknownField decides what a key the type does not have is: a typo of a modeled field (an error
-// with a suggestion), a field of a Kubernetes type (an error), or a kops field this build does not
-// model (kept verbatim).
+// unknownField sorts an unknown key into a typo (error with suggestion), a Kubernetes type's field
+// (error), or an unmodeled kops field (kept).
 func (c *checker) unknownField(t reflect.Type, key string, value *yaml.Node, fields map[string]reflect.Type, at location) {
 	names := make([]string, 0, len(fields))
 	for name := range fields {
@@ -196,7 +190,6 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
-// describe renders a node for an error message without dumping whole subtrees.
 func describe(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -208,8 +201,7 @@ func describe(n *yaml.Node) string {
 	}
 }
 
-// normalize turns what YAML decodes into what JSON can encode: maps with non-string keys get their
-// keys rendered as strings.
+// normalize renders non-string map keys as strings so JSON can encode the value.
 func normalize(v interface{}) interface{} {
 	switch x := v.(type) {
 	case map[string]interface{}:

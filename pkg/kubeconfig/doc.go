@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kubeconfig finds the cluster a command line tool talks to, the way kubectl does, and
-// sizes its client for a tool rather than a controller. It is shared by `channels` and
-// `kops validate cluster`, so that both find the same cluster from the same flags and environment.
+// Package kubeconfig finds the cluster a CLI talks to as kubectl does and sizes its client for a
+// tool; channels and kops validate cluster share it.
 package kubeconfig

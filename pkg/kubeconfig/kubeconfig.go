@@ -33,38 +33,25 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// Client-side limits for a command line tool (channels apply, kops validate cluster). client-go's
-// defaults (5 requests/s, bursts of 10) are meant for controllers sharing a server, and a cold
-// apply would spend most of its time waiting on the limiter (docs/performance.md). One apply sends
-// one request per object, one per record, a few for discovery and the CRD waits: the burst covers
-// a whole channel without any wait, and the rate beyond it is the one kubectl allows itself for
-// discovery. The API server's priority and fairness still protects the server; this limit only
-// stops a runaway client.
+// Client-side limits for a CLI: client-go's defaults are meant for controllers sharing a server and
+// would throttle a cold apply. The burst covers a whole channel; priority and fairness still protect
+// the server, so this only stops a runaway client.
 const (
 	DefaultQPS   = 50
 	DefaultBurst = 300
-	// DefaultRequestTimeout bounds one request, so that a server that accepts a connection and
-	// never answers fails the command instead of hanging it.
+	// DefaultRequestTimeout stops a server that accepts and never answers from hanging the command.
 	DefaultRequestTimeout = 30 * time.Second
 )
 
-// RESTConfig finds the cluster: the explicit kubeconfig file, else KUBECONFIG (a list of files),
-// else ~/.kube/config, else the in-cluster service account; in a kubeconfig, its current context.
-// env is the process environment, read once by the caller. Every kubeconfig file is read through
-// the one bounded read (vfs.ReadLocalFile), so a FIFO or /dev/zero given as a kubeconfig fails at
-// once.
+// RESTConfig finds the cluster as kubectl does: explicit file, KUBECONFIG, ~/.kube/config, then
+// in-cluster. Files are read through vfs.ReadLocalFile, so a FIFO or /dev/zero fails at once.
 func RESTConfig(explicit string, env map[string]string) (*rest.Config, error) {
 	config, _, err := RESTConfigFor(explicit, env, "")
 	return config, err
 }
 
-// RESTConfigFor is RESTConfig preferring the kubeconfig's context named preferred, as kops names
-// a cluster's context after the cluster: when the kubeconfig has no such context, the current one
-// is used and the returned warning says so.
-//
-// client-go's clientcmd does the finding; only the reading is ours (boundedLoader): its loading
-// rules read every file whole and offer no hook to bound that, and a pipe (--kubeconfig <(...))
-// can be read only once, so a size check in front of them is not possible either.
+// RESTConfigFor is RESTConfig preferring the context named preferred, warning when it falls back.
+// clientcmd does the finding but reads files whole with no hook to bound them, so reading is ours.
 func RESTConfigFor(explicit string, env map[string]string, preferred string) (*rest.Config, string, error) {
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: explicit}
 	switch {
@@ -90,9 +77,7 @@ func RESTConfigFor(explicit string, env map[string]string, preferred string) (*r
 	if err != nil {
 		return nil, "", err
 	}
-	// client-go reports a context without a cluster as an empty configuration ("try setting
-	// KUBERNETES_MASTER") and then, in a pod, would fall back to the in-cluster account: say what is
-	// missing instead.
+	// Say what is missing rather than client-go's KUBERNETES_MASTER hint or in-cluster fallback.
 	if cluster := merged.Contexts[context].Cluster; merged.Clusters[cluster] == nil || merged.Clusters[cluster].Server == "" {
 		return nil, "", fmt.Errorf("kubeconfig %s: context %q names cluster %q, which has no server there", names, context, cluster)
 	}
@@ -107,9 +92,7 @@ func RESTConfigFor(explicit string, env map[string]string, preferred string) (*r
 	return config, warning, nil
 }
 
-// boundedLoader is client-go's loading rules with the reading replaced by the bounded one (see
-// RESTConfigFor); it loads once, so that the files RESTConfigFor inlined stay inlined when the
-// deferred client config asks for the configuration again.
+// boundedLoader loads once, so files RESTConfigFor inlined stay inlined.
 type boundedLoader struct {
 	*clientcmd.ClientConfigLoadingRules
 	loaded *clientcmdapi.Config
@@ -126,9 +109,7 @@ func (l *boundedLoader) Load() (*clientcmdapi.Config, error) {
 	return l.loaded, nil
 }
 
-// chooseContext returns the context to use: the preferred one when the kubeconfig has it, else
-// the current one. It says plainly when there is no context to use (client-go would say "no
-// configuration has been provided, try setting KUBERNETES_MASTER").
+// chooseContext returns the preferred context if present, else the current one.
 func chooseContext(config *clientcmdapi.Config, names, preferred string) (string, string, error) {
 	if preferred != "" && config.Contexts[preferred] != nil {
 		return preferred, "", nil
@@ -153,11 +134,8 @@ func chooseContext(config *clientcmdapi.Config, names, preferred string) (string
 	return config.CurrentContext, "", nil
 }
 
-// load reads and merges kubeconfig files with the semantics of ClientConfigLoadingRules.Load: the
-// first file to name a cluster, user or context wins, and so does the first current-context;
-// relative paths in a file are relative to it (clientcmd.ResolveLocalPaths); files of a KUBECONFIG
-// list that do not exist are skipped, an explicit one is required. Each file is parsed by
-// clientcmd.Load from the bytes the bounded read returned.
+// load merges files as ClientConfigLoadingRules.Load does (first wins, relative paths resolved),
+// skipping missing KUBECONFIG entries but requiring an explicit one.
 func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 	merged := clientcmdapi.NewConfig()
 	found := 0
@@ -210,15 +188,12 @@ func load(files []string, explicit bool) (*clientcmdapi.Config, error) {
 	return merged, nil
 }
 
-// inlineFiles reads the files the chosen context names (certificate authority, client
-// certificate and key, token file) through the same bounded read, and puts their contents in their
-// place: client-go would read them whole, and /dev/zero as a token file would grow without bound.
-// Other contexts are left as they are, as kubectl leaves them unread. A command's run is short, so
-// a token file's later rotation does not matter here.
+// inlineFiles reads the chosen context's certificate, key and token files through the bounded read,
+// since client-go would read /dev/zero without bound. Other contexts are left unread, as kubectl does.
 func inlineFiles(config *clientcmdapi.Config, context string) error {
 	current := config.Contexts[context]
 	if current == nil {
-		return nil // chooseContext chose one that exists
+		return nil
 	}
 	read := func(what, name string) ([]byte, error) {
 		data, err := vfs.ReadLocalFile(name, false)
@@ -260,7 +235,6 @@ func inlineFiles(config *clientcmdapi.Config, context string) error {
 	return nil
 }
 
-// addMissing copies the entries of from that into does not have yet.
 func addMissing[V any](into, from map[string]V) {
 	for k, v := range from {
 		if _, ok := into[k]; !ok {
@@ -269,8 +243,7 @@ func addMissing[V any](into, from map[string]V) {
 	}
 }
 
-// ForCLI returns a copy of config with the tool's rate limits and a request timeout (the default
-// when timeout is zero). Limits already set in config are raised, never lowered.
+// ForCLI returns a copy of config with the tool's rate limits (only ever raised) and a request timeout.
 func ForCLI(config *rest.Config, timeout time.Duration) *rest.Config {
 	c := rest.CopyConfig(config)
 	if c.QPS < DefaultQPS {

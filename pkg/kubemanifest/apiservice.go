@@ -20,12 +20,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// APIService is apiregistration.k8s.io/v1 APIService, the registration of an aggregated API
-// (metrics-server's v1beta1.metrics.k8s.io), field for field as the API server serves it. It is
-// written here rather than imported because its only Go types live in k8s.io/kube-aggregator,
-// a module that brings the API server's dependencies with it, for the one kind kops renders from
-// it; strict decoding needs no more than the fields and their JSON names. The e2e tests send what
-// kops renders of it to a real API server.
+// APIService mirrors apiregistration.k8s.io/v1 field for field: its only Go types live in
+// k8s.io/kube-aggregator, which brings the API server's dependencies.
 type APIService struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -34,9 +30,8 @@ type APIService struct {
 	Status APIServiceStatus `json:"status,omitempty"`
 }
 
-// APIServiceSpec says where the API is served and how it ranks among the versions of its group.
 type APIServiceSpec struct {
-	// Service is where the API is served; nil means by the API server itself.
+	// Service nil means the API server serves the API itself.
 	Service               *APIServiceReference `json:"service,omitempty"`
 	Group                 string               `json:"group,omitempty"`
 	Version               string               `json:"version,omitempty"`
@@ -46,19 +41,16 @@ type APIServiceSpec struct {
 	VersionPriority       int32                `json:"versionPriority"`
 }
 
-// APIServiceReference names the Service in front of the API's server.
 type APIServiceReference struct {
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Port      *int32 `json:"port,omitempty"`
 }
 
-// APIServiceStatus is the API server's report on the registration.
 type APIServiceStatus struct {
 	Conditions []APIServiceCondition `json:"conditions,omitempty"`
 }
 
-// APIServiceCondition is one condition of the status (Available).
 type APIServiceCondition struct {
 	Type               string      `json:"type"`
 	Status             string      `json:"status"`

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kubemanifest splits YAML streams of Kubernetes objects and decodes them strictly into
-// their typed k8s.io/api structs, so that a generated manifest with a misspelt or misplaced field
-// fails at build time rather than on a cluster.
+// Package kubemanifest splits YAML streams and decodes them strictly into k8s.io/api types, so a
+// misspelt field in a generated manifest fails at build time rather than on a cluster.
 package kubemanifest

@@ -23,16 +23,13 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// ImageUse is one place a manifest names a container image.
 type ImageUse struct {
 	// Object is Kind/namespace/name (Kind/name when cluster-scoped).
 	Object string
-	// Field is the path of the image field, e.g. spec.template.spec.containers[0].image.
-	Field string
-	Image string
+	Field  string
+	Image  string
 }
 
-// podSpecPaths is where each workload kind keeps its pod spec.
 var podSpecPaths = map[string][]string{
 	"Pod":                   {"spec"},
 	"PodTemplate":           {"template", "spec"},
@@ -45,10 +42,8 @@ var podSpecPaths = map[string][]string{
 	"CronJob":               {"spec", "jobTemplate", "spec", "template", "spec"},
 }
 
-// Images lists every image a manifest stream names, in document order: the containers, init
-// containers and ephemeral containers of workloads, and spec.image of addons.x-k8s.io objects (the
-// operators' custom resources, such as CoreDNS, name the image the operator deploys). Objects of
-// other kinds name none.
+// Images lists, in document order, the images of workloads' containers and of addons.x-k8s.io
+// objects' spec.image.
 func Images(data []byte) ([]ImageUse, error) {
 	docs, err := Split(data)
 	if err != nil {
@@ -117,7 +112,7 @@ func group(obj map[string]interface{}) string {
 	apiVersion, _ := obj["apiVersion"].(string)
 	g, _, found := strings.Cut(apiVersion, "/")
 	if !found {
-		return "" // the core group: "v1"
+		return ""
 	}
 	return g
 }
@@ -131,7 +126,6 @@ func objectKey(kind string, obj map[string]interface{}) string {
 	return fmt.Sprintf("%s/%v", kind, name)
 }
 
-// PodSpecPath is where objects of kind keep their pod spec, for the workload kinds Images reads.
 func PodSpecPath(kind string) ([]string, bool) {
 	path, ok := podSpecPaths[kind]
 	return append([]string(nil), path...), ok

@@ -36,14 +36,13 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Object is one decoded document: its type, its typed form, and its bytes.
 type Object struct {
 	metav1.TypeMeta
 	Typed metav1.Object
 	Raw   []byte
 }
 
-// Key names the object: Kind/namespace/name, or Kind/name for cluster-scoped objects.
+// Key is Kind/namespace/name, or Kind/name for cluster-scoped objects.
 func (o *Object) Key() string {
 	if ns := o.Typed.GetNamespace(); ns != "" {
 		return o.Kind + "/" + ns + "/" + o.Typed.GetName()
@@ -51,7 +50,6 @@ func (o *Object) Key() string {
 	return o.Kind + "/" + o.Typed.GetName()
 }
 
-// typed makes an empty struct for each kind this project generates.
 var typed = map[string]func() metav1.Object{
 	"v1/Namespace":      func() metav1.Object { return &corev1.Namespace{} },
 	"v1/ServiceAccount": func() metav1.Object { return &corev1.ServiceAccount{} },
@@ -78,7 +76,6 @@ var typed = map[string]func() metav1.Object{
 	"apiregistration.k8s.io/v1/APIService": func() metav1.Object { return &APIService{} },
 }
 
-// Split returns the non-empty documents of a YAML stream.
 func Split(data []byte) ([][]byte, error) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var docs [][]byte
@@ -96,12 +93,10 @@ func Split(data []byte) ([][]byte, error) {
 	}
 }
 
-// Kinds maps "apiVersion/Kind" to a constructor of its typed struct, for kinds DecodeStrict does
-// not know (custom resources).
+// Kinds maps "apiVersion/Kind" to a constructor, for kinds DecodeStrict does not know.
 type Kinds map[string]func() metav1.Object
 
-// DecodeStrict decodes every document of a stream into its typed struct, rejecting unknown and
-// duplicate fields and kinds it has no struct for (in its own table or in extra).
+// DecodeStrict rejects unknown and duplicate fields and kinds with no struct.
 func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 	docs, err := Split(data)
 	if err != nil {
@@ -109,7 +104,6 @@ func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 	}
 	objs := make([]*Object, 0, len(docs))
 	for i, doc := range docs {
-		// Each document is turned into JSON once: its kind is read from that, and so is the object.
 		js, err := yaml.YAMLToJSONStrict(doc)
 		if err != nil {
 			return nil, fmt.Errorf("document %d: %w", i+1, err)
@@ -136,9 +130,8 @@ func DecodeStrict(data []byte, extra ...Kinds) ([]*Object, error) {
 	return objs, nil
 }
 
-// unmarshalStrict decodes a document, as JSON, into obj as the API server reads it: field names
-// match case-sensitively (sigs.k8s.io/yaml's UnmarshalStrict goes through encoding/json, which took
-// `Spec:` for spec, a field the server drops), and an unknown or duplicate field is an error.
+// unmarshalStrict matches field names case-sensitively, as the API server does (encoding/json would
+// take `Spec:` for spec, which the server drops).
 func unmarshalStrict(js []byte, obj interface{}) error {
 	strict, err := sigsjson.UnmarshalStrict(js, obj, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
 	if err != nil {

@@ -31,29 +31,23 @@ type Builder interface {
 	Build(c *fi.ModelBuilderContext) error
 }
 
-// KopsModelContext is what every model builder reads. Builders must not modify it.
+// KopsModelContext is read-only to builders.
 type KopsModelContext struct {
-	// Cluster is completed (defaults applied) and valid.
+	// Cluster is completed and valid.
 	Cluster        *kops.Cluster
 	InstanceGroups []*kops.InstanceGroup
 	FeatureFlags   featureflag.Set
 	Assets         *assets.Remapper
-	// ClusterAddons are the addon objects stored with the cluster (feature flag ClusterAddons).
-	ClusterAddons []*unstructured.Unstructured
-	// Packages are the channel packages chosen for the cluster, by name, read before any builder
-	// runs so that builders do no I/O. Only the packages the model needs are present.
+	ClusterAddons  []*unstructured.Unstructured
+	// Packages are read before any builder runs, so builders do no I/O.
 	Packages map[string]*channels.Package
-	// Nodeup is where machines get nodeup; nil when the command was not told (then no launch
-	// template of a group that runs kubelet carries a bootstrap of ours).
+	// Nodeup is nil when the command was not told; then no kubelet group's template carries our bootstrap.
 	Nodeup NodeupSource
 }
 
-// NodeupSource says where the machines download kops's nodeup, by architecture (amd64, arm64):
-// mirrors tried in order, and the SHA-256 the binary must have. Bootstrap scripts in launch
-// templates are written only with one (pkg/model/nodesetup).
+// NodeupSource is, per architecture, nodeup's mirrors in order and its SHA-256.
 type NodeupSource map[string]NodeupBinary
 
-// NodeupBinary is one architecture's nodeup.
 type NodeupBinary struct {
 	URLs   []string
 	SHA256 string

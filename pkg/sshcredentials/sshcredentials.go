@@ -26,8 +26,8 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Parse reads one public key in authorized_keys form ("ssh-ed25519 AAAA... comment"); anything
-// after the first key is refused so that a pasted private key or a second key is not stored.
+// Parse reads one authorized_keys line; anything after the first key is refused, so that a pasted
+// private key or a second key is not stored.
 func Parse(publicKey string) (ssh.PublicKey, error) {
 	text := strings.TrimSpace(publicKey)
 	if text == "" {
@@ -50,8 +50,7 @@ func Parse(publicKey string) (ssh.PublicKey, error) {
 	return key, nil
 }
 
-// ID is the name kops gives a stored public key: the MD5 fingerprint of its wire form in hex,
-// without the colons of the usual aa:bb:... display.
+// ID is kops's name for a stored key: the hex MD5 fingerprint of its wire form.
 func ID(key ssh.PublicKey) string {
 	sum := md5.Sum(key.Marshal()) //nolint:gosec // see the import
 	return hex.EncodeToString(sum[:])

@@ -14,6 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package templates executes the addon templates kops embeds (upup/models), with helpers that emit
-// spec values as YAML which decodes to exactly the value given.
+// Package templates executes the embedded addon templates with helpers whose YAML decodes to
+// exactly the value given.
 package templates

@@ -26,8 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// funcs are the helpers templates use to emit spec values. Each one produces YAML that decodes to
-// exactly its input, so a value such as "yes", "0x1f" or "a: b" cannot change type or structure.
+// funcs emit YAML that decodes to exactly its input, so "yes", "0x1f" or "a: b" cannot change type.
 func funcs() template.FuncMap {
 	return template.FuncMap{
 		"quote":   quote,
@@ -37,8 +36,6 @@ func funcs() template.FuncMap {
 	}
 }
 
-// quote returns s as a double-quoted scalar. JSON string syntax is a subset of YAML's double-quoted
-// style; HTML escaping is off only for readability.
 func quote(s string) (string, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -49,7 +46,7 @@ func quote(s string) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-// toYAML marshals v through its JSON tags, with sorted map keys, without the trailing newline.
+// toYAML marshals v through its JSON tags, with sorted keys and no trailing newline.
 func toYAML(v any) (string, error) {
 	b, err := yaml.Marshal(v)
 	if err != nil {
@@ -58,8 +55,6 @@ func toYAML(v any) (string, error) {
 	return strings.TrimSuffix(string(b), "\n"), nil
 }
 
-// indent prefixes every non-empty line of s with n spaces; empty lines stay empty so that no
-// trailing whitespace is emitted.
 func indent(n int, s string) string {
 	pad := strings.Repeat(" ", n)
 	lines := strings.Split(s, "\n")
@@ -71,11 +66,8 @@ func indent(n int, s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// literal returns s as a literal block scalar whose lines are indented by n spaces, for use as the
-// last thing on a "key: " line whose key is indented less than n, so multi-line text such as a
-// Corefile stays readable in the manifest. The block is decoded again and, if it does not give
-// back s exactly (carriage returns, control characters, a first line starting with a space, which
-// would need an indentation indicator relative to the key), s is emitted double-quoted instead.
+// literal returns s as a literal block scalar indented by n, or double-quoted when the block would
+// not decode back to s exactly.
 func literal(n int, s string) (string, error) {
 	if n < 1 || !strings.Contains(s, "\n") {
 		return quote(s)
@@ -97,7 +89,6 @@ func literal(n int, s string) (string, error) {
 	return block, nil
 }
 
-// decodesTo reports whether "k: <value>" decodes to want.
 func decodesTo(value, want string) (bool, error) {
 	var got map[string]string
 	if err := yaml.UnmarshalStrict([]byte("k: "+value+"\n"), &got); err != nil {

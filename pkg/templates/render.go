@@ -24,9 +24,8 @@ import (
 	"text/template"
 )
 
-// Render executes the template at name in fsys with data, after parsing the templates matching
-// each of partials (named templates shared by several addons). Missing map keys are errors rather
-// than "<no value>", and the output always ends with a newline.
+// Render executes name after parsing the partials; missing map keys are errors and the output ends
+// with a newline.
 func Render(fsys fs.FS, name string, data any, partials ...string) ([]byte, error) {
 	src, err := fs.ReadFile(fsys, name)
 	if err != nil {

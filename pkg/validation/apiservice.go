@@ -26,9 +26,7 @@ import (
 
 var apiServiceResource = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 
-// checkAPIService requires the API server to report the aggregated API Available: it reaches the
-// Service behind it and the server there answers its discovery. kubectl top and the Horizontal Pod
-// Autoscaler fail while it is not.
+// checkAPIService requires the APIService Available; kubectl top and HPA fail while it is not.
 func (a *attempt) checkAPIService(name string) Check {
 	c := Check{Kind: "APIService", Name: name}
 	s := &kubemanifest.APIService{}

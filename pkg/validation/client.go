@@ -32,22 +32,17 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// MaxResponseBytes bounds one answer of the API server. Validation reads single objects (a
-// namespace, a Deployment, a Service, a DaemonSet, an APIService, a CoreDNS object) and one discovery document;
-// the API server stores no object above its 1.5 MiB limit. client-go reads a whole answer into memory before
-// decoding it, so without this bound a server sending an endless body would grow kops's memory
-// for as long as the deadline allows.
+// MaxResponseBytes bounds one answer: client-go reads it whole into memory, and no stored object
+// exceeds the API server's 1.5 MiB limit.
 const MaxResponseBytes = 16 << 20
 
-// NewValidator makes a Validator for the cluster of config, whose every answer is bounded by
-// MaxResponseBytes. The caller sizes config (rate limits, per-request timeout); the deadline of
-// a validation is the context given to Validate.
+// NewValidator bounds every answer by MaxResponseBytes; the caller sizes config, and Validate's
+// context is the deadline.
 func NewValidator(config *rest.Config) (*Validator, error) {
 	config = rest.CopyConfig(config)
 	config.Wrap(func(next http.RoundTripper) http.RoundTripper {
 		return &boundedBodies{next: next, limit: MaxResponseBytes}
 	})
-	// One HTTP client (one connection, one TLS handshake) for discovery and the checks.
 	httpClient, err := rest.HTTPClientFor(config)
 	if err != nil {
 		return nil, fmt.Errorf("creating a client for %s: %w", config.Host, err)
@@ -58,7 +53,6 @@ func NewValidator(config *rest.Config) (*Validator, error) {
 	}
 	discoveryConfig := rest.CopyConfig(config)
 	discoveryConfig.GroupVersion = &schema.GroupVersion{}
-	// The scheme knows Status alone: what the server says when it refuses a request.
 	statusScheme := runtime.NewScheme()
 	metav1.AddToGroupVersion(statusScheme, schema.GroupVersion{Version: "v1"})
 	discoveryConfig.NegotiatedSerializer = serializer.NewCodecFactory(statusScheme).WithoutConversion()
@@ -69,19 +63,13 @@ func NewValidator(config *rest.Config) (*Validator, error) {
 	return &Validator{Dynamic: dyn, Discovery: discovery, Server: config.Host, RequestTimeout: config.Timeout}, nil
 }
 
-// discoveryPath is the first request of every validation: small, served by every Kubernetes API
-// server, and, unlike /version, denied to a user the server does not know (Kubernetes grants
-// /version to anonymous users, discovery only to authenticated ones), so a kubeconfig without
-// valid credentials fails here once instead of once per check.
+// discoveryPath, unlike /version, is denied to unauthenticated users, so bad credentials fail once here.
 const discoveryPath = "/api"
 
-// probe asks for the core API's discovery document: whether a Kubernetes API server answers at
-// all, and accepts the kubeconfig's credentials.
 func (v *Validator) probe(ctx context.Context) error {
 	result := v.Discovery.Get().AbsPath(discoveryPath).Do(ctx)
 	data, err := result.Raw()
 	if err != nil {
-		// Error() carries the message of the Status the server refused the request with.
 		return v.unreachable(ctx, "GET "+discoveryPath, result.Error())
 	}
 	versions := &metav1.APIVersions{}
@@ -92,7 +80,6 @@ func (v *Validator) probe(ctx context.Context) error {
 	return nil
 }
 
-// excerpt shows the start of an unexpected answer.
 func excerpt(data []byte) string {
 	const n = 80
 	if len(data) > n {
@@ -101,17 +88,13 @@ func excerpt(data []byte) string {
 	return fmt.Sprintf("%q", data)
 }
 
-// boundedBodies reads each answer in full, up to limit bytes, before client-go sees it: an answer
-// over the limit fails its request with ErrResponseTooLarge. Reading here, rather than handing
-// client-go a reader that fails part way, keeps the failure a request error (client-go logs body
-// read errors to stderr on its own). Validation makes no streaming requests (no watch), so nothing
-// waits on a body that is read here first. A deadline on the request's context cuts the reading.
+// boundedBodies reads each answer whole, up to limit, before client-go sees it, so an oversized answer
+// is a request error (client-go logs body read errors itself). Validation makes no streaming requests.
 type boundedBodies struct {
 	next  http.RoundTripper
 	limit int64
 }
 
-// ErrResponseTooLarge fails a request whose answer exceeds MaxResponseBytes.
 type ErrResponseTooLarge struct{ Limit int64 }
 
 func (e *ErrResponseTooLarge) Error() string {
@@ -141,5 +124,4 @@ func (t *boundedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// WrappedRoundTripper lets client-go see through this transport.
 func (t *boundedBodies) WrappedRoundTripper() http.RoundTripper { return t.next }

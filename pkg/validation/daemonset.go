@@ -25,8 +25,7 @@ import (
 
 var daemonSetResource = appsv1.SchemeGroupVersion.WithResource("daemonsets")
 
-// checkDaemonSet requires the DaemonSet to be rolled out and ready on every node it is scheduled to,
-// as pkg/health judges it. A node without it is a node whose pods' metadata requests go nowhere.
+// checkDaemonSet requires the DaemonSet ready on every node it is scheduled to.
 func (a *attempt) checkDaemonSet(namespace, name string) Check {
 	c := Check{Kind: "DaemonSet", Name: namespace + "/" + name}
 	d := &appsv1.DaemonSet{}

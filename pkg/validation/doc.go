@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package validation checks that a cluster runs what kops last wrote for it: every addon of the
-// bootstrap channel recorded at the channel's version and hash, and cluster DNS up, whether CoreDNS
-// is built in or run by its operator, and what the addons run (addons.RunsOf). It backs
-// `kops validate cluster`.
+// Package validation checks a cluster runs what kops last wrote: the bootstrap channel's addons at
+// their recorded version and hash, cluster DNS, and what the addons run. It backs `kops validate cluster`.
 package validation

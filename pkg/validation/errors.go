@@ -27,14 +27,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-// UnreachableError is a validation that could not talk to the API server: no connection, a TLS
-// or DNS failure, no answer before the deadline, an answer too large or not from a Kubernetes API
-// server, or credentials the discovery request was refused with. It is said once for the whole
-// validation, not once per check: every check would fail the same way.
+// UnreachableError is a validation that could not talk to the API server at all; it is reported
+// once for the validation, not per check.
 type UnreachableError struct {
-	// Server is the API server's URL, from the kubeconfig.
 	Server string
-	// Request is what was asked when it failed, e.g. "GET /api" or "get namespaces/kube-system".
+	// Request is what failed, e.g. "GET /api".
 	Request string
 	Err     error
 }
@@ -45,8 +42,7 @@ func (e *UnreachableError) Error() string {
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
-// describe says why a request failed, without client-go's repetition of the request's URL (the
-// server and the request are already named).
+// describe drops client-go's repetition of the URL.
 func describe(err error) string {
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
@@ -61,10 +57,7 @@ func describe(err error) string {
 	return err.Error()
 }
 
-// unreachable wraps the failure of a request that got no usable answer. When the validation's
-// context is done, its cause (a time limit reached, or an interrupt) is the reason, whatever
-// error the transport reported on the way; a request that timed out on its own ran into the
-// client's timeout of one request.
+// unreachable prefers the validation context's cause (time limit, interrupt) to the transport's error.
 func (v *Validator) unreachable(ctx context.Context, request string, err error) error {
 	var netErr net.Error
 	switch {
@@ -76,29 +69,22 @@ func (v *Validator) unreachable(ctx context.Context, request string, err error) 
 	return &UnreachableError{Server: v.Server, Request: request, Err: err}
 }
 
-// answered tells a failure the server answered (a Kubernetes status such as 404 Not Found or 403
-// Forbidden on one object, which fails one check) from a failure to get an answer at all (which
-// ends the validation).
+// answered tells a server's refusal of one object (fails one check) from no answer (ends the validation).
 func answered(err error) bool {
 	var status apierrors.APIStatus
 	return errors.As(err, &status)
 }
 
-// Limit names one of the time limits of a validation.
 type Limit string
 
-// The time limits of a validation.
 const (
-	// LimitValidation bounds one validation, all its requests together.
 	LimitValidation Limit = "validation"
 	// LimitWait is the end of the wait for a healthy cluster: no validation outlives it.
-	LimitWait Limit = "wait"
-	// LimitRequest bounds each request on its own (the client's timeout).
+	LimitWait    Limit = "wait"
 	LimitRequest Limit = "request"
 )
 
-// TimeLimitError is the cause of a validation cut short by one of its time limits. It is a
-// context.DeadlineExceeded.
+// TimeLimitError is a context.DeadlineExceeded naming which limit was hit.
 type TimeLimitError struct {
 	Limit    Limit
 	Duration time.Duration
@@ -114,5 +100,4 @@ func (e *TimeLimitError) Error() string {
 	return fmt.Sprintf("no answer within the time limit of one validation (%s): %v", e.Duration, context.DeadlineExceeded)
 }
 
-// Is makes the error a context.DeadlineExceeded.
 func (e *TimeLimitError) Is(target error) bool { return target == context.DeadlineExceeded }

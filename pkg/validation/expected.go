@@ -30,17 +30,14 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// DNSMode is how the bootstrap channel deploys CoreDNS.
 type DNSMode string
 
 const (
-	// DNSBuiltIn is the built-in addon: Deployment coredns and Service kube-dns in kube-system.
+	// DNSBuiltIn is Deployment coredns and Service kube-dns in kube-system.
 	DNSBuiltIn DNSMode = "built-in"
-	// DNSOperator is an operator of the registry whose addon is the cluster's DNS (the
-	// cluster-addons CoreDNS operator), told what to run by its custom resource.
+	// DNSOperator is the cluster-addons CoreDNS operator, told what to run by its custom resource.
 	DNSOperator DNSMode = "operator"
-	// DNSNone means the channel deploys no CoreDNS; nothing about DNS is checked.
-	DNSNone DNSMode = "none"
+	DNSNone     DNSMode = "none"
 )
 
 // Addon is an addon the cluster must have recorded, as kops's channels records it.
@@ -51,29 +48,19 @@ type Addon struct {
 	Hash      string
 }
 
-// Expected is what the cluster should run, from the bootstrap channel and the completed cluster.
 type Expected struct {
-	Cluster string
-	// Channel is the bootstrap channel's location in the state store.
+	Cluster     string
 	Channel     string
 	Addons      []Addon
 	DNS         DNSMode
 	DNSServerIP string
-	// Operators are the operators of the registry (addons.Operators) the channel deploys: each
-	// operator's Deployment must be available and its custom resource reported healthy.
-	Operators []*operator.Descriptor
-	// Kube2IAM says the channel deploys kube2iam (podMetadataAccess mode Forward): its DaemonSet
-	// must be ready on every node it is scheduled to.
-	Kube2IAM bool
-	// Runs is what the channel's addons run (addons.RunsOf: metrics-server's Deployment and
-	// APIService, built in or through its operator): each Deployment must be available, each
-	// APIService Available.
-	Runs addons.Runs
+	Operators   []*operator.Descriptor
+	Kube2IAM    bool
+	Runs        addons.Runs
 }
 
-// ReadExpected reads the bootstrap channel `kops update cluster --yes` wrote for a completed cluster
-// (spec.configBase set) and derives what the cluster must run. The mode is the channel's, not the
-// caller's feature flags: validation checks what was written.
+// ReadExpected reads the bootstrap channel written for a completed cluster. The mode comes from the
+// channel, not the caller's feature flags: validation checks what was written.
 func ReadExpected(cluster *kops.Cluster, paths *vfs.Context) (*Expected, error) {
 	base, err := paths.ParsePath(cluster.Spec.ConfigBase)
 	if err != nil {

@@ -40,7 +40,6 @@ import (
 	"k8s.io/kops/pkg/operator"
 )
 
-// Check is one thing validated on the cluster.
 type Check struct {
 	Kind    string `json:"kind"`
 	Name    string `json:"name"`
@@ -48,7 +47,6 @@ type Check struct {
 	Message string `json:"message"`
 }
 
-// Result is one validation of a cluster.
 type Result struct {
 	Cluster string  `json:"cluster"`
 	Channel string  `json:"channel"`
@@ -56,7 +54,6 @@ type Result struct {
 	Checks  []Check `json:"checks"`
 }
 
-// Healthy says whether every check passed.
 func (r *Result) Healthy() bool {
 	for _, c := range r.Checks {
 		if !c.OK {
@@ -66,7 +63,6 @@ func (r *Result) Healthy() bool {
 	return true
 }
 
-// Failures are the checks that did not pass.
 func (r *Result) Failures() []Check {
 	var out []Check
 	for _, c := range r.Checks {
@@ -77,16 +73,12 @@ func (r *Result) Failures() []Check {
 	return out
 }
 
-// Validator reads the cluster; it never writes. It reads through the dynamic client alone and
-// converts the few built-in objects it checks: client-go's typed clientset would link every API
-// group into kops and double the start-up time of every kops command. NewValidator makes one.
+// Validator only reads, through the dynamic client: client-go's typed clientset would link every
+// API group into kops and slow every command's start-up.
 type Validator struct {
-	Dynamic dynamic.Interface
-	// Discovery asks for the discovery document that opens every validation.
-	Discovery rest.Interface
-	// Server is the API server's URL, named in errors.
-	Server string
-	// RequestTimeout is the client's time limit of one request, named in errors.
+	Dynamic        dynamic.Interface
+	Discovery      rest.Interface
+	Server         string
 	RequestTimeout time.Duration
 }
 
@@ -96,17 +88,14 @@ var (
 	deploymentResource = appsv1.SchemeGroupVersion.WithResource("deployments")
 )
 
-// attempt is one validation in progress. The checks read through it; the first read that gets no
-// usable answer (see answered) is kept in lost, and every read after it fails the same way
-// without a request, so that a server lost half way costs one deadline, not one per check.
+// attempt remembers the first read that got no answer in lost; later reads fail the same way without
+// a request, so a lost server costs one deadline, not one per check.
 type attempt struct {
 	v    *Validator
 	ctx  context.Context
 	lost error
 }
 
-// read reads one object (namespace "" for a cluster-scoped one). Its error is an answer of the
-// server (not found, forbidden), or lost.
 func (a *attempt) read(gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
 	if a.lost != nil {
 		return nil, a.lost
@@ -123,7 +112,6 @@ func (a *attempt) read(gvr schema.GroupVersionResource, namespace, name string) 
 	return u, err
 }
 
-// get reads one object into its typed form.
 func (a *attempt) get(gvr schema.GroupVersionResource, namespace, name string, into interface{}) error {
 	u, err := a.read(gvr, namespace, name)
 	if err != nil {
@@ -135,10 +123,8 @@ func (a *attempt) get(gvr schema.GroupVersionResource, namespace, name string, i
 	return nil
 }
 
-// Validate checks the cluster once against what is expected, within ctx's deadline. A check the
-// server answers with an error (other than "not found") fails with the reason. A server that
-// cannot be reached, refuses the credentials, or stops answering part way is one
-// *UnreachableError for the whole validation, and no result.
+// Validate checks the cluster once within ctx's deadline. A failed read fails its check, except that
+// an unreachable server is one *UnreachableError and no result.
 func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) {
 	if err := v.probe(ctx); err != nil {
 		return nil, err
@@ -171,7 +157,6 @@ func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) 
 	return r, nil
 }
 
-// checkAddons compares each addon's record on its namespace with the channel's id and hash.
 func (a *attempt) checkAddons(want []Addon) []Check {
 	namespaces := map[string]*corev1.Namespace{}
 	nsErrors := map[string]error{}
@@ -229,8 +214,7 @@ func short(hash string) string {
 	return hash
 }
 
-// checkDeployment requires the Deployment to be rolled out and ready, as pkg/health judges it; a
-// failure names what is missing, in the Deployment's own terms where it has them.
+// checkDeployment names what is missing in the Deployment's own terms where it can.
 func (a *attempt) checkDeployment(namespace, name string) Check {
 	c := Check{Kind: "Deployment", Name: namespace + "/" + name}
 	d := &appsv1.Deployment{}
@@ -262,7 +246,6 @@ func (a *attempt) checkDeployment(namespace, name string) Check {
 	return c
 }
 
-// judge reads one workload, its health and its typed form; when it cannot, it says why on c.
 func (a *attempt) judge(gvr schema.GroupVersionResource, namespace, name string, into any, c *Check) (health.Result, bool) {
 	u, err := a.read(gvr, namespace, name)
 	if fetchFailed(err, c) {
@@ -286,7 +269,6 @@ func replicas(d *appsv1.Deployment) int32 {
 	return *d.Spec.Replicas
 }
 
-// checkService requires the Service to exist at the cluster's DNS address.
 func (a *attempt) checkService(namespace, name, clusterIP string) Check {
 	c := Check{Kind: "Service", Name: namespace + "/" + name}
 	s := &corev1.Service{}
@@ -304,8 +286,6 @@ func (a *attempt) checkService(namespace, name, clusterIP string) Check {
 	return c
 }
 
-// fetchFailed reports a failed read of the object c checks on c: "missing" when it does not exist,
-// else the error.
 func fetchFailed(err error, c *Check) bool {
 	switch {
 	case apierrors.IsNotFound(err):
@@ -325,8 +305,7 @@ func orNone(s string) string {
 	return s
 }
 
-// checkInstructions requires the operator to report its custom resource healthy, as the cluster-addons
-// operators do in status.healthy (with status.errors when not).
+// checkInstructions requires status.healthy of the operator's custom resource.
 func (a *attempt) checkInstructions(d *operator.Descriptor) Check {
 	c := Check{Kind: d.CRD.Kind, Name: d.WatchNamespace + "/" + d.Instructions}
 	gvr := schema.GroupVersionResource{Group: d.CRD.Group, Version: d.CRD.Version, Resource: d.CRD.Resource}

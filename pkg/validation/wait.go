@@ -27,27 +27,18 @@ import (
 	"unicode/utf8"
 )
 
-// WaitOptions bound validations in time.
 type WaitOptions struct {
-	// Timeout bounds one validation: all its requests run under one deadline this far away, so a
-	// server that does not answer costs Timeout once, not once per request. It must be positive.
+	// Timeout bounds one validation under one deadline, so a silent server costs it once, not per request.
 	Timeout time.Duration
-	// Wait, when positive, repeats the validation until the cluster is healthy (Count times in a
-	// row) or Wait has passed since the first one began: no validation outlives it. Zero
-	// validates once.
-	Wait time.Duration
-	// Interval is the pause between the end of one validation and the start of the next; a next
-	// one starts only if the wait has time left after the pause.
+	// Wait, when positive, repeats validation until healthy Count times in a row or Wait has passed.
+	Wait     time.Duration
 	Interval time.Duration
-	// Count is how many validations in a row must find the cluster healthy, as kops's --count;
-	// zero or one is one. More than one needs a Wait.
-	Count int
-	// Progress gets one short line after each validation that another one follows.
+	// Count is kops's --count; more than one needs a Wait.
+	Count    int
 	Progress io.Writer
 }
 
-// CountError is a wait that ended with the cluster healthy, but not for Count validations in a
-// row: the last result is healthy, and the cluster may still be settling.
+// CountError: the cluster was healthy, but not Count times in a row; it may still be settling.
 type CountError struct {
 	Passed, Count int
 	Wait          time.Duration
@@ -57,12 +48,8 @@ func (e *CountError) Error() string {
 	return fmt.Sprintf("the cluster passed %d validations in a row of the %d --count requires before the wait (%s) was over", e.Passed, e.Count, e.Wait)
 }
 
-// Wait validates until the cluster is healthy o.Count times in a row or o.Wait has passed (once
-// when o.Wait is zero), each validation bounded by o.Timeout and by the end of the wait. It returns
-// the last outcome: a result (healthy or not; a healthy one short of the count with a
-// *CountError), or the *UnreachableError of a validation that could not talk to the server. A
-// validation that the end of the wait cuts short tells less than the one before it, so the one
-// before it is returned instead. ctx cancels it early.
+// Wait returns the last outcome: a result (a healthy one short of Count with *CountError) or an
+// *UnreachableError. A validation cut short by the wait's end yields to the one before it.
 func (v *Validator) Wait(ctx context.Context, e *Expected, o WaitOptions) (*Result, error) {
 	if o.Timeout <= 0 || o.Wait < 0 || (o.Wait > 0 && o.Interval <= 0) {
 		return nil, fmt.Errorf("timeout %s, wait %s, interval %s: the timeout must be positive, the wait not negative, and the interval positive with a wait", o.Timeout, o.Wait, o.Interval)
@@ -99,7 +86,7 @@ func (v *Validator) Wait(ctx context.Context, e *Expected, o WaitOptions) (*Resu
 		if healthy {
 			outcome = fmt.Sprintf("passed (%d of %d in a row)", passed, count)
 		}
-		_, _ = fmt.Fprintln(progress, progressLine(attempt, outcome, o.Interval, left)) // only a progress note; the outcome is returned
+		_, _ = fmt.Fprintln(progress, progressLine(attempt, outcome, o.Interval, left))
 		select {
 		case <-ctx.Done():
 			return r, err
@@ -117,8 +104,7 @@ func (v *Validator) Wait(ctx context.Context, e *Expected, o WaitOptions) (*Resu
 	}
 }
 
-// validateWithin validates once under a deadline of o.Timeout or the end of the wait, whichever
-// comes first; the deadline's cause says which.
+// validateWithin's deadline cause says whether o.Timeout or the wait's end came first.
 func (v *Validator) validateWithin(ctx context.Context, e *Expected, o WaitOptions, end time.Time) (*Result, error) {
 	limit := o.Timeout
 	var cause error = &TimeLimitError{Limit: LimitValidation, Duration: o.Timeout}
@@ -130,12 +116,8 @@ func (v *Validator) validateWithin(ctx context.Context, e *Expected, o WaitOptio
 	return v.Validate(ctx, e)
 }
 
-// ProgressWidth bounds a progress line, so that it fits a terminal line: the server and the
-// failing checks in full are in the outcome printed at the end, not on every line.
 const ProgressWidth = 100
 
-// progressLine says in one line of at most ProgressWidth characters how an attempt went and when
-// the next one starts.
 func progressLine(attempt int, outcome string, interval, left time.Duration) string {
 	head := fmt.Sprintf("Validation %d ", attempt)
 	tail := fmt.Sprintf("; next in %s, %s left", interval.Round(time.Millisecond), left.Round(time.Second))
@@ -146,8 +128,6 @@ func progressLine(attempt int, outcome string, interval, left time.Duration) str
 	return head + outcome + tail
 }
 
-// summary says briefly why a validation failed: the failing checks by name, or why the server
-// could not be reached (not which server: the final error names it once).
 func summary(r *Result, err error) string {
 	var unreachable *UnreachableError
 	switch {
@@ -164,7 +144,6 @@ func summary(r *Result, err error) string {
 	return fmt.Sprintf("%d of %d checks failing: %s", len(failures), len(r.Checks), strings.Join(names, ", "))
 }
 
-// cause is the heart of a transport error: "connection refused" rather than the dial's address.
 func cause(err error) string {
 	var errno syscall.Errno
 	var limit *TimeLimitError

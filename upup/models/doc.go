@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package models holds the templates of kops's own bootstrap addons (the locked default service
-// accounts), embedded in the binary. An addon with a folder of its own (pkg/addons/<name>) embeds
-// its templates there; pkg/templates executes both.
+// Package models embeds the templates of kops's own bootstrap addons; an addon with its own folder
+// (pkg/addons/<name>) embeds its templates there.
 package models

@@ -24,7 +24,7 @@ import (
 //go:embed cloudup/resources/addons
 var content embed.FS
 
-// FS returns the embedded templates, rooted so that paths start with "cloudup/resources/addons/".
+// FS returns the embedded templates, rooted so paths start with "cloudup/resources/addons/".
 func FS() fs.FS {
 	return content
 }

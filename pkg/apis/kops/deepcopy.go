@@ -25,7 +25,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// DeepCopy returns a copy of c that shares no memory with it, Unmodeled included.
 func (c *Cluster) DeepCopy() *Cluster {
 	if c == nil {
 		return nil
@@ -118,7 +117,6 @@ func (d *KubeDNSConfig) deepCopy() *KubeDNSConfig {
 	return &out
 }
 
-// DeepCopy returns a copy of g that shares no memory with it, Unmodeled included.
 func (g *InstanceGroup) DeepCopy() *InstanceGroup {
 	if g == nil {
 		return nil
@@ -154,7 +152,6 @@ func clonePointer[T any](p *T) *T {
 	return &v
 }
 
-// DeepCopy returns a copy of u whose paths and values share no memory with u.
 func (u Unmodeled) DeepCopy() Unmodeled {
 	if u == nil {
 		return nil
@@ -169,9 +166,7 @@ func (u Unmodeled) DeepCopy() Unmodeled {
 	return out
 }
 
-// deepCopyValue copies a decoded YAML tree. The common decoder shapes are copied directly; any
-// other map, slice or pointer (another decoder's choice) is copied by reflection. Scalars are
-// immutable and returned as they are.
+// deepCopyValue copies a decoded YAML tree; unusual container shapes are copied by reflection.
 func deepCopyValue(v interface{}) interface{} {
 	switch t := v.(type) {
 	case nil:
@@ -229,8 +224,6 @@ func deepCopyReflect(v reflect.Value) reflect.Value {
 	return v
 }
 
-// deepCopyElem copies a container element, going through deepCopyValue for interface elements so
-// their dynamic value is copied, and converting back to the element type.
 func deepCopyElem(v reflect.Value, t reflect.Type) reflect.Value {
 	if v.Kind() == reflect.Interface {
 		if v.IsNil() {

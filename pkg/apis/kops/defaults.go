@@ -23,15 +23,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// Defaults applied by CompleteCluster. They match kops's, so a cluster completed here and one
-// completed by kops agree.
+// Defaults match kops's, so a cluster completed here and by kops agree.
 const (
 	DefaultChannel           = "stable"
 	DefaultNonMasqueradeCIDR = "100.64.0.0/10"
-	// DefaultServiceClusterIPRange and DefaultIPv6ServiceClusterIPRange are the service ranges of
-	// IPv4 and IPv6 clusters that set none. As in kops they are fixed, not derived from
-	// nonMasqueradeCIDR: an AWS VPC CNI cluster's nonMasqueradeCIDR is its VPC's own range, and a
-	// service range carved from it would collide with machine addresses.
+	// The service ranges are fixed as in kops, not derived from nonMasqueradeCIDR: an AWS VPC CNI
+	// cluster's nonMasqueradeCIDR is its VPC range, and a service range from it would collide.
 	DefaultServiceClusterIPRange     = "100.64.0.0/13"
 	DefaultIPv6ServiceClusterIPRange = "fd00:5e4f:ce::/108"
 	DefaultDNSProvider               = DNSProviderCoreDNS
@@ -39,16 +36,11 @@ const (
 	DefaultDNSCPURequest             = "100m"
 	DefaultDNSMemoryRequest          = "70Mi"
 	DefaultDNSMemoryLimit            = "170Mi"
-	// DNSServerIPOffset is how far into the service range the cluster DNS service address lies.
-	DNSServerIPOffset = 10
+	DNSServerIPOffset                = 10
 )
 
-// CompleteCluster returns a deep copy of in with every empty defaulted field filled in; in is not
-// modified. stateStore is the state store URL (file:///tmp/state, memfs://test, s3://bucket) from
-// which the default configBase <stateStore>/<name> is built.
-//
-// Values that cannot be derived (an unparseable nonMasqueradeCIDR, say) are left empty rather than
-// guessed, so that validation reports the field the user has to fix.
+// CompleteCluster returns a deep copy of in with defaulted fields filled in; configBase defaults to
+// <stateStore>/<name>. Values that cannot be derived are left empty so validation names the field.
 func CompleteCluster(in *Cluster, stateStore string) *Cluster {
 	if in == nil {
 		return nil
@@ -91,7 +83,7 @@ func completeKubeDNS(d *KubeDNSConfig, serviceClusterIPRange string) {
 	if d.Domain == "" {
 		d.Domain = DefaultDNSDomain
 	}
-	// Fresh quantities each time: a shared pointer would let one cluster's edit leak into another.
+	// Fresh quantities: a shared pointer would let one cluster's edit leak into another.
 	if d.CPURequest == nil {
 		d.CPURequest = quantity(DefaultDNSCPURequest)
 	}
@@ -108,22 +100,18 @@ func quantity(s string) *resource.Quantity {
 	return &q
 }
 
-// IsIPv6CIDR says whether cidr parses as an IPv6 prefix. An IPv6 nonMasqueradeCIDR (kops uses
-// ::/0) is how a cluster is marked IPv6.
+// IsIPv6CIDR says whether cidr is an IPv6 prefix; an IPv6 nonMasqueradeCIDR (::/0) marks an IPv6 cluster.
 func IsIPv6CIDR(cidr string) bool {
 	p, err := netip.ParsePrefix(cidr)
 	return err == nil && p.Addr().Is6()
 }
 
-// IsIPv6Only says whether the cluster is an IPv6 cluster, i.e. its nonMasqueradeCIDR is IPv6.
 func (s *ClusterSpec) IsIPv6Only() bool {
 	return IsIPv6CIDR(s.NonMasqueradeCIDR)
 }
 
-// DeriveServiceClusterIPRange returns the default service range for a nonMasqueradeCIDR, as kops
-// defaults it: DefaultIPv6ServiceClusterIPRange for an IPv6 cluster, DefaultServiceClusterIPRange
-// otherwise. It returns "" when nonMasqueradeCIDR does not parse, so that validation reports that
-// field rather than a guessed range.
+// DeriveServiceClusterIPRange returns kops's default service range for nonMasqueradeCIDR, or "" when
+// it does not parse.
 func DeriveServiceClusterIPRange(nonMasqueradeCIDR string) string {
 	p, err := netip.ParsePrefix(nonMasqueradeCIDR)
 	if err != nil {
@@ -135,10 +123,8 @@ func DeriveServiceClusterIPRange(nonMasqueradeCIDR string) string {
 	return DefaultServiceClusterIPRange
 }
 
-// DNSServerIP returns the default cluster DNS address for a service range: its base address plus
-// DNSServerIPOffset (100.64.0.0/13 gives 100.64.0.10, fd00:5e4f:ce::/108 gives fd00:5e4f:ce::a).
-// It returns "" when the range does not parse. The address may fall outside a range that is too
-// small; validation reports that.
+// DNSServerIP returns the range's base address plus DNSServerIPOffset, or "" when the range does not
+// parse; validation reports an address outside a too-small range.
 func DNSServerIP(serviceClusterIPRange string) string {
 	p, err := netip.ParsePrefix(serviceClusterIPRange)
 	if err != nil {

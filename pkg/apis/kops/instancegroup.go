@@ -20,21 +20,19 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// InstanceGroup is a group of machines, as stored at <state>/<cluster>/instancegroup/<name>.
+// InstanceGroup is stored at <state>/<cluster>/instancegroup/<name>.
 type InstanceGroup struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec InstanceGroupSpec `json:"spec,omitempty"`
 
-	// Unmodeled holds the decoded fields this build does not model; see Cluster.Unmodeled.
 	Unmodeled Unmodeled `json:"-"`
 }
 
-// InstanceGroupRole is what the machines of a group do.
 type InstanceGroupRole string
 
-// The roles kops knows. RoleMaster is the old name of RoleControlPlane and means the same.
+// RoleMaster is the old name of RoleControlPlane.
 const (
 	RoleControlPlane InstanceGroupRole = "ControlPlane"
 	RoleMaster       InstanceGroupRole = "Master"
@@ -43,7 +41,6 @@ const (
 	RoleBastion      InstanceGroupRole = "Bastion"
 )
 
-// InstanceGroupSpec is the modeled part of an instance group's spec.
 type InstanceGroupSpec struct {
 	Role             InstanceGroupRole     `json:"role,omitempty"`
 	Image            string                `json:"image,omitempty"`
@@ -52,32 +49,23 @@ type InstanceGroupSpec struct {
 	MaxSize          *int32                `json:"maxSize,omitempty"`
 	Subnets          []string              `json:"subnets,omitempty"`
 	InstanceMetadata *InstanceMetadataSpec `json:"instanceMetadata,omitempty"`
-	// AdditionalUserData are further parts of the machines' user data, kops's field: on AWS the
-	// launch template carries them after kops's own part, in a MIME multipart document. The
-	// machine's bootstrap (kops's nodeup script, or another) is given here; see docs/terraform.md.
+	// AdditionalUserData parts follow kops's own part in a MIME multipart document (see docs/terraform.md).
 	AdditionalUserData []UserData `json:"additionalUserData,omitempty"`
 }
 
-// UserData is one part of a machine's user data.
 type UserData struct {
-	// Name is the part's file name (its Content-Disposition), e.g. bootstrap.sh.
-	Name string `json:"name,omitempty"`
-	// Type is its MIME type, one cloud-init reads: text/x-shellscript, text/cloud-config, ...
-	Type string `json:"type,omitempty"`
-	// Content is the part itself.
+	// Name is the part's file name (its Content-Disposition).
+	Name    string `json:"name,omitempty"`
+	Type    string `json:"type,omitempty"`
 	Content string `json:"content,omitempty"`
 }
 
-// InstanceMetadataSpec configures the cloud's instance metadata service (IMDS) for the group.
 type InstanceMetadataSpec struct {
-	// HTTPTokens is "required" (IMDSv2 only) or "optional".
 	HTTPTokens *string `json:"httpTokens,omitempty"`
-	// HTTPPutResponseHopLimit bounds how many network hops a metadata response travels; 1 keeps it
-	// from reaching pods on a bridged network.
+	// HTTPPutResponseHopLimit 1 keeps metadata responses from reaching pods on a bridged network.
 	HTTPPutResponseHopLimit *int64 `json:"httpPutResponseHopLimit,omitempty"`
 }
 
-// IsControlPlane says whether the group runs the control plane, under either spelling of the role.
 func (g *InstanceGroup) IsControlPlane() bool {
 	return g.Spec.Role == RoleControlPlane || g.Spec.Role == RoleMaster
 }

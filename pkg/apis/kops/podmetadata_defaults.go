@@ -16,21 +16,16 @@ limitations under the License.
 
 package kops
 
-// The instance metadata settings of AWS launch templates, as kops names them.
 const (
 	HTTPTokensRequired = "required"
 	HTTPTokensOptional = "optional"
-	// DefaultHopLimit keeps metadata responses on the node: a pod behind a bridge or veth is one
-	// hop further away and never receives an IMDSv2 token.
+	// DefaultHopLimit keeps metadata responses on the node: a pod behind a bridge never gets an IMDSv2 token.
 	DefaultHopLimit int64 = 1
-	// AllowModeHopLimit lets a pod one hop away fetch an IMDSv2 token, which mode Allow promises.
+	// AllowModeHopLimit lets a pod one hop away fetch an IMDSv2 token, as mode Allow promises.
 	AllowModeHopLimit int64 = 2
 )
 
-// InstanceMetadataAddress returns the address of a cloud's instance metadata service, which pods
-// reach unless podMetadataAccess blocks it, and false for a cloud whose service this build does not
-// know. Every metadata service listed serves at least the machine's user data; on aws, gce and
-// azure it also hands out the machine's cloud credentials.
+// InstanceMetadataAddress returns the cloud's metadata service address, false when unknown.
 func InstanceMetadataAddress(cloud string) (string, bool) {
 	switch cloud {
 	case "aws", "gce", "azure", "openstack", "digitalocean", "hetzner":
@@ -41,10 +36,8 @@ func InstanceMetadataAddress(cloud string) (string, bool) {
 	return "", false
 }
 
-// completePodMetadataAccess blocks pods from instance metadata by default wherever the cloud has
-// it; a cloud without one gets no setting at all, since there is nothing to block. The proxy
-// defaults (kube2iam, port 8181, namespace restrictions on) apply only to mode Forward, so that a
-// forward block never appears for another mode.
+// completePodMetadataAccess defaults to Block wherever the cloud has metadata; proxy defaults are
+// set only for mode Forward.
 func completePodMetadataAccess(s *ClusterSpec) {
 	_, hasMetadata := InstanceMetadataAddress(s.CloudProvider)
 	p := s.PodMetadataAccess
@@ -77,7 +70,7 @@ func completePodMetadataAccess(s *ClusterSpec) {
 	}
 }
 
-// PodMetadataMode returns the completed mode, "" when the cluster has none (no metadata service).
+// PodMetadataMode returns the completed mode, "" when the cloud has no metadata service.
 func (s *ClusterSpec) PodMetadataMode() string {
 	if s.PodMetadataAccess == nil {
 		return ""
@@ -85,19 +78,16 @@ func (s *ClusterSpec) PodMetadataMode() string {
 	return s.PodMetadataAccess.Mode
 }
 
-// InstanceMetadataOptions are the metadata settings a group's machines get, with what the group
-// left unset filled from the cluster's mode. They are what the launch template carries; the stored
-// group keeps only what the user wrote.
+// InstanceMetadataOptions are a group's metadata settings with unset values filled from the cluster's
+// mode; the stored group keeps only what the user wrote.
 type InstanceMetadataOptions struct {
-	HTTPTokens string
-	HopLimit   int64
-	// TokensSet and HopLimitSet say whether the group set the value itself.
+	HTTPTokens             string
+	HopLimit               int64
 	TokensSet, HopLimitSet bool
 }
 
-// InstanceMetadataFor returns the metadata settings of ig's machines on AWS: IMDSv2 required
-// always by default (as kops), hop limit 1 by default except in mode Allow, where it is 2 so that
-// pods can get a token. Bastions run no pods, so they keep kops's 1 in every mode.
+// InstanceMetadataFor returns ig's AWS metadata settings: IMDSv2 required, hop limit 1 except in mode
+// Allow (2, so pods can get a token); bastions run no pods and keep 1.
 func (s *ClusterSpec) InstanceMetadataFor(ig *InstanceGroup) InstanceMetadataOptions {
 	o := InstanceMetadataOptions{HTTPTokens: HTTPTokensRequired, HopLimit: DefaultHopLimit}
 	if s.PodMetadataMode() == PodMetadataAccessAllow && ig.Spec.Role != RoleBastion {

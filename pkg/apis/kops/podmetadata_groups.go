@@ -18,20 +18,15 @@ package kops
 
 import "fmt"
 
-// GroupPodMetadata is the pod metadata mode an instance group's machines end up with, and why.
 type GroupPodMetadata struct {
 	Mode   string
 	Reason string
-	// Derived is set when the mode is not the cluster's: the cluster wrote none, and the group's
-	// own metadata settings, written by the user, let pods reach instance metadata.
+	// Derived means the cluster wrote no mode and the group's own settings let pods reach metadata.
 	Derived bool
 }
 
-// PodMetadataFor returns the mode of ig's machines on a completed cluster. It is the cluster's,
-// except where the cluster wrote no mode (Block is only the default) and a group of nodes itself
-// lets pods reach instance metadata (a hop limit above 1, or IMDSv1 allowed): such a spec was valid
-// for kops, so the group keeps that access, in mode Allow, rather than turning a stored kops spec
-// invalid. Only a mode the user wrote contradicts a group's settings (validation refuses that).
+// PodMetadataFor returns ig's mode. Where the cluster wrote no mode and a node group itself allows
+// metadata access, the group keeps it (Allow), so a spec valid for kops stays valid.
 func (s *ClusterSpec) PodMetadataFor(ig *InstanceGroup) GroupPodMetadata {
 	p := s.PodMetadataAccess
 	switch {
@@ -49,7 +44,6 @@ func (s *ClusterSpec) PodMetadataFor(ig *InstanceGroup) GroupPodMetadata {
 	return GroupPodMetadata{Mode: p.Mode, Reason: "the default (spec.podMetadataAccess.mode is not set)"}
 }
 
-// loosenedBy names the group's own settings that let a pod reach instance metadata, or "".
 func loosenedBy(ig *InstanceGroup) string {
 	m := ig.Spec.InstanceMetadata
 	if m == nil {

@@ -21,20 +21,17 @@ import (
 	"strings"
 )
 
-// Unmodeled is the list of fields of a decoded document that this build does not model, in document
-// order. Encoding writes each one back at its path, so a kops field unknown here is never lost.
+// Unmodeled lists, in document order, the fields this build does not model; encoding writes each
+// back at its path so a kops field is never lost.
 type Unmodeled []UnmodeledField
 
-// UnmodeledField is one field this build does not model and its value as decoded from YAML.
 type UnmodeledField struct {
 	Path  FieldPath
 	Value interface{}
 }
 
-// FieldPath locates a value inside a document: map keys and list indexes from the root.
 type FieldPath []PathElement
 
-// PathElement is a map key, or a list index when IsIndex is set.
 type PathElement struct {
 	Key     string
 	Index   int
@@ -57,12 +54,10 @@ func (p FieldPath) String() string {
 	return b.String()
 }
 
-// Child returns the path extended by a map key, leaving p unchanged.
 func (p FieldPath) Child(key string) FieldPath {
 	return append(p[:len(p):len(p)], PathElement{Key: key})
 }
 
-// At returns the path extended by a list index, leaving p unchanged.
 func (p FieldPath) At(i int) FieldPath {
 	return append(p[:len(p):len(p)], PathElement{Index: i, IsIndex: true})
 }

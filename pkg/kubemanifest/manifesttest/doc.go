@@ -14,7 +14,5 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package manifesttest reads rendered manifests in tests: every document decoded strictly into its
-// typed struct (kubemanifest.DecodeStrict), keyed Kind/namespace/name (kubemanifest.Object.Key),
-// in document order. Only tests import it.
+// Package manifesttest decodes rendered manifests strictly in tests, keyed Kind/namespace/name.
 package manifesttest

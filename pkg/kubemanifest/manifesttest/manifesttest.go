@@ -25,15 +25,11 @@ import (
 	"k8s.io/kops/pkg/kubemanifest"
 )
 
-// Decoded is a manifest decoded strictly.
 type Decoded struct {
-	// Keys are the objects' keys in document order.
-	Keys []string
-	// Objects are the typed objects by key.
+	Keys    []string
 	Objects map[string]metav1.Object
 }
 
-// Decode decodes data strictly, failing the test on an unknown field or kind, or an object twice.
 func Decode(t testing.TB, data []byte) *Decoded {
 	t.Helper()
 	objs, err := kubemanifest.DecodeStrict(data)
@@ -48,7 +44,6 @@ func Decode(t testing.TB, data []byte) *Decoded {
 	return d
 }
 
-// Get is the object of type T at key, failing the test when it is missing or of another type.
 func Get[T metav1.Object](t testing.TB, d *Decoded, key string) T {
 	t.Helper()
 	obj, ok := d.Objects[key]
@@ -58,7 +53,6 @@ func Get[T metav1.Object](t testing.TB, d *Decoded, key string) T {
 	return typed
 }
 
-// All are the objects of type T, in document order.
 func All[T metav1.Object](d *Decoded) []T {
 	var out []T
 	for _, key := range d.Keys {

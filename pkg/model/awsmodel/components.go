@@ -20,12 +20,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// The rights of each machine role are what kops's components running with that role's instance
-// credentials call (kops's pkg/model/iam, checked against kops's expected policies by
-// tests/integration/kopsparity). Each component says what it calls and on what, scoped as tightly as
-// kops scopes it or tighter; docs/terraform.md lists where and why we are tighter.
-
-// grantsFor returns the rights of a machine role on the cluster.
+// grantsFor returns a role's rights: what kops's components on it call (kops's pkg/model/iam, checked
+// by tests/integration/kopsparity), scoped as tightly as kops or tighter (docs/terraform.md says where).
 func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
 	var g []grant
 	switch role {
@@ -54,12 +50,9 @@ func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
 		g = append(g, f.cni(role)...)
 		g = append(g, f.kube2iam()...)
 	}
-	// Bastions run none of kops's components.
 	return g
 }
 
-// etcdManager finds etcd's volumes and attaches them: only the control plane's volumes of this
-// cluster.
 func (f *clusterFacts) etcdManager() []grant {
 	return []grant{
 		onEvery("ec2:DescribeInstances", "ec2:DescribeVolumes"),
@@ -70,8 +63,6 @@ func (f *clusterFacts) etcdManager() []grant {
 	}
 }
 
-// kopsController verifies joining machines and labels nodes from their instances; on IPv6
-// clusters it also hands out the nodes' pod prefixes from their network interfaces.
 func (f *clusterFacts) kopsController() []grant {
 	g := []grant{onEvery("ec2:DescribeInstances")}
 	if f.ipv6 {
@@ -80,10 +71,8 @@ func (f *clusterFacts) kopsController() []grant {
 	return g
 }
 
-// nodeup, on every machine that runs kubelet, reads the instance type (GPU drivers, and the pod
-// count of ENI-based networking) and on IPv6 clusters assigns the machine its IPv6 prefix. kops
-// grants the assignment on every interface: the primary interface's tag is not a condition AWS
-// documents for it, and scoping it could stop nodes from getting addresses.
+// nodeup: kops grants the IPv6 prefix assignment on every interface, since the primary interface's
+// tag is not a condition AWS documents for it.
 func (f *clusterFacts) nodeup() []grant {
 	var g []grant
 	if f.nvidiaGPU || f.amazonVPC || f.ciliumENI {
@@ -95,9 +84,7 @@ func (f *clusterFacts) nodeup() []grant {
 	return g
 }
 
-// stateStore: the control plane and API servers read the cluster's configuration, keys and
-// secrets below their paths; with etcdBackups (the control plane only, where etcd-manager runs)
-// it also writes etcd's backups below theirs. The buckets themselves are listed and located.
+// stateStore grants reads below the cluster's paths and, with etcdBackups, writes below the backups'.
 func (f *clusterFacts) stateStore(etcdBackups bool) []grant {
 	var g []grant
 	buckets := map[string]bool{}
@@ -123,8 +110,7 @@ func (f *clusterFacts) stateStore(etcdBackups bool) []grant {
 	return g
 }
 
-// kms: encrypted EBS volumes (etcd's, the CSI driver's) and a state store encrypted with KMS use
-// the key through EC2 and S3 only; a grant may be created only for an AWS service.
+// kms: keys are used through EC2 and S3 only; grants may be created only for AWS services.
 func (f *clusterFacts) kms() []grant {
 	return []grant{
 		{actions: []string{"kms:CreateGrant"}, condition: condition{"Bool": {"kms:GrantIsForAWSResource": {"true"}}}},
@@ -133,7 +119,6 @@ func (f *clusterFacts) kms() []grant {
 	}
 }
 
-// dnsController changes the records of the cluster's hosted zone only.
 func (f *clusterFacts) dnsController() []grant {
 	if f.hostedZoneID == "" {
 		return nil
@@ -146,7 +131,6 @@ func (f *clusterFacts) dnsController() []grant {
 	}
 }
 
-// ebsCSIDriver creates, attaches, resizes and deletes the cluster's volumes.
 func (f *clusterFacts) ebsCSIDriver() []grant {
 	g := []grant{
 		onEvery("ec2:DescribeAvailabilityZones", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes", "ec2:DescribeTags",
@@ -157,8 +141,6 @@ func (f *clusterFacts) ebsCSIDriver() []grant {
 	return append(g, f.ec2Tagging([]string{"CopyVolumes", "CreateVolume"}, "snapshot", "volume")...)
 }
 
-// cloudControllerManager keeps Services of type LoadBalancer (classic and network load balancers,
-// their security groups and listeners), node addresses and, with kubenet, routes.
 func (f *clusterFacts) cloudControllerManager() []grant {
 	g := []grant{
 		onEvery(
@@ -188,10 +170,10 @@ func (f *clusterFacts) cloudControllerManager() []grant {
 		// A listener is created tagged by its request; it has no tag of its own yet to condition on.
 		f.creatingTagged("ec2:CreateSecurityGroup", "elasticloadbalancing:CreateListener",
 			"elasticloadbalancing:CreateLoadBalancer", "elasticloadbalancing:CreateTargetGroup"),
-		// Creating a security group also touches its VPC, which no request tag can describe and
-		// kops does not require to be tagged; the group itself must still be created tagged.
+		// Creating a security group also touches its VPC, which no request tag describes and kops does not
+		// require to be tagged.
 		{actions: []string{"ec2:CreateSecurityGroup"}, resources: []string{f.arn("ec2", "*:*:vpc/*")}},
-		// The first load balancer of an account needs ELB's service-linked role; nothing else.
+		// The first load balancer of an account needs ELB's service-linked role.
 		{actions: []string{"iam:CreateServiceLinkedRole"},
 			condition: condition{"StringEquals": {"iam:AWSServiceName": {"elasticloadbalancing.amazonaws.com"}}}},
 	}
@@ -205,8 +187,7 @@ func (f *clusterFacts) cloudControllerManager() []grant {
 	return g
 }
 
-// clusterAutoscalerRights are granted only when kops runs the cluster autoscaler: it resizes the
-// cluster's groups and terminates their instances, and nothing else on the cluster needs that.
+// clusterAutoscalerRights are granted only when kops runs the cluster autoscaler.
 func (f *clusterFacts) clusterAutoscalerRights() []grant {
 	if !f.clusterAutoscaler {
 		return nil
@@ -223,9 +204,6 @@ func (f *clusterFacts) clusterAutoscalerRights() []grant {
 	return g
 }
 
-// terminationHandler drains nodes on the events of the cluster's queue, and completes the
-// lifecycle hooks of the cluster's groups. Messages are received from and deleted in that queue
-// only.
 func (f *clusterFacts) terminationHandler() []grant {
 	if !f.terminationQueue {
 		return nil
@@ -238,7 +216,6 @@ func (f *clusterFacts) terminationHandler() []grant {
 	}
 }
 
-// containerRegistry lets kubelet pull images from ECR, with spec.iam.allowContainerRegistry.
 func (f *clusterFacts) containerRegistry() []grant {
 	if !f.allowContainerRegistry {
 		return nil
@@ -247,12 +224,11 @@ func (f *clusterFacts) containerRegistry() []grant {
 		"ecr:GetAuthorizationToken", "ecr:GetDownloadUrlForLayer", "ecr:GetRepositoryPolicy", "ecr:ListImages")}
 }
 
-// cni is what the cluster's network plugin does with the machine's network interfaces.
 func (f *clusterFacts) cni(role kops.InstanceGroupRole) []grant {
 	var g []grant
 	if f.amazonVPC {
-		// The VPC CNI creates, attaches and addresses interfaces of its own, untagged when they
-		// are created; kops grants them on every interface, as AWS's own CNI policy does.
+		// The VPC CNI's own interfaces are untagged when created; kops grants them on every interface, as
+		// AWS's CNI policy does.
 		g = append(g,
 			onEvery("ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface",
 				"ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes",
@@ -261,8 +237,7 @@ func (f *clusterFacts) cni(role kops.InstanceGroupRole) []grant {
 			grant{actions: []string{"ec2:CreateTags"}, resources: []string{f.arn("ec2", "*:*:network-interface/*")}})
 	}
 	if f.ciliumENI && role != kops.RoleNode {
-		// Cilium's operator runs on the control plane; kops grants it ec2:CreateTags on every
-		// resource, here only on network interfaces, the only ones it tags.
+		// kops grants Cilium ec2:CreateTags on every resource; here only on network interfaces.
 		g = append(g,
 			onEvery("ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface",
 				"ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeNetworkInterfaces",
@@ -271,18 +246,16 @@ func (f *clusterFacts) cni(role kops.InstanceGroupRole) []grant {
 			grant{actions: []string{"ec2:CreateTags"}, resources: []string{f.arn("ec2", "*:*:network-interface/*")}})
 	}
 	if f.calicoSrcDst {
-		// Calico turns off the source/destination check of the machine's own interface, which the
-		// launch template tags as the cluster's; kops grants it on every interface.
+		// kops grants Calico's source/destination check change on every interface.
 		g = append(g, onEvery("ec2:DescribeInstances"), f.onTagged("ec2:ModifyNetworkInterfaceAttribute"))
 	}
 	if f.kindnet || (f.kubeRouter && role == kops.RoleNode) {
-		// They turn off the source/destination check of the cluster's instances.
 		g = append(g, f.onTagged("ec2:ModifyInstanceAttribute"))
 	}
 	return g
 }
 
-// kube2iam, in pod metadata mode Forward, assumes the pods' roles: only those below baseRoleARN.
+// kube2iam assumes only roles below baseRoleARN.
 func (f *clusterFacts) kube2iam() []grant {
 	if f.forwardBaseRoleARN == "" {
 		return nil

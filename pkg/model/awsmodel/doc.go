@@ -14,9 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package awsmodel builds the AWS objects of a cluster's machines: per instance group a launch
-// template, per machine role an IAM role, instance profile and (where it grants something) a role
-// policy built from what kops's components on the cluster need. It is used for clusters with
-// cloudProvider aws only. Every name is kops's, so that these objects are the ones a cluster kops
-// built already has (docs/terraform.md).
+// Package awsmodel builds the AWS objects of a cluster's machines: per group a launch template, per
+// role an IAM role, instance profile and policy. Every name is kops's, so these are the objects a
+// kops-built cluster already has (docs/terraform.md).
 package awsmodel

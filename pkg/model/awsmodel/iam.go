@@ -25,15 +25,12 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 )
 
-// IAMModelBuilder adds, for each machine role in use, its IAM role, instance profile and, when the
-// role is granted anything, its policy.
 type IAMModelBuilder struct {
 	Context *model.KopsModelContext
 }
 
 var _ model.Builder = (*IAMModelBuilder)(nil)
 
-// Build adds the IAM tasks of every role the instance groups use, each role once.
 func (b *IAMModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	facts, err := readFacts(b.Context)
 	if err != nil {
@@ -76,9 +73,8 @@ func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, facts *clusterFacts
 	return nil
 }
 
-// Warnings are what a user should know about the AWS objects of a valid cluster before they are
-// built: a Route 53 zone this build cannot name, and groups that get no launch template because
-// they carry no bootstrap. Options this build cannot honour are errors instead (from Build).
+// Warnings are what a user should know before the AWS objects are built; options this build cannot
+// honour are errors from Build instead.
 func Warnings(ctx *model.KopsModelContext) ([]string, error) {
 	if ctx.Cluster.Spec.CloudProvider != "aws" {
 		return nil, nil

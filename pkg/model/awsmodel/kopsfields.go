@@ -23,10 +23,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// kopsField reads a field of kops's cluster spec that this build does not model (it is kept as
-// written, see kops.Unmodeled) but that decides what kops's components on the cluster do, and so
-// what their machines' IAM roles must grant. path is a list of map keys from the document's root.
-// The field is absent (ok false) when a map on the way is missing.
+// kopsField reads an unmodeled kops field that decides what the machines' IAM roles must grant;
+// ok is false when a map on path is missing.
 func kopsField(u kops.Unmodeled, path ...string) (value interface{}, ok bool, err error) {
 	for _, f := range u {
 		n := len(f.Path)
@@ -60,7 +58,6 @@ func keysEqual(p kops.FieldPath, keys []string) bool {
 	return true
 }
 
-// kopsBool reads a boolean kops field, def when it is absent.
 func kopsBool(u kops.Unmodeled, def bool, path ...string) (bool, error) {
 	v, ok, err := kopsField(u, path...)
 	if err != nil || !ok {
@@ -73,7 +70,6 @@ func kopsBool(u kops.Unmodeled, def bool, path ...string) (bool, error) {
 	return b, nil
 }
 
-// kopsString reads a string kops field, "" when it is absent.
 func kopsString(u kops.Unmodeled, path ...string) (string, error) {
 	v, ok, err := kopsField(u, path...)
 	if err != nil || !ok {
@@ -86,7 +82,6 @@ func kopsString(u kops.Unmodeled, path ...string) (string, error) {
 	return s, nil
 }
 
-// kopsList reads a list of maps (spec.etcdClusters), nil when it is absent.
 func kopsList(u kops.Unmodeled, path ...string) ([]map[string]interface{}, error) {
 	v, ok, err := kopsField(u, path...)
 	if err != nil || !ok {
@@ -107,7 +102,6 @@ func kopsList(u kops.Unmodeled, path ...string) ([]map[string]interface{}, error
 	return out, nil
 }
 
-// isSet says whether a kops field holds anything: true, a non-empty string, list or map.
 func isSet(v interface{}) bool {
 	switch x := v.(type) {
 	case nil:
@@ -124,7 +118,6 @@ func isSet(v interface{}) bool {
 	return true
 }
 
-// kopsStrings reads a list of strings (security group IDs), nil when it is absent.
 func kopsStrings(u kops.Unmodeled, path ...string) ([]string, error) {
 	v, ok, err := kopsField(u, path...)
 	if err != nil || !ok {

@@ -36,18 +36,14 @@ const (
 	nodeRootGB           int64 = 128
 )
 
-// LaunchTemplateModelBuilder adds the launch template of every group whose machines can boot from
-// it.
 type LaunchTemplateModelBuilder struct {
 	Context *model.KopsModelContext
 }
 
 var _ model.Builder = (*LaunchTemplateModelBuilder)(nil)
 
-// Build adds every bootable group's launch template (see canBoot; the others are named by
-// Warnings). A group without image or machine type still gets one (AWS accepts a template without
-// them, and stored kops groups made without --image exist); the template then shows them as not
-// set, and machines cannot launch from it until they are, which is safe: nothing half-starts.
+// Build adds every bootable group's template (see canBoot). One without image or machine type is
+// still added, as AWS accepts it and kops groups made without --image exist; nothing launches until set.
 func (b *LaunchTemplateModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	for _, ig := range b.Context.InstanceGroups {
 		if !canBoot(ig, b.Context.Nodeup) {
@@ -64,13 +60,9 @@ func (b *LaunchTemplateModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	return nil
 }
 
-// canBoot says whether a machine launched from the group's template would do its job. Our
-// cloud-config only sets pod metadata access up before kubelet; kubelet itself is installed and
-// started by nodeup, which the machine's bootstrap runs. A control-plane group gets our bootstrap
-// script when the command is told where nodeup is (nodesetup.HasBootstrap); any group may carry
-// its own in spec.additionalUserData. A group that runs kubelet and has neither gets no template,
-// rather than one whose machines never join the cluster. Bastions run no kubelet and boot from
-// their image.
+// canBoot: kubelet is installed by nodeup, which the machine's bootstrap runs, so a kubelet group
+// without our bootstrap or its own additionalUserData gets no template rather than one whose machines
+// never join. Bastions boot from their image.
 func canBoot(ig *kops.InstanceGroup, nodeup model.NodeupSource) bool {
 	return !nodesetup.HasNodeSetup(ig) || nodesetup.HasBootstrap(ig, nodeup) || len(ig.Spec.AdditionalUserData) > 0
 }

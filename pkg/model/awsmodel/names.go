@@ -27,25 +27,21 @@ import (
 	"k8s.io/kops/pkg/model"
 )
 
-// Tag keys kops puts on what it creates, and the value of the cluster's ownership tag.
 const (
 	TagClusterName   = "KubernetesCluster"
 	TagInstanceGroup = "kops.k8s.io/instancegroup"
-	// TagRoleMaster marks the control plane's machines and volumes (etcd's volumes among them).
-	TagRoleMaster  = "k8s.io/role/master"
-	tagOwnedPrefix = "kubernetes.io/cluster/"
-	tagOwned       = "owned"
+	TagRoleMaster    = "k8s.io/role/master"
+	tagOwnedPrefix   = "kubernetes.io/cluster/"
+	tagOwned         = "owned"
 )
 
-// AWS's limits on the names kops gives: an IAM role or instance profile name, and what kops keeps
-// of a cluster name in an SQS queue name (the queue name itself may have 80 characters).
+// AWS's name limits kops truncates to (the SQS queue name itself may have 80 characters).
 const (
 	maxIAMNameLength     = 64
 	maxQueuePrefixLength = 75
 )
 
-// roleKind is the name part kops gives the IAM objects of a machine role, also the prefix of the
-// role's terraform outputs (masters_role_arn).
+// roleKind is kops's name part for a role's IAM objects and terraform outputs (masters_role_arn).
 func roleKind(role kops.InstanceGroupRole) (string, error) {
 	switch role {
 	case kops.RoleControlPlane, kops.RoleMaster:
@@ -60,8 +56,7 @@ func roleKind(role kops.InstanceGroupRole) (string, error) {
 	return "", fmt.Errorf("instance group role %q has no IAM role", role)
 }
 
-// iamName is the name of the role, profile and policy of a machine role: nodes.<cluster>, cut to
-// AWS's 64 characters as kops cuts it.
+// iamName is nodes.<cluster> etc., cut to AWS's 64 characters as kops cuts it.
 func iamName(ctx *model.KopsModelContext, role kops.InstanceGroupRole) (string, error) {
 	kind, err := roleKind(role)
 	if err != nil {
@@ -70,9 +65,7 @@ func iamName(ctx *model.KopsModelContext, role kops.InstanceGroupRole) (string, 
 	return truncateName(kind+"."+ctx.Cluster.Name, maxIAMNameLength), nil
 }
 
-// LaunchTemplateName is kops's name of a group's launch template (and auto-scaling group):
-// <group>.masters.<cluster> for a control plane, <group>.apiservers.<cluster> for API servers,
-// <group>.<cluster> for nodes and bastions.
+// LaunchTemplateName is kops's: <group>.masters.<cluster>, <group>.apiservers.<cluster>, or <group>.<cluster>.
 func LaunchTemplateName(cluster string, ig *kops.InstanceGroup) string {
 	switch {
 	case ig.IsControlPlane():
@@ -83,25 +76,22 @@ func LaunchTemplateName(cluster string, ig *kops.InstanceGroup) string {
 	return ig.Name + "." + cluster
 }
 
-// queueName is the name of the SQS queue kops creates for the node termination handler.
 func queueName(cluster string) string {
 	return truncateName(strings.ReplaceAll(cluster, ".", "-"), maxQueuePrefixLength) + "-nth"
 }
 
-// truncateName shortens s to max characters as kops does, so that the names agree: a name that fits
-// is kept; a longer one is cut and ends in "-" and six characters of the lower-case base32hex of
-// its FNV-1a hash, which keeps two long names that share a beginning apart.
+// truncateName cuts s to max as kops does, ending in "-" and six base32hex characters of its FNV-1a
+// hash so long names sharing a prefix stay apart.
 func truncateName(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
 	h := fnv.New32a()
-	h.Write([]byte(s)) // never fails
+	h.Write([]byte(s))
 	sum := strings.ToLower(base32.HexEncoding.EncodeToString(h.Sum(nil)))[:6]
 	return s[:max-len(sum)-1] + "-" + sum
 }
 
-// clusterTags are the tags of every object of the cluster.
 func clusterTags(ctx *model.KopsModelContext) map[string]string {
 	return map[string]string{
 		TagClusterName:                    ctx.Cluster.Name,
@@ -109,9 +99,7 @@ func clusterTags(ctx *model.KopsModelContext) map[string]string {
 	}
 }
 
-// Region is the AWS region of the cluster: that of its subnets' zones (validation holds them to
-// one region). Shared subnets may leave their zone to the cloud; a cluster with no zone at all has
-// no region this build can know.
+// Region is the region of the subnets' zones; a cluster with no zone has none this build can know.
 func Region(c *kops.Cluster) (string, error) {
 	for _, s := range c.Spec.Subnets {
 		if s.Zone == "" {
@@ -126,7 +114,7 @@ func Region(c *kops.Cluster) (string, error) {
 	return "", fmt.Errorf("spec.subnets: no subnet names a zone, so the cluster's AWS region is unknown (the IAM policies and the terraform provider name it)")
 }
 
-// Builders returns the AWS model builders for ctx, none for a cluster on another cloud.
+// Builders returns the AWS model builders, none for another cloud.
 func Builders(ctx *model.KopsModelContext) []model.Builder {
 	if ctx.Cluster.Spec.CloudProvider != "aws" {
 		return nil

@@ -25,17 +25,12 @@ import (
 	"k8s.io/kops/util/pkg/aws/awspartition"
 )
 
-// clusterFacts are what decides the machines' IAM rights: which of kops's components run on the
-// cluster and where their resources are. They are read once from the completed cluster, modeled
-// fields and the kops fields this build keeps as written alike.
+// clusterFacts decide the machines' IAM rights, read once from modeled and unmodeled fields.
 type clusterFacts struct {
 	name, region, partition string
 
-	// stateStoreReads are the S3 objects (bucket/key) below which the control plane reads the
-	// cluster's configuration and keys; etcdBackups those it writes etcd's backups to.
 	stateStoreReads, etcdBackups []s3Location
-	// hostedZoneID is the Route 53 zone dns-controller writes to; empty when the cluster has no
-	// Route 53 DNS, or when it has one this build cannot name (dnsWarning says why).
+	// hostedZoneID is empty without Route 53 DNS or when this build cannot name the zone (dnsWarning).
 	hostedZoneID, dnsWarning string
 
 	allowContainerRegistry bool
@@ -48,14 +43,11 @@ type clusterFacts struct {
 
 	amazonVPC, ciliumENI, calicoSrcDst, kubenet, kubeRouter, kindnet bool
 
-	// forwardBaseRoleARN is set in pod metadata mode Forward: kube2iam on the nodes assumes the
-	// pods' roles below it.
 	forwardBaseRoleARN string
 }
 
-// unsupported are kops options that change what kops grants (or which roles it makes) in ways this
-// build does not model. Rather than emit roles that would break the cluster, or grant past what
-// the user chose, a cluster that sets one is refused with the field and why.
+// unsupported kops options change what kops grants in ways not modeled here; rather than break the
+// cluster or over-grant, a cluster setting one is refused.
 var unsupported = []struct {
 	path []string
 	why  string
@@ -72,7 +64,6 @@ var unsupported = []struct {
 	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
 }
 
-// unsupportedGroupFields are the same for instance groups.
 var unsupportedGroupFields = []struct {
 	path []string
 	why  string
@@ -81,8 +72,6 @@ var unsupportedGroupFields = []struct {
 	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
 }
 
-// readFacts reads the facts of a completed cluster; an option this build cannot honour is an error
-// naming the field.
 func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 	c := ctx.Cluster
 	u := c.Unmodeled
@@ -119,10 +108,8 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 	return f, nil
 }
 
-// readDNS finds the Route 53 hosted zone dns-controller writes the cluster's records to. A gossip
-// cluster (.k8s.local) and one with spec.topology.dns.type None have none. Otherwise kops looks the
-// zone's ID up in Route 53 from spec.dnsZone (or the cluster name); this build calls no cloud API,
-// so it knows the ID only when spec.dnsZone is one.
+// readDNS: kops looks the zone up in Route 53; this build calls no cloud API, so it knows the ID only
+// when spec.dnsZone is one.
 func (f *clusterFacts) readDNS(c *kops.Cluster) error {
 	dnsType, err := kopsString(c.Unmodeled, "spec", "topology", "dns", "type")
 	if err != nil {
@@ -148,7 +135,6 @@ func (f *clusterFacts) readDNS(c *kops.Cluster) error {
 	return nil
 }
 
-// readComponents reads which optional components kops runs, with kops's defaults.
 func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 	u := c.Unmodeled
 	var err error
@@ -188,7 +174,6 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 		return err
 	}
 	if n.Calico != nil && !f.ipv6 {
-		// Calico turns the source/destination check off itself unless told to do nothing.
 		check, err := kopsString(u, "spec", "networking", "calico", "awsSrcDstCheck")
 		if err != nil {
 			return err

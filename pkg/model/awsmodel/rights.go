@@ -24,26 +24,21 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 )
 
-// condition is an IAM condition: operator -> key -> values (any value of a key matches; every key
-// must match).
+// condition is operator -> key -> values (any value matches; every key must).
 type condition map[string]map[string][]string
 
-// grant is one right of a machine role: actions on resources (ARNs; none means every resource)
-// under a condition.
+// grant is actions on resources (none means every resource) under a condition.
 type grant struct {
 	actions   []string
 	resources []string
 	condition condition
 }
 
-// readOnlyPrefixes are the action names that only read. Whatever else an action is called counts
-// as changing something, so a new action must be scoped to the cluster.
+// readOnlyPrefixes: any other action counts as a change, so a new action must be scoped to the cluster.
 var readOnlyPrefixes = []string{"Describe", "Get", "List"}
 
-// readOnlyActions are reads whose names do not say so.
 var readOnlyActions = []string{"ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage"}
 
-// isReadOnly says whether action (service:Name) only reads.
 func isReadOnly(action string) bool {
 	if slices.Contains(readOnlyActions, action) {
 		return true
@@ -60,24 +55,20 @@ func isReadOnly(action string) bool {
 	return false
 }
 
-// onEvery grants actions on every resource, unconditioned: for reads, and for the few changing
-// actions whose resources carry no tag (each call says why).
+// onEvery is for reads and the few changing actions whose resources carry no tag (each call says why).
 func onEvery(actions ...string) grant { return grant{actions: actions} }
 
-// onTagged grants actions on resources that carry the cluster's tag.
 func (f *clusterFacts) onTagged(actions ...string) grant {
 	return grant{actions: actions, condition: condition{"StringEquals": {"aws:ResourceTag/" + TagClusterName: {f.name}}}}
 }
 
-// creatingTagged grants creating resources only if the request tags them as the cluster's.
 func (f *clusterFacts) creatingTagged(actions ...string) grant {
 	return grant{actions: actions, condition: condition{"StringEquals": {"aws:RequestTag/" + TagClusterName: {f.name}}}}
 }
 
-// ec2Tagging is how EC2 resources of the given types may be tagged: when the named calls create
-// them tagged as the cluster's, and later only if they are the cluster's already and the request
-// leaves the cluster tag alone. Tagging anything else is not granted: whoever may put the cluster's
-// tag on a foreign resource gains every onTagged right over it.
+// ec2Tagging allows tagging only on creation as the cluster's, or later on the cluster's resources
+// leaving the cluster tag alone: whoever can tag a foreign resource as the cluster's gains every
+// onTagged right over it.
 func (f *clusterFacts) ec2Tagging(creates []string, types ...string) []grant {
 	var arns []string
 	for _, t := range types {
@@ -95,14 +86,12 @@ func (f *clusterFacts) ec2Tagging(creates []string, types ...string) []grant {
 	}
 }
 
-// arn is arn:<partition>:<service>:<rest>.
 func (f *clusterFacts) arn(service, rest string) string {
 	return "arn:" + f.partition + ":" + service + ":" + rest
 }
 
-// policy merges grants into a document: grants with the same resources and condition become one
-// statement with their actions sorted and unique; statements are sorted by resources, then
-// condition, so the same rights always give the same bytes. No grant, no document.
+// policy merges grants with equal resources and condition into one statement and sorts everything,
+// so the same rights give the same bytes; no grant, no document.
 func policy(grants []grant) *awstasks.PolicyDocument {
 	type key struct{ resources, condition string }
 	merged := map[key]*awstasks.Statement{}

@@ -23,10 +23,8 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 )
 
-// securityGroupName is the name of the security group kops makes for a group's role:
-// masters.<cluster> for machines that run the API server, bastion.<cluster> for bastions,
-// nodes.<cluster> otherwise. This build makes no security groups; its launch templates look
-// kops's up, so that a machine launched from them is let in and out as kops's are.
+// securityGroupName is kops's name for a role's group. This build makes no security groups; its launch
+// templates look kops's up so machines are let in and out as kops's are.
 func securityGroupName(cluster string, ig *kops.InstanceGroup) string {
 	switch {
 	case ig.IsControlPlane() || ig.Spec.Role == kops.RoleAPIServer:
@@ -37,7 +35,6 @@ func securityGroupName(cluster string, ig *kops.InstanceGroup) string {
 	return "nodes." + cluster
 }
 
-// outputRole is the role kops names a group's outputs by (master_security_group_ids).
 func outputRole(ig *kops.InstanceGroup) string {
 	switch {
 	case ig.IsControlPlane():
@@ -50,9 +47,7 @@ func outputRole(ig *kops.InstanceGroup) string {
 	return "node"
 }
 
-// securityGroups are a group's security groups as kops gives them: the role's (or the ID in
-// spec.securityGroupOverride instead), the API load balancer's additional groups on machines that
-// run the API server behind a network load balancer, then spec.additionalSecurityGroups.
+// securityGroups are a group's security groups in kops's order.
 func securityGroups(c *kops.Cluster, ig *kops.InstanceGroup) ([]awstasks.SecurityGroup, error) {
 	override, err := kopsString(ig.Unmodeled, "spec", "securityGroupOverride")
 	if err != nil {

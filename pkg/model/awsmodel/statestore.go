@@ -25,12 +25,10 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// s3Location is a place in S3: a bucket and a key prefix (no leading or trailing slash).
 type s3Location struct {
 	bucket, key string
 }
 
-// arn is the ARN of everything below the location.
 func (l s3Location) arn(partition string) string {
 	if l.key == "" {
 		return fmt.Sprintf("arn:%s:s3:::%s/*", partition, l.bucket)
@@ -38,15 +36,13 @@ func (l s3Location) arn(partition string) string {
 	return fmt.Sprintf("arn:%s:s3:::%s/%s/*", partition, l.bucket, l.key)
 }
 
-// Placeholder buckets kops's own tests name for state stores that are not in S3 (memfs://,
-// file://): no machine can read those, so no real bucket exists, but the policy keeps its shape.
+// Placeholder buckets kops names for non-S3 state stores: no machine can read those, but the policy
+// keeps its shape.
 const (
 	placeholderReadBucket  = "placeholder-read-bucket"
 	placeholderWriteBucket = "placeholder-write-bucket"
 )
 
-// s3LocationOf maps a store URL to the S3 location the machines reach it at. Only s3:// is a real
-// place; memfs:// and file:// get kops's placeholder bucket.
 func s3LocationOf(field, store, placeholder string) (s3Location, error) {
 	u, err := url.Parse(store)
 	if err != nil {
@@ -65,10 +61,8 @@ func s3LocationOf(field, store, placeholder string) (s3Location, error) {
 	return s3Location{}, fmt.Errorf("%s: %q: a cluster's machines on AWS read their configuration from S3 (s3://bucket/path)", field, store)
 }
 
-// readStateStore finds what the control plane reads (the configuration, and the keys and secrets
-// where kops keeps them apart from it) and where etcd-manager writes its backups: each etcd
-// cluster's backupStore, by default <configBase>/backups/etcd/<name>. A cluster without
-// spec.etcdClusters has kops's two, main and events.
+// readStateStore finds what the control plane reads and where etcd-manager backs up (by default
+// <configBase>/backups/etcd/<name>; kops's main and events when spec.etcdClusters is unset).
 func (f *clusterFacts) readStateStore(c *kops.Cluster) error {
 	configBase := strings.TrimSuffix(c.Spec.ConfigBase, "/")
 	var reads []s3Location
@@ -124,8 +118,6 @@ func (f *clusterFacts) readStateStore(c *kops.Cluster) error {
 	return nil
 }
 
-// roots keeps the locations no other one contains (a keyStore below configBase is read with it),
-// sorted.
 func roots(ls []s3Location) []s3Location {
 	var out []s3Location
 	for i, l := range ls {

@@ -31,23 +31,19 @@ import (
 	"k8s.io/kops/pkg/model"
 )
 
-// The bootstrap part of ours in the user data.
 const (
 	bootstrapPartName = "kops-bootstrap.sh"
 	bootstrapPartType = `text/x-shellscript; charset="us-ascii"`
-	// BootstrapConfigPath is where the script writes the boot configuration nodeup reads, kops's
-	// kube_env.yaml.
+	// BootstrapConfigPath is kops's kube_env.yaml, which nodeup reads.
 	BootstrapConfigPath = "/opt/kops/conf/kube_env.yaml"
 )
 
-// Architectures nodeup is built for, as kops names them, with what `uname -m` says on them.
 var nodeupArchitectures = []struct{ name, uname string }{{"amd64", "x86_64"}, {"arm64", "aarch64"}}
 
 var sha256RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
-// ValidateNodeupSource checks where machines download nodeup from: known architectures, at least
-// one http(s) URL each (the hash, not the transport, vouches for the binary), a lower-case hex
-// SHA-256. what names the source in errors (the environment variables it came from).
+// ValidateNodeupSource requires known architectures, http(s) URLs (the hash, not the transport,
+// vouches for the binary) and a lower-case hex SHA-256.
 func ValidateNodeupSource(src model.NodeupSource, what string) error {
 	for arch, bin := range src {
 		if !slices.ContainsFunc(nodeupArchitectures, func(a struct{ name, uname string }) bool { return a.name == arch }) {
@@ -69,18 +65,14 @@ func ValidateNodeupSource(src model.NodeupSource, what string) error {
 	return nil
 }
 
-// HasBootstrap says whether a group's user data gets our bootstrap script: a control-plane group,
-// when the command was told where nodeup is. Nodes and API servers are bootstrapped by kops
-// through kops-controller, whose CA certificate their boot configuration must carry; this build
-// does not read kops's keystore, so their bootstrap must come with the group
-// (spec.additionalUserData).
+// HasBootstrap is true for control-plane groups when nodeup's source is known. Nodes are bootstrapped
+// through kops-controller, whose CA this build does not read, so theirs comes with the group.
 func HasBootstrap(ig *kops.InstanceGroup, src model.NodeupSource) bool {
 	return ig.IsControlPlane() && len(src) > 0
 }
 
-// bootstrapScript is the script a control-plane machine runs once, as cloud-init runs a
-// text/x-shellscript part (after the cloud-config's write_files, so the node rules' unit and
-// kubelet's drop-in are already in place when nodeup starts kubelet).
+// bootstrapScript runs after cloud-config's write_files, so the node rules are in place before nodeup
+// starts kubelet.
 func bootstrapScript(cluster *kops.Cluster, ig *kops.InstanceGroup, src model.NodeupSource) (string, error) {
 	type arch struct{ Name, Uname, URLs, SHA256 string }
 	data := struct {
@@ -92,9 +84,7 @@ func bootstrapScript(cluster *kops.Cluster, ig *kops.InstanceGroup, src model.No
 			data.Archs = append(data.Archs, arch{a.name, a.uname, strings.Join(bin.URLs, " "), bin.SHA256})
 		}
 	}
-	// kops's boot configuration of a control-plane machine: nodeup reads the group's
-	// nodeupconfig.yaml below ConfigBase (kops writes it there). Values are YAML double-quoted
-	// strings, so nothing in them is read as YAML syntax.
+	// Values are YAML double-quoted strings, so nothing in them is read as YAML syntax.
 	var config strings.Builder
 	for _, kv := range [][2]string{
 		{"CloudProvider", cluster.Spec.CloudProvider},

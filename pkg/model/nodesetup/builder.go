@@ -28,32 +28,27 @@ import (
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )
 
-// The names of the node files in an instance group's node configuration directory.
 const (
 	ScriptFile        = "kops-pod-metadata-access.sh"
 	UnitFile          = UnitName
 	KubeletDropInFile = "kubelet-10-kops-pod-metadata-access.conf"
 )
 
-// Builder writes each instance group's node files to the state store, next to the rest of its node
-// configuration, so that what a machine runs can be read (and diffed by the dry run) without
-// decoding launch templates. The same bytes go into the user data.
+// Builder writes each group's node files to the state store, so what a machine runs can be read and
+// diffed without decoding launch templates. The same bytes go into the user data.
 type Builder struct {
 	Context *model.KopsModelContext
 }
 
 var _ model.Builder = (*Builder)(nil)
 
-// LedgerLocation records the node files kops wrote under igconfig/ (kops's own nodeup files lie
-// there too), so that the files of a group that is gone are deleted only while their bytes are
-// kops's.
+// LedgerLocation records the node files under igconfig/ so a gone group's files are deleted only
+// while their bytes are kops's.
 const LedgerLocation = "igconfig/" + fitasks.LedgerName
 
-// Build adds a ManagedFile for the script, the unit and kubelet's drop-in of every group that runs
-// kubelet, recorded in igconfig/'s ledger before they are written; the recorded files of groups
-// that are gone (or no longer run node setup) are deleted after.
+// Build records the node files in the ledger before writing them, and deletes those of gone groups after.
 func (b *Builder) Build(c *fi.ModelBuilderContext) error {
-	byMode := map[string]*NodeFiles{} // groups of one mode share their files
+	byMode := map[string]*NodeFiles{}
 	written := map[string][]byte{}
 	for _, ig := range b.Context.InstanceGroups {
 		if !HasNodeSetup(ig) {
@@ -95,9 +90,7 @@ func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 	})
 }
 
-// IGConfigDir is where kops keeps an instance group's node configuration, relative to the
-// configBase: igconfig/<role in lower case>/<group>. The control plane is "controlplane" under
-// either spelling of its role, as kops writes it.
+// IGConfigDir is kops's igconfig/<role in lower case>/<group>, "controlplane" under either role spelling.
 func IGConfigDir(ig *kops.InstanceGroup) string {
 	role := string(ig.Spec.Role)
 	if ig.IsControlPlane() {

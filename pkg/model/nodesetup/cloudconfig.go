@@ -36,8 +36,7 @@ type writeFile struct {
 	Content     string `yaml:"content"`
 }
 
-// cloudConfig writes the files (cloud-init's first stage, before any bootstrap script) and then
-// enables and starts the unit; kubelet's drop-in orders kubelet after it on every boot.
+// cloudConfig writes the files in cloud-init's first stage, before any bootstrap, then starts the unit.
 func cloudConfig(files *NodeFiles) (string, error) {
 	doc := cloudConfigDoc{
 		WriteFiles: []writeFile{
@@ -56,7 +55,6 @@ func cloudConfig(files *NodeFiles) (string, error) {
 	return encodeCloudConfig(doc)
 }
 
-// encodeCloudConfig is the general encoder, for contents writeCloudConfig does not take.
 func encodeCloudConfig(doc cloudConfigDoc) (string, error) {
 	var b bytes.Buffer
 	b.WriteString("#cloud-config\n")
@@ -71,16 +69,13 @@ func encodeCloudConfig(doc cloudConfigDoc) (string, error) {
 	return b.String(), nil
 }
 
-// writeCloudConfig writes the same bytes as encodeCloudConfig without the YAML encoder (the AWS
-// model asks once per instance group; docs/performance.md), when every content is a literal block
-// as the encoder writes it: printable ASCII and tabs, one final newline, no leading space. It
-// returns false otherwise. The other values are this package's constants; a test holds both
-// writers to the same output.
+// writeCloudConfig writes encodeCloudConfig's bytes without the YAML encoder when every content is a
+// plain literal block, else returns false.
 func writeCloudConfig(doc cloudConfigDoc) (string, bool) {
 	var b strings.Builder
 	size := 512
 	for _, f := range doc.WriteFiles {
-		size += len(f.Content) + len(f.Content)/8 // the indentation of ~40-character lines
+		size += len(f.Content) + len(f.Content)/8
 	}
 	b.Grow(size)
 	b.WriteString("#cloud-config\nwrite_files:\n")

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package nodesetup builds what runs on a machine before kubelet: the pod metadata-access rules
-// (a script and a oneshot systemd unit), carried in the launch template's user data as cloud-init
-// write_files and written to the state store with the instance group's node configuration.
+// Package nodesetup builds what runs on a machine before kubelet: the pod metadata-access rules (a
+// script and a oneshot unit), carried in user data and written to the state store.
 package nodesetup

@@ -25,46 +25,33 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// The chains the node script owns. Each is filled in one iptables-restore transaction and jumped to
-// from the top of its parent chains, so removing a mode is flushing and deleting these chains.
+// The chains the node script owns, each filled in one iptables-restore transaction and jumped to
+// from the top of its parents, so removing a mode is flushing and deleting them.
 const (
-	// ChainNAT (nat PREROUTING) sends pods' TCP/80 metadata requests to the credentials proxy.
 	ChainNAT = "KOPS-METADATA-NAT"
-	// ChainRaw (raw PREROUTING) drops pods' metadata traffic before conntrack, NAT and every filter
-	// chain: a CNI that later inserts an ACCEPT at the top of FORWARD (Calico does) cannot undo it.
+	// ChainRaw (raw PREROUTING) drops pods' metadata traffic before conntrack and filter, so a CNI's
+	// ACCEPT atop FORWARD (Calico's) cannot undo it.
 	ChainRaw = "KOPS-METADATA-RAW"
-	// ChainBackstop (mangle FORWARD and INPUT) drops whatever addresses instance metadata only after
-	// PREROUTING: sent there by someone else's NAT (kube-proxy for a Service whose endpoint is the
-	// metadata address), or, for a metadata address bound on the node, by a source route. It sits
-	// in mangle, which runs before filter, so a CNI's ACCEPT at the top of filter FORWARD or INPUT
-	// does not skip it.
+	// ChainBackstop (mangle FORWARD, INPUT) drops what is redirected to metadata after PREROUTING
+	// (kube-proxy NAT, source routes); mangle runs before filter, so a CNI's ACCEPT cannot skip it.
 	ChainBackstop = "KOPS-METADATA"
-	// ChainRewritten (mangle POSTROUTING) drops what leaves for instance metadata although it was
-	// addressed elsewhere when conntrack first saw it: a packet that entered addressed to the node
-	// with a loose source route (IPv4 LSRR, where net.ipv4.conf.*.accept_source_route is on) gets
-	// the metadata address only after the FORWARD hook, so no chain before POSTROUTING sees it.
-	// POSTROUTING cannot tell the input interface, so the node's own packets are told apart by
-	// their conntrack entry, whose original destination is the metadata address; a packet without
-	// one (untracked, invalid) that leaves for metadata is dropped, since no request is made of it.
+	// ChainRewritten (mangle POSTROUTING) drops packets that get the metadata address only after
+	// FORWARD (IPv4 loose source routing). The node's own packets are told by their conntrack entry;
+	// untracked ones leaving for metadata are dropped.
 	ChainRewritten = "KOPS-METADATA-POST"
 )
 
-// everyInterfaceButLoopback is the pod match unless the user narrows it: every packet entering the
-// node from anywhere but the node itself. The node's own processes (host-network pods, kubelet,
-// the credentials proxy) send through OUTPUT and never enter PREROUTING or FORWARD; their packets
-// to a metadata address bound on the node come back in through lo. Everything else is a pod, a
-// container, another node's pod through an overlay, or another machine, whatever its interface is
-// called; so no CNI's interface names need to be known, and none can be missed.
+// everyInterfaceButLoopback: the node's own processes send through OUTPUT and reach a local metadata
+// address via lo; everything else entering is a pod or another machine, so no CNI name can be missed.
 const everyInterfaceButLoopback = "! -i lo"
 
-// chainDef places an owned chain. The order of chainDefs is the order of installation: the DNAT
-// exists before the raw chain lets TCP/80 through, so a switch to Forward never opens a window.
+// chainDef order is installation order: the DNAT exists before raw lets TCP/80 through, so switching
+// to Forward never opens a window.
 type chainDef struct {
 	Table   string
 	Name    string
 	Parents []string
-	// Retired: an earlier version installed the chain here; it is only removed, so that running
-	// this script on a machine an earlier one set up leaves exactly this mode's rules.
+	// Retired chains are only removed, so rerunning on a machine an earlier version set up converges.
 	Retired bool
 }
 
@@ -77,72 +64,50 @@ var chainDefs = []chainDef{
 	{Table: "filter", Name: ChainBackstop, Parents: []string{"FORWARD", "INPUT"}, Retired: true},
 }
 
-// Chain is one owned chain of a family with the rules the mode wants in it; Present false means
-// the script removes it (and the jumps to it) if an earlier mode left it.
+// Chain is an owned chain's rules; Present false means the script removes it and its jumps.
 type Chain struct {
 	chainDef
 	Present bool
 	Rules   []string
 }
 
-// When a family's rules are applied.
 const (
-	// Always: the cluster uses the family; a missing command is an error.
 	Always = "always"
-	// IfKernelHasIt: the cluster does not use the family, but a kernel with IPv6 lets a pod send
-	// IPv6 all the same, so the rules are applied wherever the kernel has it, and a missing command
-	// is then an error.
+	// IfKernelHasIt: a kernel with IPv6 lets pods send IPv6 even if the cluster does not use it.
 	IfKernelHasIt = "if the kernel has it"
-	// CleanupOnly: nothing to hold (Allow, or no metadata address of this family); only what an
-	// earlier mode left is removed, where the command exists.
+	// CleanupOnly removes what an earlier mode left, where the command exists.
 	CleanupOnly = "cleanup only"
 )
 
-// Family is what the script does with one of iptables or ip6tables.
 type Family struct {
 	Name string
-	// Cmd is iptables or ip6tables; Cmd-restore fills the chains.
-	Cmd string
-	// When is Always, IfKernelHasIt or CleanupOnly.
+	Cmd  string
 	When string
-	// Mode is what this family enforces: the cluster's mode, or Block where Forward's proxy cannot
-	// be reached over this family (an IPv4 cluster's proxy listens on IPv4 only).
-	Mode string
-	// IMDS is the instance metadata address of this family.
-	IMDS string
-	// RouteFlag is ip's family flag (-4, -6), to find the node address from the route to IMDS.
-	RouteFlag string
-	// NodeIPVar is the shell variable holding the node address; NodeIPEnv overrides discovery.
-	NodeIPVar string
-	NodeIPEnv string
-	// KernelFile exists where the kernel has the family (IfKernelHasIt).
-	KernelFile string
-	// Summary says in a line what the script does with the family.
-	Summary string
-	// NeedsNodeIP: a rule sends traffic to the node address (Forward).
+	// Mode is Block where Forward's proxy cannot be reached over this family (IPv4-only proxy).
+	Mode        string
+	IMDS        string
+	RouteFlag   string
+	NodeIPVar   string
+	NodeIPEnv   string
+	KernelFile  string
+	Summary     string
 	NeedsNodeIP bool
 	Chains      []Chain
 }
 
-// Rules is everything the node script is rendered from.
 type Rules struct {
 	Mode string
-	// HostInterface narrows the rules to traffic entering on this interface pattern; empty, they
-	// hold every interface but lo.
+	// HostInterface narrows the rules to one interface pattern; empty, they hold every interface but lo.
 	HostInterface string
-	// Port is the credentials proxy's port (Forward).
-	Port     int32
-	Families []Family
+	Port          int32
+	Families      []Family
 }
 
-// interfaceName is what iptables accepts after -i: up to 15 characters, a trailing + as wildcard.
-// It is also what keeps a user's hostInterface from being shell or iptables syntax in the script.
+// interfaceName is iptables' -i syntax; it also keeps hostInterface from being shell or iptables syntax.
 var interfaceName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,15}\+?$`) })
 
-// RulesFor derives the node rules of a group's machines from a completed cluster (the group's mode
-// is the cluster's but where kops.ClusterSpec.PodMetadataFor derives another; a nil group gets the
-// cluster's own). spec.networking plays no part: the
-// rules hold every interface but lo, unless spec.podMetadataAccess.hostInterface narrows them.
+// RulesFor derives a group's node rules from a completed cluster (nil ig: the cluster's own mode).
+// spec.networking plays no part: the rules hold every interface but lo unless hostInterface narrows them.
 func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	spec := &cluster.Spec
 	r := &Rules{Mode: effectiveMode(spec, ig), Port: kops.DefaultPodMetadataForwardPort}
@@ -177,7 +142,7 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	switch {
 	case imds6 == "" || r.Mode == kops.PodMetadataAccessAllow:
 		if imds6 == "" {
-			imds6 = awsMetadataIPv6 // no IPv6 metadata: only to remove what an earlier run may have left
+			imds6 = awsMetadataIPv6
 		}
 		v6 = family("IPv6", "ip6tables", imds6, 128, "-6", "node_ip6", "KOPS_METADATA_NODE_IPV6", CleanupOnly, kops.PodMetadataAccessAllow, r.Port, match)
 		v6.Summary = "nothing to hold; only what an earlier mode left is removed."
@@ -185,8 +150,7 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 		v6 = family("IPv6", "ip6tables", imds6, 128, "-6", "node_ip6", "KOPS_METADATA_NODE_IPV6", Always, r.Mode, r.Port, match)
 		v6.Summary = "mode " + r.Mode + "."
 	default:
-		// A pod can send IPv6 wherever the kernel has it, whatever the cluster's addresses; an IPv4
-		// cluster's proxy listens on the node's IPv4 address only, so IPv6 requests are dropped.
+		// A pod can send IPv6 wherever the kernel has it; an IPv4 cluster's proxy listens on IPv4 only.
 		v6 = family("IPv6", "ip6tables", imds6, 128, "-6", "node_ip6", "KOPS_METADATA_NODE_IPV6", IfKernelHasIt, kops.PodMetadataAccessBlock, r.Port, match)
 		v6.KernelFile = ipv6KernelFile
 		v6.Summary = "not used by this cluster, but held wherever the kernel has it: mode Block."
@@ -198,22 +162,16 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	return r, nil
 }
 
-// ipv6KernelFile lists the node's IPv6 addresses and exists exactly when the kernel has IPv6: it
-// is absent where IPv6 is not built in or is disabled at boot (ipv6.disable=1), and then no socket,
-// a pod's or the node's, can send IPv6, so there is nothing to hold.
+// ipv6KernelFile exists exactly when the kernel has IPv6; without it nothing can send IPv6.
 const ipv6KernelFile = "/proc/net/if_inet6"
 
-// The instance metadata addresses the rules protect.
 const (
 	defaultMetadataIPv4 = "169.254.169.254"
 	awsMetadataIPv6     = "fd00:ec2::254"
 )
 
-// metadataAddresses returns a cloud's instance metadata addresses: IPv4, and IPv6 where the cloud
-// serves metadata over IPv6 (AWS's Nitro endpoint, GCE's and Scaleway's for IPv6 instances). The
-// IPv4 address is kops.InstanceMetadataAddress's. OpenStack's IPv6 metadata is link-local
-// (fe80::a9fe:a9fe), which no node routes, so a pod reaches it only on a link it shares with the
-// metadata service, where no rule of the node sees it (see docs/metadata-access-node.md).
+// metadataAddresses returns the IPv4 and, where served, IPv6 metadata addresses. OpenStack's IPv6 one
+// is link-local, which no node routes (see docs/metadata-access-node.md).
 func metadataAddresses(cloud string) (ipv4, ipv6 string) {
 	ipv4, ok := kops.InstanceMetadataAddress(cloud)
 	if !ok {
@@ -230,8 +188,7 @@ func metadataAddresses(cloud string) (ipv4, ipv6 string) {
 	return ipv4, ipv6
 }
 
-// effectiveMode is the mode with the default filled in. Defaulting belongs to CompleteCluster (issue
-// #11); until it fills the mode, an empty one means Block on AWS and Allow elsewhere, as documented.
+// effectiveMode: until CompleteCluster fills the mode (issue #11), empty means Block on AWS, Allow elsewhere.
 func effectiveMode(spec *kops.ClusterSpec, ig *kops.InstanceGroup) string {
 	if p := spec.PodMetadataAccess; p != nil && p.Mode != "" {
 		if ig == nil {
@@ -269,7 +226,6 @@ func family(name, cmd, imds string, bits int, routeFlag, nodeVar, nodeEnv, when,
 	return f
 }
 
-// chainRules are the rules of one chain for one pod match.
 func chainRules(chain, mode, match, dst, proxy string) []string {
 	prefix := "-A " + chain + " " + match + " " + dst
 	http := " -p tcp -m tcp --dport 80"
@@ -289,9 +245,8 @@ func chainRules(chain, mode, match, dst, proxy string) []string {
 	}
 }
 
-// rewrittenRules drop, in POSTROUTING, packets for instance metadata that conntrack did not first
-// see addressed there (see ChainRewritten). They match no interface: the node's own requests are
-// told apart by their conntrack entry instead, so hostInterface does not narrow them.
+// rewrittenRules match no interface: the node's own requests are told by conntrack, so hostInterface
+// does not narrow them.
 func rewrittenRules(dst string) []string {
 	prefix := "-A " + ChainRewritten + " " + dst + " -m conntrack"
 	imds := strings.TrimPrefix(dst, "-d ")

@@ -29,17 +29,16 @@ import (
 //go:embed script.sh.tmpl
 var scriptTemplateText string
 
-// scriptTemplate is parsed on first use: commands that render no node script do not pay for it.
+// scriptTemplate is parsed on first use, so commands that render no script do not pay for it.
 var scriptTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("script").Funcs(template.FuncMap{
 		"modeSummary": modeSummary,
-		// The values of Family.When, so that the template cannot misspell one into the cleanup branch.
+		// The values of Family.When, so the template cannot misspell one into the cleanup branch.
 		"always":        func() string { return Always },
 		"ifKernelHasIt": func() string { return IfKernelHasIt },
 	}).Option("missingkey=error").Parse(scriptTemplateText))
 })
 
-// modeSummary says in one line what a mode does on the node.
 func modeSummary(mode string) string {
 	switch mode {
 	case kops.PodMetadataAccessBlock:
@@ -51,7 +50,6 @@ func modeSummary(mode string) string {
 	}
 }
 
-// RenderScript renders the node script of rules.
 func RenderScript(r *Rules) ([]byte, error) {
 	var b bytes.Buffer
 	if err := scriptTemplate().Execute(&b, r); err != nil {
@@ -60,7 +58,6 @@ func RenderScript(r *Rules) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Script renders the node script of a completed cluster's own mode.
 func Script(cluster *kops.Cluster) ([]byte, error) {
 	r, err := RulesFor(cluster, nil)
 	if err != nil {

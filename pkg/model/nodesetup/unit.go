@@ -20,20 +20,15 @@ import (
 	"fmt"
 )
 
-// Where the node files live on the machine.
 const (
-	// ScriptPath is under /opt/kops, where kops keeps its node binaries: writable on every image,
-	// including those with a read-only /usr.
-	ScriptPath = "/opt/kops/bin/kops-pod-metadata-access"
-	// UnitName is the systemd unit that runs the script once per boot.
-	UnitName = "kops-pod-metadata-access.service"
-	UnitPath = "/etc/systemd/system/" + UnitName
-	// KubeletDropInPath makes kubelet require the unit and start after it.
+	// ScriptPath is under /opt/kops, writable even on images with a read-only /usr.
+	ScriptPath        = "/opt/kops/bin/kops-pod-metadata-access"
+	UnitName          = "kops-pod-metadata-access.service"
+	UnitPath          = "/etc/systemd/system/" + UnitName
 	KubeletDropInPath = "/etc/systemd/system/kubelet.service.d/10-kops-pod-metadata-access.conf"
 )
 
-// RenderUnit renders the oneshot unit. It runs after network-pre.target and before kubelet; it
-// restarts nothing and nothing restarts it.
+// RenderUnit renders the oneshot unit, after network-pre.target and before kubelet.
 func RenderUnit(r *Rules) []byte {
 	return fmt.Appendf(nil, `[Unit]
 Description=kops: pod access to instance metadata (mode %s)
@@ -51,10 +46,8 @@ WantedBy=multi-user.target
 `, r.Mode, ScriptPath)
 }
 
-// RenderKubeletDropIn renders kubelet's drop-in: kubelet requires the unit and starts after it,
-// so if the rules cannot be applied kubelet does not start and no pod runs on a node without them.
-// It is a file rather than an "enable" so that it holds from the moment cloud-init writes it, in
-// its first stage, before any bootstrap script can start kubelet.
+// RenderKubeletDropIn makes kubelet require the unit, so without the rules no pod runs. A file, not an
+// "enable", so it holds from cloud-init's first stage before any bootstrap can start kubelet.
 func RenderKubeletDropIn() []byte {
 	return []byte(`# Written by kops: pods must not start before their access to instance metadata is set.
 [Unit]

@@ -27,24 +27,20 @@ import (
 	"k8s.io/kops/pkg/model"
 )
 
-// mimeBoundary is fixed so that the same inputs give the same bytes (and launch templates do not
-// change on every update). UserData refuses contents that contain it.
+// mimeBoundary is fixed so the same inputs give the same bytes; UserData refuses contents holding it.
 const mimeBoundary = "KOPS-NODESETUP-BOUNDARY-7d1f2c"
 
-// NodeFiles are the files of an instance group's node setup.
 type NodeFiles struct {
 	Script        []byte
 	Unit          []byte
 	KubeletDropIn []byte
 }
 
-// HasNodeSetup says whether an instance group's machines get the node rules: every role that runs
-// kubelet, i.e. all but bastions.
+// HasNodeSetup is true for every role that runs kubelet, i.e. all but bastions.
 func HasNodeSetup(ig *kops.InstanceGroup) bool {
 	return ig.Spec.Role != kops.RoleBastion
 }
 
-// Files renders the node files of a group of a completed cluster.
 func Files(cluster *kops.Cluster, ig *kops.InstanceGroup) (*NodeFiles, error) {
 	r, err := RulesFor(cluster, ig)
 	if err != nil {
@@ -57,13 +53,9 @@ func Files(cluster *kops.Cluster, ig *kops.InstanceGroup) (*NodeFiles, error) {
 	return &NodeFiles{Script: script, Unit: RenderUnit(r), KubeletDropIn: RenderKubeletDropIn()}, nil
 }
 
-// UserData returns the user data of an instance group's machines, as the launch template carries it.
-// The cluster must be completed (kops.CompleteCluster). Contract for the AWS model: deterministic
-// bytes for the same inputs. It is a cloud-init MIME multipart document laid out as kops lays out
-// a group with spec.additionalUserData: our parts first (the cloud-config that writes the node
-// rules' script and unit and enables the unit; then, where HasBootstrap, the script that runs
-// nodeup), then the group's parts in their order. Bastions run no kubelet, so they have no part
-// of ours; without parts of their own they get no user data at all (nil), as with kops.
+// UserData returns a completed cluster's group's user data, deterministically: a MIME multipart
+// document laid out as kops's with additionalUserData (our cloud-config and bootstrap first, then the
+// group's parts). Bastions without parts of their own get nil, as with kops.
 func UserData(cluster *kops.Cluster, ig *kops.InstanceGroup, nodeup model.NodeupSource) ([]byte, error) {
 	var parts []kops.UserData
 	if HasNodeSetup(ig) {
@@ -91,14 +83,12 @@ func UserData(cluster *kops.Cluster, ig *kops.InstanceGroup, nodeup model.Nodeup
 	return multipartUserData(ig, parts)
 }
 
-// The part of ours in the user data.
 const (
 	nodeSetupPartName = "kops-nodesetup.cfg"
 	nodeSetupPartType = `text/cloud-config; charset="us-ascii"`
 )
 
-// multipartUserData writes the parts as a MIME multipart document, each with its file name; ours
-// come first, so the group's parts start at index len(parts) - len(spec.additionalUserData).
+// multipartUserData puts ours first, so the group's parts start at len(parts) - len(additionalUserData).
 func multipartUserData(ig *kops.InstanceGroup, parts []kops.UserData) ([]byte, error) {
 	first := len(parts) - len(ig.Spec.AdditionalUserData)
 	var body bytes.Buffer

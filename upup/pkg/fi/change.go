@@ -18,8 +18,6 @@ package fi
 
 import "strconv"
 
-// Action is what a target must do to bring a task's object to its desired
-// state.
 type Action int
 
 const (
@@ -43,23 +41,17 @@ func (a Action) String() string {
 	return "Action(" + strconv.Itoa(int(a)) + ")"
 }
 
-// Change is the outcome of planning a task: what must happen, in a form a
-// human can review (Fields, Diff) before anything is written.
+// Change is a task's planned outcome, reviewable (Fields, Diff) before anything is written.
 type Change struct {
 	Action Action
-	// Fields lists the attributes worth showing; Old is empty on create and
-	// New is empty on delete. Values are display strings, already
-	// summarized (e.g. "1024 bytes, sha256 ...").
+	// Fields' Old is empty on create and New on delete; values are display strings, already summarized.
 	Fields []FieldChange
-	// Diff is a unified diff of the content (empty when not applicable);
-	// reports print it below the fields.
-	Diff string
-	// LeftAlone names what the task found in its way but did not write or delete because kops did
-	// not write it (or it changed since): reports list it apart, whatever the Action.
+	Diff   string
+	// LeftAlone names what the task found in its way but did not touch because kops did not write it
+	// (or it changed since); reports list it apart, whatever the Action.
 	LeftAlone []string
 }
 
-// FieldChange is one displayed attribute of a Change.
 type FieldChange struct {
 	Name string
 	Old  string

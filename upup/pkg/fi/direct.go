@@ -21,16 +21,12 @@ import (
 	"io"
 )
 
-// DirectRenderer is implemented by tasks that can apply their change
-// directly (to the state store or a cloud API). It is only called for
-// changes other than ActionNone.
+// DirectRenderer is only called for changes other than ActionNone.
 type DirectRenderer interface {
 	RenderDirect(ctx context.Context, c *Context, change *Change) error
 }
 
-// DirectTarget applies changes immediately (`kops update cluster --yes`)
-// and remembers what it applied, so the command can tell the user what was
-// written. The zero value is ready to use.
+// DirectTarget applies changes (`kops update cluster --yes`) and remembers them for the report.
 type DirectTarget struct {
 	log changeLog
 }
@@ -39,9 +35,8 @@ var _ Target = (*DirectTarget)(nil)
 
 func (t *DirectTarget) Name() string { return "direct" }
 
-// Render applies change through the task's DirectRenderer. A task without
-// one fails even when it has nothing to do, so a missing renderer shows up
-// on the first run rather than on the first real change.
+// Render fails for a task without a DirectRenderer even when nothing changes, so the gap shows on
+// the first run.
 func (t *DirectTarget) Render(ctx context.Context, c *Context, task Task, change *Change) error {
 	r, ok := task.(DirectRenderer)
 	if !ok {
@@ -58,10 +53,8 @@ func (t *DirectTarget) Render(ctx context.Context, c *Context, task Task, change
 	return nil
 }
 
-// Changes returns the applied changes, ordered by key.
 func (t *DirectTarget) Changes() []TaskChange { return t.log.changes() }
 
-// WriteReport prints what was applied, in the dry-run layout.
 func (t *DirectTarget) WriteReport(w io.Writer) error {
 	if err := writeLeftAlone(w, t.log.untouched()); err != nil {
 		return err

@@ -14,12 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package fi is the task framework behind `kops update cluster`: model
-// builders add Tasks to a ModelBuilderContext, BuildGraph orders them by
-// their explicit dependencies, and Run plans every task and hands the
-// resulting Change to a Target (dry run, direct, terraform).
-//
-// Dependencies are declared, never discovered by reflection, so the graph a
-// reader sees in the code is the graph that runs; and nothing here exits or
-// panics, so every problem reaches the user as an error naming the tasks.
+// Package fi is the task framework behind `kops update cluster`: builders add Tasks, BuildGraph
+// orders them by declared dependencies (never reflection), and Run hands each planned Change to a
+// Target. Nothing here exits or panics: every problem is an error naming the tasks.
 package fi

@@ -21,9 +21,7 @@ import (
 	"io"
 )
 
-// DryRunTarget records what would change and writes nothing, so
-// `kops update cluster` without --yes can show the plan. The zero value is
-// ready to use; changes accumulate across runs that share the target.
+// DryRunTarget records what would change and writes nothing; changes accumulate across runs.
 type DryRunTarget struct {
 	log changeLog
 }
@@ -32,31 +30,22 @@ var _ Target = (*DryRunTarget)(nil)
 
 func (t *DryRunTarget) Name() string { return "dryrun" }
 
-// Render records change; it never needs a renderer from the task.
 func (t *DryRunTarget) Render(_ context.Context, _ *Context, task Task, change *Change) error {
 	t.log.record(task.Key(), change)
 	return nil
 }
 
-// Changes returns the planned changes (never ActionNone), ordered by key.
 func (t *DryRunTarget) Changes() []TaskChange { return t.log.changes() }
 
-// HasChanges reports whether applying would change anything.
 func (t *DryRunTarget) HasChanges() bool { return len(t.log.changes()) > 0 }
 
-// WriteReport prints the planned changes in kops's dry-run format, ending
-// with the reminder that --yes applies them, or "No changes need to be
-// applied".
 func (t *DryRunTarget) WriteReport(w io.Writer) error {
 	return t.WriteReportWith(w, nil)
 }
 
-// dryRunTrailer ends a dry run that would change something.
 const dryRunTrailer = "Must specify --yes to apply changes"
 
-// WriteReportWith prints the planned changes, then the caller's section (the
-// cloud resources a dry run lists), and the reminder that --yes applies the
-// changes last of all, where a reader of the dry run looks for it.
+// WriteReportWith puts the caller's section before the --yes reminder, which comes last.
 func (t *DryRunTarget) WriteReportWith(w io.Writer, section func(io.Writer) error) error {
 	if err := writeLeftAlone(w, t.log.untouched()); err != nil {
 		return err
@@ -73,7 +62,6 @@ func (t *DryRunTarget) WriteReportWith(w io.Writer, section func(io.Writer) erro
 		}
 		return err
 	}
-	// Each listed change ends with a blank line; the one line saying there are none does not.
 	if len(changes) == 0 {
 		if _, err := io.WriteString(w, "\n"); err != nil {
 			return err

@@ -25,28 +25,20 @@ import (
 	"slices"
 )
 
-// DefaultParallelism bounds concurrent tasks when RunOptions leaves it
-// unset: enough to overlap state-store round trips, few enough not to trip
-// API rate limits.
+// DefaultParallelism overlaps state-store round trips without tripping API rate limits.
 const DefaultParallelism = 4
 
-// RunOptions tunes Run.
 type RunOptions struct {
-	// Parallelism is the maximum number of tasks planned or rendered at the
-	// same time; zero or negative means DefaultParallelism.
+	// Parallelism zero or negative means DefaultParallelism.
 	Parallelism int
 }
 
-// Status is how a task's run ended.
 type Status int
 
 const (
-	// StatusSucceeded: planned and rendered without error.
 	StatusSucceeded Status = iota + 1
-	// StatusFailed: Plan or Render returned an error (see Result.Err).
 	StatusFailed
-	// StatusSkipped: not run because a dependency did not succeed or the
-	// run was cancelled.
+	// StatusSkipped: a dependency did not succeed or the run was cancelled.
 	StatusSkipped
 )
 
@@ -62,27 +54,19 @@ func (s Status) String() string {
 	return fmt.Sprintf("Status(%d)", int(s))
 }
 
-// Result is what happened to one task.
 type Result struct {
 	Key    TaskKey
 	Status Status
-	// Change is the planned change; nil when planning failed or the task
-	// was skipped.
+	// Change is nil when planning failed or the task was skipped.
 	Change *Change
-	// Err is the failure for StatusFailed, or the context's error for a task
-	// skipped because the run was cancelled.
-	Err error
-	// SkippedBecause lists the failed tasks, sorted, that this skipped task
-	// depends on directly or transitively.
+	Err    error
+	// SkippedBecause lists, sorted, the failed tasks this one depends on.
 	SkippedBecause []TaskKey
 }
 
-// Run plans every task of g and hands each change to target. A task starts
-// only after all its dependencies succeeded; independent tasks run
-// concurrently, at most opts.Parallelism at a time. A failure does not stop
-// unrelated tasks, only the failed task's dependents, so one run reports
-// every problem. Results are in the graph's order whatever the scheduling;
-// the error, if any, is a *RunError listing every failed and skipped task.
+// Run plans every task and hands changes to target, a task starting once its dependencies succeeded.
+// A failure stops only its dependents, so one run reports every problem; results are in graph order
+// and the error is a *RunError.
 func Run(ctx context.Context, g *Graph, c *Context, target Target, opts RunOptions) ([]Result, error) {
 	switch {
 	case g == nil:
@@ -148,8 +132,6 @@ func Run(ctx context.Context, g *Graph, c *Context, target Target, opts RunOptio
 	return results, newRunError(results)
 }
 
-// skipResult decides whether task i must not run because a dependency did
-// not succeed or the context is done.
 func skipResult(ctx context.Context, g *Graph, results []Result, i int) (Result, bool) {
 	r := Result{Key: g.keys[i], Status: StatusSkipped}
 	for _, d := range g.deps[i] {
@@ -165,8 +147,7 @@ func skipResult(ctx context.Context, g *Graph, results []Result, i int) (Result,
 		r.SkippedBecause = slices.Compact(r.SkippedBecause)
 		return r, true
 	}
-	// A dependency skipped only by cancellation leaves SkippedBecause empty;
-	// the context is then done for this task too.
+	// A dependency skipped by cancellation leaves SkippedBecause empty; the context is done here too.
 	if ctx.Err() != nil {
 		r.Err = context.Cause(ctx)
 		return r, true
@@ -174,8 +155,7 @@ func skipResult(ctx context.Context, g *Graph, results []Result, i int) (Result,
 	return r, false
 }
 
-// runTask plans and renders one task. A panicking task is a bug in that task,
-// but it must not take the whole run (and the other tasks' reports) down.
+// runTask recovers a panicking task so it cannot take the run and other tasks' reports down.
 func runTask(ctx context.Context, task Task, c *Context, target Target) (r Result) {
 	r.Key = task.Key()
 	r.Status = StatusFailed
@@ -203,9 +183,7 @@ func runTask(ctx context.Context, task Task, c *Context, target Target) (r Resul
 	return r
 }
 
-// intHeap is a min-heap of graph positions: among ready tasks the earliest
-// in topological order starts first, so a run with Parallelism 1 follows
-// the graph order exactly.
+// intHeap starts the earliest ready task in graph order, so Parallelism 1 follows it exactly.
 type intHeap struct{ items []int }
 
 func (h *intHeap) Len() int           { return len(h.items) }

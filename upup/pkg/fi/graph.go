@@ -24,9 +24,8 @@ import (
 	"strings"
 )
 
-// Graph is a validated, topologically ordered set of tasks. Building it up
-// front means a missing dependency or a cycle is reported before anything
-// is planned or written.
+// Graph is a validated, topologically ordered task set: missing dependencies and cycles are reported
+// before anything is planned.
 type Graph struct {
 	tasks      []Task // topological order: dependencies first
 	keys       []TaskKey
@@ -34,7 +33,6 @@ type Graph struct {
 	dependents [][]int // dependents[i]: indexes that depend on tasks[i]
 }
 
-// MissingDependencyError reports a dependency on a task that was never added.
 type MissingDependencyError struct {
 	Task    TaskKey
 	Missing TaskKey
@@ -44,9 +42,7 @@ func (e *MissingDependencyError) Error() string {
 	return fmt.Sprintf("task %s depends on %s, which does not exist (was its builder run, and is the key spelled the same?)", e.Task, e.Missing)
 }
 
-// CycleError reports tasks that depend on each other in a loop. Cycle is in
-// dependency order, each task depending on the next, and the last element
-// repeats the first.
+// CycleError's Cycle is in dependency order and its last element repeats the first.
 type CycleError struct {
 	Cycle []TaskKey
 }
@@ -59,10 +55,8 @@ func (e *CycleError) Error() string {
 	return "dependency cycle: " + strings.Join(parts, " -> ")
 }
 
-// BuildGraph validates tasks and orders them so that every task comes after
-// its dependencies; among tasks that could go next, the smallest key goes
-// first, so the order depends only on the tasks, not on how they were listed.
-// All missing dependencies are reported at once.
+// BuildGraph orders tasks after their dependencies, ties by smallest key, so the order depends only
+// on the tasks. All missing dependencies are reported at once.
 func BuildGraph(tasks []Task) (*Graph, error) {
 	index := make(map[TaskKey]int, len(tasks))
 	for i, t := range tasks {
@@ -115,8 +109,6 @@ func BuildGraph(tasks []Task) (*Graph, error) {
 	return newGraph(tasks, keys, deps, order), nil
 }
 
-// topoSort is Kahn's algorithm with a min-heap on keys as the tie-breaker.
-// Nodes left over are exactly those on, or depending on, a cycle.
 func topoSort(keys []TaskKey, deps [][]int) ([]int, error) {
 	pending := make([]int, len(keys)) // unsatisfied dependencies
 	dependents := make([][]int, len(keys))
@@ -149,9 +141,7 @@ func topoSort(keys []TaskKey, deps [][]int) ([]int, error) {
 	return order, nil
 }
 
-// findCycle walks from the smallest unsorted task along its smallest unsorted
-// dependency; every unsorted task has one, so the walk must revisit a task,
-// and the revisited stretch is a cycle. It is rotated to start at its
+// findCycle walks smallest unsorted dependencies until a task repeats; the cycle is rotated to its
 // smallest key so the message is stable.
 func findCycle(keys []TaskKey, deps [][]int, pending []int) *CycleError {
 	stuck := func(i int) bool { return pending[i] > 0 }
@@ -191,8 +181,6 @@ func findCycle(keys []TaskKey, deps [][]int, pending []int) *CycleError {
 	return &CycleError{Cycle: append(cycle, cycle[0])}
 }
 
-// newGraph re-indexes everything into topological order so the executor can
-// use positions as priorities and result slots.
 func newGraph(tasks []Task, keys []TaskKey, deps [][]int, order []int) *Graph {
 	pos := make([]int, len(order))
 	for p, i := range order {
@@ -219,14 +207,10 @@ func newGraph(tasks []Task, keys []TaskKey, deps [][]int, order []int) *Graph {
 	return g
 }
 
-// Tasks returns the tasks in execution order: dependencies first, ties
-// broken by key.
 func (g *Graph) Tasks() []Task { return slices.Clone(g.tasks) }
 
-// Len is the number of tasks.
 func (g *Graph) Len() int { return len(g.tasks) }
 
-// keyHeap is a min-heap of task indexes ordered by their keys.
 type keyHeap struct {
 	keys  []TaskKey
 	items []int

@@ -23,19 +23,13 @@ import (
 	"sync"
 )
 
-// ModelBuilderContext collects the tasks that model builders produce. Two
-// builders may legitimately ask for the very same object (e.g. a shared
-// RBAC role), so an identical duplicate is accepted once; a different task
-// under the same key is a modelling bug and is reported with both versions
-// instead of one silently winning.
-//
-// The zero value is ready to use; it is safe for concurrent use.
+// ModelBuilderContext collects tasks: an identical duplicate (a shared object) is accepted once, a
+// different task under the same key is reported with both. Zero value ready; safe for concurrent use.
 type ModelBuilderContext struct {
 	mu    sync.Mutex
 	tasks map[TaskKey]Task
 }
 
-// DuplicateTaskError reports two different tasks with the same key.
 type DuplicateTaskError struct {
 	Key      TaskKey
 	Existing Task
@@ -47,8 +41,6 @@ func (e *DuplicateTaskError) Error() string {
 		e.Key, describe(e.Existing), describe(e.Added))
 }
 
-// AddTask adds t, or does nothing when an identical task (reflect.DeepEqual)
-// with the same key is already present.
 func (m *ModelBuilderContext) AddTask(t Task) error {
 	if isNilTask(t) {
 		return fmt.Errorf("cannot add a nil task")
@@ -72,8 +64,7 @@ func (m *ModelBuilderContext) AddTask(t Task) error {
 	return nil
 }
 
-// Tasks returns the collected tasks ordered by key, independent of the
-// order in which builders ran.
+// Tasks returns the tasks ordered by key, whatever order builders ran in.
 func (m *ModelBuilderContext) Tasks() []Task {
 	m.mu.Lock()
 	defer m.mu.Unlock()

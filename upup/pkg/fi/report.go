@@ -24,22 +24,18 @@ import (
 	"sync"
 )
 
-// TaskChange is one task's planned or applied change, as listed in reports.
 type TaskChange struct {
 	Key    TaskKey
 	Change *Change
 }
 
-// changeLog collects changes from concurrently rendered tasks; it is shared
-// by the targets so that what a dry run promises and what an apply reports
-// are printed the same way.
+// changeLog is shared by the targets so a dry run and an apply report the same way.
 type changeLog struct {
 	mu        sync.Mutex
 	entries   []TaskChange
 	leftAlone []string
 }
 
-// record keeps a change worth reporting (ActionNone is not) and what the task left alone.
 func (l *changeLog) record(key TaskKey, change *Change) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -49,7 +45,6 @@ func (l *changeLog) record(key TaskKey, change *Change) {
 	}
 }
 
-// untouched is what tasks left alone, sorted.
 func (l *changeLog) untouched() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -58,10 +53,8 @@ func (l *changeLog) untouched() []string {
 	return slices.Compact(out)
 }
 
-// leftAloneHeading introduces the files tasks did not touch because kops did not write them.
 const leftAloneHeading = "Left alone (not written by kops, or changed since kops wrote them)"
 
-// writeLeftAlone prints what tasks left alone, if anything.
 func writeLeftAlone(w io.Writer, names []string) error {
 	if len(names) == 0 {
 		return nil
@@ -76,8 +69,6 @@ func writeLeftAlone(w io.Writer, names []string) error {
 	return err
 }
 
-// changes returns the recorded changes ordered by key, because the order
-// in which concurrent tasks finish is not stable.
 func (l *changeLog) changes() []TaskChange {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -86,23 +77,15 @@ func (l *changeLog) changes() []TaskChange {
 	return out
 }
 
-// reportWording is what differs between a preview and an account of work done.
 type reportWording struct {
 	create, modify, delete string
 	trailer                string // printed after a non-empty report
 }
 
-// noChangesMessage is the whole report when nothing changes.
 const noChangesMessage = "No changes need to be applied"
 
-// writeReport prints changes grouped as create, modify, delete, e.g.
-//
-//	Will create resources:
-//	  ManagedFile/addons/bootstrap-channel.yaml
-//	  	Location            	addons/bootstrap-channel.yaml
-//	  	Contents            	1234 bytes, sha256 0123456789ab
-//
-// Modified fields print "old -> new"; a Diff follows the fields, indented.
+// writeReport prints changes grouped as create, modify, delete; modified fields print "old -> new"
+// and a Diff follows the fields, indented.
 func writeReport(w io.Writer, changes []TaskChange, words reportWording) error {
 	var b strings.Builder
 	sections := []struct {
@@ -151,8 +134,7 @@ func writeTaskChange(b *strings.Builder, tc TaskChange) {
 	b.WriteString("\n")
 }
 
-// WriteChanges prints changes under heading in the report's layout, for a section a caller adds
-// below a target's report (e.g. the cloud resources the direct target leaves to terraform).
+// WriteChanges prints changes in the report's layout, for a section a caller adds below a report.
 func WriteChanges(w io.Writer, heading string, changes []TaskChange) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:\n", heading)

@@ -21,14 +21,12 @@ import (
 	"strings"
 )
 
-// RunError lists every task that did not succeed, so a user fixes all
-// problems from one run instead of one per run.
+// RunError lists every task that did not succeed, so all problems are fixed from one run.
 type RunError struct {
 	Failed  []Result // in graph order
 	Skipped []Result // in graph order
 }
 
-// newRunError returns nil when every task succeeded.
 func newRunError(results []Result) error {
 	var e RunError
 	for _, r := range results {
@@ -61,7 +59,6 @@ func (e *RunError) Error() string {
 	return b.String()
 }
 
-// Unwrap exposes the individual failures to errors.Is and errors.As.
 func (e *RunError) Unwrap() []error {
 	var errs []error
 	for _, r := range e.Failed {

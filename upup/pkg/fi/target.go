@@ -21,24 +21,16 @@ import (
 	"fmt"
 )
 
-// Target receives every planned task and decides what rendering means: the
-// dry-run target only records, the direct target writes through the task's
-// DirectRenderer. A new target (e.g. terraform) is one new type plus its own
-// renderer interface that tasks opt into; the executor and graph need no
-// change, because they only ever call Render.
+// Target decides what rendering means. A new target is one type plus its own renderer interface that
+// tasks opt into; the executor and graph only call Render.
 type Target interface {
-	// Name identifies the target in errors and messages ("dryrun", "direct").
 	Name() string
-	// Render is called once per successfully planned task, including tasks
-	// whose change is ActionNone (a target that emits a full description,
-	// such as terraform, needs those too). It may be called concurrently for
-	// independent tasks.
+	// Render is called once per planned task, ActionNone included (terraform needs those), possibly
+	// concurrently for independent tasks.
 	Render(ctx context.Context, c *Context, task Task, change *Change) error
 }
 
-// NoRendererError reports a task that does not implement the renderer
-// interface a target needs, e.g. a task without RenderDirect run with the
-// direct target.
+// NoRendererError reports a task lacking the renderer interface a target needs.
 type NoRendererError struct {
 	Task     TaskKey
 	TaskType string

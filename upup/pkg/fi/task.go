@@ -23,19 +23,15 @@ import (
 	"strings"
 )
 
-// TaskKey identifies a task within one run. Kind is the task type (e.g.
-// "ManagedFile") and Name is unique within that kind, so two builders that
-// mean the same object produce the same key and collide visibly.
+// TaskKey is Kind and a Name unique within it, so builders meaning the same object collide visibly.
 type TaskKey struct {
 	Kind string
 	Name string
 }
 
-// String is "Kind/Name", the form used in reports and errors.
 func (k TaskKey) String() string { return k.Kind + "/" + k.Name }
 
-// Compare orders keys by kind, then name: the tie-breaker that makes graph
-// order and reports deterministic.
+// Compare orders by kind, then name: the tie-breaker that makes order and reports deterministic.
 func (k TaskKey) Compare(o TaskKey) int {
 	if c := strings.Compare(k.Kind, o.Kind); c != 0 {
 		return c
@@ -43,8 +39,7 @@ func (k TaskKey) Compare(o TaskKey) int {
 	return strings.Compare(k.Name, o.Name)
 }
 
-// validate rejects keys that would print ambiguously: an empty part, or a
-// kind containing "/" (names may contain "/", e.g. file locations).
+// validate rejects keys that would print ambiguously (an empty part, a "/" in the kind).
 func (k TaskKey) validate() error {
 	switch {
 	case k.Kind == "":
@@ -57,23 +52,16 @@ func (k TaskKey) validate() error {
 	return nil
 }
 
-// Task is one unit of desired state. Plan only reads (the current state) and
-// computes what must change; writing is the Target's business, through the
-// optional per-target renderer interfaces (see DirectRenderer), so a task
-// can be planned against any target without side effects.
+// Task is one unit of desired state. Plan only reads; writing is the Target's business through
+// per-target renderer interfaces, so a task can be planned against any target without side effects.
 type Task interface {
-	// Key identifies the task; it must be stable for the task's lifetime.
 	Key() TaskKey
-	// Dependencies lists the tasks that must have been applied successfully
-	// before this one is planned.
+	// Dependencies must have been applied successfully before this task is planned.
 	Dependencies() []TaskKey
-	// Plan compares the desired state with the current one. It must return
-	// a non-nil Change when err is nil; ActionNone means nothing to do.
+	// Plan returns a non-nil Change when err is nil; ActionNone means nothing to do.
 	Plan(ctx context.Context, c *Context) (*Change, error)
 }
 
-// describe renders a task for error messages: its String method when it has
-// one (tasks holding file contents should summarize them), else its fields.
 func describe(t Task) string {
 	if s, ok := t.(fmt.Stringer); ok {
 		return s.String()
@@ -81,8 +69,7 @@ func describe(t Task) string {
 	return fmt.Sprintf("%#v", t)
 }
 
-// isNilTask reports a nil interface or a typed nil pointer, either of which
-// would crash on the first method call.
+// isNilTask catches a typed nil pointer too, which would crash on the first method call.
 func isNilTask(t Task) bool {
 	if t == nil {
 		return true

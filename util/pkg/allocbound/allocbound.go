@@ -21,9 +21,7 @@ import (
 	"testing"
 )
 
-// Base and PerByte are the default allowance, set well above what every decoder of this project
-// allocates on small documents and on large ones (a Cluster with many unknown fields, a deeply
-// nested list), so that only a blow-up exceeds it.
+// Base and PerByte are set well above what every decoder here allocates, so only a blow-up exceeds them.
 const (
 	Base    = 8 << 20
 	PerByte = 1 << 10
@@ -31,9 +29,8 @@ const (
 
 const allocsMetric = "/gc/heap/allocs:bytes"
 
-// Bytes returns how many heap bytes were allocated while f ran. It reads the runtime's cumulative
-// counter, which every goroutine adds to and which the runtime updates a span at a time, so it is
-// exact to a few hundred KiB: enough to tell linear from quadratic.
+// Bytes returns the heap bytes allocated while f ran, from the runtime's cumulative counter: coarse,
+// but enough to tell linear from quadratic.
 func Bytes(f func()) uint64 {
 	sample := []metrics.Sample{{Name: allocsMetric}}
 	metrics.Read(sample)
@@ -43,8 +40,6 @@ func Bytes(f func()) uint64 {
 	return sample[0].Value.Uint64() - before
 }
 
-// Check runs f, which decodes an input of inputLen bytes, and fails t when it allocated more than
-// Base + PerByte*inputLen bytes.
 func Check(t testing.TB, inputLen int, f func()) {
 	t.Helper()
 	limit := uint64(Base) + uint64(PerByte)*uint64(inputLen)

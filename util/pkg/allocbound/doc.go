@@ -14,9 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package allocbound holds decoders of untrusted bytes to work in proportion to their input: a fuzz
-// target runs each input through Check, which fails when the decoder allocated more than a fixed
-// allowance plus so much per input byte. Allocation stands in for time (tests assert no wall-clock
-// limits): the super-linear cases found so far (YAML alias bombs, path strings that repeat their
-// parents') allocated orders of magnitude more than their input.
+// Package allocbound holds decoders of untrusted bytes to work in proportion to their input: Check
+// fails a fuzz input whose decoder allocated more than a fixed allowance plus so much per byte.
+// Allocation stands in for time, since tests assert no wall-clock limits.
 package allocbound

@@ -18,11 +18,9 @@ package suggest
 
 import "strings"
 
-// Distance is the optimal-string-alignment edit distance between a and b, ignoring case: insertions,
-// deletions, substitutions and swaps of two neighbouring characters each cost one.
+// Distance is the case-insensitive optimal-string-alignment edit distance (swaps of neighbours cost one).
 func Distance(a, b string) int {
 	x, y := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
-	// rows[i][j] is the distance between x[:i] and y[:j]; three rows are enough for the swap rule.
 	prev2 := make([]int, len(y)+1)
 	prev := make([]int, len(y)+1)
 	cur := make([]int, len(y)+1)
@@ -46,8 +44,8 @@ func Distance(a, b string) int {
 	return prev[len(y)]
 }
 
-// Nearest returns the candidate closest to name and its distance; ok is false when there are no
-// candidates. Ties go to the earlier candidate, so callers control the preference by order.
+// Nearest returns the closest candidate and its distance; ties go to the earlier one; ok is false
+// without candidates.
 func Nearest(name string, candidates []string) (best string, distance int, ok bool) {
 	for _, c := range candidates {
 		d := Distance(name, c)
@@ -58,8 +56,8 @@ func Nearest(name string, candidates []string) (best string, distance int, ok bo
 	return best, distance, ok
 }
 
-// Close says whether a name at the given distance from a known one is plausibly a typo of it: the
-// longer the name, the more slips it may carry, and a difference in case alone always counts.
+// Close says whether a name at distance is plausibly a typo: longer names may carry more slips, and a
+// case-only difference always counts.
 func Close(name string, distance int) bool {
 	switch n := len([]rune(name)); {
 	case distance == 0:

@@ -22,37 +22,27 @@ import (
 	"io/fs"
 )
 
-// Conditional writes: where the store can compare at the moment of the write (S3's If-Match and
-// If-None-Match), a create never replaces and a replace never overwrites a revision it did not
-// read, even between machines whose store lock is a lease that a paused process may have lost.
-// Local and in-memory stores compare nothing here: their writers hold the store lock, which flock
-// (or a mutex) makes exact.
+// Where the store can compare at write time (S3 If-Match, If-None-Match), a create never replaces and
+// a replace never overwrites an unread revision, even when a paused process lost its lease. Local and
+// in-memory stores rely on the store lock, which flock or a mutex makes exact.
 
-// ErrPrecondition is returned, wrapped, when a conditional write finds the object not as expected:
-// a create found one, or a replace found another revision (or none).
 var ErrPrecondition = errors.New("the stored object is not the one expected")
 
-// Version is what a conditional write expects to find: the ETag of the object that was read. The
-// zero Version of a local or in-memory file asks for no check.
+// Version is the ETag of the object read; the zero Version asks for no check.
 type Version struct {
-	// ETag is the object's revision as its store names it; "" asks for no check.
 	ETag string
 }
 
-// ConditionalPath is a Path whose store compares revisions at the moment of a write (an s3://
-// path). Callers use the package functions, which take any Path.
+// ConditionalPath is a Path whose store compares revisions at write time (s3://); use the package functions.
 type ConditionalPath interface {
 	Path
-	// ReadFileVersion reads the file and the version ReplaceFileVersion compares with.
 	ReadFileVersion() ([]byte, Version, error)
-	// ReplaceFileVersion writes data if the file still is version v (any, for the zero Version);
-	// otherwise it fails with ErrPrecondition.
+	// ReplaceFileVersion fails with ErrPrecondition unless the file is still version v.
 	ReplaceFileVersion(data []byte, v Version) error
-	// CreateFileOnce writes data only if nothing is there; otherwise it fails with fs.ErrExist.
+	// CreateFileOnce fails with fs.ErrExist if something is there.
 	CreateFileOnce(data []byte) error
 }
 
-// ReadFileVersion reads p and the version ReplaceFile compares with.
 func ReadFileVersion(p Path) ([]byte, Version, error) {
 	if c, ok := p.(ConditionalPath); ok {
 		return c.ReadFileVersion()
@@ -69,8 +59,8 @@ func ReplaceFile(p Path, data []byte, v Version) error {
 	return p.WriteFile(data)
 }
 
-// CreateFile writes data to p only if nothing is there; otherwise it fails with fs.ErrExist. Local
-// and in-memory paths check first, under the caller's store lock.
+// CreateFile fails with fs.ErrExist if something is there; local and in-memory paths check first,
+// under the caller's store lock.
 func CreateFile(p Path, data []byte) error {
 	if c, ok := p.(ConditionalPath); ok {
 		return c.CreateFileOnce(data)

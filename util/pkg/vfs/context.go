@@ -22,28 +22,19 @@ import (
 	"strings"
 )
 
-// Context resolves the path strings kops reads (--state, spec.configBase, spec.channel): file://
-// URLs and local directories always, memfs:// URLs inside the in-memory store it was made with. It
-// is kops's VFSContext idea: the clientset owns one, and production code asks it to parse paths
-// instead of threading an in-memory store through every signature. A nil *Context resolves file
-// paths only.
-//
-// A Context also knows its state store's root (WithRoot): a local path below it, such as a
-// cluster's spec.configBase, resolves inside that root, so every write there is confined to the
-// store as the store's own paths are (no folder on the way, the cluster's included, may be a link).
+// Context resolves the path strings kops reads (--state, configBase, channel), as kops's VFSContext;
+// a nil *Context resolves file paths only. Local paths below its root (WithRoot) stay confined to it,
+// so writes there follow no link, as the store's own do.
 type Context struct {
 	mem   *MemFS
 	s3    S3
 	roots []fsPath
 }
 
-// NewContext is a Context whose memfs:// URLs resolve inside mem; mem nil refuses them, as a
-// real kops binary does.
+// NewContext resolves memfs:// inside mem; nil mem refuses them, as a real kops binary does.
 func NewContext(mem *MemFS) *Context { return &Context{mem: mem} }
 
-// ContextOf is the Context that resolves paths next to p: one holding p's in-memory store when p
-// is a memfs:// path, so that a store's configBase and channel resolve where the store is, and
-// with p as a root when it is local.
+// ContextOf resolves paths next to p: in p's in-memory store, or with p as a root when local.
 func ContextOf(p Path) *Context {
 	switch p := p.(type) {
 	case memPath:
@@ -54,8 +45,6 @@ func ContextOf(p Path) *Context {
 	return (&Context{}).WithRoot(p)
 }
 
-// WithS3 is a copy of c that resolves s3:// URLs with store (made by the cmd edge from the
-// settings it read, see S3).
 func (c *Context) WithS3(store S3) *Context {
 	out := &Context{s3: store}
 	if c != nil {
@@ -64,7 +53,6 @@ func (c *Context) WithS3(store S3) *Context {
 	return out
 }
 
-// WithRoot is a copy of c that resolves local paths below root (a store's base) inside root.
 func (c *Context) WithRoot(root Path) *Context {
 	out := &Context{}
 	if c != nil {
@@ -76,7 +64,6 @@ func (c *Context) WithRoot(root Path) *Context {
 	return out
 }
 
-// ParsePath turns a path string into a Path (see the package function ParsePath for the forms).
 func (c *Context) ParsePath(s string) (Path, error) {
 	var mem *MemFS
 	var store S3
@@ -93,7 +80,6 @@ func (c *Context) ParsePath(s string) (Path, error) {
 	return p, nil
 }
 
-// within re-roots p at the deepest known root that holds it.
 func (c *Context) within(p fsPath) fsPath {
 	best := p
 	for _, r := range c.roots {
@@ -111,5 +97,4 @@ func (c *Context) within(p fsPath) fsPath {
 	return best
 }
 
-// HasMemFS says whether memfs:// URLs resolve (tests).
 func (c *Context) HasMemFS() bool { return c != nil && c.mem != nil }

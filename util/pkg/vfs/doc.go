@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package vfs is the state-store filesystem abstraction: every read and write
-// of cluster state goes through a Path, so the same code runs against a local
-// directory (file:///path or a plain path), an S3 bucket (s3://bucket/prefix, in kops's
-// layout) and an in-memory store used by tests (memfs://name).
+// Package vfs is the state-store filesystem: every read and write of cluster state goes through a
+// Path, local (file://), S3 (s3://, in kops's layout) or in-memory for tests (memfs://).
 package vfs

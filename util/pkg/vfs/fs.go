@@ -34,33 +34,28 @@ import (
 	"time"
 )
 
-// tempInfix marks in-flight atomic writes. ReadDir hides such files so a temp
-// file left by a crash (power loss between create and rename) never shows up
-// as state; the next write to the directory removes it once it is stale.
+// tempInfix marks in-flight atomic writes; ReadDir hides them, so a crash's leftover never shows as
+// state, and a later write removes it once stale.
 const tempInfix = ".vfs-tmp-"
 
-// LockSuffix ends the names of lock files (see Path.Lock); ReadDir hides them like temp files,
-// but they are never swept: removing a held lock file would let a second holder in.
+// LockSuffix ends lock file names; they are hidden but never swept: removing a held lock would let a
+// second holder in.
 const LockSuffix = ".vfs-lock"
 
 const separatorIsBackslash = os.PathSeparator == '\\'
 
-// fsPath is a Path on the local filesystem: rel ("/"-separated, clean, "" for the root itself)
-// below root (absolute and clean), the folder every operation is confined to (see root.go).
+// fsPath is rel ("/"-separated, clean) below root, the folder every operation is confined to (root.go).
 type fsPath struct {
 	root string
 	rel  string
 }
 
-// localPath is the Path of a local directory named by the user: the root of its own tree.
 func localPath(dir string) fsPath { return fsPath{root: filepath.Clean(dir)} }
 
-// LocalRoot is the local folder dir (an absolute path) as the root of its own tree: every path
-// joined to it stays inside it (see root.go). For folders kops makes itself, such as an edit's
-// temp folder; paths the user names go through ParsePath.
+// LocalRoot is dir as the root of its own tree, for folders kops makes itself; user paths go
+// through ParsePath.
 func LocalRoot(dir string) Path { return localPath(dir) }
 
-// Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
 func (p fsPath) Join(elems ...string) Path {
 	if len(elems) == 0 {
 		return p
@@ -72,8 +67,7 @@ func (p fsPath) Join(elems ...string) Path {
 	return fsPath{root: p.root, rel: path.Join(p.rel, rel)}
 }
 
-// Dir is the parent folder. Above the root it is the root's parent, as a root of its own: going
-// up is explicit, never the result of a name.
+// Dir above the root is the root's parent as a new root: going up is explicit, never by a name.
 func (p fsPath) Dir() Path {
 	if p.rel == "" {
 		return localPath(filepath.Dir(p.root))
@@ -92,11 +86,9 @@ func (p fsPath) Base() string {
 
 func (p fsPath) path() string { return filepath.Join(p.root, filepath.FromSlash(p.rel)) }
 
-// String is a file:// URL, the form kops writes into configBase.
 func (p fsPath) String() string { return "file://" + filepath.ToSlash(p.path()) }
 
-// ReadFile reads a regular file of at most MaxFileSize bytes, following symlinks only inside the
-// root. The root itself, a file the user named, is read as ReadLocalFile reads it.
+// ReadFile reads a regular file of at most MaxFileSize, following symlinks only inside the root.
 func (p fsPath) ReadFile() ([]byte, error) {
 	if p.rel == "" {
 		return readLocal(p.root, p.String(), false)
@@ -114,8 +106,8 @@ func (p fsPath) ReadFile() ([]byte, error) {
 	return readRegular(f, p.String(), false)
 }
 
-// WriteFile replaces the file atomically (see writeAtomic), creating its folders; no folder on the
-// way may be a symlink. A symlink at the file's own place is replaced, never written through.
+// WriteFile replaces the file atomically; no folder on the way may be a symlink, and a symlink at the
+// file's place is replaced, not written through.
 func (p fsPath) WriteFile(data []byte) error {
 	if p.rel == "" {
 		return fmt.Errorf("writing %s: a root folder is not a file", p)
@@ -137,7 +129,6 @@ func (p fsPath) WriteFile(data []byte) error {
 	return nil
 }
 
-// CheckWritable walks p's folders as WriteFile would, making none.
 func (p fsPath) CheckWritable() error {
 	if p.rel == "" {
 		return fmt.Errorf("writing %s: a root folder is not a file", p)
@@ -161,12 +152,10 @@ func (p fsPath) CheckWritable() error {
 	return d.Close()
 }
 
-// Remove deletes a file (a symlink itself, not its target) or an empty folder.
 func (p fsPath) Remove() error {
 	return p.inFolder("remove", func(d *os.Root, name string) error { return d.Remove(name) })
 }
 
-// RemoveAll deletes the path and everything below it, following no symlink; missing is not an error.
 func (p fsPath) RemoveAll() error {
 	err := p.inFolder("removeall", func(d *os.Root, name string) error { return d.RemoveAll(name) })
 	if errors.Is(err, fs.ErrNotExist) {
@@ -175,7 +164,6 @@ func (p fsPath) RemoveAll() error {
 	return err
 }
 
-// inFolder runs op on the last part of p in its folder, opened as writes open it.
 func (p fsPath) inFolder(what string, op func(d *os.Root, name string) error) error {
 	if p.rel == "" {
 		return &fs.PathError{Op: what, Path: p.String(), Err: errors.New("a root folder is not removed through its own path")}
@@ -197,7 +185,6 @@ func (p fsPath) inFolder(what string, op func(d *os.Root, name string) error) er
 	return nil
 }
 
-// RemoveDir removes a folder that holds nothing but leftover temp files, removing those too.
 func (p fsPath) RemoveDir() error {
 	return p.inFolder("removedir", func(parent *os.Root, name string) error {
 		l := &local{p: p, root: parent}
@@ -224,7 +211,6 @@ func (p fsPath) RemoveDir() error {
 	})
 }
 
-// entries lists a folder opened as a root, sorted by name.
 func entries(d *os.Root) ([]fs.DirEntry, error) {
 	f, err := d.Open(".")
 	if err != nil {
@@ -236,7 +222,6 @@ func entries(d *os.Root) ([]fs.DirEntry, error) {
 	return list, err
 }
 
-// ReadDir lists the folder (following symlinks inside the root), hiding temp and lock files.
 func (p fsPath) ReadDir() ([]Path, error) {
 	l, err := p.open(false)
 	if err != nil {
@@ -264,7 +249,6 @@ func (p fsPath) ReadDir() ([]Path, error) {
 	return children, nil
 }
 
-// Exists says whether the path exists, following symlinks inside the root.
 func (p fsPath) Exists() (bool, error) {
 	_, err := p.stat(false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -273,7 +257,6 @@ func (p fsPath) Exists() (bool, error) {
 	return err == nil, err
 }
 
-// IsDir says whether the path is a folder, not following a final symlink.
 func (p fsPath) IsDir() (bool, error) {
 	info, err := p.stat(true)
 	if err != nil {
@@ -313,14 +296,10 @@ func isLockName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, LockSuffix)
 }
 
-// Hidden says whether ReadDir leaves name out: a lock file, or the temp file of a write.
 func Hidden(name string) bool { return isTempName(name) || isLockName(name) }
 
-// writeAtomic replaces name in the folder d so that readers (and a crash at any point) see either
-// the old file or the complete new one: the data goes to a temp file in the same folder, is
-// fsynced, and is then renamed over name. Until the rename, any failure removes the temp file and
-// leaves name untouched. The result has mode 0644. Temp files that a killed writer left in the
-// folder are swept first.
+// writeAtomic writes a fsynced temp file in d and renames it over name, so readers and crashes see the
+// old file or the complete new one. Stale temps of killed writers are swept first.
 func writeAtomic(d *os.Root, name string, r io.Reader) error {
 	sweepStaleTemps(d, time.Now())
 	tmp, tmpName, err := createTemp(d, name)
@@ -332,11 +311,10 @@ func writeAtomic(d *os.Root, name string, r io.Reader) error {
 		_ = d.Remove(tmpName)
 		return err
 	}
-	// The new content is in place; syncing the folder makes the rename itself durable.
+	// Syncing the folder makes the rename durable.
 	return syncFolder(d)
 }
 
-// createTemp creates a new temp file for name in d, never one that exists.
 func createTemp(d *os.Root, name string) (*os.File, string, error) {
 	for range 10 {
 		var b [6]byte
@@ -351,8 +329,7 @@ func createTemp(d *os.Root, name string) (*os.File, string, error) {
 	return nil, "", fmt.Errorf("no free temp file name for %s", name)
 }
 
-// sweepStaleTemps removes temp files older than staleTempAge. It is best effort: a temp file
-// that cannot be removed is hidden by ReadDir anyway and does not fail the write.
+// sweepStaleTemps is best effort: a temp left behind is hidden by ReadDir anyway.
 func sweepStaleTemps(d *os.Root, now time.Time) {
 	list, err := entries(d)
 	if err != nil {
@@ -372,8 +349,7 @@ func fillAndRename(d *os.Root, tmp *os.File, tmpName, name string, r io.Reader) 
 	if _, err := io.Copy(tmp, r); err != nil {
 		return err
 	}
-	// Chmod rather than relying on the umask: state files must be readable
-	// regardless of who ran the previous write.
+	// Not the umask: state files must be readable whoever ran the previous write.
 	if err := tmp.Chmod(0o644); err != nil {
 		return err
 	}

@@ -24,14 +24,10 @@ import (
 	"strings"
 )
 
-// ErrOutsideBase is returned, wrapped, by every operation on a path that Join refused because it
-// would not lie strictly below the path it was joined to.
 var ErrOutsideBase = errors.New("it would leave its root folder")
 
-// joinRel turns Join's elements into a clean relative path, "/"-separated, that lies strictly
-// below the base: never the base itself, never above it, never absolute. Checking the result
-// rather than the elements makes "a/../../x" as impossible as "../x". The error names the base
-// through base(), called only on a refusal: Join is on every path's way.
+// joinRel returns a clean relative path strictly below the base. The result is checked, not the
+// elements, so "a/../../x" is as impossible as "../x"; base() is only called on refusal.
 func joinRel(base func() string, elems []string) (string, error) {
 	joined := strings.Join(elems, "/")
 	rel := path.Clean(joined)
@@ -48,8 +44,7 @@ func joinRel(base func() string, elems []string) (string, error) {
 	return rel, nil
 }
 
-// badPath is what Join returns for a refused join: every operation fails with the reason, so a
-// caller that forgot to check a name still cannot touch anything outside the base.
+// badPath fails every operation, so a caller that forgot to check a name still cannot escape.
 type badPath struct {
 	name string
 	err  error
@@ -75,9 +70,7 @@ func refused(base string, elems []string, err error) badPath {
 	return badPath{name: base + "/" + strings.Join(elems, "/"), err: err}
 }
 
-// JoinBelow is Join's rule for the Path kinds of other packages (s3store): the clean,
-// "/"-separated path that elems name strictly below base, or, when they name no such path, the
-// Path on which every operation fails with ErrOutsideBase, which Join returns then.
+// JoinBelow is Join's rule for other packages' Path kinds (s3store).
 func JoinBelow(base Path, elems []string) (rel string, refusedPath Path) {
 	rel, err := joinRel(base.String, elems)
 	if err != nil {

@@ -22,27 +22,20 @@ import (
 	"time"
 )
 
-// MaxFileSize bounds every read from a state store: state documents are a few KiB, so anything
-// this large is a mistake (or a file pointing at /dev/zero) and must not be read into memory.
+// MaxFileSize bounds every state store read: state documents are small, so a larger file is a
+// mistake (or /dev/zero) and must not be read into memory.
 const MaxFileSize = 16 << 20
 
-// staleTempAge is how old a leftover temp file of an atomic write must be before the next write
-// to its directory removes it. A live writer touches its temp file until the rename, which takes
-// milliseconds; ten minutes leaves no doubt that its writer is gone.
+// staleTempAge: a live writer renames its temp file almost at once, so a temp this old is abandoned.
 const staleTempAge = 10 * time.Minute
 
 var (
-	// ErrNotRegular is returned, wrapped, when a read finds a directory, device, FIFO, socket or
-	// anything else that is not a regular file (following symlinks).
 	ErrNotRegular = errors.New("not a regular file")
-	// ErrTooLarge is returned, wrapped, when a file is larger than MaxFileSize.
-	ErrTooLarge = errors.New("file too large")
+	ErrTooLarge   = errors.New("file too large")
 )
 
 func tooLarge(name string, size int64) error {
 	return fmt.Errorf("%s: %w: %d bytes, more than the limit of %d MiB", name, ErrTooLarge, size, MaxFileSize>>20)
 }
 
-// TooLarge is the error of a read of name that found size bytes, more than MaxFileSize; it wraps
-// ErrTooLarge.
 func TooLarge(name string, size int64) error { return tooLarge(name, size) }

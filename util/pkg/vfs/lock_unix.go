@@ -24,8 +24,7 @@ import (
 	"syscall"
 )
 
-// Lock takes an exclusive advisory lock (flock(2)) on the file at p, creating it (and its
-// folders, as writes do) if needed, and waits for it. The kernel releases the lock when its
+// Lock takes an exclusive flock(2) on p, creating it, and waits. The kernel releases it when its
 // holder exits, so a killed command never leaves a store locked.
 func (p fsPath) Lock() (func(), error) {
 	if p.rel == "" {

@@ -27,11 +27,9 @@ import (
 	"syscall"
 )
 
-// MemFS is an in-memory state store for tests, addressed as memfs://name/...
-// Each name is an independent tree. It mirrors local-filesystem semantics
-// (directories are created by writes and persist until removed) and counts
-// mutations so tests can assert that a repeated, no-op run changes nothing.
-// The zero value is ready to use and it is safe for concurrent use.
+// MemFS is an in-memory state store for tests (memfs://name/...), with local-filesystem semantics and
+// mutation counts so tests can assert a no-op run changes nothing. The zero value is ready and safe
+// for concurrent use.
 type MemFS struct {
 	mu      sync.Mutex
 	roots   map[string]*memNode
@@ -47,28 +45,22 @@ type memNode struct {
 
 func (n *memNode) isDir() bool { return n.children != nil }
 
-// Stats returns the number of successful WriteFile calls and the number of
-// Remove/RemoveAll calls that deleted something.
 func (m *MemFS) Stats() (writes, removes int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.writes, m.removes
 }
 
-// path returns the Path for rel inside store name; ".." cannot climb above
-// the store root.
 func (m *MemFS) path(name, rel string) memPath {
 	return memPath{fs: m, name: name, rel: path.Clean("/" + rel)}
 }
 
-// memPath is a Path in a MemFS; rel is clean and starts with "/".
 type memPath struct {
 	fs   *MemFS
 	name string
 	rel  string
 }
 
-// Join appends elems; a result that would not lie strictly below p is refused (see joinRel).
 func (p memPath) Join(elems ...string) Path {
 	if len(elems) == 0 {
 		return p
@@ -80,10 +72,8 @@ func (p memPath) Join(elems ...string) Path {
 	return p.fs.path(p.name, path.Join(p.rel, rel))
 }
 
-// Dir is the parent directory; the root of a store is its own parent.
 func (p memPath) Dir() Path { return p.fs.path(p.name, path.Dir(p.rel)) }
 
-// Lock takes an exclusive lock named after p, waiting for it; nothing is written.
 func (p memPath) Lock() (func(), error) {
 	p.fs.mu.Lock()
 	if p.fs.locks == nil {
@@ -117,8 +107,7 @@ func (p memPath) err(op string, err error) error {
 	return &fs.PathError{Op: op, Path: p.String(), Err: err}
 }
 
-// lookup walks to the node at p, failing with ENOTDIR when an ancestor is a
-// file, as the local filesystem does. Callers hold p.fs.mu.
+// lookup fails with ENOTDIR when an ancestor is a file, as the local filesystem does. Callers hold p.fs.mu.
 func (p memPath) lookup() (*memNode, error) {
 	n := p.fs.roots[p.name]
 	if p.rel != "/" {
@@ -169,7 +158,7 @@ func (p memPath) WriteFile(data []byte) error {
 		p.fs.roots = map[string]*memNode{}
 	}
 	dir := mkdir(p.fs.roots, p.name)
-	parts := strings.Split(p.rel[1:], "/") // rel is not "/": that is a directory
+	parts := strings.Split(p.rel[1:], "/")
 	for _, part := range parts[:len(parts)-1] {
 		dir = mkdir(dir.children, part)
 	}
@@ -178,7 +167,6 @@ func (p memPath) WriteFile(data []byte) error {
 	return nil
 }
 
-// CheckWritable fails where WriteFile would: a file on the way, or a folder at the file's place.
 func (p memPath) CheckWritable() error {
 	p.fs.mu.Lock()
 	defer p.fs.mu.Unlock()
@@ -213,7 +201,6 @@ func (p memPath) Remove() error {
 	return nil
 }
 
-// RemoveDir removes an empty directory (a MemFS never holds temp files).
 func (p memPath) RemoveDir() error {
 	p.fs.mu.Lock()
 	defer p.fs.mu.Unlock()
@@ -245,7 +232,6 @@ func (p memPath) RemoveAll() error {
 	return nil
 }
 
-// unlink detaches the node at p, which must exist. Callers hold p.fs.mu.
 func (p memPath) unlink() {
 	if p.rel == "/" {
 		delete(p.fs.roots, p.name)

@@ -24,11 +24,8 @@ import (
 	"syscall"
 )
 
-// ReadLocalFile reads a file the user named on the command line or in the environment (a
-// kubeconfig, `kops create -f FILE`, `--add FILE`): following symlinks, it must be a regular file
-// of at most MaxFileSize bytes, or, with allowPipe, a pipe (`-f <(...)`), read up to the same
-// bound. The open never blocks: a FIFO without a writer reads as empty instead of hanging, and a
-// device (/dev/zero) is refused before a byte is read.
+// ReadLocalFile reads a file the user named: a regular file of at most MaxFileSize or, with allowPipe,
+// a pipe up to that bound. The open never blocks, and a device (/dev/zero) is refused unread.
 func ReadLocalFile(name string, allowPipe bool) ([]byte, error) {
 	return readLocal(name, name, allowPipe)
 }
@@ -42,9 +39,7 @@ func readLocal(name, display string, allowPipe bool) ([]byte, error) {
 	return readRegular(f, display, allowPipe)
 }
 
-// readRegular reads an open file of at most MaxFileSize bytes, checked on the descriptor, so what
-// is checked is what is read. Anything but a regular file (or a pipe, with allowPipe) fails with
-// ErrNotRegular, naming what it is.
+// readRegular checks the open descriptor, so what is checked is what is read.
 func readRegular(f *os.File, name string, allowPipe bool) ([]byte, error) {
 	info, err := f.Stat()
 	if err != nil {
@@ -64,7 +59,7 @@ func readRegular(f *os.File, name string, allowPipe bool) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if len(data) > MaxFileSize {
-		return nil, tooLarge(name, int64(len(data))) // it grew while being read, or a pipe
+		return nil, tooLarge(name, int64(len(data)))
 	}
 	return data, nil
 }

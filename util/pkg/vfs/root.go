@@ -25,35 +25,26 @@ import (
 	"strings"
 )
 
-// The local file layer: every operation of a local Path goes through an os.Root opened on the
-// path's root (the directory the user named: --state, --out, a channel's folder, an edit's temp
-// folder), so nothing outside the root is reached by ".." or by a symlink, whatever the tree holds
-// and even if it changes during the operation. Reads follow symlinks that stay inside the root.
-// Writes and deletes follow none: each folder on the way must be a real folder, so a link placed
-// inside the root (a cluster's igconfig/ pointing at another cluster's) cannot redirect them either.
+// Every local operation goes through an os.Root opened on the path's root, so ".." and symlinks cannot
+// leave it even if the tree changes meanwhile. Reads follow links inside the root; writes and deletes
+// follow none, so a link inside the root (one cluster's igconfig/ to another's) cannot redirect them.
 
-// ErrSymlink is returned, wrapped, when a write or delete would pass through a symlinked folder.
 var ErrSymlink = errors.New("a symlink: kops does not write or delete through links")
 
-// ErrNotFolder is returned, wrapped, when a write or delete would pass through something that is
-// neither a folder nor a symlink (a file where the layout has a folder).
 var ErrNotFolder = errors.New("not a folder")
 
-// escapesRoot says whether err is os.Root's refusal of a name or link that leads outside it. Its
-// error value is not exported, so the text is matched; a test pins it.
+// os.Root's escape error is unexported, so its text is matched; a test pins it.
 func escapesRoot(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
 }
 
-// local is what an fsPath operation works with: the opened root and the path's parts in it.
 type local struct {
 	p    fsPath
 	root *os.Root
 }
 
-// open opens the path's root; create makes it first (with its parents) when it is missing: a new
-// state store or --out folder is made by its first write.
+// open creates a missing root when create is set: a new store or --out folder is made by its first write.
 func (p fsPath) open(create bool) (*local, error) {
 	if create {
 		if err := os.MkdirAll(p.root, 0o755); err != nil {
@@ -69,8 +60,6 @@ func (p fsPath) open(create bool) (*local, error) {
 
 func (l *local) Close() { _ = l.root.Close() }
 
-// fail turns an error of an operation on rel into one naming the whole path; a refused escape is
-// ErrOutsideBase.
 func (l *local) fail(op, rel string, err error) error {
 	full := fsPath{root: l.p.root, rel: rel}.String()
 	if escapesRoot(err) {
@@ -83,11 +72,8 @@ func (l *local) fail(op, rel string, err error) error {
 	return &fs.PathError{Op: op, Path: full, Err: err}
 }
 
-// folder opens the folder dir (relative to the root, "" for the root itself) for a write or a
-// delete, following no symlink: each part of dir must be a real folder, and is created (0755)
-// when create is set. Each part is opened as a Root of its own after its Lstat, and the two must
-// be the same folder, so a folder swapped for a link between the check and the open is noticed;
-// even then os.Root keeps the open inside the root. The caller closes the result.
+// folder opens dir for a write or delete following no symlink: each part is Lstat'ed, then opened as
+// a Root and compared, so a folder swapped for a link meanwhile is noticed. The caller closes it.
 func (l *local) folder(dir string, create bool) (*os.Root, error) {
 	cur, err := l.root.OpenRoot(".")
 	if err != nil {
@@ -109,7 +95,6 @@ func (l *local) folder(dir string, create bool) (*os.Root, error) {
 	return cur, nil
 }
 
-// step opens the folder part of cur (whose path below the root is rel).
 func (l *local) step(cur *os.Root, part, rel string, create bool) (*os.Root, error) {
 	info, err := cur.Lstat(part)
 	if errors.Is(err, fs.ErrNotExist) && create {
@@ -139,7 +124,6 @@ func (l *local) step(cur *os.Root, part, rel string, create bool) (*os.Root, err
 	return next, nil
 }
 
-// split is a relative path's folder and last part ("" and rel for a name at the root).
 func split(rel string) (dir, name string) {
 	i := strings.LastIndexByte(rel, '/')
 	if i < 0 {

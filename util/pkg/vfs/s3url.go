@@ -22,24 +22,19 @@ import (
 	"strings"
 )
 
-// S3 opens the paths of s3:// URLs. Its implementation, util/pkg/vfs/s3store (on the AWS SDK for
-// Go v2 and its default credential chain), lives in a package of its own: only the
-// commands that read s3:// stores link it, and give it to their Context at the cmd edge (WithS3).
-// The URL's form is checked here, so a command without S3 refuses a malformed URL with the same
-// words.
+// S3 opens s3:// paths. Its implementation, s3store, is a separate package so only the commands that
+// need it link the SDK; the URL form is checked here so every command refuses it alike.
 type S3 interface {
-	// Path is key (clean, "/"-separated, "" for the bucket itself) in bucket, whose name is valid.
+	// Path is key (clean, "/"-separated, "" for the bucket) in a valid bucket.
 	Path(bucket, key string) Path
 }
 
-// S3Path is implemented by the paths an S3 makes: ContextOf resolves s3:// URLs next to such a
-// path with the S3 that made it (and its clients).
+// S3Path lets ContextOf resolve s3:// URLs next to a path with the S3 that made it.
 type S3Path interface {
 	Path
 	S3() S3
 }
 
-// parseS3 turns "bucket/prefix" (what follows s3://) into a path of store.
 func parseS3(s, rest string, store S3) (Path, error) {
 	bucket, prefix, _ := strings.Cut(rest, "/")
 	if err := checkBucketName(bucket); err != nil {
@@ -63,9 +58,7 @@ func parseS3(s, rest string, store S3) (Path, error) {
 	return store.Path(bucket, prefix), nil
 }
 
-// checkBucketName applies S3's rules for bucket names (3 to 63 lowercase letters, digits, dots and
-// hyphens, starting and ending with a letter or digit), so a typo fails here with the rule, not
-// later with an opaque answer from the server.
+// checkBucketName applies S3's bucket name rules, so a typo fails here rather than at the server.
 func checkBucketName(b string) error {
 	if b == "" {
 		return errors.New("no bucket: s3 URLs name one, e.g. s3://my-bucket/kops")

@@ -23,59 +23,42 @@ import (
 	"strings"
 )
 
-// Path is a location in a state store. Implementations report missing files
-// and directories with errors that satisfy errors.Is(err, fs.ErrNotExist).
+// Path is a location in a state store; missing files satisfy errors.Is(err, fs.ErrNotExist).
 type Path interface {
-	// Join returns the path with elems appended; elems may contain "/". The result must lie
-	// strictly below the receiver: a join that is absolute, names the receiver itself or climbs
-	// above it (after cleaning "a/../../x" too) returns a path on which every operation fails
-	// with ErrOutsideBase, so a name that was never validated still cannot reach outside.
+	// Join's result must lie strictly below the receiver, else every operation on it fails with
+	// ErrOutsideBase, so an unvalidated name still cannot reach outside.
 	Join(elems ...string) Path
-	// Dir returns the parent directory, the one explicit way up.
 	Dir() Path
-	// Base returns the last element of the path.
 	Base() string
-	// String returns a form that ParsePath accepts and maps back to this path.
+	// String returns a form that ParsePath maps back to this path.
 	String() string
-	// ReadFile reads a regular file (following symlinks) of at most MaxFileSize bytes; anything
-	// else fails with ErrNotRegular or ErrTooLarge, and a FIFO does not block.
+	// ReadFile reads a regular file of at most MaxFileSize; otherwise ErrNotRegular or ErrTooLarge, and a
+	// FIFO does not block.
 	ReadFile() ([]byte, error)
-	// WriteFile replaces the file's content, creating parent directories. A
-	// failed write leaves any previous content in place.
+	// WriteFile creates parent directories; a failed write leaves the previous content.
 	WriteFile(data []byte) error
-	// CheckWritable says why WriteFile (or Remove) would be refused by what lies on the way (a
-	// folder that is a symlink, or a file), without writing anything; folders not made yet are
-	// fine. Planners call it so that a refusal comes before the first write of a run.
+	// CheckWritable says why WriteFile or Remove would be refused, writing nothing, so planners refuse
+	// before a run's first write.
 	CheckWritable() error
-	// Remove deletes a file or an empty directory.
 	Remove() error
-	// RemoveDir deletes a directory that holds nothing but temp files left by killed writes.
+	// RemoveDir deletes a directory holding nothing but temp files of killed writes.
 	RemoveDir() error
-	// RemoveAll deletes the path and everything below it; a missing path is
-	// not an error.
+	// RemoveAll: a missing path is not an error.
 	RemoveAll() error
-	// ReadDir returns the immediate children (files and directories), sorted
-	// by name.
+	// ReadDir returns the immediate children, sorted by name.
 	ReadDir() ([]Path, error)
 	Exists() (bool, error)
-	// IsDir says whether the path is a directory, not following a final symlink, so a walk that
-	// deletes files never follows one out of the store. A missing path is ErrNotExist.
+	// IsDir does not follow a final symlink, so a deleting walk never leaves the store.
 	IsDir() (bool, error)
-	// Lock takes an exclusive lock named by this path (a lock file on disk), waiting for it, and
-	// returns the function that releases it. A process that dies releases its locks. A name that
-	// starts with "." and ends with LockSuffix keeps the lock file out of ReadDir.
+	// Lock takes an exclusive lock, waiting, and returns its release; a dying process releases it. A
+	// name starting with "." and ending with LockSuffix is hidden from ReadDir.
 	Lock() (unlock func(), err error)
 }
 
-// ParsePath turns a --state value into a Path. Accepted forms are
-// file:///abs/path, a plain absolute or relative directory (made absolute),
-// and memfs://name/... which resolves inside mem; s3://bucket/prefix resolves only through a
-// Context made WithS3, which carries the settings the cmd edge read. mem may be nil when no
-// in-memory store is wanted; memfs:// is then rejected. Production code parses through a Context
-// (its clientset's) rather than passing a MemFS along.
+// ParsePath accepts file:///abs, a plain directory (made absolute) and memfs://name/... inside mem
+// (nil refuses it); s3:// needs a Context made WithS3. Production code parses through a Context.
 func ParsePath(s string, mem *MemFS) (Path, error) { return parsePath(s, mem, nil) }
 
-// parsePath is ParsePath with s3:// URLs resolved through store (nil refuses them).
 func parsePath(s string, mem *MemFS, store S3) (Path, error) {
 	if s == "" {
 		return nil, errors.New("no state store given: set --state or KOPS_STATE_STORE")
@@ -93,7 +76,7 @@ func parsePath(s string, mem *MemFS, store S3) (Path, error) {
 		if !strings.HasPrefix(rest, "/") {
 			return nil, fmt.Errorf("state store %q: file URLs need an absolute path, e.g. file:///srv/kops-state", s)
 		}
-		// A file URL is a path: a query or fragment would silently become part of a folder name.
+		// A query or fragment would silently become part of a folder name.
 		if strings.ContainsAny(rest, "?#") {
 			return nil, fmt.Errorf("state store %q: a file URL takes no query (?) or fragment (#); name a local folder, e.g. file:///srv/kops-state", s)
 		}
@@ -114,9 +97,6 @@ func parsePath(s string, mem *MemFS, store S3) (Path, error) {
 	}
 }
 
-// isScheme reports whether s is a URL scheme (RFC 3986: ALPHA *( ALPHA /
-// DIGIT / "+" / "-" / "." )). Anything else before "://" is part of a
-// plain path.
 func isScheme(s string) bool {
 	for i, c := range s {
 		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'

@@ -23,10 +23,8 @@ import (
 	"strings"
 )
 
-// Within says whether p is base or lies below it once every symlink on the way to either is
-// resolved (a folder not made yet resolves through its nearest existing parent), so a path that
-// reaches base through a link, or that base reaches through one, is within it too. Paths of
-// different kinds (memfs:// and local) never are.
+// Within says whether p is base or below it once symlinks are resolved (unmade folders through their
+// nearest parent); memfs and local paths never are.
 func Within(p, base Path) (bool, error) {
 	lp, ok1 := p.(fsPath)
 	lb, ok2 := base.(fsPath)
@@ -49,8 +47,6 @@ func Within(p, base Path) (bool, error) {
 	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))), nil
 }
 
-// resolve is name with every symlink resolved, through its nearest existing parent when it does
-// not exist yet.
 func resolve(name string) (string, error) {
 	missing := ""
 	for {

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package yamlshape holds what the strict YAML decoders share (pkg/kopscodecs for kops documents,
-// channels/pkg/api for channels): the JSON fields a Go type accepts and the line a field path is
-// written on.
+// Package yamlshape holds what the strict YAML decoders share: a type's JSON fields and the line a
+// field path is written on.
 package yamlshape

@@ -22,14 +22,11 @@ import (
 	"sync"
 )
 
-// fieldsOf holds JSONFields' answer for each type asked about, filled on first use: the decoders
-// ask for the same few types on every document, and walking their fields again each time was a
-// sixth of decoding a small cluster.
+// fieldsOf caches JSONFields per type: decoders ask for the same few types on every document.
 var fieldsOf sync.Map // reflect.Type -> map[string]reflect.Type
 
-// JSONFields maps each JSON field name of a struct type to its Go type, flattening inline and
-// embedded structs as encoding/json does. The map is shared between callers: read it, never change
-// it.
+// JSONFields maps a struct's JSON field names to their Go types, flattening as encoding/json does.
+// The map is shared: never change it.
 func JSONFields(t reflect.Type) map[string]reflect.Type {
 	if fields, ok := fieldsOf.Load(t); ok {
 		return fields.(map[string]reflect.Type)
@@ -61,10 +58,9 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// Lines maps field paths (spec.addons[2].name) to the line they are written on.
 type Lines map[string]int
 
-// Of is the line of a path, or of its closest ancestor written in the document, or fallback.
+// Of is the line of path, or its closest written ancestor, or fallback.
 func (l Lines) Of(path string, fallback int) int {
 	for path != "" {
 		if n, ok := l[path]; ok {

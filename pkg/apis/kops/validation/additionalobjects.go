@@ -27,11 +27,8 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
-// ValidateAdditionalObjects checks the objects stored with a cluster (create --add, create -f)
-// for what the API server would refuse only when they are applied: malformed names and
-// namespaces, and the same object twice. The result is indexed like objs, paths relative to each
-// object's document. Component configuration (KubeSchedulerConfiguration, ...) is never applied
-// and has no name, so only its duplicates are checked.
+// ValidateAdditionalObjects checks stored objects for what the API server would refuse only at apply
+// time (bad names, duplicates); results are indexed like objs.
 func ValidateAdditionalObjects(objs []*unstructured.Unstructured) []field.ErrorList {
 	out := make([]field.ErrorList, len(objs))
 	seen := map[string]bool{}
@@ -58,9 +55,8 @@ func ValidateAdditionalObjects(objs []*unstructured.Unstructured) []field.ErrorL
 	return out
 }
 
-// nameProblems applies the API server's name rule for a kind: namespaces are DNS-1123 labels,
-// services DNS-1035 labels (starting with a letter), RBAC objects only path segments (system:coredns is a valid ClusterRole), and everything
-// else, custom resources included, a DNS subdomain.
+// nameProblems applies the API server's name rule for a kind (RBAC names are path segments, so
+// system:coredns is valid).
 func nameProblems(group, kind, name string) []string {
 	switch {
 	case group == "" && kind == "Namespace":

@@ -28,18 +28,15 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// SupportedCloudProviders are the spec.cloudProvider values kops accepts.
 var SupportedCloudProviders = []string{"aws", "gce", "azure", "digitalocean", "hetzner", "openstack", "scaleway"}
 
-// semverRE is a semantic version (https://semver.org) with an optional leading v.
 var semverRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
 		`(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?` +
 		`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
 })
 
-// ValidateCluster returns every problem with c, which should have been completed by
-// kops.CompleteCluster first. c must not be nil.
+// ValidateCluster returns every problem with c, which should be completed by kops.CompleteCluster.
 func ValidateCluster(c *kops.Cluster) field.ErrorList {
 	var errs field.ErrorList
 	spec, specPath := &c.Spec, field.NewPath("spec")
@@ -81,7 +78,7 @@ func ValidateCluster(c *kops.Cluster) field.ErrorList {
 }
 
 // validateClusterName requires a fully qualified DNS name: kops derives DNS records and the state
-// store path from it, and a name ending in .k8s.local selects gossip instead of a DNS zone.
+// store path from it.
 func validateClusterName(name string, path *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(path, "e.g. mycluster.example.com, or mycluster.k8s.local for a cluster without DNS")}
@@ -97,8 +94,7 @@ func validateClusterName(name string, path *field.Path) field.ErrorList {
 	return errs
 }
 
-// validateAssets checks the registry redirections. They are exclusive in kops: a registry copy and
-// a pull-through proxy would each rewrite the same image names.
+// validateAssets: a registry copy and a pull-through proxy are exclusive in kops.
 func validateAssets(a *kops.AssetsSpec, path *field.Path) field.ErrorList {
 	if a == nil {
 		return nil

@@ -22,20 +22,15 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	// The Corefile is checked as kops renders it (package coredns, which the built-in addon and
-	// the CoreDNS object both use), so that what is checked is what CoreDNS runs.
+	// The Corefile is checked as kops renders it, so what is checked is what CoreDNS runs.
 	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/addons/coredns/corefile"
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// validateCorefile checks the Corefile the cluster would run against the reach table of
-// pkg/addons/coredns/corefile (docs/addon-operators.md#what-a-corefile-may-reach): no plugin, option or word that
-// lets it read the pod's files or environment, or hand its token or the node's cloud identity to
-// an endpoint. A refusal is reported on the field that wrote the line: externalCoreFile, or the
-// domain, upstream or stub domain kops rendered into its own Corefile. renderedFieldsValid says
-// whether those fields passed their own checks; when they did not, the rendered Corefile is not
-// checked, since it would only refuse the same values again.
+// validateCorefile refuses Corefile lines that could read the pod's files or environment or leak its
+// token or the node's cloud identity (docs/addon-operators.md#what-a-corefile-may-reach), reporting on
+// the field that wrote the line. The rendered Corefile is skipped when renderedFieldsValid is false.
 func validateCorefile(d *kops.KubeDNSConfig, path *field.Path, renderedFieldsValid bool) field.ErrorList {
 	external := d.ExternalCoreFile != ""
 	if !external && !renderedFieldsValid {
@@ -44,7 +39,6 @@ func validateCorefile(d *kops.KubeDNSConfig, path *field.Path, renderedFieldsVal
 	text, sources := coredns.CorefileSources(d)
 	problems, err := corefile.Check(text)
 
-	// The line is the Corefile's, not the line of the document that holds it.
 	prefix := "in the Corefile, "
 	if !external {
 		prefix = "in the Corefile kops renders, "
@@ -77,7 +71,6 @@ func validateCorefile(d *kops.KubeDNSConfig, path *field.Path, renderedFieldsVal
 	return errs
 }
 
-// lineOf is line n of text, trimmed, to show where a syntax error is; empty if there is none.
 func lineOf(text string, n int) string {
 	lines := strings.Split(text, "\n")
 	if n < 1 || n > len(lines) {

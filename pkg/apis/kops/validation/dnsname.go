@@ -23,11 +23,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// DNSNameProblems says what keeps name from being a DNS name: a lowercase RFC 1123 subdomain of
-// at most 253 characters whose every dot-separated label has at most 63 characters. apimachinery's
-// IsDNS1123Subdomain checks only the whole length, so a 64-character label passes it; but a
-// cluster name, a DNS domain or a stub domain is looked up in DNS, where such a label cannot exist.
-// Kubernetes object names keep IsDNS1123Subdomain: the API server accepts long labels there.
+// DNSNameProblems says what keeps name from being a DNS name. Unlike IsDNS1123Subdomain it also
+// bounds each label to 63 characters, since the name is looked up in DNS.
 func DNSNameProblems(name string) []string {
 	problems := validation.IsDNS1123Subdomain(name)
 	for i, label := range strings.Split(name, ".") {
@@ -39,7 +36,6 @@ func DNSNameProblems(name string) []string {
 	return problems
 }
 
-// shortLabel keeps a message about an overlong label readable.
 func shortLabel(label string) string {
 	const keep = 16
 	if len(label) <= keep {

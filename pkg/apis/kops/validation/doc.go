@@ -14,10 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package validation checks kops Cluster and InstanceGroup objects before anything acts on them.
-//
-// Every function returns all problems at once, each located by its field path
-// (spec.subnets[1].cidr), so a user fixes a spec in one pass rather than one error per run. Checks
-// are meant for objects completed by kops.CompleteCluster: fields that have defaults are checked
-// only when set.
+// Package validation checks kops Cluster and InstanceGroup objects, returning every problem at once
+// by field path. Objects are expected to be completed by kops.CompleteCluster first.
 package validation

@@ -23,10 +23,8 @@ import (
 	"k8s.io/kops/pkg/imageref"
 )
 
-// imageProblem explains what is wrong with an image reference such as
-// registry.k8s.io/coredns/coredns:v1.12.0 or name@sha256:<hex>, or returns "" when it is valid. The
-// reference is parsed by the project's one image parser (package imageref), the grammar container
-// runtimes use, so that validation accepts exactly what remapping and the nodes accept.
+// imageProblem returns why ref is not a valid image reference, or "". It uses package imageref, so
+// validation accepts exactly what remapping and the nodes accept.
 func imageProblem(ref string) string {
 	if _, err := imageref.Parse(ref); err != nil {
 		return problem(err)
@@ -34,10 +32,7 @@ func imageProblem(ref string) string {
 	return ""
 }
 
-// pinnedImageProblem is imageProblem, and also refuses what channels refuses in an addon's
-// manifest (channelsapi.ValidatePinnedImage, the same parser): an image that names no tag or
-// digest, or the mutable tag latest. An addon's image is the same in every mode, and the
-// operator's custom resource accepts only pinned images.
+// pinnedImageProblem also refuses what channels refuses: no tag or digest, or the tag latest.
 func pinnedImageProblem(ref string) string {
 	if _, err := imageref.ParsePinned(ref); err != nil {
 		return problem(err)
@@ -45,9 +40,8 @@ func pinnedImageProblem(ref string) string {
 	return ""
 }
 
-// registryProblem explains what is wrong with a registry location host[:port][/path], as used for
-// assets.containerRegistry and assets.containerProxy, or returns "" when it is fine. It is the
-// check the remapper makes (assets.NewRemapper), so a cluster that validates also remaps.
+// registryProblem checks a registry location as assets.NewRemapper does, so a cluster that validates
+// also remaps.
 func registryProblem(location string) string {
 	if _, err := imageref.ParseLocation(location); err != nil {
 		// field.Invalid prints the value already.
@@ -56,7 +50,6 @@ func registryProblem(location string) string {
 	return ""
 }
 
-// problem drops the parser's `image reference "..."` prefix: field.Invalid prints the value already.
 func problem(err error) string {
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "image reference "); ok {

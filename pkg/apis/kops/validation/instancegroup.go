@@ -34,19 +34,16 @@ var (
 	supportedHTTPTokens = []string{"optional", "required"}
 )
 
-// The bounds AWS puts on instanceMetadata.httpPutResponseHopLimit.
 const (
 	minHopLimit = 1
 	maxHopLimit = 64
 )
 
-// ValidateInstanceGroup returns every problem with ig, paths relative to the group's own document.
-// With a nil cluster the checks that need it (cluster label value, subnet names) are skipped.
+// ValidateInstanceGroup returns every problem with ig; with a nil cluster, the checks needing it are skipped.
 func ValidateInstanceGroup(ig *kops.InstanceGroup, cluster *kops.Cluster) field.ErrorList {
 	return validateInstanceGroup(ig, cluster, nil)
 }
 
-// validateInstanceGroup validates ig with every path below root (nil for the group's document).
 func validateInstanceGroup(ig *kops.InstanceGroup, cluster *kops.Cluster, root *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	meta, spec := child(root, "metadata"), child(root, "spec")
@@ -100,8 +97,6 @@ func validateSizes(s *kops.InstanceGroupSpec, spec *field.Path) field.ErrorList 
 	return errs
 }
 
-// validateIGSubnets requires at least one subnet, each named in the cluster's spec.subnets: the
-// group's machines are placed there.
 func validateIGSubnets(subnets []string, cluster *kops.Cluster, path *field.Path) field.ErrorList {
 	if len(subnets) == 0 {
 		return field.ErrorList{field.Required(path, "at least one subnet from the cluster's spec.subnets")}
@@ -142,10 +137,8 @@ func validateInstanceMetadata(m *kops.InstanceMetadataSpec, path *field.Path) fi
 	return errs
 }
 
-// ValidateClusterAndInstanceGroups validates the cluster, each group against it, and what only the
-// set of groups can show: a control plane and nodes exist, and group names are unique. Group errors
-// are placed under instanceGroups[<name>] (instanceGroups[<index>] for an unnamed group) so that
-// errors of different groups can be told apart.
+// ValidateClusterAndInstanceGroups also checks a control plane and nodes exist and group names are
+// unique; group errors are placed under instanceGroups[<name>].
 func ValidateClusterAndInstanceGroups(c *kops.Cluster, igs []*kops.InstanceGroup) field.ErrorList {
 	errs := ValidateCluster(c)
 	igsPath := field.NewPath("instanceGroups")
@@ -177,7 +170,6 @@ func ValidateClusterAndInstanceGroups(c *kops.Cluster, igs []*kops.InstanceGroup
 	return errs
 }
 
-// child returns root.Child(name), or a new root path when root is nil.
 func child(root *field.Path, name string) *field.Path {
 	if root == nil {
 		return field.NewPath(name)
@@ -185,9 +177,7 @@ func child(root *field.Path, name string) *field.Path {
 	return root.Child(name)
 }
 
-// dnsSubdomainProblems returns DNSNameProblems's complaints about a group name, none for an empty
-// one: that is reported as required instead. A group's name is a DNS name like its cluster's: it
-// names the group's machines and cloud resources (<group>.<cluster>).
+// dnsSubdomainProblems: a group names its machines and cloud resources (<group>.<cluster>), so it is a DNS name.
 func dnsSubdomainProblems(name string) []string {
 	if name == "" {
 		return nil

@@ -32,8 +32,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// supportedDNSProviders are the providers this build deploys. KubeDNS is a valid kops value but is
-// rejected like a typo would be: accepting it would leave the cluster without DNS.
+// supportedDNSProviders excludes KubeDNS, a valid kops value: accepting it would leave the cluster
+// without DNS.
 var supportedDNSProviders = []string{kops.DNSProviderCoreDNS}
 
 var (
@@ -45,8 +45,7 @@ var (
 	}
 )
 
-// validateKubeDNS checks the DNS addon settings. Empty fields are accepted: CompleteCluster fills
-// them in, and where it could not (serverIP from a malformed range) the cause is reported elsewhere.
+// validateKubeDNS accepts empty fields: CompleteCluster fills them in.
 func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
 	d, path := spec.KubeDNS, specPath.Child("kubeDNS")
 	if d == nil {
@@ -61,7 +60,6 @@ func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		errs = append(errs, validateServerIP(d.ServerIP, spec.ServiceClusterIPRange,
 			path.Child("serverIP"), specPath.Child("serviceClusterIPRange"))...)
 	}
-	// The fields kops renders into its own Corefile.
 	before := len(errs)
 	if d.Domain != "" {
 		for _, msg := range DNSNameProblems(d.Domain) {
@@ -89,8 +87,6 @@ func validateKubeDNS(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 	return errs
 }
 
-// validateServerIP checks that the DNS service address can actually be allocated: a Service IP must
-// come from the service range.
 func validateServerIP(ip, serviceClusterIPRange string, path, rangePath *field.Path) field.ErrorList {
 	addr, err := netip.ParseAddr(ip)
 	if err != nil {
@@ -98,7 +94,7 @@ func validateServerIP(ip, serviceClusterIPRange string, path, rangePath *field.P
 	}
 	service, err := netip.ParsePrefix(serviceClusterIPRange)
 	if err != nil {
-		return nil // the range's own error says what to fix
+		return nil
 	}
 	switch {
 	case addr.Is4() != service.Addr().Is4():
@@ -107,8 +103,7 @@ func validateServerIP(ip, serviceClusterIPRange string, path, rangePath *field.P
 	case !service.Contains(addr):
 		return field.ErrorList{field.Invalid(path, ip,
 			fmt.Sprintf("must lie inside %s %q", rangePath, serviceClusterIPRange))}
-	// The API server never allocates a range's network address, nor an IPv4 range's broadcast
-	// address: a kube-dns Service asking for either is refused long after kops stored the spec.
+	// The API server never allocates a range's network address, nor an IPv4 broadcast address.
 	case addr == service.Masked().Addr():
 		return field.ErrorList{field.Invalid(path, ip,
 			fmt.Sprintf("is the network address of %s %q, which no Service can have", rangePath, serviceClusterIPRange))}
@@ -119,7 +114,6 @@ func validateServerIP(ip, serviceClusterIPRange string, path, rangePath *field.P
 	return nil
 }
 
-// lastAddr is the highest address of p.
 func lastAddr(p netip.Prefix) netip.Addr {
 	b := p.Masked().Addr().AsSlice()
 	for i := p.Bits(); i < len(b)*8; i++ {
@@ -129,8 +123,6 @@ func lastAddr(p netip.Prefix) netip.Addr {
 	return a
 }
 
-// validateStubDomains checks each forwarded domain and its servers (IP or IP:port). Keys are
-// visited in order so errors come out the same way every time.
 func validateStubDomains(stubs map[string][]string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	domains := make([]string, 0, len(stubs))
@@ -140,7 +132,6 @@ func validateStubDomains(stubs map[string][]string, path *field.Path) field.Erro
 	sort.Strings(domains)
 	for _, domain := range domains {
 		p := path.Key(domain)
-		// DNS names are case-insensitive and may be written fully qualified with a final dot.
 		for _, msg := range DNSNameProblems(strings.ToLower(strings.TrimSuffix(domain, "."))) {
 			errs = append(errs, field.Invalid(p, domain, msg))
 		}
@@ -161,8 +152,7 @@ func isIPOrIPPort(s string) bool {
 	return err == nil && ap.Port() != 0
 }
 
-// validateResources checks that the quantities are non-negative and the memory limit leaves room
-// for the request; otherwise the API server rejects the DNS Deployment long after validation.
+// validateResources: otherwise the API server rejects the DNS Deployment long after validation.
 func validateResources(d *kops.KubeDNSConfig, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, q := range []struct {
@@ -180,7 +170,6 @@ func validateResources(d *kops.KubeDNSConfig, path *field.Path) field.ErrorList 
 	return errs
 }
 
-// validateToleration applies the API server's rules for a toleration.
 func validateToleration(t corev1.Toleration, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if t.Key != "" {
@@ -213,8 +202,7 @@ func validateToleration(t corev1.Toleration, path *field.Path) field.ErrorList {
 
 var supportedOperatorModes = []string{kops.OperatorModeServerSide, kops.OperatorModeClientSide}
 
-// validateOperatorMode accepts "" (the default) and the two modes. A value that differs from a mode
-// only in case or by a hyphen ("clientside", "client-side") is named in a "did you mean".
+// validateOperatorMode accepts "" and the two modes, suggesting the nearest for a near miss.
 func validateOperatorMode(mode string, path *field.Path) field.ErrorList {
 	if mode == "" || slices.Contains(supportedOperatorModes, mode) {
 		return nil

@@ -22,11 +22,8 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// validateMetricsServer checks spec.metricsServer. It follows kops where kops decides: an enabled
-// metrics-server whose insecure is unset is refused (kops requires cert-manager then), and kops's
-// secure mode (insecure: false) needs cert-manager, which this build does not deploy, so it is
-// refused too rather than rendered without the certificate it relies on. The image is checked
-// whether or not metrics-server is enabled, so that turning it on never meets a stored bad image.
+// validateMetricsServer follows kops: an enabled metrics-server must set insecure, and insecure: false
+// needs cert-manager, which this build does not deploy. The image is checked even when disabled.
 func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
 	m, path := spec.MetricsServer, specPath.Child("metricsServer")
 	if m == nil {

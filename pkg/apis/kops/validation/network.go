@@ -34,7 +34,6 @@ var supportedSubnetTypes = []string{
 	string(kops.SubnetTypeDualStack),
 }
 
-// validateNetwork checks the cluster's address ranges and subnets, and how they nest.
 func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 
@@ -45,13 +44,10 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 	nonMasq, nonMasqOK := requiredCIDR(spec.NonMasqueradeCIDR, nonMasqPath, &errs)
 
 	servicePath := specPath.Child("serviceClusterIPRange")
-	// CompleteCluster fills it in whenever nonMasqueradeCIDR parses.
 	service, serviceOK := optionalCIDR(spec.ServiceClusterIPRange, servicePath, &errs)
 
-	// The service range need not lie inside nonMasqueradeCIDR: kops derives it from there when it is
-	// unset, but accepts any range, and its own completed spec of an AWS VPC CNI cluster pairs
-	// nonMasqueradeCIDR 172.20.0.0/16 with 100.64.0.0/13. What kops holds it to is the family, and
-	// that no subnet overlaps it (validateSubnets).
+	// kops does not require the service range inside nonMasqueradeCIDR (an AWS VPC CNI cluster pairs
+	// 172.20.0.0/16 with 100.64.0.0/13); only the family, and no subnet overlapping it.
 	if nonMasqOK && serviceOK && nonMasq.Addr().Is4() != service.Addr().Is4() {
 		errs = append(errs, field.Invalid(servicePath, spec.ServiceClusterIPRange,
 			fmt.Sprintf("must be the same IP family as %s %q", nonMasqPath, spec.NonMasqueradeCIDR)))
@@ -64,9 +60,7 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		errs = append(errs, field.Forbidden(nonMasqPath, fmt.Sprintf(
 			"an IPv6 cluster must have a nonMasqueradeCIDR of %q, not %q", ipv6Everything, spec.NonMasqueradeCIDR)))
 	}
-	// The machines of an IPv4 cluster need IPv4 addresses. An IPv6 cluster (nonMasqueradeCIDR ::/0)
-	// keeps an IPv4 network in kops too, its IPv6 ranges coming per subnet (ipv6CIDR), so only IPv4
-	// clusters hold the network to a family.
+	// An IPv6 cluster keeps an IPv4 network in kops, so only IPv4 clusters hold the network to a family.
 	ipv4Cluster := nonMasqOK && nonMasq.Addr().Is4()
 	if networkOK {
 		if msg := wholeSpace(network, "172.20.0.0/16"); msg != "" {
@@ -76,8 +70,7 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 			errs = append(errs, field.Invalid(networkPath, spec.NetworkCIDR, ipv4Only(nonMasqPath, spec.NonMasqueradeCIDR)))
 		}
 	}
-	// A CNI that gives pods addresses from the network itself (AWS VPC CNI, Cilium with ENI IPAM)
-	// shares its range by design; any other would route pod traffic to machines.
+	// A CNI that gives pods network addresses shares the range by design; any other would misroute.
 	if networkOK && nonMasqOK && network.Addr().Is4() && nonMasq.Addr().Is4() && network.Overlaps(nonMasq) &&
 		!spec.PodsUseNetworkCIDR() {
 		errs = append(errs, field.Invalid(networkPath, spec.NetworkCIDR, fmt.Sprintf(
@@ -113,8 +106,6 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 			networks = append(networks, extra)
 		}
 	}
-	// A subnet lies inside the network, of its family; without a network it is still held to the
-	// cluster's.
 	notIPv4 := ""
 	if len(networks) == 0 && ipv4Cluster {
 		notIPv4 = ipv4Only(nonMasqPath, spec.NonMasqueradeCIDR)
@@ -123,12 +114,9 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 	return append(errs, validateSubnetPlacement(spec, specPath.Child("subnets"))...)
 }
 
-// ipv6Everything is the nonMasqueradeCIDR of every IPv6 cluster, as kops requires.
 var ipv6Everything = netip.MustParsePrefix("::/0")
 
-// wholeSpace refuses a machine range of prefix length 0: ::/0 or 0.0.0.0/0 is every address, never
-// a cloud network or subnet (as a nonMasqueradeCIDR, ::/0 is how kops marks an IPv6 cluster).
-// example is a sensible value for the field.
+// wholeSpace refuses a /0 machine range, which is never a cloud network or subnet.
 func wholeSpace(p netip.Prefix, example string) string {
 	if p.Bits() != 0 {
 		return ""
@@ -140,15 +128,13 @@ func wholeSpace(p netip.Prefix, example string) string {
 	return fmt.Sprintf("is the whole %s address space, which no network of machines can be: give a range of the cluster's own network (its VPC), e.g. %s", family, example)
 }
 
-// ipv4Only explains why a machine range of an IPv4 cluster must be IPv4.
 func ipv4Only(nonMasqPath *field.Path, nonMasq string) string {
 	return fmt.Sprintf("must be an IPv4 CIDR: the cluster is IPv4 (%s %q), so its machines need IPv4 addresses; "+
 		"an IPv6 cluster has %s %q", nonMasqPath, nonMasq, nonMasqPath, ipv6Everything)
 }
 
-// validateSubnets checks each subnet and that their CIDRs lie inside one of networks (networkCIDR
-// then additionalNetworkCIDRs; no check when networkCIDR is unset or malformed) without overlapping
-// each other. A subnet CIDR that is not IPv4 is refused with notIPv4 unless that is empty.
+// validateSubnets checks each subnet lies inside one of networks (unchecked when empty) without
+// overlapping another; a non-IPv4 CIDR is refused with notIPv4 unless it is empty.
 func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, notIPv4 string, service *netip.Prefix,
 	networkPath, servicePath, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -211,7 +197,6 @@ func validateSubnets(subnets []kops.ClusterSubnetSpec, networks []netip.Prefix, 
 	return errs
 }
 
-// requiredCIDR is optionalCIDR that also reports an empty value.
 func requiredCIDR(value string, path *field.Path, errs *field.ErrorList) (netip.Prefix, bool) {
 	if value == "" {
 		*errs = append(*errs, field.Required(path, ""))
@@ -220,8 +205,7 @@ func requiredCIDR(value string, path *field.Path, errs *field.ErrorList) (netip.
 	return optionalCIDR(value, path, errs)
 }
 
-// optionalCIDR parses value as a CIDR, appending an error for a malformed one. ok is false when the
-// value is empty or malformed, so that checks relating it to other ranges are skipped.
+// optionalCIDR reports a malformed value; ok is false when empty or malformed.
 func optionalCIDR(value string, path *field.Path, errs *field.ErrorList) (netip.Prefix, bool) {
 	if value == "" {
 		return netip.Prefix{}, false
@@ -234,8 +218,7 @@ func optionalCIDR(value string, path *field.Path, errs *field.ErrorList) (netip.
 	return p, true
 }
 
-// cidrProblem explains what is wrong with a CIDR, or returns "" when it is fine. Bits set beyond
-// the prefix length are an error because the range the user meant is ambiguous.
+// cidrProblem returns why value is not a CIDR, or "". Bits beyond the prefix are refused as ambiguous.
 func cidrProblem(value string) string {
 	p, err := netip.ParsePrefix(value)
 	if err != nil {
@@ -251,7 +234,6 @@ func cidrProblem(value string) string {
 	return ""
 }
 
-// contains says whether inner lies entirely inside outer.
 func contains(outer, inner netip.Prefix) bool {
 	return outer.Addr().Is4() == inner.Addr().Is4() &&
 		outer.Bits() <= inner.Bits() && outer.Contains(inner.Addr())

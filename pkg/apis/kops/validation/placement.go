@@ -27,19 +27,14 @@ import (
 )
 
 var (
-	// awsZoneRE is an AWS availability zone: its region (us-east-2, us-gov-west-1, eusc-de-east-1)
-	// then a letter, or a Local Zone of that region (us-west-2-lax-1a). A region's words hold no
-	// digit, so the region a zone names is never ambiguous.
-	awsZoneRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]{2,}(?:-[a-z]+)+-\d+)(?:-[a-z]+-\d+)?[a-z]$`) })
-	// gceZoneRE is a GCE zone: its region (us-central1) then a dash and the zone's own name (a, b).
-	gceZoneRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+-[a-z]+\d+)-[a-z][a-z0-9]*$`) })
-	// gceRegionRE is a GCE region, the place of a GCE subnet.
+	// awsZoneRE: a region's words hold no digit, so the region a zone names is never ambiguous.
+	awsZoneRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]{2,}(?:-[a-z]+)+-\d+)(?:-[a-z]+-\d+)?[a-z]$`) })
+	gceZoneRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+-[a-z]+\d+)-[a-z][a-z0-9]*$`) })
 	gceRegionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+\d+$`) })
 )
 
-// ZoneRegion returns the region of zone on the clouds whose zone names carry their region (AWS and
-// GCE), or a problem (for field.Invalid or a flag's message) when zone is not a zone of that cloud.
-// On the other clouds it returns neither: their zones (OpenStack's nova) name no region.
+// ZoneRegion returns zone's region on AWS and GCE, or a problem when zone is not one of that cloud's;
+// on other clouds it returns neither.
 func ZoneRegion(cloud, zone string) (region, problem string) {
 	var re *regexp.Regexp
 	switch cloud {
@@ -57,18 +52,14 @@ func ZoneRegion(cloud, zone string) (region, problem string) {
 	return m[1], ""
 }
 
-// placedIn is the region one subnet lies in and the field that says so.
 type placedIn struct {
 	region string
 	path   *field.Path
 	value  string
 }
 
-// validateSubnetPlacement checks where each subnet lies, per cloud, as kops does: an AWS subnet lies
-// in one availability zone (a shared subnet, named by id, may leave its zone to the cloud); GCE
-// subnets are regional, so they name a region and never a zone; other clouds (OpenStack, Azure, ...)
-// accept either. On the clouds where kops takes the cluster's one region from its subnets (the zones'
-// region on AWS, the subnets' region on GCE, Azure and DigitalOcean) they must agree.
+// validateSubnetPlacement checks per cloud, as kops does: AWS subnets lie in one zone, GCE subnets are
+// regional; where kops takes the cluster's region from its subnets, they must agree.
 func validateSubnetPlacement(spec *kops.ClusterSpec, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	var placed []placedIn

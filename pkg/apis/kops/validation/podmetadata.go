@@ -32,19 +32,14 @@ import (
 var (
 	supportedPodMetadataModes = []string{kops.PodMetadataAccessAllow, kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward}
 	supportedMetadataProxies  = []string{kops.PodMetadataProxyKube2IAM}
-	// interfaceRE is an iptables -i pattern: a Linux interface name (at most 15 characters) with an
-	// optional trailing + that matches every name with that prefix.
-	interfaceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,15}\+?$`) })
-	// roleARNPrefixRE is the ARN of an IAM role path, up to and including its last slash:
-	// arn:aws:iam::123456789012:role/ or arn:aws:iam::123456789012:role/pods/.
+	// interfaceRE is an iptables -i pattern (at most 15 characters, optional trailing +).
+	interfaceRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,15}\+?$`) })
 	roleARNPrefixRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([a-zA-Z0-9+=,.@_-]+/)*$`)
 	})
-	// roleNameRE is an IAM role name, optionally under a path.
 	roleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z0-9+=,.@_-]+/)*[a-zA-Z0-9+=,.@_-]{1,64}$`) })
 )
 
-// validatePodMetadataAccess checks spec.podMetadataAccess of a completed cluster.
 func validatePodMetadataAccess(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
 	p, path := spec.PodMetadataAccess, specPath.Child("podMetadataAccess")
 	if p == nil {
@@ -55,7 +50,7 @@ func validatePodMetadataAccess(spec *kops.ClusterSpec, specPath *field.Path) fie
 	_, hasMetadata := kops.InstanceMetadataAddress(spec.CloudProvider)
 	switch {
 	case p.Mode == "":
-		// Only a cloud without metadata leaves the mode empty after completion; nothing to check.
+		// Only a cloud without metadata leaves the mode empty after completion.
 	case !slices.Contains(supportedPodMetadataModes, p.Mode):
 		errs = append(errs, unsupportedWithSuggestion(modePath, p.Mode, supportedPodMetadataModes))
 	case p.Mode != kops.PodMetadataAccessAllow && !hasMetadata:
@@ -91,7 +86,6 @@ func validatePodMetadataAccess(spec *kops.ClusterSpec, specPath *field.Path) fie
 	return errs
 }
 
-// validateForward checks the credentials proxy settings of mode Forward.
 func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if f.Proxy != "" && !slices.Contains(supportedMetadataProxies, f.Proxy) {
@@ -124,19 +118,12 @@ func validateForward(f *kops.PodMetadataForwardSpec, path *field.Path) field.Err
 	return errs
 }
 
-// validateInstanceMetadataForMode checks a node group's metadata settings against the cluster's mode
-// on AWS, where the launch template decides whether a pod can obtain an IMDSv2 token at all.
-//
-// Only a mode the user wrote can be contradicted (kops.ClusterSpec.PodMetadataFor). Only groups of
-// role Node run workload pods. Control-plane groups are left alone: kops itself
-// writes them with hop limit 3, so a rule here would refuse every real kops cluster, and the node
-// rules still drop their pods' metadata traffic. Bastions run no pods.
+// validateInstanceMetadataForMode checks node groups' AWS metadata settings against a mode the user
+// wrote. Control-plane groups are skipped: kops writes them with hop limit 3.
 func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Cluster, path *field.Path) field.ErrorList {
 	if cluster == nil || cluster.Spec.CloudProvider != "aws" || ig.Spec.Role != kops.RoleNode {
 		return nil
 	}
-	// The group's mode: where the cluster wrote none, a group that itself lets pods reach metadata
-	// keeps that access (mode Allow) instead of contradicting a default the user never wrote.
 	mode := cluster.Spec.PodMetadataFor(ig).Mode
 	o := cluster.Spec.InstanceMetadataFor(ig)
 	tokensPath, hopPath := path.Child("httpTokens"), path.Child("httpPutResponseHopLimit")
@@ -163,8 +150,6 @@ func validateInstanceMetadataForMode(ig *kops.InstanceGroup, cluster *kops.Clust
 	return errs
 }
 
-// unsupportedWithSuggestion reports a value outside supported, naming the nearest supported value
-// when the value looks like a typo of it (Blok, block, forwrd).
 func unsupportedWithSuggestion(path *field.Path, value string, supported []string) *field.Error {
 	if best, d, ok := suggest.Nearest(value, supported); ok && suggest.Close(value, d) {
 		return field.Invalid(path, value, fmt.Sprintf("unsupported value; did you mean %q? (supported: %s)",

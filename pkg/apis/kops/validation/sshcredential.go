@@ -23,7 +23,6 @@ import (
 	"k8s.io/kops/pkg/sshcredentials"
 )
 
-// ValidateSSHCredential requires the cluster label and one parseable SSH public key.
 func ValidateSSHCredential(c *kops.SSHCredential) field.ErrorList {
 	var errs field.ErrorList
 	labelPath := field.NewPath("metadata", "labels").Key(kops.LabelClusterName)
@@ -38,15 +37,14 @@ func ValidateSSHCredential(c *kops.SSHCredential) field.ErrorList {
 		return append(errs, field.Required(keyPath, "an SSH public key, e.g. the contents of ~/.ssh/id_ed25519.pub"))
 	}
 	if _, err := sshcredentials.Parse(c.Spec.PublicKey); err != nil {
-		// The value is not echoed: a pasted private key must not end up in the terminal or logs.
+		// Not echoed: a pasted private key must not end up in the terminal or logs.
 		errs = append(errs, field.Invalid(keyPath, "<key not shown>", err.Error()))
 	}
 	return errs
 }
 
-// ValidateClusterReference checks a cluster name given by reference (the kops.k8s.io/cluster label
-// of a group or key) before it is used to find the cluster in the state store: a cluster name is
-// a DNS subdomain, so it can never climb out of the store (../x) or into a subdirectory.
+// ValidateClusterReference requires a DNS subdomain, so a cluster name can never climb out of the
+// state store (../x) or into a subdirectory.
 func ValidateClusterReference(name string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range DNSNameProblems(name) {

@@ -26,8 +26,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// userDataTypes are the part types kops accepts in spec.additionalUserData: the ones cloud-init
-// reads from a MIME multipart user data document.
+// userDataTypes are the part types kops accepts: those cloud-init reads from a MIME multipart document.
 var userDataTypes = []string{
 	"text/x-include-once-url",
 	"text/x-include-url",
@@ -39,10 +38,8 @@ var userDataTypes = []string{
 	"text/cloud-boothook",
 }
 
-// validateAdditionalUserData holds each part to kops's rules (a name, a content, a type cloud-init
-// reads), and adds what the MIME document needs: the name becomes a quoted file name in a header
-// line, so it must be printable and free of quotes and backslashes, and unique, since cloud-init
-// writes each part to a file of that name.
+// validateAdditionalUserData adds to kops's rules what the MIME document needs: names are printable,
+// free of quotes and backslashes, and unique (cloud-init writes each part to a file of that name).
 func validateAdditionalUserData(parts []kops.UserData, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := map[string]bool{}

@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package netnstest proves the node script of pkg/model/nodesetup in network namespaces: a pod
-// namespace joined to a node namespace by a veth named like the CNI's, and a cloud namespace holding
-// the fake instance metadata service behind the node's primary interface. Every address is a
-// documentation range inside namespaces this test makes and deletes; no packet leaves them.
+// Package netnstest proves the node script in network namespaces (pod, node and a fake metadata
+// cloud); every address is a documentation range and no packet leaves them.
 package netnstest

@@ -38,8 +38,8 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// ApplyCluster loads a cluster, checks it, builds its model and renders it to the target. An invalid
-// cluster or option is reported with every problem and nothing is written.
+// ApplyCluster loads, checks, models and renders a cluster; an invalid cluster or option is reported
+// with every problem and nothing is written.
 func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, error) {
 	var out vfs.Path
 	switch o.Target {
@@ -108,8 +108,7 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 		return result, applyTerraform(ctx, o, modelContext.Cluster, graph, fiContext, out, result)
 	}
 
-	// Every task is planned before anything is written: a refusal (a folder that is a link, a
-	// file kops did not write) stops the run with the state store as it was.
+	// Every task is planned before anything is written, so a refusal leaves the store as it was.
 	target := &storeTarget{inner: &fi.DryRunTarget{}}
 	if _, err := fi.Run(ctx, graph, fiContext, target, fi.RunOptions{}); err != nil {
 		return result, err
@@ -128,17 +127,14 @@ func ApplyCluster(ctx context.Context, o ApplyClusterOptions) (*ApplyResult, err
 	if o.Out == nil {
 		return result, nil
 	}
-	// A dry run lists the cloud resources after the store's changes, and ends with the reminder
-	// that --yes applies the latter.
 	if dry, ok := target.inner.(*fi.DryRunTarget); ok && o.Target != TargetDirect && len(cloud) > 0 {
 		return result, dry.WriteReportWith(o.Out, func(w io.Writer) error { return fi.WriteChanges(w, cloudHeading, cloud) })
 	}
 	return result, target.inner.WriteReport(o.Out)
 }
 
-// LoadModelContext reads a cluster, its groups and addon objects from the store and checks them,
-// then reads the channel packages the model needs, returning the context every model builder reads.
-// The channel is resolved through the clientset's Paths.
+// LoadModelContext reads and checks a cluster, its groups and addon objects, then the channel
+// packages the model needs, so builders do no I/O.
 func LoadModelContext(clientset *client.Clientset, name string, flags featureflag.Set) (*model.KopsModelContext, []kopscodecs.Warning, error) {
 	cluster, warnings, err := clientset.GetCluster(name)
 	if err != nil {
@@ -186,8 +182,7 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 	return ctx, warnings, nil
 }
 
-// loadPackages reads the channel named by spec.channel, and from it the packages the model needs,
-// chosen for the cluster's Kubernetes version. The channel is read only when a package is needed.
+// loadPackages reads spec.channel only when a package is needed.
 func loadPackages(ctx *model.KopsModelContext, builders []addons.Builder, paths *vfs.Context) (map[string]*channels.Package, error) {
 	names := addons.RequiredPackages(ctx, builders)
 	if len(names) == 0 {
@@ -208,7 +203,6 @@ func loadPackages(ctx *model.KopsModelContext, builders []addons.Builder, paths 
 	return packages, nil
 }
 
-// BuildTasks runs every model builder over the context.
 func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 	c := &fi.ModelBuilderContext{}
 	builders := []model.Builder{
@@ -224,8 +218,7 @@ func BuildTasks(ctx *model.KopsModelContext) ([]fi.Task, error) {
 	return c.Tasks(), nil
 }
 
-// countShippable counts the stored objects the ClusterAddons flag would ship: component
-// configuration (KubeSchedulerConfiguration, ...) is never shipped, flag or not.
+// countShippable: component configuration is never shipped, flag or not.
 func countShippable(stored []*unstructured.Unstructured) int {
 	n := 0
 	for _, o := range stored {
@@ -236,10 +229,8 @@ func countShippable(stored []*unstructured.Unstructured) int {
 	return n
 }
 
-// operatorModeIgnored warns when an addon's operatorMode (spec.kubeDNS's, spec.metricsServer's)
-// is set but the addon stays built in because the operator flags are off. It is a warning, not an
-// error: the flags belong to one invocation and the spec to the store, so a cluster must not become
-// invalid for whoever runs kops without them.
+// operatorModeIgnored warns rather than errs: the flags belong to one invocation and the spec to the
+// store, so a cluster must not become invalid for whoever runs kops without them.
 func operatorModeIgnored(cluster *kops.Cluster, flags featureflag.Set, source string) (kopscodecs.Warning, bool) {
 	if flags.Active(featureflag.UseAddonOperators) {
 		return kopscodecs.Warning{}, false

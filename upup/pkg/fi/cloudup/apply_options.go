@@ -26,53 +26,41 @@ import (
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// The targets `kops update cluster` renders to.
 const (
 	TargetDryRun    = "dryrun"
 	TargetDirect    = "direct"
 	TargetTerraform = "terraform"
 )
 
-// ApplyClusterOptions say which cluster to update, how, and where to report.
 type ApplyClusterOptions struct {
 	Clientset   *client.Clientset
 	ClusterName string
 	Flags       featureflag.Set
-	// Target is TargetDryRun, TargetDirect or TargetTerraform.
-	Target string
-	// OutDir is where TargetTerraform writes kubernetes.tf and data/; required with it and
-	// refused with the other targets.
+	Target      string
+	// OutDir is required with TargetTerraform and refused otherwise.
 	OutDir string
-	// Yes makes TargetTerraform write OutDir and the addon files; without it both are only shown.
+	// Yes makes TargetTerraform write; without it everything is only shown.
 	Yes bool
-	// Out receives the report of what would change or what changed.
 	Out io.Writer
-	// Nodeup is where machines download nodeup (checked by nodesetup.ValidateNodeupSource); nil
-	// when not given, and then control-plane launch templates carry no bootstrap of ours.
+	// Nodeup is nil when not given; control-plane templates then carry no bootstrap of ours.
 	Nodeup model.NodeupSource
 }
 
-// ApplyResult is what an update did or would do.
 type ApplyResult struct {
-	// Changed says whether anything differs from what is stored (and, with TargetTerraform, from
-	// what is in OutDir).
-	Changed bool
-	// ConfigBase is where the cluster's addons are written.
+	// Changed says whether anything differs from the store (and, with TargetTerraform, from OutDir).
+	Changed    bool
 	ConfigBase string
-	// OutDir is where TargetTerraform writes, as a path ParsePath accepts.
-	OutDir string
-	// CloudTasks are the cloud resources TargetDryRun and TargetDirect leave alone, by key: kops
-	// calls no cloud API, they are applied with TargetTerraform and terraform.
+	OutDir     string
+	// CloudTasks are left alone by TargetDryRun and TargetDirect: kops calls no cloud API, they are
+	// applied with TargetTerraform and terraform.
 	CloudTasks []fi.TaskKey
 	Warnings   []kopscodecs.Warning
 }
 
-// reporter is what both targets offer after a run.
 type reporter interface {
 	fi.Target
 	Changes() []fi.TaskChange
 	WriteReport(io.Writer) error
 }
 
-// cloudHeading introduces the dry run's list of cloud resources.
 const cloudHeading = "Cloud resources (not applied by --yes; write them with --target terraform --out DIR, then run terraform)"

@@ -27,11 +27,8 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// applyTerraform renders the cloud tasks to kubernetes.tf and data/ below out, and the other
-// tasks (the addon files) to the state store as the direct target would. Everything is rendered
-// and checked before anything is written: a first run previews the state store, so a task that
-// fails or an inconsistent kubernetes.tf leaves both out and the store untouched. With Yes, out
-// is written first (nothing acts on it until someone runs terraform), then the state store.
+// applyTerraform renders cloud tasks to out and the rest to the state store. Everything is rendered
+// and previewed first, so a failure leaves both untouched; with Yes, out is written before the store.
 func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cluster, graph *fi.Graph, fiContext *fi.Context, out vfs.Path, result *ApplyResult) error {
 	region, err := terraformRegion(cluster)
 	if err != nil {
@@ -52,8 +49,6 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 	}
 	outContext := &fi.Context{ClusterName: o.ClusterName, ConfigBase: out}
 
-	// The preview of out plans every file (and refuses files kops did not write) before a byte is
-	// written.
 	storeChanges := len(preview.Changes()) > 0
 	if _, err := fi.Run(ctx, outGraph, outContext, preview, fi.RunOptions{}); err != nil {
 		return err
@@ -64,8 +59,7 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 		if _, err := fi.Run(ctx, outGraph, outContext, direct, fi.RunOptions{}); err != nil {
 			return err
 		}
-		// The cloud tasks are in kubernetes.tf now; storeTarget keeps them from the direct target.
-		// The preview saw every state-store change under the same lock: none, nothing to run.
+		// storeTarget keeps the cloud tasks, now in kubernetes.tf, from the direct target.
 		if storeChanges {
 			if _, err := fi.Run(ctx, graph, fiContext, &storeTarget{inner: direct}, fi.RunOptions{}); err != nil {
 				return err
@@ -78,7 +72,6 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 		return nil
 	}
 	if !o.Yes {
-		// Where --yes would write each part goes before the dry run's last line, the reminder.
 		return preview.WriteReportWith(o.Out, func(w io.Writer) error {
 			_, err := fmt.Fprintf(w, "With --yes, kubernetes.tf and data/ are written to %s and the addon files to the state store (%s/addons).\n\n",
 				result.OutDir, result.ConfigBase)
@@ -88,8 +81,7 @@ func applyTerraform(ctx context.Context, o ApplyClusterOptions, cluster *kops.Cl
 	return report.WriteReport(o.Out)
 }
 
-// terraformRegion is the AWS region of the cluster's subnets, for the provider block. Only AWS
-// resources are rendered, so other clouds are refused before anything is written.
+// terraformRegion: only AWS resources are rendered, so other clouds are refused before any write.
 func terraformRegion(cluster *kops.Cluster) (string, error) {
 	if cloud := cluster.Spec.CloudProvider; cloud != "aws" {
 		return "", fmt.Errorf("--target %s renders AWS resources only; spec.cloudProvider is %q: use --target %s", TargetTerraform, cloud, TargetDirect)

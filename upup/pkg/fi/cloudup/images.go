@@ -29,19 +29,16 @@ import (
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )
 
-// ImageAsset is one image a cluster's addons run: as the manifests name it (kops's canonical
-// location), and where the cluster pulls it from after spec.assets remapping (kops's download
-// location). The keys are kops's `kops get assets` keys.
+// ImageAsset is an image as the manifests name it and as pulled after spec.assets remapping, with
+// kops's `kops get assets` keys.
 type ImageAsset struct {
-	Canonical string `json:"canonical"`
-	Download  string `json:"download"`
-	// UsedBy lists "<file> <Kind/namespace/name> <field>" for each place the image is named.
-	UsedBy []string `json:"usedBy"`
+	Canonical string   `json:"canonical"`
+	Download  string   `json:"download"`
+	UsedBy    []string `json:"usedBy"`
 }
 
-// ListImages renders the cluster's addons exactly as `kops update cluster` would, twice (without
-// and with the cluster's spec.assets), and lists every image the rendered manifests name, so the
-// list is what the cluster pulls and needs no upkeep: a new addon or image shows up by itself.
+// ListImages renders the addons as `kops update cluster` would, without and with spec.assets, so the
+// list needs no upkeep.
 func ListImages(clientset *client.Clientset, name string, flags featureflag.Set) ([]ImageAsset, []kopscodecs.Warning, error) {
 	ctx, warnings, err := LoadModelContext(clientset, name, flags)
 	if err != nil {
@@ -93,7 +90,6 @@ type imageField struct {
 	image string
 }
 
-// renderedImages builds the model and reads the images of every file it would write, in task order.
 func renderedImages(ctx *model.KopsModelContext) ([]imageField, error) {
 	tasks, err := BuildTasks(ctx)
 	if err != nil {
@@ -101,7 +97,7 @@ func renderedImages(ctx *model.KopsModelContext) ([]imageField, error) {
 	}
 	files := []*fitasks.ManagedFile{}
 	for _, t := range tasks {
-		// Images are in the addon manifests; the node files under igconfig/ are not manifests.
+		// The node files under igconfig/ are not manifests.
 		if f, ok := t.(*fitasks.ManagedFile); ok && strings.HasPrefix(f.Location, "addons/") {
 			files = append(files, f)
 		}

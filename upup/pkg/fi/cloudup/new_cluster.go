@@ -29,23 +29,19 @@ import (
 	"k8s.io/kops/pkg/apis/kops/validation"
 )
 
-// Defaults of `kops create cluster` that are not defaults of the API.
 const (
 	DefaultKubernetesVersion = "1.35.4"
 	DefaultCloudProvider     = "aws"
 	DefaultNetworkCIDR       = "172.20.0.0/16"
-	// DefaultHopLimit keeps instance-metadata responses from travelling past the node itself, so
-	// pods behind a bridge or overlay cannot read the node's cloud credentials.
+	// DefaultHopLimit keeps metadata responses on the node, so pods cannot read its credentials.
 	DefaultHopLimit = 1
 )
 
-// machineDefaults are the machine types used when none is given, per cloud.
 var machineDefaults = map[string]struct{ controlPlane, node string }{
 	"aws": {"t3.medium", "t3.medium"},
 	"gce": {"e2-medium", "e2-medium"},
 }
 
-// NewClusterOptions are the choices of `kops create cluster`.
 type NewClusterOptions struct {
 	Name              string
 	Zones             []string
@@ -58,17 +54,13 @@ type NewClusterOptions struct {
 	NodeSize          string
 	ControlPlaneSize  string
 	Image             string
-	// NodeImage and ControlPlaneImage take precedence over Image for their role.
 	NodeImage         string
 	ControlPlaneImage string
-	// Authorization is RBAC (the default) or AlwaysAllow, in any case.
-	Authorization string
+	Authorization     string
 }
 
-// NewCluster builds the Cluster and InstanceGroups that `kops create cluster` stores, as kops makes
-// them: a subnet per zone, a control-plane group per control-plane zone (every zone unless chosen),
-// and a group of nodes per zone, nodes-<zone>, the nodes (one per zone unless counted) shared out
-// with the first zones taking one more where they do not divide evenly.
+// NewCluster builds what `kops create cluster` stores, as kops does: a subnet per zone, control
+// planes per control-plane zone, and nodes-<zone> groups sharing the nodes out, earlier zones first.
 func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, error) {
 	if len(o.Zones) == 0 {
 		return nil, nil, fmt.Errorf("must specify at least one zone for the cluster (use --zones)")
@@ -77,9 +69,7 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 	if !slices.Contains(validation.SupportedCloudProviders, cloud) {
 		return nil, nil, fmt.Errorf("unsupported --cloud %q: use one of %s", cloud, strings.Join(validation.SupportedCloudProviders, ", "))
 	}
-	// Zones and the version are checked with the rest of the cluster by Check, as for every other
-	// way in, where each zone is a subnet's. Only GCE's one regional subnet needs the zones' region
-	// to be made at all.
+	// Zones are checked with the cluster by Check; only GCE's regional subnet needs the region here.
 	var region string
 	if cloud == "gce" {
 		var err error
@@ -123,8 +113,7 @@ func NewCluster(o NewClusterOptions) (*kops.Cluster, []*kops.InstanceGroup, erro
 		}
 		seen[zone] = true
 	}
-	// subnetOf names the subnet a zone's machines go to: GCE subnets are regional, one for all
-	// zones, as kops makes them; elsewhere each zone has its own.
+	// GCE subnets are regional, one for all zones, as kops makes them.
 	subnetOf := func(zone string) string { return zone }
 	if cloud == "gce" {
 		subnetOf = func(string) string { return region }
@@ -188,7 +177,6 @@ func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRo
 		Subnets:     subnets,
 	}
 	if cloud == "gce" {
-		// GCE subnets are regional, so the group names its zones, kept in kops's spec.zones.
 		placed := make([]interface{}, 0, len(zones))
 		for _, z := range zones {
 			placed = append(placed, z)
@@ -202,8 +190,7 @@ func newGroup(o NewClusterOptions, cloud, name string, role kops.InstanceGroupRo
 	return g
 }
 
-// splitForZones carves one subnet per zone out of the network, as kops does: the network is cut
-// into equal blocks, the first left free, and zone i gets block i+1.
+// splitForZones cuts the network into equal blocks as kops does: the first stays free, zone i gets i+1.
 func splitForZones(network string, zones int) ([]string, error) {
 	prefix, err := netip.ParsePrefix(network)
 	if err != nil {
@@ -229,7 +216,6 @@ func splitForZones(network string, zones int) ([]string, error) {
 	return out, nil
 }
 
-// nthBlock returns the start of block n, blocks being /bits wide, counted from base.
 func nthBlock(base netip.Addr, bits, n int) (netip.Addr, error) {
 	v := new(big.Int).SetBytes(base.AsSlice())
 	v.Add(v, new(big.Int).Lsh(big.NewInt(int64(n)), uint(base.BitLen()-bits)))
@@ -248,10 +234,8 @@ func orDefault(v, d string) string {
 	return v
 }
 
-// NewInstanceGroup builds the group `kops create instancegroup` starts from, as kops does: the
-// cloud's default machine type, one machine for a control plane or bastion and two for nodes, in
-// the subnets given or else every subnet of the cluster. The caller checks it with the cluster's
-// other groups (Check).
+// NewInstanceGroup builds what `kops create instancegroup` starts from, as kops does; the caller
+// checks it (Check).
 func NewInstanceGroup(cluster *kops.Cluster, name string, role kops.InstanceGroupRole, subnets []string) (*kops.InstanceGroup, error) {
 	cloud := cluster.Spec.CloudProvider
 	sizes, known := machineDefaults[cloud]
@@ -271,7 +255,7 @@ func NewInstanceGroup(cluster *kops.Cluster, name string, role kops.InstanceGrou
 		size = 1
 	}
 	g := newGroup(NewClusterOptions{Name: cluster.Name}, cloud, name, role, machineType, "", size, subnets, func(s string) string { return s })
-	// newGroup places a GCE group in zones through spec.zones; here it is placed by subnet only.
+	// newGroup places a GCE group through spec.zones; here it is placed by subnet only.
 	g.Unmodeled = nil
 	return g, nil
 }

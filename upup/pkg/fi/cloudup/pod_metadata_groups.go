@@ -23,9 +23,8 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
-// derivedPodMetadata warns of each group whose mode is not the cluster's default: the cluster
-// writes no mode and the group itself lets pods reach instance metadata, so it keeps that access
-// (kops.ClusterSpec.PodMetadataFor). It names the group, why, and how to block.
+// derivedPodMetadata warns of each group that keeps metadata access because the cluster wrote no
+// mode (kops.ClusterSpec.PodMetadataFor), saying how to block it.
 func derivedPodMetadata(cluster *kops.Cluster, groups []*kops.InstanceGroup, source string) []kopscodecs.Warning {
 	var warnings []kopscodecs.Warning
 	for _, ig := range groups {
@@ -41,7 +40,7 @@ func derivedPodMetadata(cluster *kops.Cluster, groups []*kops.InstanceGroup, sou
 	return warnings
 }
 
-// PodMetadataByGroup is what `kops get cluster --full` says of each group: its mode and why.
+// PodMetadataByGroup is what `kops get cluster --full` says of each group's mode.
 func PodMetadataByGroup(completed *kops.Cluster, groups []*kops.InstanceGroup) []string {
 	var lines []string
 	for _, ig := range groups {

@@ -23,10 +23,8 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
-// sharedSubnetZones says, for each AWS subnet shared by id that leaves its zone out, where the
-// zone comes from: kops reads it from the cloud by the subnet's id, and this build, which makes
-// no cloud calls, needs none (instances are placed by subnet id). kops accepts such a spec, so it
-// loads here too; the note keeps the difference from a silent one.
+// sharedSubnetZones notes shared subnets without a zone: kops reads it from the cloud, this build
+// needs none (instances are placed by subnet id).
 func sharedSubnetZones(cluster *kops.Cluster, source string) []kopscodecs.Warning {
 	if cluster.Spec.CloudProvider != "aws" {
 		return nil

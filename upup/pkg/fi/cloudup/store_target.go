@@ -25,10 +25,8 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 )
 
-// storeTarget is the dryrun and direct targets of `kops update cluster`: tasks that live in the
-// state store go to inner; cloud tasks (terraform.Renderer without fi.DirectRenderer: kops calls
-// no cloud API) are set aside with their planned change, so the command can list them and say
-// how to apply them (--target terraform) instead of failing or pretending they were applied.
+// storeTarget sends state-store tasks to inner and sets cloud tasks aside (kops calls no cloud API),
+// so the command can list them and point at --target terraform instead of pretending.
 type storeTarget struct {
 	inner reporter
 
@@ -50,7 +48,6 @@ func (t *storeTarget) Render(ctx context.Context, c *fi.Context, task fi.Task, c
 	return nil
 }
 
-// cloudChanges returns the cloud tasks seen, ordered by key.
 func (t *storeTarget) cloudChanges() []fi.TaskChange {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -28,18 +28,14 @@ import (
 	"k8s.io/kops/pkg/kopscodecs"
 )
 
-// Checked is a cluster completed with its defaults, and the problems found in it and its groups,
-// kept apart so that each can be reported against the document it came from.
+// Checked is a completed cluster and its problems, kept per document so each is reported against it.
 type Checked struct {
 	Cluster       *kops.Cluster
 	ClusterErrors field.ErrorList
-	// GroupErrors is indexed like the groups given.
-	GroupErrors []field.ErrorList
-	// Errors concern the set of groups as a whole (a missing role, a duplicate name).
-	Errors field.ErrorList
+	GroupErrors   []field.ErrorList
+	Errors        field.ErrorList
 }
 
-// Empty says whether nothing is wrong.
 func (c Checked) Empty() bool {
 	n := len(c.ClusterErrors) + len(c.Errors)
 	for _, g := range c.GroupErrors {
@@ -48,12 +44,9 @@ func (c Checked) Empty() bool {
 	return n == 0
 }
 
-// Check completes a cluster against its state store and validates it with its groups: kops's rules
-// (validation.ValidateCluster) and what this build can render (the Kubernetes versions). Every way
-// a cluster enters the store (create cluster, create -f, edit) and update cluster's load of it
-// call Check, so they refuse the same clusters with the same field paths. With requireRoles, the
-// groups must include a control plane and nodes, as a cluster to be built must; a cluster being
-// created may get its groups later.
+// Check completes a cluster and validates it with its groups. Every way into the store and update
+// cluster call it, so they refuse the same clusters alike. requireRoles demands a control plane and
+// nodes, which a cluster being created may add later.
 func Check(c *kops.Cluster, groups []*kops.InstanceGroup, stateStore string, requireRoles bool) Checked {
 	completed := kops.CompleteCluster(c, stateStore)
 	out := Checked{Cluster: completed, ClusterErrors: validation.ValidateCluster(completed)}
@@ -80,15 +73,13 @@ func Check(c *kops.Cluster, groups []*kops.InstanceGroup, stateStore string, req
 	return out
 }
 
-// The Kubernetes minors this build supports: from the oldest the embedded channels carry addon
-// packages for to the newest it was tested with. Any patch or pre-release of them is accepted.
+// The supported minors: from the oldest the embedded channels carry to the newest tested.
 var (
 	minKubernetesMinor = semver.Version{Major: 1, Minor: 30}
 	maxKubernetesMinor = semver.Version{Major: 1, Minor: 36}
 )
 
-// checkKubernetesVersion refuses a version outside the supported minors. A version that does not
-// parse is left to validation, which says what a version looks like.
+// checkKubernetesVersion leaves unparseable versions to validation.
 func checkKubernetesVersion(version string, path *field.Path) field.ErrorList {
 	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
 	if err != nil {
@@ -101,9 +92,7 @@ func checkKubernetesVersion(version string, path *field.Path) field.ErrorList {
 		minKubernetesMinor.Major, minKubernetesMinor.Minor, maxKubernetesMinor.Major, maxKubernetesMinor.Minor))}
 }
 
-// Err reports the problems, each located in the document it came from where there was one
-// (clusterDoc and groupDocs may be nil, for objects made from flags or read from the store), or
-// nil when there are none.
+// Err locates each problem in its document where there is one (docs may be nil); nil when none.
 func (c Checked) Err(name string, clusterDoc *kopscodecs.Object, groupDocs []*kopscodecs.Object) error {
 	if c.Empty() {
 		return nil
@@ -130,7 +119,6 @@ func (c Checked) Err(name string, clusterDoc *kopscodecs.Object, groupDocs []*ko
 	return fmt.Errorf("%s", strings.Join(parts, "\n"))
 }
 
-// FieldErrors renders validation errors one per line under a title, paths first.
 func FieldErrors(title string, errs field.ErrorList) error {
 	if len(errs) == 0 {
 		return nil

@@ -23,9 +23,7 @@ import (
 	"k8s.io/kops/pkg/apis/kops/validation"
 )
 
-// checkRegion requires every zone of --zones to lie in one region, as a cluster does, and returns
-// it ("" on clouds whose zones name no region). What a zone of each cloud looks like is
-// validation's, which holds the cluster's subnets to the same rule.
+// checkRegion requires --zones to lie in one region and returns it ("" where zones name no region).
 func checkRegion(cloud string, zones []string) (string, error) {
 	byRegion := map[string][]string{}
 	var regions []string

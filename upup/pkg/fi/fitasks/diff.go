@@ -24,12 +24,9 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 )
 
-// diffContextLines matches diff -u, which is what reviewers are used to.
 const diffContextLines = 3
 
-// unifiedDiff renders current -> desired with headers naming location. It
-// returns "" for binary content, where a line diff would only be noise (the
-// size and hash fields still show the change).
+// unifiedDiff returns "" for binary content; the size and hash fields still show the change.
 func unifiedDiff(location string, current, desired []byte) (string, error) {
 	if !isText(current) || !isText(desired) {
 		return "", nil
@@ -43,9 +40,7 @@ func unifiedDiff(location string, current, desired []byte) (string, error) {
 	})
 }
 
-// splitLines keeps each line's "\n". A final line without one is marked
-// like diff -u does, so adding or removing the trailing newline shows up as
-// a change of that line rather than as a phantom empty line.
+// splitLines marks a final line without "\n" as diff -u does, so a trailing newline change shows.
 func splitLines(s string) []string {
 	if s == "" {
 		return nil

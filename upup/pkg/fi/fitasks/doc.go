@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package fitasks holds tasks that only touch the state store, such as the
-// addon manifests and the bootstrap channel that `kops update cluster`
-// publishes for the cluster side to apply.
+// Package fitasks holds tasks that only touch the state store, such as the addon manifests and the
+// bootstrap channel.
 package fitasks

@@ -31,25 +31,15 @@ import (
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// LedgerKind is the TaskKey kind of LedgerUpdate tasks.
 const LedgerKind = "Ledger"
 
-// LedgerName is the usual file name of a ledger, in the folder whose files it records.
 const LedgerName = ".kops-ledger.sha256"
 
-// A ledger records the files kops wrote in a folder it shares with others (a terraform --out
-// folder, the state store's igconfig/, where kops's own nodeup files lie too), each with the
-// SHA-256 of every content kops wrote there and that may still be on disk. A file is kops's to
-// overwrite or delete only while its bytes are bytes kops wrote; anything else is someone
-// else's and is left alone. The ledger is written before the files it records (LedgerUpdate), so
-// a run killed midway leaves every file it wrote owned by the ledger.
-//
-// On disk it is sha256sum's format, one "<hex>  <location>" line per content, sorted, so that
-// `sha256sum -c` run where the locations start (the --out folder, the cluster's configBase)
-// checks it.
+// A ledger records the files kops wrote in a folder it shares with others (--out, igconfig/), with
+// the SHA-256 of each content. A file is kops's to overwrite or delete only while its bytes are
+// kops's. It is written before the files, so a killed run leaves them owned. The format is
+// sha256sum's, so `sha256sum -c` checks it.
 type ledger struct {
-	// Files maps a location (relative to the fi.Context's ConfigBase) to the hex SHA-256 of the
-	// contents kops wrote there, sorted.
 	Files map[string][]string
 }
 
@@ -58,7 +48,6 @@ func contentHash(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// owns says whether content of hash, found at location, is content kops wrote there.
 func (l ledger) owns(location, hash string) bool {
 	return slices.Contains(l.Files[location], hash)
 }
@@ -73,7 +62,6 @@ func (l ledger) encode() []byte {
 	return []byte(b.String())
 }
 
-// parseLedger reads sha256sum's format; any other line is an error naming it.
 func parseLedger(data []byte) (ledger, error) {
 	l := ledger{Files: map[string][]string{}}
 	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
@@ -93,8 +81,7 @@ func parseLedger(data []byte) (ledger, error) {
 	return l, nil
 }
 
-// settled is l with, for each recorded file that still holds bytes kops wrote, the one hash of
-// those bytes; entries of files that are gone, unreadable or changed by someone else are dropped.
+// settled keeps one hash per recorded file still holding kops's bytes and drops the rest.
 func (l ledger) settled(c *fi.Context) ledger {
 	out := ledger{Files: map[string][]string{}}
 	for loc := range l.Files {
@@ -107,7 +94,6 @@ func (l ledger) settled(c *fi.Context) ledger {
 	return out
 }
 
-// readLedger reads the ledger at location; a missing one is empty.
 func readLedger(c *fi.Context, location string) (ledger, []byte, error) {
 	p, err := inConfigBase(c, location)
 	if err != nil {
@@ -128,8 +114,7 @@ func readLedger(c *fi.Context, location string) (ledger, []byte, error) {
 	return l, data, nil
 }
 
-// current reads a recorded or rendered file: ok is false when there is none; a file that cannot
-// be read as a regular file (a link out of the folder, a FIFO) is returned as an error.
+// current: ok is false when there is no file; a non-regular file (a link out, a FIFO) is an error.
 func current(c *fi.Context, location string) (data []byte, ok bool, err error) {
 	p, err := inConfigBase(c, location)
 	if err != nil {
@@ -142,7 +127,6 @@ func current(c *fi.Context, location string) (data []byte, ok bool, err error) {
 	return data, err == nil, err
 }
 
-// checkWritable says why a write to location would be refused (a folder on the way that is a link).
 func checkWritable(c *fi.Context, location string) error {
 	p, err := inConfigBase(c, location)
 	if err != nil {
@@ -151,19 +135,13 @@ func checkWritable(c *fi.Context, location string) error {
 	return p.CheckWritable()
 }
 
-// LedgerUpdate writes the ledger before the files it records are written: every file this run
-// writes (Files) gets its new hash, and every recorded file still holding bytes kops wrote keeps
-// the hash of those bytes; entries of files that are gone or were changed by someone else are
-// dropped. Tasks that write the files depend on it.
+// LedgerUpdate writes the ledger before the files it records; tasks writing them depend on it.
 type LedgerUpdate struct {
-	Name string
-	// Location is the ledger's, relative to ConfigBase.
+	Name     string
 	Location string
-	// Files are the files this run writes (location relative to ConfigBase: contents).
-	Files map[string][]byte
-	// RefuseForeign fails the run when a file to be written holds bytes kops did not write (a
-	// terraform folder's kubernetes.tf of someone else); otherwise such a file is kops's by its name
-	// (the state store's own files) and is overwritten.
+	Files    map[string][]byte
+	// RefuseForeign fails when a file to be written holds bytes kops did not write; otherwise the file
+	// is kops's by name (the store's own files) and overwritten.
 	RefuseForeign bool
 }
 
@@ -176,7 +154,6 @@ func (l *LedgerUpdate) Key() fi.TaskKey { return fi.TaskKey{Kind: LedgerKind, Na
 
 func (l *LedgerUpdate) Dependencies() []fi.TaskKey { return nil }
 
-// Plan computes the ledger to write, refusing (RefuseForeign) files in the way that kops did not write.
 func (l *LedgerUpdate) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
 	old, stored, err := readLedger(c, l.Location)
 	if err != nil {
@@ -196,7 +173,7 @@ func (l *LedgerUpdate) Plan(_ context.Context, c *fi.Context) (*fi.Change, error
 	return &fi.Change{Action: fi.ActionModify, Fields: fields}, nil
 }
 
-// RenderDirect writes the ledger, computed again from the folder as it is now.
+// RenderDirect computes the ledger again from the folder as it is now.
 func (l *LedgerUpdate) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change) error {
 	old, _, err := readLedger(c, l.Location)
 	if err != nil {
@@ -213,15 +190,13 @@ func (l *LedgerUpdate) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Chan
 	return p.WriteFile(data)
 }
 
-// next is the ledger to write over old: the recorded files still holding bytes kops wrote keep
-// that hash, and each file to be written gets its new one.
 func (l *LedgerUpdate) next(c *fi.Context, old ledger) ([]byte, error) {
 	next := old.settled(c)
 	var foreign []string
 	var unreadable error
 	for _, loc := range slices.Sorted(maps.Keys(l.Files)) {
 		want := l.Files[loc]
-		// Files kops owns by name are not read here: their own tasks check and overwrite them.
+		// Files kops owns by name are checked by their own tasks.
 		if l.RefuseForeign {
 			if err := checkWritable(c, loc); err != nil {
 				return nil, err

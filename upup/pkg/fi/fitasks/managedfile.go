@@ -31,21 +31,15 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// ManagedFileKind is the TaskKey kind of ManagedFile tasks.
 const ManagedFileKind = "ManagedFile"
 
-// ManagedFile is a file in the cluster's state-store directory whose whole
-// content kops owns: it is (re)written when it differs from Contents.
+// ManagedFile is a state-store file whose whole content kops owns.
 type ManagedFile struct {
-	// Name is the task name, unique among ManagedFiles.
 	Name string
-	// Location is the path relative to Context.ConfigBase, e.g.
-	// "addons/bootstrap-channel.yaml".
+	// Location is relative to Context.ConfigBase, e.g. "addons/bootstrap-channel.yaml".
 	Location string
 	Contents []byte
-	// Deps are tasks that must be applied first, e.g. the manifests a
-	// channel file refers to.
-	Deps []fi.TaskKey
+	Deps     []fi.TaskKey
 }
 
 var (
@@ -63,8 +57,6 @@ func (f *ManagedFile) String() string {
 		f.Name, f.Location, summarize(f.Contents), f.Deps)
 }
 
-// Plan reads the current file: missing means create, different bytes mean
-// modify (with a unified diff to review), equal means nothing to do.
 func (f *ManagedFile) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
 	p, err := f.path(c)
 	if err != nil {
@@ -96,8 +88,7 @@ func (f *ManagedFile) Plan(_ context.Context, c *fi.Context) (*fi.Change, error)
 	}, nil
 }
 
-// RenderDirect writes Contents; vfs makes file:// writes atomic, so a
-// reader never sees half a manifest.
+// RenderDirect writes atomically, so a reader never sees half a manifest.
 func (f *ManagedFile) RenderDirect(_ context.Context, c *fi.Context, change *fi.Change) error {
 	switch change.Action {
 	case fi.ActionNone:
@@ -116,7 +107,6 @@ func (f *ManagedFile) RenderDirect(_ context.Context, c *fi.Context, change *fi.
 	return nil
 }
 
-// path resolves Location inside ConfigBase.
 func (f *ManagedFile) path(c *fi.Context) (vfs.Path, error) {
 	p, err := inConfigBase(c, f.Location)
 	if err != nil {
@@ -125,8 +115,8 @@ func (f *ManagedFile) path(c *fi.Context) (vfs.Path, error) {
 	return p, nil
 }
 
-// inConfigBase resolves a location, refusing anything that could escape ConfigBase: a task must
-// never touch another cluster's state.
+// inConfigBase refuses any location that could escape ConfigBase: a task must never touch another
+// cluster's state.
 func inConfigBase(c *fi.Context, loc string) (vfs.Path, error) {
 	if c == nil || c.ConfigBase == nil {
 		return nil, errors.New("no ConfigBase in the task context")
@@ -137,8 +127,6 @@ func inConfigBase(c *fi.Context, loc string) (vfs.Path, error) {
 	return c.ConfigBase.Join(loc), nil
 }
 
-// summarize identifies content in one line; a short hash is enough for a
-// human to tell versions apart.
 func summarize(b []byte) string {
 	sum := sha256.Sum256(b)
 	return fmt.Sprintf("%d bytes, sha256 %s", len(b), hex.EncodeToString(sum[:])[:12])

@@ -29,36 +29,21 @@ import (
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// StaleFilesKind is the TaskKey kind of StaleFiles tasks.
 const StaleFilesKind = "StaleFiles"
 
-// StaleFiles deletes the files kops wrote that the model no longer writes (Keep). It runs after
-// the files that replace them are written (Deps), so nothing kops writes still names a deleted
-// file. kops owns a file in one of two ways, and never deletes any other:
-//   - by its folder: every file directly in Directories is kops's (the state store's addon
-//     folders, which only kops writes);
-//   - by its bytes: a file the Ledger records below Under is kops's while its bytes are bytes kops
-//     wrote (folders shared with others: a terraform --out folder, igconfig/). A recorded file
-//     changed since is left alone and named, and so is every file of Report's folders the ledger
-//     does not record. The ledger is then settled to what is on disk: each file kops wrote keeps
-//     the one hash of the bytes it holds now, so the next run finds nothing to change.
-//
-// Every location goes through inConfigBase and vfs, which confine it to ConfigBase.
+// StaleFiles deletes files kops wrote that the model no longer writes (Keep), after their
+// replacements (Deps). kops owns a file by its folder (Directories, which only kops writes) or by its
+// bytes (recorded in Ledger); a changed or unrecorded file is left alone and named, and the ledger is
+// then settled. Every location is confined to ConfigBase.
 type StaleFiles struct {
-	Name string
-	// Directories are folders kops owns whole, relative to ConfigBase, e.g.
-	// "addons/coredns.addons.k8s.io".
+	Name        string
 	Directories []string
-	// Ledger is the ledger's location, relative to ConfigBase; "" when no file is owned by its bytes.
-	Ledger string
-	// Under limits the recorded files looked at to those below this folder ("" for all).
-	Under string
-	// Keep lists the locations (relative to ConfigBase) the model writes.
-	Keep []string
-	// Report are folders whose files the ledger does not record are named as left alone (the
-	// terraform data/ folder); folders shared with other tools' files by design are not listed.
+	Ledger      string
+	Under       string
+	Keep        []string
+	// Report folders' unrecorded files are named as left alone (terraform's data/).
 	Report []string
-	// RemoveEmptyFolders removes each folder a deleted recorded file leaves empty, up to Under.
+	// RemoveEmptyFolders removes folders a deleted recorded file leaves empty, up to Under.
 	RemoveEmptyFolders bool
 	Deps               []fi.TaskKey
 }
@@ -72,8 +57,6 @@ func (s *StaleFiles) Key() fi.TaskKey { return fi.TaskKey{Kind: StaleFilesKind, 
 
 func (s *StaleFiles) Dependencies() []fi.TaskKey { return slices.Clone(s.Deps) }
 
-// Plan lists the stale files as deletions, each a field named after its folder, and what it
-// leaves alone; a ledger to settle is a modification.
 func (s *StaleFiles) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) {
 	f, err := s.plan(c)
 	if err != nil {
@@ -91,8 +74,7 @@ func (s *StaleFiles) Plan(_ context.Context, c *fi.Context) (*fi.Change, error) 
 	return change, nil
 }
 
-// RenderDirect finds the stale files again, so a recorded file is deleted only while it still
-// holds bytes kops wrote, deletes them, then settles the ledger.
+// RenderDirect finds the stale files again, so a recorded file is deleted only while it holds kops's bytes.
 func (s *StaleFiles) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change) error {
 	f, err := s.plan(c)
 	if err != nil {
@@ -120,8 +102,7 @@ func (s *StaleFiles) RenderDirect(_ context.Context, c *fi.Context, _ *fi.Change
 	return p.WriteFile(f.settled)
 }
 
-// removeEmpty removes dir and its parents up to Under while they are empty; a folder holding
-// anything (another tool's files) stays, and so do its parents.
+// removeEmpty stops at the first non-empty folder (another tool's files).
 func (s *StaleFiles) removeEmpty(c *fi.Context, dir string) {
 	for dir != "." && dir != strings.TrimSuffix(s.Under, "/") && strings.HasPrefix(dir+"/", s.Under) {
 		p, err := inConfigBase(c, dir)
@@ -132,8 +113,6 @@ func (s *StaleFiles) removeEmpty(c *fi.Context, dir string) {
 	}
 }
 
-// staleFiles is what StaleFiles found: the stale files kops owns, what it leaves alone, and the
-// ledger as stored and as it is to be once the stale files are gone.
 type staleFiles struct {
 	stale, leftAlone []string
 	stored, settled  []byte
@@ -141,7 +120,6 @@ type staleFiles struct {
 
 func (f staleFiles) unsettled() bool { return f.stored != nil && string(f.stored) != string(f.settled) }
 
-// plan lists the owned folders, reads the ledger and every file it records once, and sorts them.
 func (s *StaleFiles) plan(c *fi.Context) (staleFiles, error) {
 	keep := map[string]bool{}
 	for _, k := range s.Keep {
@@ -162,7 +140,6 @@ func (s *StaleFiles) plan(c *fi.Context) (staleFiles, error) {
 	return f, nil
 }
 
-// planFolders marks as stale every file of Directories the model no longer writes.
 func (s *StaleFiles) planFolders(c *fi.Context, keep map[string]bool, f *staleFiles) error {
 	for _, dir := range s.Directories {
 		files, err := list(c, dir)
@@ -181,8 +158,6 @@ func (s *StaleFiles) planFolders(c *fi.Context, keep map[string]bool, f *staleFi
 	return nil
 }
 
-// planLedger marks as stale the recorded files below Under the model no longer writes whose bytes
-// are kops's, names the others as left alone, and computes the settled ledger.
 func (s *StaleFiles) planLedger(c *fi.Context, keep map[string]bool, f *staleFiles) error {
 	l, stored, err := readLedger(c, s.Ledger)
 	if err != nil {
@@ -227,7 +202,6 @@ func (s *StaleFiles) planLedger(c *fi.Context, keep map[string]bool, f *staleFil
 	return nil
 }
 
-// list names the entries of the folder at dir; a missing folder has none.
 func list(c *fi.Context, dir string) ([]string, error) {
 	p, err := inConfigBase(c, dir)
 	if err != nil {

@@ -20,14 +20,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
-// Of is the partition of region. A region of no partition the SDK knows (or none) is in aws, as
-// the SDK resolves it too.
+// Of is the partition of region; an unknown region is in aws, as the SDK resolves it.
 func Of(region string) string {
 	if region == "" {
 		return "aws"
 	}
-	// S3's endpoint table is kept with every partition (S3 is in all of them), and reports the
-	// partition of the region it resolves.
+	// S3 is in every partition, so its endpoint table names the region's partition.
 	ep, err := s3.NewDefaultEndpointResolver().ResolveEndpoint(region, s3.EndpointResolverOptions{})
 	if err != nil || ep.PartitionID == "" {
 		return "aws"

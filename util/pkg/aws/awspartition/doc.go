@@ -14,8 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package awspartition says which AWS partition a region belongs to, as the AWS SDK's own endpoint
-// tables say: the partition is the second field of every ARN kops writes into IAM policies (aws,
-// aws-cn, aws-us-gov, aws-iso, aws-iso-b, aws-iso-e, aws-iso-f, aws-eusc, and whatever partition
-// a newer SDK knows). It is a table lookup: no request is made.
+// Package awspartition says which AWS partition (the second field of every ARN kops writes) a region
+// belongs to, from the SDK's endpoint tables; no request is made.
 package awspartition

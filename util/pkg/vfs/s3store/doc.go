@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package s3store is the s3:// state store: a vfs.Path per object of a bucket, in kops's layout, on
-// the AWS SDK for Go v2 (its default credential chain and region, its partitions and endpoints,
-// FIPS and dual-stack, its retries). It is apart from util/pkg/vfs so that only the commands that
-// read s3:// stores (kops, channels) link the SDK, and hand New's store to their vfs.Context at the
-// cmd edge. Nothing of the SDK runs until a command first uses an s3:// path.
+// Package s3store is the s3:// state store on the AWS SDK for Go v2, in kops's layout. It is apart
+// from util/pkg/vfs so only commands that read s3:// stores link the SDK.
 package s3store

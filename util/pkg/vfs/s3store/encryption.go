@@ -25,24 +25,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
-// As kops does, every object the store writes is encrypted at rest: it asks for SSE-S3 (AES256)
-// unless the bucket encrypts by default, whose own choice (a KMS key, say) an explicit AES256
-// would override. Buckets often have a policy denying any PutObject without
-// x-amz-server-side-encryption, which this satisfies.
+// As kops does, writes ask for SSE-S3 (AES256) unless the bucket encrypts by default, whose own choice
+// (a KMS key) AES256 would override; this also satisfies policies denying unencrypted PutObject.
 
-// bucketEncryption is what a bucket said of its default encryption, asked once per bucket.
 type bucketEncryption struct {
-	mu    sync.Mutex
-	known bool
-	// byDefault: the bucket encrypts new objects itself, so writes ask for nothing.
+	mu        sync.Mutex
+	known     bool
 	byDefault bool
 }
 
-// sse is the server-side encryption a PutObject asks for: none when the bucket encrypts by default,
-// else AES256. The bucket is asked (GetBucketEncryption) on the first write; an answer that it has
-// no default encryption, that the call is denied or not implemented (many S3-compatible servers),
-// is kept for the command's lifetime and means AES256. A failure that is no answer (a timeout)
-// means AES256 for this write and is asked again next time.
+// sse asks the bucket on the first write; a definite answer (including denied or not implemented)
+// is kept, while a failure with no answer means AES256 for this write only.
 func (b *s3Bucket) sse(ctx context.Context, c *s3.Client) types.ServerSideEncryption {
 	e := &b.encryption
 	e.mu.Lock()
@@ -62,8 +55,6 @@ func (b *s3Bucket) sse(ctx context.Context, c *s3.Client) types.ServerSideEncryp
 	return types.ServerSideEncryptionAes256
 }
 
-// encryptsByDefault says whether a bucket's encryption configuration names an algorithm for new
-// objects.
 func encryptsByDefault(c *types.ServerSideEncryptionConfiguration) bool {
 	if c == nil {
 		return false

@@ -34,26 +34,17 @@ import (
 )
 
 var (
-	// ErrNoBucket is returned, wrapped, when the bucket of an s3:// store does not exist.
-	ErrNoBucket = errors.New("no such bucket")
-	// ErrAccessDenied is returned, wrapped, when S3 refuses the credentials in use an action.
+	ErrNoBucket     = errors.New("no such bucket")
 	ErrAccessDenied = errors.New("access denied")
-	// ErrUnreachable is returned, wrapped, when the S3 endpoint does not answer in time.
-	ErrUnreachable = errors.New("S3 endpoint unreachable")
-	// ErrCredentials is returned, wrapped, when the AWS credentials could not be obtained (so no
-	// request reached S3), or S3 does not know them or their secret.
+	ErrUnreachable  = errors.New("S3 endpoint unreachable")
+	// ErrCredentials: the credentials could not be obtained, or S3 does not know them.
 	ErrCredentials = errors.New("no usable AWS credentials for S3")
-	// ErrWrongRegion is returned, wrapped, when requests are signed for another region than the
-	// bucket's.
 	ErrWrongRegion = errors.New("wrong region")
-	// ErrClockSkew is returned, wrapped, when S3 refuses a request's time: this machine's clock is off.
-	ErrClockSkew = errors.New("clock skew")
-	// ErrCertificate is returned, wrapped, when the endpoint's TLS certificate is not trusted.
+	ErrClockSkew   = errors.New("clock skew")
 	ErrCertificate = errors.New("untrusted TLS certificate")
 )
 
-// iamAction is the permission each call needs, named as an IAM policy names it, so that an access
-// denied error says what to grant.
+// iamAction names each call's permission as IAM does, so access denied says what to grant.
 var iamAction = map[string]string{
 	"GetObject":           "s3:GetObject",
 	"HeadObject":          "s3:GetObject",
@@ -64,8 +55,6 @@ var iamAction = map[string]string{
 	"GetBucketEncryption": "s3:GetEncryptionConfiguration",
 }
 
-// apiAnswer is what S3 answered a failed call: its error code (for an answer without a body, such
-// as HEAD's, the SDK names the status), its message, HTTP status and header.
 type apiAnswer struct {
 	code, message string
 	status        int
@@ -85,16 +74,13 @@ func answerOf(err error) apiAnswer {
 	return a
 }
 
-// describe turns an error of the call op on key (empty for the bucket) into one a user can act on,
-// by its cause. It names the bucket, key and action, never a credential: the SDK's own message is
-// kept only where it carries none (a code and a message from the server, or a network error).
+// describe makes err actionable by cause, naming bucket, key and action but never a credential.
 func (b *s3Bucket) describe(op, key string, err error) error {
 	where := "s3://" + b.name
 	if key != "" {
 		where += "/" + key
 	}
-	// Checked first: a credential source's answer (a container endpoint's 404, STS's 403) is not
-	// S3's, and read as S3's it would say the file is missing or the key lacks a permission.
+	// A credential source's answer (a 404, STS's 403) read as S3's would say the file is missing.
 	var credErr *credentialsError
 	if errors.As(err, &credErr) {
 		return fmt.Errorf("%w: %s on %s: %v; fix the source named there, or set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to use static keys instead",
@@ -139,7 +125,6 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 	return fmt.Errorf("%s on %s: %w", op, where, err)
 }
 
-// endpointNote names a custom endpoint, without anything a URL may carry besides host and path.
 func (b *s3Bucket) endpointNote() string {
 	if b.settings.Endpoint == "" {
 		return ""
@@ -147,8 +132,8 @@ func (b *s3Bucket) endpointNote() string {
 	return " at S3_ENDPOINT " + RedactURL(b.settings.Endpoint)
 }
 
-// RedactURL is u without user information, query or fragment, which may carry secrets; a URL
-// that does not parse is not shown at all.
+// RedactURL drops user information, query and fragment, which may carry secrets; an unparseable URL
+// is not shown at all.
 func RedactURL(u string) string {
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Host == "" {
@@ -158,7 +143,6 @@ func RedactURL(u string) string {
 	return clean.String()
 }
 
-// isCertificate says whether err is a TLS handshake's refusal of the server's certificate.
 func isCertificate(err error) bool {
 	var unknown x509.UnknownAuthorityError
 	var hostname x509.HostnameError
@@ -167,7 +151,6 @@ func isCertificate(err error) bool {
 	return errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid) || errors.As(err, &verify)
 }
 
-// isNetwork says whether err means no answer came: refused, unresolvable, or timed out.
 func isNetwork(err error) bool {
 	var oe *net.OpError
 	var de *net.DNSError
@@ -175,8 +158,6 @@ func isNetwork(err error) bool {
 	return errors.As(err, &oe) || errors.As(err, &de) || errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
-// netCause is the innermost network error, without the HTTP client's wrapping (which repeats the
-// URL).
 func netCause(err error) error {
 	var verify *tls.CertificateVerificationError
 	if errors.As(err, &verify) {

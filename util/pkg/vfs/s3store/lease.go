@@ -36,23 +36,16 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// A store lock on S3 is a lease: an object created only if absent (If-None-Match: *), naming its
-// owner and how long it lasts. Its holder renews it (a PUT with If-Match on the ETag it holds, so a
-// lease someone took over is never renewed back) and deletes it on unlock (If-Match again). A
-// killed holder's lease expires; the next command then takes it over with If-Match on the expired
-// lease's ETag, so of two that find it expired exactly one gets it. Expiry is judged on the
-// server's clock alone (the object's Last-Modified against the Date of the answer), so clocks of
-// different machines need not agree.
+// A store lock on S3 is a lease: an object created only if absent, renewed and deleted with If-Match
+// on its ETag so a lease taken over is never touched. An expired lease is taken over with If-Match,
+// so exactly one waiter wins. Expiry uses the server's clock alone.
 
-// leaseBody is what a lease object holds: who holds it, for people looking at the bucket, and how
-// long it lasts, which is the holder's setting and not the waiter's.
+// leaseBody's length is the holder's setting, not the waiter's.
 type leaseBody struct {
 	Owner   string `json:"owner"`
 	Seconds int    `json:"leaseSeconds"`
 }
 
-// leaseOwner names this process for whoever finds its lease: host and pid, and a random part so two
-// locks of one process differ.
 func leaseOwner() string {
 	host, _ := os.Hostname()
 	var b [4]byte
@@ -60,7 +53,6 @@ func leaseOwner() string {
 	return fmt.Sprintf("kops on %s, pid %d (%s)", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
-// Lock takes the lease at p, waiting (up to the settings' LockWait) while another holds it.
 func (p s3Path) Lock() (func(), error) {
 	if p.key == "" {
 		return nil, fmt.Errorf("locking %s: a bucket is not a lock object", p)
@@ -110,7 +102,6 @@ type heldLease struct {
 	expired  bool
 }
 
-// readLease reads the lease and says whether it has expired, on the server's clock.
 func (p s3Path) readLease() (heldLease, error) {
 	var h heldLease
 	err := p.b.op(func(ctx context.Context, c *s3.Client) error {
@@ -135,7 +126,6 @@ func (p s3Path) readLease() (heldLease, error) {
 	return h, err
 }
 
-// hold renews the lease every third of its length until unlock, which deletes it.
 func (p s3Path) hold(body []byte, etag string, lease time.Duration) func() {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

@@ -35,18 +35,14 @@ import (
 	"k8s.io/kops/util/pkg/vfs"
 )
 
-// s3Path is a Path in a bucket: key is "/"-separated and clean, "" for the bucket itself. S3 has
-// objects, not folders: a folder is a key prefix that exists while an object lies below it, which
-// is how kops reads and writes its buckets too (the same keys as a file:// store's paths).
+// s3Path's folders are key prefixes with an object below, as kops reads and writes buckets.
 type s3Path struct {
 	b   *s3Bucket
 	key string
 }
 
-// S3 is the store that made p: vfs.ContextOf resolves s3:// URLs next to p with it.
 func (p s3Path) S3() vfs.S3 { return p.b.stores }
 
-// Join appends elems; a result that would not lie strictly below p is refused (vfs.JoinBelow).
 func (p s3Path) Join(elems ...string) vfs.Path {
 	if len(elems) == 0 {
 		return p
@@ -58,7 +54,6 @@ func (p s3Path) Join(elems ...string) vfs.Path {
 	return s3Path{b: p.b, key: path.Join(p.key, rel)}
 }
 
-// Dir is the parent; the bucket is its own parent.
 func (p s3Path) Dir() vfs.Path {
 	dir, _ := split(p.key)
 	return s3Path{b: p.b, key: dir}
@@ -83,13 +78,11 @@ func (p s3Path) notFile(op string) error {
 	return &fs.PathError{Op: op, Path: p.String(), Err: errors.New("a bucket is not a file")}
 }
 
-// ReadFile reads the object, refusing one larger than vfs.MaxFileSize before reading it.
 func (p s3Path) ReadFile() ([]byte, error) {
 	data, _, err := p.read()
 	return data, err
 }
 
-// read returns the object and its ETag.
 func (p s3Path) read() ([]byte, string, error) {
 	if p.key == "" {
 		return nil, "", p.notFile("read")
@@ -118,11 +111,8 @@ func (p s3Path) read() ([]byte, string, error) {
 	return data, etag, err
 }
 
-// WriteFile replaces the object: a PUT is atomic, readers see the old object or the new one.
 func (p s3Path) WriteFile(data []byte) error { return p.put(data, "", "") }
 
-// put writes the object, only if it is absent (ifNoneMatch "*") or still has the ETag ifMatch
-// (either empty: no such condition).
 func (p s3Path) put(data []byte, ifMatch, ifNoneMatch string) error {
 	_, err := p.putETag(data, ifMatch, ifNoneMatch)
 	return err
@@ -156,7 +146,6 @@ func (p s3Path) putETag(data []byte, ifMatch, ifNoneMatch string) (string, error
 	return etag, err
 }
 
-// CheckWritable has nothing to check: no folder or link lies on an object's way.
 func (p s3Path) CheckWritable() error {
 	if p.key == "" {
 		return p.notFile("write")
@@ -164,7 +153,6 @@ func (p s3Path) CheckWritable() error {
 	return nil
 }
 
-// head says whether the object exists, and its ETag.
 func (p s3Path) head() (bool, string, error) {
 	if p.key == "" {
 		return false, "", nil
@@ -184,7 +172,6 @@ func (p s3Path) head() (bool, string, error) {
 	return err == nil, etag, err
 }
 
-// prefix is the key prefix of what lies below p.
 func (p s3Path) prefix() string {
 	if p.key == "" {
 		return ""
@@ -192,8 +179,7 @@ func (p s3Path) prefix() string {
 	return p.key + "/"
 }
 
-// list calls f with each page of what lies below p: every key when deep, else the immediate
-// objects and sub-prefixes. max bounds the keys per page (0: S3's default).
+// list calls f per page: every key when deep, else immediate objects and prefixes.
 func (p s3Path) list(deep bool, max int, f func(*listPage) (more bool)) error {
 	in := &s3.ListObjectsV2Input{Bucket: aws.String(p.b.name)}
 	if pre := p.prefix(); pre != "" {
@@ -228,14 +214,12 @@ func (p s3Path) list(deep bool, max int, f func(*listPage) (more bool)) error {
 	})
 }
 
-// listPage is one page of keys below a prefix.
 type listPage struct {
 	keys           []string
 	commonPrefixes []string
 }
 
-// hasMarker says whether a "p/" folder marker object is there: an empty folder that some tools
-// write, and that servers which keep folders (SeaweedFS) answer to until it is removed.
+// hasMarker: some tools write "p/" marker objects, and folder-keeping servers (SeaweedFS) answer to them.
 func (p s3Path) hasMarker() (bool, error) {
 	if p.key == "" {
 		return false, nil
@@ -244,7 +228,6 @@ func (p s3Path) hasMarker() (bool, error) {
 	return ok, err
 }
 
-// hasChildren says whether any object lies below p (p is then a folder).
 func (p s3Path) hasChildren() (bool, error) {
 	found := false
 	err := p.list(true, 1, func(out *listPage) bool {
@@ -254,8 +237,7 @@ func (p s3Path) hasChildren() (bool, error) {
 	return found, err
 }
 
-// Remove deletes the object, and only the revision it found, so a file replaced meanwhile is not
-// lost; a folder with something in it is ENOTEMPTY, one without does not exist.
+// Remove deletes only the revision it found, so a file replaced meanwhile is not lost.
 func (p s3Path) Remove() error {
 	exists, etag, err := p.head()
 	if err != nil {
@@ -274,7 +256,6 @@ func (p s3Path) Remove() error {
 	return p.delete(etag)
 }
 
-// delete removes the object if it still has the ETag etag (any, when empty).
 func (p s3Path) delete(etag string) error {
 	return p.b.op(func(ctx context.Context, c *s3.Client) error {
 		in := &s3.DeleteObjectInput{Bucket: aws.String(p.b.name), Key: aws.String(p.key)}
@@ -288,9 +269,7 @@ func (p s3Path) delete(etag string) error {
 	})
 }
 
-// RemoveDir succeeds when nothing lies below p. S3 has no folders, but a "p/" marker object (some
-// tools write one, and servers that keep folders, such as SeaweedFS, answer to it) is deleted, so
-// the folder is no longer listed.
+// RemoveDir succeeds when nothing lies below p, deleting any "p/" marker so the folder is not listed.
 func (p s3Path) RemoveDir() error {
 	children, err := p.hasChildren()
 	if err != nil {
@@ -313,7 +292,6 @@ func (p s3Path) removeMarker() error {
 	return err
 }
 
-// RemoveAll deletes the object p and every object below it; missing is not an error.
 func (p s3Path) RemoveAll() error {
 	if p.key == "" {
 		return &fs.PathError{Op: "removeall", Path: p.String(), Err: errors.New("a bucket is not removed through its own path")}
@@ -327,12 +305,11 @@ func (p s3Path) RemoveAll() error {
 		return err
 	}
 	keys = append(keys, p.key)
-	// The folders below p, deepest first, for their markers once their objects are gone.
 	var folders []string
 	seen := map[string]bool{}
 	for _, k := range keys {
 		if strings.HasSuffix(k, "/") {
-			continue // a marker itself: removed with its folder below
+			continue
 		}
 		if err := (s3Path{b: p.b, key: k}).delete(""); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -351,8 +328,7 @@ func (p s3Path) RemoveAll() error {
 	return nil
 }
 
-// ReadDir lists the objects and sub-prefixes just below p, sorted, hiding lock objects (and a
-// "folder/" marker object some tools write). A prefix with nothing below it does not exist.
+// ReadDir hides lock objects and "folder/" markers; a prefix with nothing below does not exist.
 func (p s3Path) ReadDir() ([]vfs.Path, error) {
 	var children []vfs.Path
 	pre := p.prefix()
@@ -383,13 +359,11 @@ func (p s3Path) ReadDir() ([]vfs.Path, error) {
 	return children, nil
 }
 
-// validChild refuses names that are no path element: S3 keys may hold "a//b" or "a/../b", which no
-// Path below p can name (Join would clean them into something else).
+// validChild refuses keys like "a//b" or "a/../b", which Join would clean into another path.
 func validChild(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
 }
 
-// Exists says whether an object or a folder (objects below p) is there.
 func (p s3Path) Exists() (bool, error) {
 	if p.key == "" {
 		return true, p.bucketExists()
@@ -404,7 +378,6 @@ func (p s3Path) Exists() (bool, error) {
 	return p.hasMarker()
 }
 
-// IsDir says whether p is a folder: no object of its own, but objects below it.
 func (p s3Path) IsDir() (bool, error) {
 	if p.key == "" {
 		return true, p.bucketExists()
@@ -435,7 +408,6 @@ func (p s3Path) bucketExists() error {
 	})
 }
 
-// split is a key's folder and last part ("" and key for a key at the bucket's top).
 func split(key string) (dir, name string) {
 	i := strings.LastIndexByte(key, '/')
 	if i < 0 {
@@ -444,14 +416,11 @@ func split(key string) (dir, name string) {
 	return key[:i], key[i+1:]
 }
 
-// ReadFileVersion reads the object and its ETag (vfs.ConditionalPath).
 func (p s3Path) ReadFileVersion() ([]byte, vfs.Version, error) {
 	data, etag, err := p.read()
 	return data, vfs.Version{ETag: etag}, err
 }
 
-// ReplaceFileVersion writes data over the object if it still has v's ETag; the zero Version asks
-// for no check.
 func (p s3Path) ReplaceFileVersion(data []byte, v vfs.Version) error {
 	if v.ETag == "" {
 		return p.WriteFile(data)
@@ -459,7 +428,6 @@ func (p s3Path) ReplaceFileVersion(data []byte, v vfs.Version) error {
 	return p.put(data, v.ETag, "")
 }
 
-// CreateFileOnce writes data only if no object is there (If-None-Match: *).
 func (p s3Path) CreateFileOnce(data []byte) error {
 	err := p.put(data, "", "*")
 	if errors.Is(err, vfs.ErrPrecondition) {

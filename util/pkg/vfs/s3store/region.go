@@ -25,8 +25,8 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// bucketRegion asks S3 where the bucket is: HeadBucket names it in x-amz-bucket-region, on success
-// and on the 301 (or 403) a request signed for another region gets alike.
+// bucketRegion reads x-amz-bucket-region from HeadBucket, which S3 sends on success and on the
+// 301 or 403 of a wrong-region request alike.
 func bucketRegion(ctx context.Context, c *s3.Client, bucket string) (string, error) {
 	out, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(bucket)})
 	if err == nil {

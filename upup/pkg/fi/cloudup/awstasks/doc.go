@@ -14,13 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package awstasks holds the tasks of the AWS objects a cluster's machines need: launch templates,
-// IAM roles, instance profiles and role policies.
-//
-// This build has no AWS client. A cloud task's Plan therefore cannot know what exists and reports
-// ActionCreate with every field ("ensure this exists as shown"), so that a dry run shows the whole
-// desired object. The tasks implement terraform.Renderer and no fi.DirectRenderer: they are
-// applied by writing them with `--target terraform` and running terraform.
+// Package awstasks holds the AWS tasks of a cluster's machines: launch templates and IAM roles,
+// instance profiles and policies. This build has no AWS client, so Plan reports ActionCreate with
+// every field, and tasks are applied only through `--target terraform` (no fi.DirectRenderer).
 package awstasks
 
 import (
@@ -33,7 +29,6 @@ import (
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// The TaskKey kinds of the tasks in this package.
 const (
 	LaunchTemplateKind     = "LaunchTemplate"
 	IAMRoleKind            = "IAMRole"
@@ -41,7 +36,6 @@ const (
 	IAMRolePolicyKind      = "IAMRolePolicy"
 )
 
-// ensure is the change a cloud task reports: the object as it should be, every field shown.
 func ensure(fields ...fi.FieldChange) *fi.Change {
 	return &fi.Change{Action: fi.ActionCreate, Fields: fields}
 }
@@ -52,7 +46,6 @@ func summarize(b []byte) string {
 	return fmt.Sprintf("%d bytes, sha256 %s", len(b), hex.EncodeToString(sum[:])[:12])
 }
 
-// formatTags prints tags sorted by key: k=v, k=v.
 func formatTags(tags map[string]string) string {
 	keys := make([]string, 0, len(tags))
 	for k := range tags {

@@ -24,10 +24,8 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 )
 
-// IAMInstanceProfile carries a role onto machines; launch templates name the profile.
 type IAMInstanceProfile struct {
 	Name string
-	// Role names the IAMRole task the profile holds; the profile depends on it.
 	Role string
 	Tags map[string]string
 }
@@ -41,7 +39,6 @@ func (p *IAMInstanceProfile) Key() fi.TaskKey {
 	return fi.TaskKey{Kind: IAMInstanceProfileKind, Name: p.Name}
 }
 
-// Dependencies: the role must exist before a profile can hold it.
 func (p *IAMInstanceProfile) Dependencies() []fi.TaskKey {
 	return []fi.TaskKey{{Kind: IAMRoleKind, Name: p.Role}}
 }
@@ -50,7 +47,6 @@ func (p *IAMInstanceProfile) String() string {
 	return fmt.Sprintf("IAMInstanceProfile{Name: %q, Role: %q, Tags: {%s}}", p.Name, p.Role, formatTags(p.Tags))
 }
 
-// Plan shows the profile as it must exist; see the package comment.
 func (p *IAMInstanceProfile) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 	return ensure(
 		fi.FieldChange{Name: "Name", New: p.Name},
@@ -59,7 +55,6 @@ func (p *IAMInstanceProfile) Plan(context.Context, *fi.Context) (*fi.Change, err
 	), nil
 }
 
-// TerraformResourceName is the profile's name in kubernetes.tf.
 func (p *IAMInstanceProfile) TerraformResourceName() string { return terraform.ResourceName(p.Name) }
 
 type terraformIAMInstanceProfile struct {
@@ -68,7 +63,6 @@ type terraformIAMInstanceProfile struct {
 	Tags map[string]string  `cty:"tags"`
 }
 
-// RenderTerraform writes aws_iam_instance_profile referring to its role's resource.
 func (p *IAMInstanceProfile) RenderTerraform(t *terraform.Target) error {
 	return t.RenderResource("aws_iam_instance_profile", p.TerraformResourceName(), &terraformIAMInstanceProfile{
 		Name: p.Name,

@@ -24,14 +24,11 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 )
 
-// IAMRole is the IAM role of one kind of machine (nodes.<cluster>, masters.<cluster>).
 type IAMRole struct {
-	Name string
-	// AssumeRolePolicy is the trust policy: who may take the role.
+	Name             string
 	AssumeRolePolicy *PolicyDocument
 	Tags             map[string]string
-	// ExportAs names the role's terraform outputs, <ExportAs>_role_arn and <ExportAs>_role_name,
-	// as kops names them (masters, nodes, ...); empty for none.
+	// ExportAs names the terraform outputs <ExportAs>_role_arn and _role_name as kops does; empty for none.
 	ExportAs string
 }
 
@@ -42,14 +39,12 @@ var (
 
 func (r *IAMRole) Key() fi.TaskKey { return fi.TaskKey{Kind: IAMRoleKind, Name: r.Name} }
 
-// Dependencies: a role refers to nothing else kops makes.
 func (r *IAMRole) Dependencies() []fi.TaskKey { return nil }
 
 func (r *IAMRole) String() string {
 	return fmt.Sprintf("IAMRole{Name: %q, AssumeRolePolicy: %d statements, Tags: {%s}}", r.Name, len(r.AssumeRolePolicy.Statement), formatTags(r.Tags))
 }
 
-// Plan shows the role as it must exist; see the package comment.
 func (r *IAMRole) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 	fields := []fi.FieldChange{{Name: "Name", New: r.Name}}
 	fields = append(fields, r.AssumeRolePolicy.fields("AssumeRolePolicy")...)
@@ -57,7 +52,6 @@ func (r *IAMRole) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 	return ensure(fields...), nil
 }
 
-// TerraformResourceName is the role's name in kubernetes.tf.
 func (r *IAMRole) TerraformResourceName() string { return terraform.ResourceName(r.Name) }
 
 type terraformIAMRole struct {
@@ -66,7 +60,6 @@ type terraformIAMRole struct {
 	Tags             map[string]string  `cty:"tags"`
 }
 
-// RenderTerraform writes aws_iam_role with its trust policy in data/.
 func (r *IAMRole) RenderTerraform(t *terraform.Target) error {
 	doc, err := r.AssumeRolePolicy.JSON()
 	if err != nil {

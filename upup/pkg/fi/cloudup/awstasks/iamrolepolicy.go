@@ -24,12 +24,9 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 )
 
-// IAMRolePolicy is the inline policy of a role: what the machines holding the role may do.
 type IAMRolePolicy struct {
-	Name string
-	// Role names the IAMRole task the policy belongs to; the policy depends on it.
-	Role string
-	// PolicyDocument is what the role may do.
+	Name           string
+	Role           string
 	PolicyDocument *PolicyDocument
 }
 
@@ -40,7 +37,6 @@ var (
 
 func (p *IAMRolePolicy) Key() fi.TaskKey { return fi.TaskKey{Kind: IAMRolePolicyKind, Name: p.Name} }
 
-// Dependencies: a policy is attached to an existing role.
 func (p *IAMRolePolicy) Dependencies() []fi.TaskKey {
 	return []fi.TaskKey{{Kind: IAMRoleKind, Name: p.Role}}
 }
@@ -49,8 +45,7 @@ func (p *IAMRolePolicy) String() string {
 	return fmt.Sprintf("IAMRolePolicy{Name: %q, Role: %q, PolicyDocument: %d statements}", p.Name, p.Role, len(p.PolicyDocument.Statement))
 }
 
-// Plan shows the policy as it must exist, one statement per field: a reviewer must see what is
-// granted, not a hash of it.
+// Plan shows one statement per field: a reviewer must see what is granted, not a hash of it.
 func (p *IAMRolePolicy) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 	fields := []fi.FieldChange{{Name: "Name", New: p.Name}, {Name: "Role", New: p.Role}}
 	return ensure(append(fields, p.PolicyDocument.fields("Statement")...)...), nil
@@ -62,7 +57,6 @@ type terraformIAMRolePolicy struct {
 	Role   *terraform.Literal `cty:"role"`
 }
 
-// RenderTerraform writes aws_iam_role_policy with the document in data/.
 func (p *IAMRolePolicy) RenderTerraform(t *terraform.Target) error {
 	doc, err := p.PolicyDocument.JSON()
 	if err != nil {

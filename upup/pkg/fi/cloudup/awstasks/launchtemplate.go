@@ -25,35 +25,27 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 )
 
-// LaunchTemplate is what the machines of one instance group boot from (<group>.<cluster>).
 type LaunchTemplate struct {
-	Name         string
-	ImageID      string
-	InstanceType string
-	RootVolume   RootVolume
-	Metadata     MetadataOptions
-	// UserData is the cloud-init document the machines run first; nil for none.
-	UserData []byte
-	// InstanceProfile names the IAMInstanceProfile task whose role the machines get.
+	Name            string
+	ImageID         string
+	InstanceType    string
+	RootVolume      RootVolume
+	Metadata        MetadataOptions
+	UserData        []byte
 	InstanceProfile string
-	// Tags go on the template, and on the instances, volumes and network interfaces it launches.
-	Tags map[string]string
-	// SecurityGroups are the machines' security groups, in order.
+	// Tags go on the template and on the instances, volumes and interfaces it launches.
+	Tags           map[string]string
 	SecurityGroups []SecurityGroup
-	// OutputRole names the terraform output the security groups are listed in,
-	// <OutputRole>_security_group_ids (master, node, bastion, ...), as kops lists them; empty for
-	// none.
+	// OutputRole names the output <OutputRole>_security_group_ids as kops lists them; empty for none.
 	OutputRole string
 }
 
-// SecurityGroup is a security group of a template's machines: one kops made, looked up by its name
-// and the cluster's tag (Name, Cluster), or one the instance group names by ID.
+// SecurityGroup is one kops made, looked up by name and cluster tag, or one named by ID.
 type SecurityGroup struct {
 	Name, Cluster string
 	ID            string
 }
 
-// String is how reports show the group.
 func (g SecurityGroup) String() string {
 	if g.ID != "" {
 		return g.ID
@@ -72,9 +64,7 @@ func formatSecurityGroups(groups []SecurityGroup) string {
 	return strings.Join(s, ", ")
 }
 
-// RootVolume is the machines' boot disk.
 type RootVolume struct {
-	// DeviceName is the root device the image boots from (/dev/xvda).
 	DeviceName string
 	SizeGB     int64
 	Type       string
@@ -83,15 +73,12 @@ type RootVolume struct {
 	Encrypted  bool
 }
 
-// MetadataOptions configure the instance metadata service of the machines; the endpoint itself is
-// always on (the kubelet and the cloud provider on the node need it).
+// MetadataOptions: the endpoint itself is always on (kubelet and the cloud provider need it).
 type MetadataOptions struct {
-	// HTTPTokens is "required" (IMDSv2 only) or "optional".
 	HTTPTokens string
-	// HopLimit bounds how far a token response travels; 1 keeps it on the node.
+	// HopLimit 1 keeps token responses on the node.
 	HopLimit int64
-	// IPv6 enables the IPv6 endpoint ([fd00:ec2::254]), for IPv6 clusters.
-	IPv6 bool
+	IPv6     bool
 }
 
 var (
@@ -101,7 +88,6 @@ var (
 
 func (l *LaunchTemplate) Key() fi.TaskKey { return fi.TaskKey{Kind: LaunchTemplateKind, Name: l.Name} }
 
-// Dependencies: the machines get their role through the profile, which must exist first.
 func (l *LaunchTemplate) Dependencies() []fi.TaskKey {
 	return []fi.TaskKey{{Kind: IAMInstanceProfileKind, Name: l.InstanceProfile}}
 }
@@ -111,7 +97,6 @@ func (l *LaunchTemplate) String() string {
 		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarizeUserData(l.UserData), l.InstanceProfile)
 }
 
-// String is the options on one line, as reports show them.
 func (m MetadataOptions) String() string {
 	return fmt.Sprintf("endpoint enabled, tokens %s, hop limit %d, IPv6 endpoint %s", m.HTTPTokens, m.HopLimit, enabled(m.IPv6))
 }
@@ -124,7 +109,6 @@ func (v RootVolume) String() string {
 	return fmt.Sprintf("%s %d GB %s, %d IOPS, %d MiB/s, %s", v.DeviceName, v.SizeGB, v.Type, v.IOPS, v.Throughput, encrypted)
 }
 
-// Plan shows the template as it must exist; see the package comment.
 func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 	return ensure(
 		fi.FieldChange{Name: "Name", New: l.Name},
@@ -139,7 +123,6 @@ func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) 
 	), nil
 }
 
-// summarizeUserData shows user data by size and hash, or says there is none.
 func summarizeUserData(b []byte) string {
 	if b == nil {
 		return "none"

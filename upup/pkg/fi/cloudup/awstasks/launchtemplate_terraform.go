@@ -22,7 +22,6 @@ import (
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
 )
 
-// The body of aws_launch_template, in kops's attribute names.
 type terraformLaunchTemplate struct {
 	BlockDeviceMappings []*terraformBlockDevice      `cty:"block_device_mappings"`
 	IAMInstanceProfile  *terraformInstanceProfileRef `cty:"iam_instance_profile"`
@@ -37,7 +36,6 @@ type terraformLaunchTemplate struct {
 	SecurityGroupIDs    []*terraform.Literal         `cty:"vpc_security_group_ids"`
 }
 
-// terraformSecurityGroupLookup finds a security group kops made: by its name, among the cluster's.
 type terraformSecurityGroupLookup struct {
 	Name string            `cty:"name"`
 	Tags map[string]string `cty:"tags"`
@@ -61,8 +59,8 @@ type terraformInstanceProfileRef struct {
 	Name *terraform.Literal `cty:"name"`
 }
 
-// terraformLifecycle replaces a template by creating the new one first, as kops does, so that an
-// auto-scaling group never points at a deleted template.
+// terraformLifecycle creates the replacement first, as kops does, so an auto-scaling group never
+// points at a deleted template.
 type terraformLifecycle struct {
 	CreateBeforeDestroy *bool `cty:"create_before_destroy"`
 }
@@ -79,7 +77,6 @@ type terraformTagSpecification struct {
 	Tags         map[string]string `cty:"tags"`
 }
 
-// terraformBody is the resource as kubernetes.tf holds it; userData is the file() expression.
 func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLaunchTemplate {
 	v, hopLimit, yes := l.RootVolume, l.Metadata.HopLimit, true
 	return &terraformLaunchTemplate{
@@ -109,8 +106,7 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 		Name: l.Name,
 		TagSpecifications: []*terraformTagSpecification{
 			{ResourceType: "instance", Tags: cloneTags(l.Tags)},
-			// The interfaces carry the cluster's tag too, as kops tags them: rights on the
-			// machine's own interface (Calico's source/destination check) are scoped by it.
+			// Interfaces carry the cluster's tag, as kops tags them: Calico's rights are scoped by it.
 			{ResourceType: "network-interface", Tags: cloneTags(l.Tags)},
 			{ResourceType: "volume", Tags: cloneTags(l.Tags)},
 		},
@@ -120,7 +116,6 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 	}
 }
 
-// securityGroupIDs are the IDs the groups are named by, or the lookups of kops's groups.
 func (l *LaunchTemplate) securityGroupIDs() []*terraform.Literal {
 	var out []*terraform.Literal
 	for _, g := range l.SecurityGroups {
@@ -133,8 +128,7 @@ func (l *LaunchTemplate) securityGroupIDs() []*terraform.Literal {
 	return out
 }
 
-// RenderTerraform writes aws_launch_template with the user data, if any, in data/ (base64, as the
-// API takes it).
+// RenderTerraform puts the user data in data/ as base64, as the API takes it.
 func (l *LaunchTemplate) RenderTerraform(t *terraform.Target) error {
 	var userData *terraform.Literal
 	if l.UserData != nil {

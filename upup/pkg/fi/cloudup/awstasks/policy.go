@@ -25,34 +25,28 @@ import (
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// PolicyVersion is the IAM policy language version every document uses.
 const PolicyVersion = "2012-10-17"
 
-// PolicyDocument is an IAM policy. Fields are declared in alphabetical order so that the JSON
-// reads like kops's data files.
+// PolicyDocument's fields are alphabetical so the JSON reads like kops's data files.
 type PolicyDocument struct {
 	Statement []Statement `json:"Statement"`
 	Version   string      `json:"Version"`
 }
 
-// Statement is one IAM policy statement.
 type Statement struct {
 	Action []string `json:"Action"`
-	// Condition is operator -> key -> values, e.g. StringEquals -> aws:ResourceTag/KubernetesCluster
-	// -> [a.example.com]. Keys under one operator must all match; any of a key's values matches.
+	// Condition is operator -> key -> values; every key must match, any of its values.
 	Condition map[string]map[string][]string `json:"Condition,omitempty"`
 	Effect    string                         `json:"Effect"`
 	Principal *Principal                     `json:"Principal,omitempty"`
 	Resource  []string                       `json:"Resource,omitempty"`
 }
 
-// Principal names who may assume a role.
 type Principal struct {
 	Service string `json:"Service"`
 }
 
-// JSON renders the document indented, with a trailing newline; maps are sorted by encoding/json,
-// so the bytes depend only on the content.
+// JSON is indented with a trailing newline; the bytes depend only on the content.
 func (d *PolicyDocument) JSON() ([]byte, error) {
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
@@ -61,7 +55,6 @@ func (d *PolicyDocument) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// EC2AssumeRolePolicy lets EC2 instances take the role: the trust policy of every instance role.
 func EC2AssumeRolePolicy() *PolicyDocument {
 	return &PolicyDocument{Version: PolicyVersion, Statement: []Statement{{
 		Action:    []string{"sts:AssumeRole"},
@@ -70,8 +63,7 @@ func EC2AssumeRolePolicy() *PolicyDocument {
 	}}}
 }
 
-// Summary is the statement on one line, for reports:
-// Allow ec2:CreateRoute,ec2:DeleteRoute on * if StringEquals aws:ResourceTag/KubernetesCluster=a.example.com
+// Summary is the statement on one line, for reports.
 func (s *Statement) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", s.Effect, strings.Join(s.Action, ","))
@@ -85,8 +77,6 @@ func (s *Statement) Summary() string {
 	return b.String()
 }
 
-// ConditionSummary is the statement's condition on one line, operators and keys sorted:
-// " if StringEquals aws:ResourceTag/KubernetesCluster=a.example.com"; empty without one.
 func (s *Statement) ConditionSummary() string {
 	var b strings.Builder
 	ops := make([]string, 0, len(s.Condition))
@@ -107,7 +97,6 @@ func (s *Statement) ConditionSummary() string {
 	return b.String()
 }
 
-// fields lists the statements one per field, for a Change.
 func (d *PolicyDocument) fields(prefix string) []fi.FieldChange {
 	out := make([]fi.FieldChange, 0, len(d.Statement))
 	for i := range d.Statement {

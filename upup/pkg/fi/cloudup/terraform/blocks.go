@@ -20,13 +20,9 @@ import (
 	"strings"
 )
 
-// topLevelBlocks cuts a terraform file into its top-level blocks, each by "type label.label" with
-// its text (trimmed, then a newline), for the per-block diff of `--target terraform`. It reads no
-// more HCL than it must: comments, strings and their ${...} templates so that a brace in them is
-// not taken for a block's end. It refuses (false) what it does not cut with certainty: a top-level
-// attribute or comment, a heredoc, a label that is not a name, two blocks of one name, or anything
-// unbalanced; the caller then shows the whole file's diff. The file below --out is one kops wrote
-// (the ledger refuses to replace others), so the refusals are rare.
+// topLevelBlocks cuts a terraform file into top-level blocks for the per-block diff, reading just
+// enough HCL (comments, strings, templates) to find block ends. It returns false for anything it
+// cannot cut with certainty; the caller then diffs the whole file.
 func topLevelBlocks(src []byte) (map[string]string, bool) {
 	s := string(src)
 	blocks := map[string]string{}
@@ -51,7 +47,6 @@ func topLevelBlocks(src []byte) (map[string]string, bool) {
 	return blocks, true
 }
 
-// skipSpace skips spaces and tabs, and newlines too when lines is set.
 func skipSpace(s string, i int, lines bool) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || lines && s[i] == '\n') {
 		i++
@@ -59,7 +54,6 @@ func skipSpace(s string, i int, lines bool) int {
 	return i
 }
 
-// blockHeader reads `type "label" label2 {` at i: the block's name and where its "{" is.
 func blockHeader(s string, i int) (name string, open int, ok bool) {
 	kind, i := identAt(s, i)
 	if kind == "" {
@@ -95,14 +89,11 @@ func blockHeader(s string, i int) (name string, open int, ok bool) {
 	}
 }
 
-// identAt reads a name (as validName accepts it) at i.
 func identAt(s string, i int) (string, int) {
 	j := nameEnd(s, i)
 	return s[i:j], j
 }
 
-// skipBody scans from just after a "{" (or a template's "${") to just after the "}" that closes
-// it.
 func skipBody(s string, i int) (int, bool) {
 	depth := 1
 	for i < len(s) {
@@ -143,8 +134,6 @@ func skipBody(s string, i int) (int, bool) {
 	return 0, false
 }
 
-// skipString scans a quoted string from just after its opening quote to just after its closing
-// one. A template in it (${...} or %{...}) is an expression, which may hold strings of its own.
 func skipString(s string, i int) (int, bool) {
 	for i < len(s) {
 		switch {

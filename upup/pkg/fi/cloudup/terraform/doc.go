@@ -14,11 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package terraform is the `--target terraform` of `kops update cluster`: tasks that live in the
-// cloud write themselves as Terraform resources (kubernetes.tf) and data files (data/), rendered
-// with hclwrite (hcl.go), deterministically.
-//
-// The contract between tasks and the target is small: a task implements Renderer and calls
-// RenderResource with a body struct whose fields carry `cty:"name"` tags, and AddFile for contents
-// that belong in data/. References between resources are Literals.
+// Package terraform is the `--target terraform` of `kops update cluster`: cloud tasks implement
+// Renderer and write deterministic Terraform resources (kubernetes.tf, via hclwrite) and data files
+// (data/); references between resources are Literals.
 package terraform

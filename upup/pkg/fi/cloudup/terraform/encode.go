@@ -26,22 +26,17 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// item is one attribute or nested block of a body. Items are sorted by name before they are
-// written, attributes and blocks together, as kops writes kubernetes.tf: the output then depends
-// only on the values, not on the order of a struct's fields.
+// item is an attribute or nested block; items are sorted by name as kops writes kubernetes.tf, so the
+// output depends only on the values.
 type item struct {
-	name string
-	// expr is an attribute's expression; nil for a block.
-	expr hclwrite.Tokens
-	// body is a block's content (block != nil means this item is a block).
+	name  string
+	expr  hclwrite.Tokens
 	block *[]item
 }
 
 var literalType = reflect.TypeFor[*Literal]()
 
-// encodeBody turns a body struct (or pointer to one) into sorted items. where names the value
-// in errors, e.g. `aws_launch_template.nodes-a-example-com`.
-// Every *Literal met is appended to refs, so references can be checked without parsing.
+// encodeBody returns a body struct's sorted items, appending every *Literal met to refs.
 func encodeBody(v reflect.Value, where string, refs *[]*Literal) ([]item, error) {
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {
@@ -82,8 +77,6 @@ func encodeBody(v reflect.Value, where string, refs *[]*Literal) ([]item, error)
 	return items, nil
 }
 
-// encodeField returns no item for an omitted value (nil pointer, map or slice, empty string), one
-// for an attribute or a block, several for a slice of structs (repeated blocks).
 func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item, error) {
 	if f.Type() == literalType {
 		if f.IsNil() {
@@ -156,7 +149,6 @@ func encodeField(f reflect.Value, name, where string, refs *[]*Literal) ([]item,
 	return []item{{name: name, expr: tokens}}, nil
 }
 
-// encodeScalar writes a string, bool or number, or a *Literal inside a list.
 func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tokens, error) {
 	if v.Type() == literalType {
 		if v.IsNil() {
@@ -186,8 +178,6 @@ func encodeScalar(v reflect.Value, where string, refs *[]*Literal) (hclwrite.Tok
 	return nil, fmt.Errorf("%s: type %s cannot be written to terraform", where, v.Type())
 }
 
-// isBlockType says whether slice elements of type t are nested blocks: structs or pointers to
-// structs (a *Literal is an expression, not a block).
 func isBlockType(t reflect.Type) bool {
 	if t == literalType {
 		return false
@@ -198,7 +188,6 @@ func isBlockType(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct
 }
 
-// writeItems appends items to body, in their order.
 func writeItems(body *hclwrite.Body, items []item) {
 	for _, it := range items {
 		if it.block == nil {
@@ -209,15 +198,12 @@ func writeItems(body *hclwrite.Body, items []item) {
 	}
 }
 
-// validName accepts the ASCII subset of HCL identifiers (a letter or '_', then letters, digits,
-// '_' and '-'): every terraform argument and resource name. hclsyntax.ValidIdentifier runs the
-// lexer, which cost a seventh of the target's time when called for every field of every body.
+// validName accepts the ASCII subset of HCL identifiers, without running the lexer as
+// hclsyntax.ValidIdentifier does.
 func validName(s string) bool {
 	return s != "" && nameEnd(s, 0) == len(s)
 }
 
-// nameEnd is where the longest name (as validName accepts it) that starts at i ends; i when none
-// does.
 func nameEnd(s string, i int) int {
 	j := i
 	for ; j < len(s); j++ {
@@ -230,8 +216,6 @@ func nameEnd(s string, i int) int {
 	return j
 }
 
-// labelsValid checks that a resource's type and name can be written as block labels and
-// referred to by traversals.
 func labelsValid(resourceType, resourceName string) error {
 	var problems []string
 	for what, s := range map[string]string{"resource type": resourceType, "resource name": resourceName} {

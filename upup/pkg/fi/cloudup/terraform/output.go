@@ -28,24 +28,20 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// MainFile is the terraform file the target writes below --out; data files go to DataDir.
 const (
 	MainFile = "kubernetes.tf"
 	DataDir  = "data"
 )
 
-// The provider kubernetes.tf asks for: launch templates' metadata_options.http_protocol_ipv6 and
-// the other arguments we write exist in every 5.x release.
+// The provider version: every argument written exists in all 5.x releases.
 const (
 	awsProviderSource  = "hashicorp/aws"
 	awsProviderVersion = ">= 5.0.0"
 	terraformVersion   = ">= 0.15.0"
 )
 
-// Files returns what goes below --out, by slash-separated path: kubernetes.tf and every data
-// file. The same tasks always give the same bytes. The references are checked first: each must
-// name a rendered resource or a data file, and each data file must be read (Verify checks the
-// same by parsing the output; this check needs no parsing, so it costs nothing at 200 groups).
+// Files returns kubernetes.tf and the data files by path, deterministically, after checking every
+// reference names a rendered resource or data file and every data file is read.
 func (t *Target) Files() (map[string][]byte, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -60,7 +56,6 @@ func (t *Target) Files() (map[string][]byte, error) {
 	return out, nil
 }
 
-// checkReferences returns every dangling reference and unread data file at once.
 func (t *Target) checkReferences() error {
 	var problems []string
 	read := map[string]bool{}
@@ -104,10 +99,8 @@ func (t *Target) hasResource(key string) bool {
 	return ok
 }
 
-// mainFile writes locals and outputs (cluster_name, region and what tasks added, each once as a
-// local and once as an output, sorted by name) and the provider, then every data source and
-// resource sorted by type and name, then the terraform block with the provider requirement, as
-// kops lays kubernetes.tf out. hclwrite's File.Bytes lays it out as terraform fmt does.
+// mainFile lays kubernetes.tf out as kops does: locals and outputs, the provider, data sources and
+// resources sorted by type and name, then the terraform block.
 func (t *Target) mainFile() []byte {
 	f := hclwrite.NewEmptyFile()
 	root := f.Body()
@@ -151,7 +144,6 @@ func (t *Target) mainFile() []byte {
 	for k := range t.resources {
 		keys = append(keys, k)
 	}
-	// Data sources first, then resources, each sorted by type and name.
 	sort.Slice(keys, func(a, b int) bool {
 		ra, rb := t.resources[keys[a]], t.resources[keys[b]]
 		if ra.block != rb.block {

@@ -29,17 +29,12 @@ import (
 	"k8s.io/kops/upup/pkg/fi/fitasks"
 )
 
-// OutputFileKind is the TaskKey kind of the files written below --out, so reports tell them
-// apart from the state store's ManagedFiles.
+// OutputFileKind tells files below --out from the state store's ManagedFiles in reports.
 const OutputFileKind = "TerraformFile"
 
-// OutputTasks returns the tasks that bring the --out directory to files (from Files): a ledger of
-// the files kops wrote there (fitasks.LedgerUpdate, written first), one task per file, and one
-// that deletes data files no longer rendered. Run them with fi.Run against a fi.Context whose
-// ConfigBase is the --out directory, with a dry-run target to preview and a direct one to write:
-// writes are atomic and a file whose bytes are unchanged is not rewritten. The folder is shared
-// with the user (terraform's own state, their files): kops overwrites or deletes only files whose
-// bytes it wrote, refuses to overwrite anything else, and names other data/ files as left alone.
+// OutputTasks returns the tasks that bring --out to files: the ledger first, one task per file, and
+// one deleting data files no longer rendered. The folder is shared with the user, so kops overwrites
+// or deletes only files whose bytes it wrote and refuses the rest.
 func OutputTasks(files map[string][]byte) []fi.Task {
 	ledger := &fitasks.LedgerUpdate{Name: LedgerFile, Location: LedgerFile, Files: files, RefuseForeign: true}
 	tasks := []fi.Task{ledger}
@@ -60,11 +55,9 @@ func OutputTasks(files map[string][]byte) []fi.Task {
 	return append(tasks, stale)
 }
 
-// LedgerFile records, in --out, the files kops wrote there with their hashes.
 const LedgerFile = fitasks.LedgerName
 
-// outputFile is a ManagedFile below --out. kubernetes.tf's diff is shown per resource, so a
-// change names the launch template it touches even when the lines are far from its header.
+// outputFile diffs kubernetes.tf per resource, so a change names the launch template it touches.
 type outputFile struct{ fitasks.ManagedFile }
 
 func (f *outputFile) Key() fi.TaskKey { return fi.TaskKey{Kind: OutputFileKind, Name: f.Name} }
@@ -84,16 +77,13 @@ func (f *outputFile) Plan(ctx context.Context, c *fi.Context) (*fi.Change, error
 	return change, nil
 }
 
-// staleData deletes data files that nothing renders any more.
 type staleData struct{ fitasks.StaleFiles }
 
 func (s *staleData) Key() fi.TaskKey {
 	return fi.TaskKey{Kind: OutputFileKind, Name: DataDir + "/ (no longer rendered)"}
 }
 
-// blockDiff diffs two terraform files block by block, each hunk headed by the block it belongs
-// to ("resource aws_launch_template.nodes-a-example-com"). ok is false when either file is not
-// cut into blocks with certainty (topLevelBlocks); the caller keeps the whole-file diff then.
+// blockDiff heads each hunk with its block; ok is false when either file is not cut with certainty.
 func blockDiff(current, desired []byte) (string, bool) {
 	a, okA := topLevelBlocks(current)
 	b, okB := topLevelBlocks(desired)

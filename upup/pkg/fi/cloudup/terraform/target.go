@@ -28,20 +28,15 @@ import (
 	"k8s.io/kops/upup/pkg/fi"
 )
 
-// Options configure a Target.
 type Options struct {
-	// ClusterName and Region go into the provider block, locals and outputs.
 	ClusterName string
 	Region      string
-	// StateStore renders the tasks that are not cloud resources (the addon files, which still go
-	// to the state store): a fi.DryRunTarget to preview, a fi.DirectTarget to write. Nil means
-	// such tasks are an error.
+	// StateStore renders the non-cloud tasks (the addon files); nil makes such tasks an error.
 	StateStore fi.Target
 }
 
-// Target collects the resources and files of every task that implements Renderer; Files then
-// returns kubernetes.tf and data/ as bytes, and OutputTasks the tasks that write them to --out.
-// It is safe for the concurrent Render calls of fi.Run.
+// Target collects Renderer tasks' resources and files for Files and OutputTasks. It is safe for
+// fi.Run's concurrent Render calls.
 type Target struct {
 	opts Options
 
@@ -49,24 +44,19 @@ type Target struct {
 	resources map[string]resource // by "type.name", data sources by "data.type.name"
 	files     map[string][]byte   // by path below --out, "data/..."
 	outputs   map[string]*Literal // by output name
-	// outputLists are outputs whose value is a list that several tasks add to (kops's
-	// node_security_group_ids), by name; each item once.
+	// outputLists are list outputs several tasks add to (kops's node_security_group_ids); each item once.
 	outputLists map[string][]*Literal
 }
 
-// resource is one rendered `resource "type" "name"` block, or `data "type" "name"` block.
 type resource struct {
-	// block is "resource" or "data".
 	block              string
 	resourceType, name string
 	items              []item
-	// refs are the literals the body uses.
-	refs []*Literal
+	refs               []*Literal
 }
 
 var _ fi.Target = (*Target)(nil)
 
-// NewTarget returns an empty target.
 func NewTarget(opts Options) *Target {
 	return &Target{opts: opts, resources: map[string]resource{}, files: map[string][]byte{}, outputs: map[string]*Literal{},
 		outputLists: map[string][]*Literal{}}
@@ -74,8 +64,8 @@ func NewTarget(opts Options) *Target {
 
 func (t *Target) Name() string { return "terraform" }
 
-// Render asks a Renderer task to write itself, whatever its planned action (terraform needs the
-// full description); other tasks go to the state-store target.
+// Render renders a Renderer task whatever its action (terraform needs the full description); other
+// tasks go to the state-store target.
 func (t *Target) Render(ctx context.Context, c *fi.Context, task fi.Task, change *fi.Change) error {
 	if r, ok := task.(Renderer); ok {
 		return r.RenderTerraform(t)
@@ -86,12 +76,8 @@ func (t *Target) Render(ctx context.Context, c *fi.Context, task fi.Task, change
 	return t.opts.StateStore.Render(ctx, c, task, change)
 }
 
-// RenderResource adds resource "<resourceType>" "<resourceName>" with body: a struct or pointer to
-// one whose exported fields carry `cty:"name"` tags. Nil pointers, empty strings, nil maps and nil
-// slices are left out; *Literal fields are written as expressions; struct (or pointer to struct)
-// fields become nested blocks, slices of structs repeated blocks; map[string]string fields become
-// map attributes with sorted keys. Attributes and blocks are written sorted by name, as kops does.
-// A second resource with the same type and name is an error.
+// RenderResource adds a resource from a struct with `cty:"name"` tags: empty values are left out,
+// *Literal fields are expressions, structs are nested blocks, maps have sorted keys. A duplicate is an error.
 func (t *Target) RenderResource(resourceType, resourceName string, body interface{}) error {
 	if err := labelsValid(resourceType, resourceName); err != nil {
 		return err
@@ -111,10 +97,7 @@ func (t *Target) RenderResource(resourceType, resourceName string, body interfac
 	return nil
 }
 
-// RenderDataSource adds data "<dataType>" "<name>" with body, as RenderResource adds a resource:
-// something terraform looks up rather than makes (a security group kops made). Tasks that share
-// what they look up may each declare it: a second declaration with the same body is the same
-// data source, one with another body an error.
+// RenderDataSource adds a data source; tasks sharing one may each declare it with the same body.
 func (t *Target) RenderDataSource(dataType, name string, body interface{}) error {
 	if err := labelsValid(dataType, name); err != nil {
 		return err
@@ -137,9 +120,7 @@ func (t *Target) RenderDataSource(dataType, name string, body interface{}) error
 	return nil
 }
 
-// AddOutput adds `output "<name>"` (and the local of the same name) with value, kops's way of
-// telling other terraform what it made (nodes_role_arn). name must be a valid HCL name, not
-// cluster_name or region (always written), and not added twice with another value.
+// AddOutput adds an output and its local (nodes_role_arn); cluster_name and region are reserved.
 func (t *Target) AddOutput(name string, value *Literal) error {
 	if err := checkOutputName(name); err != nil {
 		return err
@@ -156,8 +137,6 @@ func (t *Target) AddOutput(name string, value *Literal) error {
 	return nil
 }
 
-// checkOutputName refuses an output name that is not a valid HCL name, or one the target writes
-// itself (cluster_name, region).
 func checkOutputName(name string) error {
 	if !validName(name) {
 		return fmt.Errorf("output %q: not a valid HCL name", name)
@@ -168,10 +147,7 @@ func checkOutputName(name string) error {
 	return nil
 }
 
-// AddOutputListItem adds item to the list output name (and its local), as kops collects what
-// several tasks share under one output (node_security_group_ids: every node group's security
-// groups). An item already in the list is not added again; the list is written sorted. name must
-// not also be a single-valued output.
+// AddOutputListItem adds item once to a sorted list output, as kops collects node_security_group_ids.
 func (t *Target) AddOutputListItem(name string, item *Literal) error {
 	if err := checkOutputName(name); err != nil {
 		return err
@@ -190,13 +166,11 @@ func (t *Target) AddOutputListItem(name string, item *Literal) error {
 	return nil
 }
 
-// fileNameRE keeps data file names free of anything HCL would need to escape inside a template,
-// and of path separators.
+// fileNameRE keeps data file names free of HCL template escapes and path separators.
 var fileNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
-// AddFile stores contents as data/<resourceType>_<resourceName>_<key> and returns the expression
-// that reads it: file("${path.module}/data/...") or, with base64 set, filebase64(...) (user data).
-// Adding the same file twice is fine when the contents are equal.
+// AddFile stores contents as data/<type>_<name>_<key> and returns the file() (or filebase64())
+// expression; adding equal contents twice is fine.
 func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte, base64 bool) (*Literal, error) {
 	name := resourceType + "_" + resourceName + "_" + key
 	for _, part := range []string{resourceType, resourceName, key} {

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package s3test runs a real S3 server for tests: SeaweedFS's `weed server`, built by
-// hack/build-test-s3.sh, on 127.0.0.1 ports of its own, one per test binary, each test in a
-// bucket of its own. It is test support, never imported by production code.
+// Package s3test runs a real S3 server (SeaweedFS, built by hack/build-test-s3.sh) on local ports, one
+// per test binary, a bucket per test. Never imported by production code.
 package s3test

@@ -22,9 +22,7 @@ import (
 	"sync"
 )
 
-// Recorder is an http.RoundTripper that keeps every request it carries (method, URL, header) and
-// hands it to Next; with Next nil it sends nothing and fails each request with ErrNotSent, so a
-// test sees where a request would go without any network.
+// Recorder keeps every request and hands it to Next; with Next nil it sends nothing (ErrNotSent).
 type Recorder struct {
 	Next http.RoundTripper
 
@@ -32,7 +30,6 @@ type Recorder struct {
 	requests []*http.Request
 }
 
-// ErrNotSent is a Recorder's answer when it has no Next.
 var ErrNotSent = errors.New("s3test.Recorder: request recorded, not sent")
 
 func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -41,22 +38,20 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.mu.Unlock()
 	if r.Next == nil {
 		if req.Body != nil {
-			_ = req.Body.Close() // the request is refused; its body is only released
+			_ = req.Body.Close()
 		}
 		return nil, ErrNotSent
 	}
 	return r.Next.RoundTrip(req)
 }
 
-// Requests are the requests carried so far, in order.
 func (r *Recorder) Requests() []*http.Request {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]*http.Request(nil), r.requests...)
 }
 
-// Matching are the requests with method whose URL's query has the parameter query (empty: any
-// query, e.g. "encryption" for GetBucketEncryption).
+// Matching are requests with method whose query has the parameter query (empty: any).
 func (r *Recorder) Matching(method, query string) []*http.Request {
 	var out []*http.Request
 	for _, req := range r.Requests() {

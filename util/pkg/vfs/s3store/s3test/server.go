@@ -43,19 +43,15 @@ import (
 	"k8s.io/kops/util/pkg/vfs/s3store"
 )
 
-// Keys of the server's two identities: an admin, and one that may only read and list.
 const (
 	AccessKey         = "kops-test-admin"
 	SecretKey         = "kops-test-admin-secret-0123456789"
 	ReadOnlyAccessKey = "kops-test-reader"
 	ReadOnlySecretKey = "kops-test-reader-secret-0123456789"
-	// Region is the one region the server answers for.
-	Region = "us-east-1"
+	Region            = "us-east-1"
 )
 
-// Server is a running S3 server.
 type Server struct {
-	// Endpoint is its URL, http://127.0.0.1:PORT.
 	Endpoint string
 	dir      string
 }
@@ -66,8 +62,6 @@ var (
 	once      sync.Once
 )
 
-// Binary is where hack/build-test-s3.sh puts the server for the version its tool module pins, and
-// whether it is there.
 func Binary() (string, bool, error) {
 	root, err := repoRoot()
 	if err != nil {
@@ -103,8 +97,8 @@ func repoRoot() (string, error) {
 	}
 }
 
-// Shared is the test binary's server, started on first use. Without the binary the test is
-// skipped, or fails when KOPS_REQUIRE_TEST_S3=1 (as `make test` sets it, after building it).
+// Shared is the binary's server, started on first use; without it the test is skipped, or fails
+// under KOPS_REQUIRE_TEST_S3=1.
 func Shared(t testing.TB) *Server {
 	t.Helper()
 	bin, ok, err := Binary()
@@ -124,11 +118,8 @@ func Shared(t testing.TB) *Server {
 	return shared
 }
 
-// freePorts finds n ports free on 127.0.0.1, below the range the kernel hands out to outgoing
-// connections and to listeners on port 0 (ip_local_port_range): a port of that range can be taken
-// by any connection between this check and the server binding it, as once happened to the volume
-// server's gRPC port. A clash that is left (another test binary's server) fails that start, and
-// start tries again on other ports.
+// freePorts picks ports below the kernel's ephemeral range, where any connection could take a port
+// before the server binds it.
 func freePorts(n int) ([]int, error) {
 	const lowest = 10000
 	below := ephemeralLow()
@@ -136,7 +127,7 @@ func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
-			_ = l.Close() // held only to keep the port; it served nothing
+			_ = l.Close()
 		}
 	}()
 	for tries := 0; len(ports) < n; tries++ {
@@ -153,7 +144,6 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// ephemeralLow is the first port the kernel hands out on its own (32768 unless configured).
 func ephemeralLow() int {
 	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
 	var low, high int
@@ -166,12 +156,11 @@ func ephemeralLow() int {
 	return low
 }
 
-// attempts is how many times start tries the server on fresh ports before it gives up.
 const attempts = 3
 
 func start(bin string) (*Server, error) {
 	removeStale()
-	// The folder names the test binary, so that a later run can tell its server is gone.
+	// The folder names the test binary, so a later run can tell its server is gone.
 	dir, err := os.MkdirTemp("", fmt.Sprintf("kops-s3test-%d-", os.Getpid()))
 	if err != nil {
 		return nil, err
@@ -197,12 +186,9 @@ func start(bin string) (*Server, error) {
 	return nil, errors.Join(errs...)
 }
 
-// errExited says the server exited before it was ready, as it does when a port it was given is
-// taken: another attempt, on other ports, may succeed.
+// errExited: a port given was taken; another attempt may succeed.
 var errExited = errors.New("the test S3 server exited")
 
-// startAttempt starts the server on fresh ports, with data and log of its own, and waits until
-// it is ready.
 func startAttempt(bin, dir string, attempt int) (*Server, error) {
 	ports, err := freePorts(8)
 	if err != nil {
@@ -219,7 +205,6 @@ func startAttempt(bin, dir string, attempt int) (*Server, error) {
 		"-filer", fmt.Sprintf("-filer.port=%d", ports[4]), fmt.Sprintf("-filer.port.grpc=%d", ports[5]),
 		"-s3", fmt.Sprintf("-s3.port=%d", ports[6]), fmt.Sprintf("-s3.port.grpc=%d", ports[7]),
 		"-s3.config=" + filepath.Join(dir, "s3.json"),
-		// Nothing leaves the machine: no usage report.
 		"-master.telemetry=false",
 		"-master.volumeSizeLimitMB=64", "-volume.max=0",
 	}
@@ -231,14 +216,12 @@ func startAttempt(bin, dir string, attempt int) (*Server, error) {
 	}
 	started := make(chan error, 1)
 	exited := make(chan struct{})
-	// The server dies with the test binary (Pdeathsig), which is bound to the thread that started
-	// it: that thread is locked and kept for the process's life.
+	// The server dies with the test binary (Pdeathsig), bound to the thread that started it: keep it locked.
 	go func() {
 		runtime.LockOSThread()
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
-		// WEED_S3_SSE_KEY turns on SSE-S3 (x-amz-server-side-encryption: AES256, which the store
-		// asks for as kops does): without a key, SeaweedFS answers such a PutObject with a 500.
+		// Without WEED_S3_SSE_KEY, SeaweedFS answers a PutObject asking for AES256 with a 500.
 		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "TMPDIR=" + dir, "WEED_S3_SSE_KEY=kops-test-sse-key"}
 		cmd.Stdout, cmd.Stderr = log, log
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -247,7 +230,7 @@ func startAttempt(bin, dir string, attempt int) (*Server, error) {
 			_ = cmd.Wait()
 		}
 		close(exited)
-		select {} // keep the thread
+		select {}
 	}()
 	if err := <-started; err != nil {
 		return nil, err
@@ -258,8 +241,7 @@ func startAttempt(bin, dir string, attempt int) (*Server, error) {
 	return s, nil
 }
 
-// removeStale removes the folders of servers whose test binary has exited (the server died with
-// it): several test binaries run at once, so only a folder whose process is gone is removed.
+// removeStale removes only folders whose test binary has exited: several run at once.
 func removeStale() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "kops-s3test-*-*"))
 	for _, dir := range dirs {
@@ -290,8 +272,7 @@ func tail(name string) string {
 	return strings.Join(lines, "\n")
 }
 
-// waitReady waits until a bucket can be made and written: the S3 gateway answers only once the
-// filer and a volume are up.
+// waitReady waits until a bucket can be made and written; the gateway answers before the filer is up.
 func (s *Server) waitReady(limit time.Duration, exited <-chan struct{}) error {
 	deadline := time.Now().Add(limit)
 	c := s.Client(AccessKey, SecretKey)
@@ -316,7 +297,6 @@ func (s *Server) waitReady(limit time.Duration, exited <-chan struct{}) error {
 	return fmt.Errorf("the test S3 server did not get ready in %s: %v", limit, err)
 }
 
-// Client is an S3 client for the server with the given keys.
 func (s *Server) Client(key, secret string) *s3.Client {
 	return s3.New(s3.Options{
 		Region:       Region,
@@ -326,17 +306,14 @@ func (s *Server) Client(key, secret string) *s3.Client {
 	})
 }
 
-// Settings are what the kops command reads from S3_* for this server, as the admin.
 func (s *Server) Settings() s3store.Settings {
 	return s3store.Settings{Endpoint: s.Endpoint, Region: Region, AccessKeyID: AccessKey, SecretAccessKey: SecretKey}
 }
 
-// Env is the environment a kops process needs for this server, as the admin.
 func (s *Server) Env() map[string]string {
 	return map[string]string{"S3_ENDPOINT": s.Endpoint, "S3_REGION": Region, "S3_ACCESS_KEY_ID": AccessKey, "S3_SECRET_ACCESS_KEY": SecretKey}
 }
 
-// NewBucket makes an empty bucket for one test and returns its name.
 func (s *Server) NewBucket(t testing.TB) string {
 	t.Helper()
 	var b [5]byte

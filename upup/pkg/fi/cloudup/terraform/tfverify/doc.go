@@ -14,9 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package tfverify checks a rendered terraform module by parsing it with HCL's own parser: every
-// reference resolves and every data file is read. It is for tests: the terraform target checks
-// its references from the Literals it was given, without parsing what it wrote again on every
-// run; this is the independent check of the same rules on the bytes, as terraform will read them.
-// Only tests import it.
+// Package tfverify independently checks a rendered module by parsing it with HCL's parser: every
+// reference resolves and every data file is read. Only tests import it.
 package tfverify

@@ -31,10 +31,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// Verify parses every .tf file of files (paths relative to the module directory) with hclparse
-// and checks that each reference resolves: resource references to a resource block,
-// data.<type>.<name> to a data block, local.x to a local, file()/filebase64() to a file in files;
-// and that every file below dataDir is read by something. It returns every problem at once.
+// Verify parses every .tf file and returns every unresolved reference and unread file under dataDir.
 func Verify(files map[string][]byte, dataDir string) error {
 	parser := hclparse.NewParser()
 	var bodies []*hclsyntax.Body
@@ -81,11 +78,9 @@ func Verify(files map[string][]byte, dataDir string) error {
 	return errors.New(strings.Join(problems, "\n"))
 }
 
-// checkBody looks at every expression below body.
 func checkBody(body *hclsyntax.Body, defined map[string]bool, files map[string][]byte, read map[string]bool) []string {
 	var problems []string
-	// A bare object key (`source = ...` inside `{ }`) parses as a traversal but names no
-	// variable; VisitAll visits a key before what it wraps, so it can be skipped.
+	// A bare object key parses as a traversal but names no variable; VisitAll visits it first.
 	keys := map[hclsyntax.Node]bool{}
 	_ = hclsyntax.VisitAll(body, func(node hclsyntax.Node) hcl.Diagnostics {
 		switch n := node.(type) {
@@ -113,13 +108,11 @@ func checkBody(body *hclsyntax.Body, defined map[string]bool, files map[string][
 	return problems
 }
 
-// checkTraversal accepts path.module and references to defined resources and locals.
 func checkTraversal(tr hcl.Traversal, defined map[string]bool) string {
 	root := tr.RootName()
 	if root == "path" {
 		return ""
 	}
-	// data.<type>.<name> names a data source by two attributes, everything else by one.
 	parts := 1
 	if root == "data" {
 		parts = 2
@@ -137,7 +130,6 @@ func checkTraversal(tr hcl.Traversal, defined map[string]bool) string {
 	return ""
 }
 
-// checkFileCall evaluates file("${path.module}/...") with path.module "." and requires the file.
 func checkFileCall(call *hclsyntax.FunctionCallExpr, files map[string][]byte, read map[string]bool) string {
 	if len(call.Args) != 1 {
 		return fmt.Sprintf("%s: %s() takes one argument", call.Range(), call.Name)
