@@ -47,6 +47,11 @@ func (s *Scope) checks() (scope, exact policyRules) {
 			"the " + d.Subject + " operator may only create or change " + o.Kind + " " + o.Name})
 	}
 	scope.checks = append(scope.checks, s.eventChecks()...)
+	// RBAC cannot limit the lease's create by name; the policy binds it to the one the operator
+	// renews, in its own namespace.
+	scope.checks = append(scope.checks, check{"coordination.k8s.io", "leases", "",
+		allOf(`object.metadata.namespace == `+celString(d.Namespace), `object.metadata.name == `+celString(d.LeaseName)),
+		"the " + d.Subject + " operator may only create or renew its lease " + d.Namespace + "/" + d.LeaseName})
 	for _, o := range s.Objects {
 		c, v := s.objectChecks(o)
 		into := &scope

@@ -82,9 +82,10 @@ func TestDaemonSetPolicy(t *testing.T) {
 	scope := policies[0].(*admissionregistrationv1.ValidatingAdmissionPolicy)
 	exact := policies[2].(*admissionregistrationv1.ValidatingAdmissionPolicy)
 	rules := scope.Spec.MatchConstraints.ResourceRules
-	require.Len(t, rules, 3)
+	require.Len(t, rules, 4)
 	assert.Equal(t, admissionregistrationv1.Rule{APIGroups: []string{"apps"}, APIVersions: []string{"v1"}, Resources: []string{"daemonsets"}}, rules[0].Rule)
 	assert.Equal(t, []string{"configmaps", "serviceaccounts", "events"}, rules[1].Resources)
+	assert.Equal(t, admissionregistrationv1.Rule{APIGroups: []string{"coordination.k8s.io"}, APIVersions: []string{"v1"}, Resources: []string{"leases"}}, rules[3].Rule)
 	exactRules := exact.Spec.MatchConstraints.ResourceRules
 	require.Len(t, exactRules, 1, "the image flows into the DaemonSet only")
 	assert.Equal(t, []string{"daemonsets"}, exactRules[0].Resources)

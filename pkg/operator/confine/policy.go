@@ -34,8 +34,8 @@ import (
 // name only: the API server resolves params before it checks who is asking, so with the
 // instructions missing the binding denies every request it matches.
 
-// scopeRules are the creates and updates of every managed kind and of events. The lease and the
-// instructions' status are left to RBAC.
+// scopeRules are the creates and updates of every managed kind, of events and of leases. The
+// instructions' status is left to RBAC.
 func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperations {
 	type groupVersion struct{ group, version string }
 	var order []groupVersion
@@ -53,6 +53,7 @@ func (d *Descriptor) scopeRules() []admissionregistrationv1.NamedRuleWithOperati
 	}
 	add("", "v1", "events")
 	add("events.k8s.io", "v1", "events")
+	add("coordination.k8s.io", "v1", "leases")
 	var out []admissionregistrationv1.NamedRuleWithOperations
 	for _, gv := range order {
 		out = append(out, namedRule(gv.group, gv.version, nil, resources[gv]...))

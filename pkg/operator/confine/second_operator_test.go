@@ -98,8 +98,9 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	}
 	assert.Contains(t, scopeVariables, "service_spec", "the Service is compared whole by the scope policy, its address left to the server")
 	rules := policy.Spec.MatchConstraints.ResourceRules
-	require.Len(t, rules, 3)
+	require.Len(t, rules, 4)
 	assert.Equal(t, []string{"services", "serviceaccounts", "events"}, rules[1].Resources)
+	assert.Equal(t, []string{"leases"}, rules[3].Resources)
 
 	// The docs table and the package allow-list.
 	md := d.RightsMarkdown()
