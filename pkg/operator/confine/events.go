@@ -43,7 +43,12 @@ func (s *Scope) eventChecks() []check {
 	}
 	metadata := `dyn(object.metadata).all(k, k in ` + celStrings(append(operator.ServerMetadata, "name", "namespace")) + `)`
 	whose := "the " + d.Subject + " operator may only record events in " + d.WatchNamespace + " as " + d.EventReporter() +
-		" about the objects it manages, with nothing but a reason, a message, a type, counts and times of its own"
+		" about the objects it manages, with nothing but a reason, a message, a type, counts and times of its own, and change only events it recorded"
+	// An update is judged on the old object too: the new one alone would let the operator rewrite
+	// another component's event (a kubelet's Warning) into one of its own, erasing it.
+	ownOld := func(field string) string {
+		return `(request.operation != "UPDATE" || oldObject.?` + field + `.orValue("") == ` + me + `)`
+	}
 	return []check{
 		{"", "events", d.WatchNamespace, allOf(metadata,
 			`dyn(object).all(k, k in ["apiVersion", "kind", "metadata", "involvedObject", "reason", "message", "type", "count", "firstTimestamp", "lastTimestamp", "eventTime", "source", "reportingComponent", "reportingInstance"])`,
@@ -51,7 +56,8 @@ func (s *Scope) eventChecks() []check {
 			`object.?type.orValue("") in ["Normal", "Warning"]`,
 			`dyn(object.?source.orValue({})) == `+source,
 			`object.?reportingComponent.orValue("") == `+me,
-			`object.?reportingInstance.orValue("") == `+me), whose},
+			`object.?reportingInstance.orValue("") == `+me,
+			ownOld("reportingComponent")), whose},
 		{"events.k8s.io", "events", d.WatchNamespace, allOf(metadata,
 			`dyn(object).all(k, k in ["apiVersion", "kind", "metadata", "regarding", "reason", "note", "type", "action", "eventTime", "series", "reportingController", "reportingInstance", "deprecatedSource", "deprecatedFirstTimestamp", "deprecatedLastTimestamp", "deprecatedCount"])`,
 			ref("object.regarding"),
@@ -61,6 +67,7 @@ func (s *Scope) eventChecks() []check {
 			`object.?deprecatedSource.?component.orValue(`+me+`) == `+me,
 			`object.?deprecatedSource.?host.orValue(`+me+`) == `+me,
 			`object.?reportingController.orValue("") == `+me,
-			`object.?reportingInstance.orValue("") == `+me), whose},
+			`object.?reportingInstance.orValue("") == `+me,
+			ownOld("reportingController")), whose},
 	}
 }

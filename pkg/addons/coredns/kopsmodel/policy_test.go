@@ -366,6 +366,24 @@ func TestPolicyEvents(t *testing.T) {
 	}
 	assert.Empty(t, denials(t, r.scope, r.spec, newAPI(newEvent(Descriptor().EventReporter()))), "new API, as itself")
 	assert.NotEmpty(t, denials(t, r.scope, r.spec, newAPI(newEvent("kubelet"))), "new API, as another")
+
+	// Another component's event, rewritten into one of the operator's own, is refused: the old
+	// object must be the operator's too.
+	kubelets := on(mine, func(o map[string]interface{}) {
+		o["source"] = map[string]interface{}{"component": "kubelet", "host": "node-1"}
+		o["reportingComponent"], o["reportingInstance"], o["type"] = "kubelet", "node-1", "Warning"
+	})
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: mine, oldObject: kubelets})), "core API, another's event rewritten")
+	update := newAPI(newEvent(Descriptor().EventReporter()))
+	update.operation, update.oldObject = "UPDATE", newEvent("kubelet")
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, update), "new API, another's event rewritten")
+	update.oldObject = newEvent(Descriptor().EventReporter())
+	assert.Empty(t, denials(t, r.scope, r.spec, update), "new API, its own event updated")
+	// Its own old event does not free the new one from the other rules.
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, event(request{operation: "UPDATE", object: core("default-scheduler", "apps/v1", "Deployment", coredns.CoreDNSDeployment), oldObject: mine})),
+		"core API, its own event rewritten as another's")
+	update.object = newEvent("kubelet")
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, update), "new API, its own event rewritten as another's")
 }
 
 func TestPolicyAppliesToOperatorOnly(t *testing.T) {
