@@ -108,8 +108,8 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 	}
 	sort.Strings(keys)
 	out = append(out, deny(`dyn(object).all(k, k in `+celStrings(keys)+`)`, "no field beyond "+strings.Join(keys, ", ")))
-	if bounds := kindChecks[o.Kind].bounds; bounds != nil {
-		expression, message := bounds(d)
+	if bound := bounds[o.Kind]; bound != nil {
+		expression, message := bound(d)
 		out = append(out, check{rules.Group, rules.Resource, "", expression, "the " + d.Subject + " " + o.Kind + " " + message})
 	}
 	return out, vars

@@ -74,8 +74,10 @@ func (d *Descriptor) Validate() error {
 	}
 	seen := map[string]bool{}
 	for i, m := range d.Managed {
-		if _, ok := kindChecks[m.Kind]; !ok {
+		if k, ok := operator.KindOf(m.Kind); !ok {
 			problems = append(problems, fmt.Sprintf("Managed[%d].Kind: %q has no admission rules; supported: %v", i, m.Kind, operator.ManagedKinds()))
+		} else if len(k.Free) > 0 && bounds[m.Kind] == nil {
+			problems = append(problems, fmt.Sprintf("Managed[%d].Kind: %s leaves %v to others and has no bound on them", i, m.Kind, k.Free))
 		}
 		if seen[m.Kind] {
 			problems = append(problems, fmt.Sprintf("Managed[%d]: a second %s; the policy confines one object per kind", i, m.Kind))
