@@ -58,29 +58,30 @@ var neverLinked = []string{
 //   - hclwrite, with the rest of HCL, go-cty and go-cmp that it brings: it writes kubernetes.tf for
 //     `kops update cluster --target terraform` (upup/pkg/fi/cloudup/terraform).
 //   - What confines an operator (its roles, admission policies, CRD and package check), and kops's
-//     model builders with each addon's kopsmodel: kops generates them; an operator runs on the
-//     shared runtime (pkg/operator, pkg/operator/manager) and its addon's renderer only.
+//     model builders with every addon's kopsmodel (found by kopsModels, not listed): kops generates
+//     them; an operator runs on the shared runtime (pkg/operator, pkg/operator/manager) and its
+//     addon's renderer only.
 var linkedOnlyBy = map[string][]string{
-	"k8s.io/kops/pkg/operator/confine":               {"kops"},
-	"k8s.io/kops/pkg/crdschema":                      {"kops"},
-	"k8s.io/kops/pkg/model":                          {"kops"},
-	"k8s.io/kops/pkg/addons/coredns/kopsmodel":       {"kops"},
-	"k8s.io/kops/pkg/addons/metricsserver/kopsmodel": {"kops"},
-	"k8s.io/kops/pkg/addons/kube2iam/kopsmodel":      {"kops"},
-	"github.com/aws/aws-sdk-go-v2":                   {"kops", "channels"},
-	"github.com/aws/smithy-go":                       {"kops", "channels"},
-	"github.com/hashicorp/hcl":                       {"kops"},
-	"github.com/zclconf/go-cty":                      {"kops"},
-	"github.com/google/go-cmp":                       {"kops"},
+	"k8s.io/kops/pkg/operator/confine": {"kops"},
+	"k8s.io/kops/pkg/crdschema":        {"kops"},
+	"k8s.io/kops/pkg/model":            {"kops"},
+	"github.com/aws/aws-sdk-go-v2":     {"kops", "channels"},
+	"github.com/aws/smithy-go":         {"kops", "channels"},
+	"github.com/hashicorp/hcl":         {"kops"},
+	"github.com/zclconf/go-cty":        {"kops"},
+	"github.com/google/go-cmp":         {"kops"},
 }
 
 // forbidden is what binary b may not link.
-func forbidden(b string) []string {
+func forbidden(t *testing.T, b string) []string {
 	out := slices.Clone(neverLinked)
 	for prefix, binaries := range linkedOnlyBy {
 		if !slices.Contains(binaries, b) {
 			out = append(out, prefix)
 		}
+	}
+	if b != "kops" {
+		out = append(out, kopsModels(t)...)
 	}
 	return out
 }
@@ -100,7 +101,7 @@ func TestLinkedPackages(t *testing.T) {
 			require.Contains(t, deps, "k8s.io/kops/cmd/"+b, "the listing is the real one")
 			slices.Sort(deps)
 			for _, d := range deps {
-				for _, never := range forbidden(b) {
+				for _, never := range forbidden(t, b) {
 					assert.False(t, d == never || strings.HasPrefix(d, never+"/"), "%s links %s", b, d)
 				}
 			}
@@ -120,4 +121,18 @@ func TestListsAreOfBinaries(t *testing.T) {
 	}
 	assert.ElementsMatch(t, binaries, dirs,
 		"testdata/ must hold exactly one directory per shipped binary: remove the lists of binaries that are gone, and run hack/update-expected.sh for new ones")
+}
+
+// kopsModels are the kops-side packages of every addon folder, pkg/addons/<name>/kopsmodel.
+func kopsModels(t *testing.T) []string {
+	dirs, err := filepath.Glob(filepath.Join(repo, addonsRoot, "*", "kopsmodel"))
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs, "the addon folders are found")
+	var out []string
+	for _, d := range dirs {
+		rel, err := filepath.Rel(repo, d)
+		require.NoError(t, err)
+		out = append(out, "k8s.io/kops/"+filepath.ToSlash(rel))
+	}
+	return out
 }
