@@ -69,6 +69,10 @@ func (d *Descriptor) Username() string {
 	return "system:serviceaccount:" + d.Namespace + ":" + d.ServiceAccount
 }
 
+// FieldManager is the operator's field manager in every write: its Deployment's name. The exact
+// policy lets the entries of no other manager grow.
+func (d *Descriptor) FieldManager() string { return d.DeploymentName }
+
 // EventReporter is the source component the operator's events must name.
 func (d *Descriptor) EventReporter() string { return d.DeploymentName }
 

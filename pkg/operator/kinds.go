@@ -37,11 +37,17 @@ type Kind struct {
 	// Free are, per top-level key, the keys below it someone else owns (a Deployment's replicas).
 	Free map[string][]string
 	// Allocated are, per top-level key, the keys the API server fills in from what it allocates
-	// when the rendering leaves them out. The server pins them to its allocation, so leaving them
-	// free gives a writer no choice.
+	// when the rendering leaves them out, before admission sees the object: a value the writer
+	// asked for looks the same there. Where the rendering leaves one out, the policy admits a
+	// create whose own fields (managedFields) do not include it and an update that keeps the old
+	// object's value; where the rendering has it, it is compared like any other field.
 	Allocated map[string][]string
-	// ControllerAnnotations are annotations a controller sets on the object (any value).
+	// ControllerAnnotations are annotations another client (a controller) sets on the object: a
+	// writer of the rendering keeps them as they are and never sets them on create.
 	ControllerAnnotations []string
+	// ServerAnnotations are annotations the API server sets itself, to the value here on create
+	// when the client sends none, and on update from the old object whatever the client sends.
+	ServerAnnotations map[string]string
 	// ProbeBody is the smallest valid body of the kind, for the enforcement probe.
 	ProbeBody map[string]interface{}
 	// rendered refuses a rendering the exact match would admit but kops must never render; nil
@@ -63,10 +69,11 @@ var managedKinds = map[string]Kind{
 	// A DaemonSet's spec has no replica count, so it is compared whole.
 	"DaemonSet": {
 		Group: "apps", Version: "v1", Resource: "daemonsets",
-		Ignored:               map[string]bool{"status": true},
-		ControllerAnnotations: []string{"deprecated.daemonset.template.generation"},
-		ProbeBody:             map[string]interface{}{"spec": probePodTemplate()},
-		rendered:              renderedDaemonSet,
+		Ignored: map[string]bool{"status": true},
+		// The server keeps a client's value on create only.
+		ServerAnnotations: map[string]string{"deprecated.daemonset.template.generation": "1"},
+		ProbeBody:         map[string]interface{}{"spec": probePodTemplate()},
+		rendered:          renderedDaemonSet,
 	},
 	// ipFamilies follows the cluster's service range, which the renderer does not know; the server
 	// refuses a value that disagrees with the allocated address.
@@ -164,6 +171,8 @@ func ExactWrite(kind string, desired, current map[string]interface{}) map[string
 	}
 	keep("labels", ChannelsLabels)
 	keep("annotations", append(append([]string(nil), ChannelsAnnotations...), rules.ControllerAnnotations...))
+	// On update the server sets its annotations from the old object; sending them back is exact.
+	keep("annotations", slices.Sorted(maps.Keys(rules.ServerAnnotations)))
 	return out
 }
 

@@ -52,6 +52,7 @@ func (s *Scope) checks() (scope, exact policyRules) {
 	scope.checks = append(scope.checks, check{"coordination.k8s.io", "leases", "",
 		allOf(`object.metadata.namespace == `+celString(d.Namespace), `object.metadata.name == `+celString(d.LeaseName)),
 		"the " + d.Subject + " operator may only create or renew its lease " + d.Namespace + "/" + d.LeaseName})
+	depth := map[*policyRules]int{}
 	for _, o := range s.Objects {
 		c, v := s.objectChecks(o)
 		into := &scope
@@ -60,6 +61,12 @@ func (s *Scope) checks() (scope, exact policyRules) {
 		}
 		into.checks = append(into.checks, c...)
 		into.vars = append(into.vars, v...)
+		depth[into] = max(depth[into], jsonDepth(o.Rendered)+1)
+	}
+	for _, rules := range []*policyRules{&scope, &exact} {
+		if depth[rules] > 0 {
+			rules.vars = append(rules.vars, variable{managedFieldsVariable, managedFieldsKept(d.FieldManager(), depth[rules])})
+		}
 	}
 	return scope, exact
 }
@@ -92,8 +99,8 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 			"no ownerReferences, finalizers or other metadata"),
 		deny(exactStringMap("labels", o.labels, operator.ChannelsLabels, nil),
 			"labels exactly "+celStringMap(o.labels)+", kops's channels' labels left as they are"),
-		deny(exactStringMap("annotations", o.annotations, operator.ChannelsAnnotations, rules.ControllerAnnotations),
-			"annotations exactly "+celStringMap(o.annotations)+", kops's channels' annotations left as they are"),
+		deny(exactStringMap("annotations", o.annotations, append(append([]string(nil), operator.ChannelsAnnotations...), rules.ControllerAnnotations...), rules.ServerAnnotations),
+			"annotations exactly "+celStringMap(o.annotations)+", kops's channels' and controllers' annotations left as they are"),
 	}
 	keys := []string{"apiVersion", "kind", "metadata"}
 	for k := range rules.Ignored {
@@ -112,20 +119,27 @@ func (s *Scope) objectChecks(o *ScopeObject) ([]check, []variable) {
 		expression, message := bound(d)
 		out = append(out, check{rules.Group, rules.Resource, "", expression, "the " + d.Subject + " " + o.Kind + " " + message})
 	}
+	if expression, message := o.allocatedCheck(); expression != "" {
+		out = append(out, deny(expression, message))
+	}
+	// Last, so that a write refused for its content says so first.
+	out = append(out, deny(`variables.`+managedFieldsVariable,
+		"as "+d.FieldManager()+", the entries of other field managers in managedFields only as the server keeps them (none added or grown, no Apply entry dropped)"))
 	return out, vars
 }
 
-// exactStringMap holds when the metadata map field has exactly want's entries, plus channels'
-// keys unchanged from the old object (none on create: they are never the operator's to set), plus
-// any of anyValue's keys.
-func exactStringMap(field string, want map[string]string, channels, anyValue []string) string {
+// exactStringMap holds when the metadata map field has exactly want's entries, plus others' keys
+// (channels', a controller's) unchanged from the old object (none on create: they are never the
+// operator's to set), plus the server's keys, with the server's value on create.
+func exactStringMap(field string, want map[string]string, others []string, server map[string]string) string {
 	obj := `object.metadata.?` + field + `.orValue({})`
 	old := `oldObject.metadata.?` + field + `.orValue({})`
 	alternatives := []string{}
-	for _, k := range anyValue {
-		alternatives = append(alternatives, `k == `+celString(k))
+	if len(server) > 0 {
+		lit := celStringMap(server)
+		alternatives = append(alternatives, `(k in `+lit+` && (request.operation == "UPDATE" || `+obj+`[k] == `+lit+`[k]))`)
 	}
-	keys := celStrings(channels)
+	keys := celStrings(others)
 	alternatives = append(alternatives,
 		`(k in `+keys+` && request.operation == "UPDATE" && k in `+old+` && `+obj+`[k] == `+old+`[k])`)
 	lit := celStringMap(want)

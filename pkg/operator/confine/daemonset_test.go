@@ -91,8 +91,9 @@ func TestDaemonSetPolicy(t *testing.T) {
 	assert.Equal(t, []string{"daemonsets"}, exactRules[0].Resources)
 	assert.Equal(t, []string{"node-local-dns"}, exactRules[0].ResourceNames)
 	assert.Equal(t, &admissionregistrationv1.ParamKind{APIVersion: "addons.x-k8s.io/v1alpha1", Kind: "NodeLocalDNS"}, exact.Spec.ParamKind)
-	require.Len(t, exact.Spec.Variables, 1)
+	require.Len(t, exact.Spec.Variables, 2)
 	assert.Equal(t, "daemonset_spec", exact.Spec.Variables[0].Name)
+	assert.Equal(t, "managed_fields_kept", exact.Spec.Variables[1].Name, "other managers' entries are judged once per policy")
 	assert.Contains(t, exact.Spec.Variables[0].Expression, `"image": dyn(params.spec.image)`)
 	assert.NotContains(t, exact.Spec.Variables[0].Expression, operatortest.NodeLocalDNSImage, "the image is the instructions', not a constant")
 	var messages []string

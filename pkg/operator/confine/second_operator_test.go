@@ -88,7 +88,7 @@ func TestSecondOperatorIsDataOnly(t *testing.T) {
 	for _, v := range exact.Spec.Variables {
 		exactVariables = append(exactVariables, v.Name)
 	}
-	assert.Equal(t, []string{"deployment_spec"}, exactVariables, "the image flows into the Deployment only")
+	assert.Equal(t, []string{"deployment_spec", "managed_fields_kept"}, exactVariables, "the image flows into the Deployment only")
 	assert.Contains(t, exact.Spec.Variables[0].Expression, `"image": dyn(params.spec.image)`)
 	assert.Contains(t, all, "the metrics-server operator may write Service metrics-server only as kops renders it: spec exactly as rendered",
 		"an object no instruction flows into is compared whole by the scope policy, which needs no params")

@@ -40,8 +40,8 @@ type Addon[S comparable] struct {
 	CheckApply func(spec S, m operator.Managed, cached *unstructured.Unstructured) error
 }
 
-// FieldManager is the operator's server-side apply field manager: its Deployment's name.
-func (a *Addon[S]) FieldManager() string { return a.Descriptor.DeploymentName }
+// FieldManager is the operator's field manager (operator.Descriptor.FieldManager).
+func (a *Addon[S]) FieldManager() string { return a.Descriptor.FieldManager() }
 
 type managed struct {
 	operator.Managed

@@ -85,12 +85,12 @@ func TestEveryOperatorEveryAttackDenied(t *testing.T) {
 					if m.Kind == "Deployment" || m.Kind == "DaemonSet" {
 						for _, a := range operatortest.WorkloadAttacks(current) {
 							t.Run(a.Path, func(t *testing.T) {
-								byAdmin := dryRunUpdate(framework.Context(t), admin, gvr, a.Object)
+								byAdmin := dryRunUpdate(framework.Context(t), admin, "", gvr, a.Object)
 								immutable := byAdmin.err != nil && apierrors.IsInvalid(byAdmin.err) && strings.Contains(byAdmin.err.Error(), "immutable")
 								if !immutable {
 									require.NoError(t, byAdmin.err, "the server itself takes this update from the admin")
 									assert.False(t, reflect.DeepEqual(stripServer(byAdmin.obj), stripServer(current)), "the attack changes what is stored")
-									byOperator := dryRunUpdate(framework.Context(t), operatorDyn, gvr, a.Object)
+									byOperator := dryRunUpdate(framework.Context(t), operatorDyn, d.FieldManager(), gvr, a.Object)
 									assertPolicyDenied(t, byOperator.err, d.ExactPolicyName(), "update")
 								}
 								// As a create, the server's immutability does not apply: the policy must refuse it.
@@ -100,7 +100,7 @@ func TestEveryOperatorEveryAttackDenied(t *testing.T) {
 							})
 						}
 					}
-					denied := sweep(t, mutationSweep{admin: admin, operator: operatorDyn, gvr: gvr, schema: kindSchema(m.Kind),
+					denied := sweep(t, mutationSweep{admin: admin, operator: operatorDyn, fieldManager: d.FieldManager(), gvr: gvr, schema: kindSchema(m.Kind),
 						schemas: schemas, holes: op.holes, policy: d.PolicyName}, current)
 					assert.Greater(t, denied, 0)
 				})
@@ -125,7 +125,7 @@ func TestEveryOperatorWritesItsRendering(t *testing.T) {
 					current := putBack(t, m.Kind, rendered[m.Kind])
 					write := kopsoperator.ExactWrite(m.Kind, operatorWritesJSON(rendered[m.Kind]), current)
 					_, err := operatorDyn.Resource(gvr).Namespace(d.WatchNamespace).Update(ctx, &unstructured.Unstructured{Object: write},
-						metav1.UpdateOptions{DryRun: dryRun})
+						metav1.UpdateOptions{DryRun: dryRun, FieldManager: d.FieldManager()})
 					assert.NoError(t, err, "the operator's update to exactly its rendering")
 					// A create, as after a deletion, is checked where the server would not refuse it
 					// for existing: on another name its policy refuses, so a dry-run create of the
@@ -138,7 +138,7 @@ func TestEveryOperatorWritesItsRendering(t *testing.T) {
 						return err
 					})
 					_, err = operatorDyn.Resource(gvr).Namespace(d.WatchNamespace).Create(ctx, &unstructured.Unstructured{Object: operatorWritesJSON(rendered[m.Kind])},
-						metav1.CreateOptions{})
+						metav1.CreateOptions{FieldManager: d.FieldManager()})
 					assert.NoError(t, err, "the operator's create of exactly its rendering")
 					putBack(t, m.Kind, rendered[m.Kind])
 				})

@@ -206,15 +206,15 @@ func TestDaemonSetOperatorWritesTheRendering(t *testing.T) {
 	})
 	fresh := renderedDaemonSet(t)
 	unstructured.RemoveNestedField(fresh, "metadata", "labels", "addon.kops.k8s.io/name")
-	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Create(ctx, &unstructured.Unstructured{Object: fresh}, metav1.CreateOptions{})
+	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Create(ctx, &unstructured.Unstructured{Object: fresh}, metav1.CreateOptions{FieldManager: "node-local-dns-operator"})
 	require.NoError(t, err, "the operator creates the DaemonSet kops renders")
 
 	current := currentDaemonSet(t)
-	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Update(ctx, &unstructured.Unstructured{Object: current}, metav1.UpdateOptions{})
+	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Update(ctx, &unstructured.Unstructured{Object: current}, metav1.UpdateOptions{FieldManager: "node-local-dns-operator"})
 	assert.NoError(t, err, "the operator updates it as rendered")
 	image, _, _ := unstructured.NestedSlice(current, "spec", "template", "spec", "containers")
 	patch := fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"node-cache","image":%q}]}}}}`, image[0].(map[string]interface{})["image"])
-	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Patch(ctx, "node-local-dns", types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{})
+	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Patch(ctx, "node-local-dns", types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{FieldManager: "node-local-dns-operator"})
 	assert.NoError(t, err, "and patches it to what it is")
 	_, err = operatorDyn.Resource(daemonSets).Namespace("kube-system").Apply(ctx, "node-local-dns", &unstructured.Unstructured{Object: withoutServerFields(current)},
 		metav1.ApplyOptions{FieldManager: "node-local-dns-operator", Force: true, DryRun: dryRun})

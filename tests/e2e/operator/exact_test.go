@@ -125,7 +125,9 @@ func TestRenderingIsWhatTheServerStores(t *testing.T) {
 // mutationSweep says whose writes of which resource a sweep compares, and what refuses them.
 type mutationSweep struct {
 	admin, operator dynamic.Interface
-	gvr             schema.GroupVersionResource
+	// fieldManager is the operator's: a write under another name adds an entry its policy refuses.
+	fieldManager string
+	gvr          schema.GroupVersionResource
 	// schema names the kind's OpenAPI schema among schemas.
 	schema  string
 	schemas map[string]map[string]interface{}
@@ -142,7 +144,7 @@ type mutationSweep struct {
 func sweep(t *testing.T, s mutationSweep, obj map[string]interface{}) int {
 	t.Helper()
 	ctx := framework.Context(t)
-	baseline := dryRunUpdate(ctx, s.admin, s.gvr, obj)
+	baseline := dryRunUpdate(ctx, s.admin, "", s.gvr, obj)
 	require.NoError(t, baseline.err)
 	skip := func(path string) bool {
 		return path == "apiVersion" || path == "kind" || path == "metadata.name" || path == "metadata.namespace" ||
@@ -156,7 +158,7 @@ func sweep(t *testing.T, s mutationSweep, obj map[string]interface{}) int {
 	})...)
 	var denied, invalid, noop int
 	for _, mu := range mutations {
-		byAdmin := dryRunUpdate(ctx, s.admin, s.gvr, mu.Object)
+		byAdmin := dryRunUpdate(ctx, s.admin, "", s.gvr, mu.Object)
 		switch {
 		case byAdmin.err != nil:
 			invalid++
@@ -165,7 +167,7 @@ func sweep(t *testing.T, s mutationSweep, obj map[string]interface{}) int {
 			noop++ // the server drops or defaults it back: nothing the operator could write
 			continue
 		}
-		byOperator := dryRunUpdate(ctx, s.operator, s.gvr, mu.Object)
+		byOperator := dryRunUpdate(ctx, s.operator, s.fieldManager, s.gvr, mu.Object)
 		if s.holes[strings.TrimSuffix(mu.Path, " (added)")] {
 			assert.NoError(t, byOperator.err, "%s is a hole", mu.Path)
 			continue
@@ -184,10 +186,10 @@ type result struct {
 	err error
 }
 
-func dryRunUpdate(ctx context.Context, client dynamic.Interface, gvr schema.GroupVersionResource, obj map[string]interface{}) result {
+func dryRunUpdate(ctx context.Context, client dynamic.Interface, fieldManager string, gvr schema.GroupVersionResource, obj map[string]interface{}) result {
 	u := &unstructured.Unstructured{Object: obj}
 	out, err := client.Resource(gvr).Namespace(u.GetNamespace()).Update(ctx, u.DeepCopy(), metav1.UpdateOptions{
-		DryRun: []string{metav1.DryRunAll}, FieldValidation: metav1.FieldValidationStrict})
+		DryRun: []string{metav1.DryRunAll}, FieldValidation: metav1.FieldValidationStrict, FieldManager: fieldManager})
 	if err != nil {
 		return result{err: err}
 	}

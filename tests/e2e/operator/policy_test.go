@@ -167,22 +167,23 @@ func TestOperatorMayUpdateWhatKopsRenders(t *testing.T) {
 	operator, _ := asOperator(t)
 
 	d := currentDeployment(t)
-	_, err := operator.AppsV1().Deployments("kube-system").Update(ctx, d, metav1.UpdateOptions{})
+	asItself := corednsmodel.Descriptor().FieldManager()
+	_, err := operator.AppsV1().Deployments("kube-system").Update(ctx, d, metav1.UpdateOptions{FieldManager: asItself})
 	assert.NoError(t, err, "update Deployment coredns")
 	_, err = operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.StrategicMergePatchType,
-		[]byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{DryRun: dryRun})
+		[]byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{DryRun: dryRun, FieldManager: asItself})
 	assert.NoError(t, err, "scale Deployment coredns within its bounds (the autoscaler's hole)")
 	svc, err := env.Clientset.CoreV1().Services("kube-system").Get(ctx, "kube-dns", metav1.GetOptions{})
 	require.NoError(t, err)
-	_, err = operator.CoreV1().Services("kube-system").Update(ctx, svc, metav1.UpdateOptions{})
+	_, err = operator.CoreV1().Services("kube-system").Update(ctx, svc, metav1.UpdateOptions{FieldManager: asItself})
 	assert.NoError(t, err, "update Service kube-dns")
 	cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 	require.NoError(t, err)
-	_, err = operator.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{DryRun: dryRun})
+	_, err = operator.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{DryRun: dryRun, FieldManager: asItself})
 	assert.NoError(t, err, "update ConfigMap coredns")
 	sa, err := env.Clientset.CoreV1().ServiceAccounts("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 	require.NoError(t, err)
-	_, err = operator.CoreV1().ServiceAccounts("kube-system").Update(ctx, sa, metav1.UpdateOptions{DryRun: dryRun})
+	_, err = operator.CoreV1().ServiceAccounts("kube-system").Update(ctx, sa, metav1.UpdateOptions{DryRun: dryRun, FieldManager: asItself})
 	assert.NoError(t, err, "update ServiceAccount coredns")
 }
 

@@ -85,9 +85,9 @@ func TestOperatorRequests(t *testing.T) {
 
 	// What the operator may change is what the exact policy leaves open: the replica count, and
 	// values its rendering already has.
-	_, err = operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.MergePatchType, []byte(`{"spec":{"replicas":2}}`), metav1.PatchOptions{})
+	_, err = operator.AppsV1().Deployments("kube-system").Patch(ctx, "coredns", types.MergePatchType, []byte(`{"spec":{"replicas":2}}`), metav1.PatchOptions{FieldManager: corednsmodel.Descriptor().FieldManager()})
 	assert.NoError(t, err, "patch Deployment kube-system/coredns")
-	_, err = operator.CoreV1().Services("kube-system").Patch(ctx, "kube-dns", types.MergePatchType, []byte(`{"metadata":{"annotations":{"prometheus.io/port":"9153"}}}`), metav1.PatchOptions{})
+	_, err = operator.CoreV1().Services("kube-system").Patch(ctx, "kube-dns", types.MergePatchType, []byte(`{"metadata":{"annotations":{"prometheus.io/port":"9153"}}}`), metav1.PatchOptions{FieldManager: corednsmodel.Descriptor().FieldManager()})
 	assert.NoError(t, err, "patch Service kube-system/kube-dns")
 
 	_, err = operator.AppsV1().Deployments("default").Patch(ctx, "coredns", types.MergePatchType, patch, metav1.PatchOptions{})
