@@ -48,24 +48,37 @@ const (
 	ScalingTemplate  = "templates/coredns-scaling.addons.k8s.io/k8s-1.12.yaml.template"
 )
 
+// AutoscalerName names the autoscaler's ServiceAccount, rights, parameters and Deployment.
+const AutoscalerName = "coredns-autoscaler"
+
+// BuiltInMinReplicas is the fewest replicas the built-in addon's autoscaler sets, as kops's; it
+// sets no most. With the operator, kops renders the operator's bounds instead (RenderScaling).
+const BuiltInMinReplicas = 1
+
 // scalingData is what the coredns-scaling partial reads.
 type scalingData struct {
 	// Addon is the objects' addon.kops.k8s.io/name label.
 	Addon           string
 	AutoscalerImage string
-	// MaxReplicas bounds the autoscaler; 0 sets no bound.
-	MaxReplicas int
+	// MinReplicas and MaxReplicas bound the autoscaler; MaxReplicas 0 sets no most.
+	MinReplicas int64
+	MaxReplicas int64
 }
 
-// RenderScaling renders Render's autoscaler and PodDisruptionBudget under ScalingAddonName, with at
-// most maxReplicas replicas (0: no bound, as the built-in addon).
-func RenderScaling(facts Facts, maxReplicas int) ([]byte, error) {
+// RenderScaling renders Render's autoscaler and PodDisruptionBudget under ScalingAddonName, with
+// the autoscaler's replica count bounded to [minReplicas, maxReplicas] (maxReplicas 0: no most, as
+// the built-in addon). The caller passes the bounds the admission policies enforce (this package,
+// linked by the operator, does not generate them).
+func RenderScaling(facts Facts, minReplicas, maxReplicas int64) ([]byte, error) {
 	if facts.AutoscalerImage == "" {
 		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: no autoscaler image")
 	}
-	if maxReplicas < 0 {
-		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: maxReplicas %d is negative", maxReplicas)
+	if minReplicas < 1 {
+		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: minReplicas %d is below 1 (no replica: DNS down)", minReplicas)
 	}
-	data := scalingData{Addon: ScalingAddonName, AutoscalerImage: facts.AutoscalerImage, MaxReplicas: maxReplicas}
+	if maxReplicas < 0 || (maxReplicas != 0 && maxReplicas < minReplicas) {
+		return nil, fmt.Errorf("rendering the CoreDNS autoscaler: maxReplicas %d must be 0 (no bound) or at least minReplicas %d", maxReplicas, minReplicas)
+	}
+	data := scalingData{Addon: ScalingAddonName, AutoscalerImage: facts.AutoscalerImage, MinReplicas: minReplicas, MaxReplicas: maxReplicas}
 	return templates.Render(templateFS, ScalingTemplate, data, partials)
 }

@@ -128,6 +128,6 @@ func newTemplateData(spec Spec, facts Facts) (*templateData, error) {
 		}
 		*q.value = parsed.String()
 	}
-	scaling := scalingData{Addon: AddonName, AutoscalerImage: facts.AutoscalerImage}
+	scaling := scalingData{Addon: AddonName, AutoscalerImage: facts.AutoscalerImage, MinReplicas: BuiltInMinReplicas}
 	return &templateData{Spec: spec, Facts: facts, DNSIPFamily: family, Scaling: scaling}, nil
 }

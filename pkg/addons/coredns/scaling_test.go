@@ -37,8 +37,8 @@ func TestRenderScalingIsTheBuiltInAddons(t *testing.T) {
 	require.Positive(t, start, "the built-in addon has the budget")
 	tail := string(builtIn[start:])
 
-	for _, max := range []int{0, 50} {
-		scaling, err := RenderScaling(facts, max)
+	for _, max := range []int64{0, 50} {
+		scaling, err := RenderScaling(facts, BuiltInMinReplicas, max)
 		require.NoError(t, err)
 		got := string(scaling)
 		assert.Equal(t, 8, strings.Count(got, "\n    addon.kops.k8s.io/name: "+ScalingAddonName+"\n"), "every object is labelled for its addon")
@@ -57,9 +57,28 @@ func TestRenderScalingIsTheBuiltInAddons(t *testing.T) {
 
 func TestRenderScalingRejectsIncompleteInput(t *testing.T) {
 	facts := DefaultFacts()
-	_, err := RenderScaling(facts, -1)
-	assert.ErrorContains(t, err, "maxReplicas -1 is negative")
+	for _, c := range []struct {
+		min, max int64
+		want     string
+	}{
+		{1, -1, "maxReplicas -1 must be 0 (no bound) or at least minReplicas 1"},
+		{3, 2, "maxReplicas 2 must be 0 (no bound) or at least minReplicas 3"},
+		{0, 50, "minReplicas 0 is below 1"},
+	} {
+		_, err := RenderScaling(facts, c.min, c.max)
+		assert.ErrorContains(t, err, c.want, "[%d, %d]", c.min, c.max)
+	}
+	_, err := RenderScaling(facts, 2, 2)
+	assert.NoError(t, err, "one count only")
 	facts.AutoscalerImage = ""
-	_, err = RenderScaling(facts, 50)
+	_, err = RenderScaling(facts, 1, 50)
 	assert.ErrorContains(t, err, "no autoscaler image")
+}
+
+// The autoscaler's parameters are rendered from the bounds given, not from a literal.
+func TestRenderScalingRendersTheBoundsGiven(t *testing.T) {
+	facts := DefaultFacts()
+	scaling, err := RenderScaling(facts, 3, 7)
+	require.NoError(t, err)
+	assert.Contains(t, string(scaling), `"min":3,"max":7,"preventSinglePointFailure":true`)
 }

@@ -19,6 +19,7 @@ package addons
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +88,16 @@ var scalingKeys = []string{
 	"Deployment/kube-system/coredns-autoscaler",
 }
 
+// autoscalerPolicyKeys are the admission policy and binding that bound the autoscaler's writes
+// beside the operator. They are in the channel in ServerSide mode alone: there the autoscaler's
+// count must stay within what the operator's policy admits, or the operator is locked out of
+// Deployment coredns. Built in (and client-side), the autoscaler is kops's, as kops runs it: its
+// parameters set no most, and nothing locks anyone out, so no policy confines it.
+var autoscalerPolicyKeys = []string{
+	"ValidatingAdmissionPolicy/coredns-autoscaler-replicas",
+	"ValidatingAdmissionPolicyBinding/coredns-autoscaler-replicas",
+}
+
 // modes are the three ways CoreDNS is deployed: built in (flags off), client-side, server-side.
 var modes = []string{"", kops.OperatorModeClientSide, kops.OperatorModeServerSide}
 
@@ -104,7 +115,9 @@ func linearParams(t *testing.T, cm *unstructured.Unstructured) map[string]interf
 // PodDisruptionBudget, once, with the cluster's remapped autoscaler image, and they are the same
 // objects (but for the addon that holds them, and the bound the operator's policy sets on the
 // replica count), so that a switch of mode updates them in place. With the operator they are kops's
-// own addon: the operator may write nothing but the objects it reconciles.
+// own addon: the operator may write nothing but the objects it reconciles; that addon holds the
+// same objects plus the autoscaler's admission policy and binding (autoscalerPolicyKeys), which
+// exist in no other mode: only beside the operator is there a bound to hold the autoscaler to.
 func TestEveryModeScalesCoreDNS(t *testing.T) {
 	specs := map[string]kops.ClusterSpec{
 		"defaults":        {},
@@ -119,9 +132,30 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 			var builtIn map[string]placed
 			for _, mode := range modes {
 				objs := channelObjects(t, spec, mode)
-				owner, max := coredns.AddonName, interface{}(nil)
+				owner, min, max := coredns.AddonName, float64(coredns.BuiltInMinReplicas), interface{}(nil)
 				if mode == kops.OperatorModeServerSide {
-					owner, max = coredns.ScalingAddonName, float64(corednsmodel.MaxReplicas)
+					lo, hi := corednsmodel.Descriptor().ReplicaBounds()
+					owner, min, max = coredns.ScalingAddonName, float64(lo), float64(hi)
+				}
+				for _, key := range autoscalerPolicyKeys {
+					p, ok := objs[key]
+					if mode != kops.OperatorModeServerSide {
+						assert.False(t, ok, "mode %q: %s only beside the operator", mode, key)
+						continue
+					}
+					if assert.True(t, ok, "mode %q: %s is in the channel", mode, key) {
+						assert.Equal(t, coredns.ScalingAddonName, p.addon, "mode %q: %s is in the autoscaler's addon", mode, key)
+					}
+				}
+				var inScaling []string
+				for key, p := range objs {
+					if p.addon == coredns.ScalingAddonName {
+						inScaling = append(inScaling, key)
+					}
+				}
+				if mode == kops.OperatorModeServerSide {
+					assert.ElementsMatch(t, append(append([]string(nil), scalingKeys...), autoscalerPolicyKeys...), inScaling,
+						"the scaling addon: the built-in addon's objects plus the autoscaler's policy")
 				}
 				for _, key := range scalingKeys {
 					p, ok := objs[key]
@@ -146,8 +180,10 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 				if p, ok := objs["ConfigMap/kube-system/coredns-autoscaler"]; ok {
 					params := linearParams(t, p.obj)
 					assert.Equal(t, max, params["max"], "mode %q: the autoscaler's bound", mode)
+					assert.Equal(t, min, params["min"], "mode %q: the autoscaler's fewest", mode)
 					delete(params, "max")
-					assert.Equal(t, map[string]interface{}{"coresPerReplica": float64(256), "nodesPerReplica": float64(16), "min": float64(1), "preventSinglePointFailure": true}, params)
+					delete(params, "min")
+					assert.Equal(t, map[string]interface{}{"coresPerReplica": float64(256), "nodesPerReplica": float64(16), "preventSinglePointFailure": true}, params)
 				}
 				if p, ok := objs["Deployment/kube-system/coredns-autoscaler"]; ok {
 					containers, _, err := unstructured.NestedSlice(p.obj.Object, "spec", "template", "spec", "containers")
@@ -166,7 +202,8 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 // TestSwitchingModesDeletesOnlyTheOperator: whichever mode a cluster leaves for whichever other,
 // channels deletes only the operator and its instructions (the operator addon, the CoreDNS object).
 // Every other object of the mode left is either in an addon of the new mode (which applies over it
-// in place, so retirement leaves it: docs/channels.md) or handed over to one.
+// in place, so retirement leaves it: docs/channels.md) or handed over to one; but the autoscaler's
+// policy and binding, which go with the operator's bound they enforce when ServerSide is left.
 func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 	for _, from := range modes {
 		for _, to := range modes {
@@ -184,6 +221,10 @@ func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 						continue
 					}
 					if target := p.obj.GetAnnotations()[channelsapi.AnnotationHandoverTo]; inChannel[target] {
+						continue
+					}
+					// The autoscaler's policy goes with the operator's bound it enforces.
+					if slices.Contains(autoscalerPolicyKeys, key) && to != kops.OperatorModeServerSide {
 						continue
 					}
 					assert.Contains(t, []string{coredns.Names().AddonName, corednsmodel.CoreDNSResourceAddonName}, p.addon,
@@ -240,8 +281,9 @@ func TestAutoscalerAgreesWithTheOperatorsPolicy(t *testing.T) {
 		"the Deployment it scales is the one whose replicas the operator's policy leaves free")
 
 	require.NotNil(t, params)
-	assert.GreaterOrEqual(t, params["min"], float64(1), "the policy admits no fewer than 1 replica")
-	assert.Equal(t, float64(d.MaxReplicas), params["max"], "the autoscaler's bound is the policy's")
+	min, max := d.ReplicaBounds()
+	assert.Equal(t, float64(min), params["min"], "the autoscaler's fewest is the policies'")
+	assert.Equal(t, float64(max), params["max"], "the autoscaler's most is the policies'")
 
 	policies, err := kubemanifest.DecodeStrict(addonManifest(t, addons, coredns.Names().AddonName))
 	require.NoError(t, err)

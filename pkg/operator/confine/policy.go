@@ -136,17 +136,24 @@ func variables(vars []variable) []admissionregistrationv1.Variable {
 
 func (d *Descriptor) policy(name string, match *admissionregistrationv1.MatchResources, params *admissionregistrationv1.ParamKind,
 	variables []admissionregistrationv1.Variable, validations []admissionregistrationv1.Validation) *admissionregistrationv1.ValidatingAdmissionPolicy {
+	return userPolicy(name, d.Labels(), "operator-requests-only", d.Username(), match, params, variables, validations)
+}
+
+// userPolicy is a policy that applies to the requests of user alone (matched by name, as channels'
+// enforcement probe requires), failing closed.
+func userPolicy(name string, labels map[string]string, condition, user string, match *admissionregistrationv1.MatchResources,
+	params *admissionregistrationv1.ParamKind, variables []admissionregistrationv1.Variable, validations []admissionregistrationv1.Validation) *admissionregistrationv1.ValidatingAdmissionPolicy {
 	fail := admissionregistrationv1.Fail
 	return &admissionregistrationv1.ValidatingAdmissionPolicy{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicy"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: d.Labels()},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
 		Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
 			FailurePolicy:    &fail,
 			ParamKind:        params,
 			MatchConstraints: match,
 			MatchConditions: []admissionregistrationv1.MatchCondition{{
-				Name:       "operator-requests-only",
-				Expression: `request.userInfo.username == ` + celString(d.Username()),
+				Name:       condition,
+				Expression: `request.userInfo.username == ` + celString(user),
 			}},
 			Variables:   variables,
 			Validations: validations,
@@ -157,13 +164,19 @@ func (d *Descriptor) policy(name string, match *admissionregistrationv1.MatchRes
 // binding carries the probe channels dry-runs as the operator, until the server denies it, before
 // it applies what the policy confines.
 func (d *Descriptor) binding(name string, params *admissionregistrationv1.ParamRef, probe map[string]interface{}) (*admissionregistrationv1.ValidatingAdmissionPolicyBinding, error) {
-	annotation, err := (&channelsapi.EnforcementProbe{User: d.Username(), Object: probe}).Encode()
+	return userBinding(name, d.Labels(), d.Username(), params, probe)
+}
+
+// userBinding binds policy name, denying, with the probe channels dry-runs as user.
+func userBinding(name string, labels map[string]string, user string, params *admissionregistrationv1.ParamRef,
+	probe map[string]interface{}) (*admissionregistrationv1.ValidatingAdmissionPolicyBinding, error) {
+	annotation, err := (&channelsapi.EnforcementProbe{User: user, Object: probe}).Encode()
 	if err != nil {
 		return nil, fmt.Errorf("the enforcement probe of %s: %w", name, err)
 	}
 	return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
 		TypeMeta: metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicyBinding"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: d.Labels(),
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels,
 			Annotations: map[string]string{channelsapi.EnforcementProbeAnnotation: annotation}},
 		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
 			PolicyName:        name,

@@ -30,8 +30,10 @@ import (
 // Request is one admission request as a ValidatingAdmissionPolicy sees it.
 type Request struct {
 	Operation, Group, Resource, Namespace, Username string
-	Object, OldObject                               map[string]interface{}
-	Params                                          map[string]interface{}
+	// SubResource is "" for the resource itself, or e.g. "scale".
+	SubResource       string
+	Object, OldObject map[string]interface{}
+	Params            map[string]interface{}
 }
 
 // Policies are compiled ValidatingAdmissionPolicies.
@@ -100,7 +102,7 @@ func (p *Policies) Denials(r Request) ([]string, error) {
 	vars := map[string]interface{}{
 		"object": r.Object, "oldObject": oldObject, "params": r.Params,
 		"request": map[string]interface{}{
-			"operation": r.Operation, "namespace": r.Namespace,
+			"operation": r.Operation, "namespace": r.Namespace, "subResource": r.SubResource,
 			"resource": map[string]interface{}{"group": r.Group, "resource": r.Resource},
 			"userInfo": map[string]interface{}{"username": r.Username},
 		},

@@ -19,6 +19,7 @@ package kopsmodel
 import (
 	"strings"
 
+	channelsapi "k8s.io/kops/channels/pkg/api"
 	"k8s.io/kops/pkg/addons/coredns"
 	"k8s.io/kops/pkg/operator/confine"
 )
@@ -40,6 +41,23 @@ func Descriptor() *confine.Descriptor {
 			PriorityClassName: "system-cluster-critical",
 			NodeSelector:      map[string]string{"kubernetes.io/os": "linux"},
 			Tolerations:       []string{"CriticalAddonsOnly"},
+		},
+	}
+}
+
+// Autoscaler is CoreDNS's cluster-proportional autoscaler as confine bounds it beside the operator:
+// its policy and binding are in the addon that holds it, and so labelled.
+func Autoscaler() *confine.Scaler {
+	return &confine.Scaler{
+		Namespace:      coredns.WatchNamespace,
+		ServiceAccount: coredns.AutoscalerName,
+		Deployment:     coredns.CoreDNSDeployment,
+		PolicyName:     coredns.AutoscalerName + "-replicas",
+		ProbeName:      coredns.AutoscalerName + "-enforcement-probe",
+		Labels: map[string]string{
+			"k8s-app":                  coredns.AutoscalerName,
+			channelsapi.LabelAddonName: coredns.ScalingAddonName,
+			channelsapi.LabelManagedBy: "kops",
 		},
 	}
 }

@@ -17,6 +17,7 @@ limitations under the License.
 package kopsmodel
 
 import (
+	"bytes"
 	"fmt"
 
 	"k8s.io/kops/channels/pkg/channels"
@@ -100,14 +101,25 @@ func coreDNSInstructions(ctx *model.KopsModelContext) (*addonapi.Instructions, e
 	return &addonapi.Instructions{Spec: spec, Version: version.Version, Rendered: rendered, Marked: marked, Params: Params(spec)}, nil
 }
 
-// renderScaling bounds the autoscaler by MaxReplicas: a count the admission policy refuses would
-// lock the operator out of every write to Deployment coredns.
+// renderScaling bounds the autoscaler by the operator's ReplicaBounds, in its parameters and by
+// an admission policy on its identity: a count the operator's policy refuses would lock the
+// operator out of every write to Deployment coredns, and none is DNS down.
 func renderScaling(ctx *model.KopsModelContext) ([]byte, error) {
 	facts, err := coredns.ClusterFacts(ctx.Cluster.Spec.KubeDNS, ctx.Assets)
 	if err != nil {
 		return nil, err
 	}
-	return coredns.RenderScaling(facts, MaxReplicas)
+	d := Descriptor()
+	min, max := d.ReplicaBounds()
+	scaling, err := coredns.RenderScaling(facts, min, max)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := d.ScalerPolicyManifest(Autoscaler())
+	if err != nil {
+		return nil, err
+	}
+	return append(append(bytes.TrimRight(scaling, "\n"), "\n---\n"...), policy...), nil
 }
 
 // ObjectSpec is the spec of the CoreDNS object kops writes. What the CRD would refuse is refused
