@@ -13,10 +13,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# Rewrites the golden files under tests/integration from what the code generates now. Read the
-# resulting `git diff` before committing: a golden file changes only for a reason you can name.
+# Rewrites the golden files under tests/integration and the command reference under docs/cli from
+# what the code generates now. Read the resulting `git diff` before committing: a golden file
+# changes only for a reason you can name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UPDATE_EXPECTED=1 go test -count=1 ./tests/integration/... ./tests/startup/ >/dev/null
+UPDATE_EXPECTED=1 go test -count=1 -run TestCommandReference ./cmd/kops/ ./cmd/channels/ >/dev/null
 go test -count=1 ./tests/integration/... ./tests/startup/
-git status --short -- tests/integration tests/startup
+go test -count=1 -run TestCommandReference ./cmd/kops/ ./cmd/channels/
+git status --short -- tests/integration tests/startup docs/cli

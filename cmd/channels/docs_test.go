@@ -19,6 +19,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,14 @@ func TestDocumentedCommandsParse(t *testing.T) {
 	for _, err := range docs.Check("../..", "channels", func(env map[string]string) *cobra.Command {
 		return newRoot(context.Background(), env, io.Discard)
 	}) {
+		assert.NoError(t, err)
+	}
+}
+
+// TestCommandReference: docs/cli holds one generated page per channels command; a page that
+// differs from the tree fails (UPDATE_EXPECTED=1, or hack/update-expected.sh, rewrites them).
+func TestCommandReference(t *testing.T) {
+	for _, err := range docs.CheckReference("../..", newRoot(context.Background(), map[string]string{}, io.Discard), os.Getenv("UPDATE_EXPECTED") == "1") {
 		assert.NoError(t, err)
 	}
 }

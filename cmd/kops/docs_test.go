@@ -18,6 +18,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -37,6 +38,22 @@ func TestDocumentedCommandsParse(t *testing.T) {
 		flags, _ := featureflag.Parse(env["KOPS_FEATURE_FLAGS"])
 		return NewCmdRoot(&Factory{Flags: flags, Env: env, In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard, Paths: vfs.NewContext(nil)})
 	}) {
+		assert.NoError(t, err)
+	}
+}
+
+// TestCommandReference: docs/cli holds one generated page per command (cobra's doc package),
+// with every feature flag on so that every command and flag has its page; a page that differs from
+// the tree fails, as a golden file does (UPDATE_EXPECTED=1, or hack/update-expected.sh, rewrites
+// them).
+func TestCommandReference(t *testing.T) {
+	var names []string
+	for _, d := range featureflag.Known() {
+		names = append(names, string(d.Name))
+	}
+	flags, _ := featureflag.Parse(strings.Join(names, ","))
+	root := NewCmdRoot(&Factory{Flags: flags, Env: map[string]string{}, In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard, Paths: vfs.NewContext(nil)})
+	for _, err := range docs.CheckReference("../..", root, os.Getenv("UPDATE_EXPECTED") == "1") {
 		assert.NoError(t, err)
 	}
 }

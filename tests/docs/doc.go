@@ -17,5 +17,6 @@ limitations under the License.
 // Package docs finds the command lines and links of the repository's documentation (README.md and
 // docs/*.md), so that tests can hold them to the code: each kops and channels command line parses
 // against its command tree (cmd/kops, cmd/channels tests), each make target and script exists, and
-// each relative link resolves (this package's tests).
+// each relative link resolves (this package's tests); and it renders the command reference under
+// docs/cli from the command trees, which those packages' tests hold to the pages.
 package docs

@@ -51,12 +51,16 @@ func errorAt(file string, line int, err error) error {
 	return fmt.Errorf("%s:%d: %w", file, line, err)
 }
 
-// Files lists the documentation: README.md and every .md under docs/.
+// Files lists the documentation: README.md, every .md under docs/ and the command reference.
 func Files(root string) ([]string, error) {
 	files := []string{"README.md"}
-	matches, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
-	if err != nil {
-		return nil, err
+	var matches []string
+	for _, pattern := range []string{filepath.Join(root, "docs", "*.md"), filepath.Join(root, ReferenceDir, "*.md")} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			return nil, err
+		}
+		matches = append(matches, m...)
 	}
 	for _, m := range matches {
 		rel, err := filepath.Rel(root, m)
