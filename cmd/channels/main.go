@@ -77,6 +77,7 @@ func newRoot(ctx context.Context, env map[string]string, out io.Writer) *cobra.C
 	channelCmd := &cobra.Command{
 		Use:   "channel LOCATION",
 		Short: "Apply the addons of a bootstrap channel (file:// URL or path) whose recorded version differs",
+		Long:  longHelp(applyChannelHelp),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if requestTimeout < 0 || runTimeout < 0 {

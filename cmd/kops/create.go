@@ -37,10 +37,8 @@ func NewCmdCreate(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create -f FILENAME",
 		Short: "Create clusters and instance groups from files",
-		Long: "Create clusters and instance groups from kops.k8s.io/v1alpha2 YAML files. An SSHCredential stores\n" +
-			"an SSH public key for its cluster; any other object (a KubeSchedulerConfiguration, a ConfigMap, ...)\n" +
-			"is stored as an additional object of the one Cluster in the files.",
-		Args: cobra.NoArgs,
+		Long:  longHelp("create"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(files) == 0 {
 				return errors.New("specify the files to create with -f (use - for standard input), or use 'kops create cluster'")

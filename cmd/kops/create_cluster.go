@@ -53,6 +53,7 @@ func NewCmdCreateCluster(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cluster [CLUSTER]",
 		Short: "Create a cluster configuration in the state store",
+		Long:  longHelp("create_cluster"),
 		Example: `  KOPS_FEATURE_FLAGS=ClusterAddons,UseAddonOperators \
     kops create cluster addons.k8s.local --zones us-east-2a --state file://$PWD/.state`,
 		Args: cobra.MaximumNArgs(1),

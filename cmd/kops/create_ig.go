@@ -47,6 +47,7 @@ func newCmdCreateInstanceGroup(f *Factory) *cobra.Command {
 		Use:     "instancegroup NAME",
 		Aliases: []string{"ig"},
 		Short:   "Create an instance group of a cluster (--name)",
+		Long:    longHelp("create_instancegroup"),
 		Example: "  kops create ig nodes-large --name k8s.example.com --role node --subnet us-east-2a,us-east-2b --edit=false\n" +
 			"  kops create ig nodes-large --name k8s.example.com --dry-run -o yaml",
 		Args:              cobra.ExactArgs(1),

@@ -35,9 +35,8 @@ func NewCmdDelete(f *Factory) *cobra.Command {
 	cluster := &cobra.Command{
 		Use:   "cluster [CLUSTER]",
 		Short: "Delete a cluster from the state store",
-		Long: "Deletes the files kops writes for the cluster (its config last, so an interrupted delete can be run\n" +
-			"again). Other files in the cluster's folder make it refuse and delete nothing, unless --force is given.",
-		Args: cobra.MaximumNArgs(1),
+		Long:  longHelp("delete_cluster"),
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, err := f.Cluster(args)
 			if err != nil {
@@ -85,6 +84,7 @@ func newCmdDeleteInstanceGroup(f *Factory) *cobra.Command {
 		Use:     "instancegroup NAME",
 		Aliases: []string{"ig", "instancegroups", "igs"},
 		Short:   "Delete an instance group of a cluster (--name) and its node files",
+		Long:    longHelp("delete_instancegroup"),
 		Example: "  kops delete ig nodes-us-east-2b --name k8s.example.com --yes",
 		Args:    cobra.ExactArgs(1),
 		// The control plane is left out, as kops leaves it out: deleting it is rarely meant.

@@ -24,6 +24,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/featureflag"
 	"k8s.io/kops/tests/docs"
@@ -55,5 +56,33 @@ func TestCommandReference(t *testing.T) {
 	root := NewCmdRoot(&Factory{Flags: flags, Env: map[string]string{}, In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard, Paths: vfs.NewContext(nil)})
 	for _, err := range docs.CheckReference("../..", root, os.Getenv("UPDATE_EXPECTED") == "1") {
 		assert.NoError(t, err)
+	}
+}
+
+// TestEveryCommandHasItsLongHelp: every command that runs (no subcommands) shows a long help from
+// help/, and every file there is some command's, so no text is orphaned.
+func TestEveryCommandHasItsLongHelp(t *testing.T) {
+	flags, _ := featureflag.Parse("ClusterAddons")
+	root := NewCmdRoot(&Factory{Flags: flags, Env: map[string]string{}, In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard, Paths: vfs.NewContext(nil)})
+	used := map[string]bool{}
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
+		if c.HasSubCommands() {
+			for _, s := range c.Commands() {
+				visit(s)
+			}
+		}
+		if c.Long != "" {
+			used[c.Long] = true
+		}
+		if !c.HasSubCommands() && c.Name() != "help" && c.Name() != "completion" {
+			assert.NotEmpty(t, c.Long, "%s has no long help in help/", c.CommandPath())
+		}
+	}
+	visit(root)
+	files, err := helpFiles.ReadDir("help")
+	require.NoError(t, err)
+	for _, f := range files {
+		assert.True(t, used[longHelp(strings.TrimSuffix(f.Name(), ".txt"))], "help/%s is no command's", f.Name())
 	}
 }

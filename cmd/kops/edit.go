@@ -76,6 +76,7 @@ func NewCmdEdit(f *Factory) *cobra.Command {
 	cluster := &cobra.Command{
 		Use:   "cluster [CLUSTER]",
 		Short: "Edit a cluster, in your editor or with --set/--unset",
+		Long:  longHelp("edit_cluster"),
 		Example: "  kops edit cluster k8s.example.com\n" +
 			"  kops edit cluster k8s.example.com --set spec.kubeDNS.provider=CoreDNS --unset spec.kubeDNS.upstreamNameservers",
 		Args:              cobra.MaximumNArgs(1),
@@ -93,6 +94,7 @@ func NewCmdEdit(f *Factory) *cobra.Command {
 		Use:               "instancegroup NAME",
 		Aliases:           []string{"ig", "instancegroups", "igs"},
 		Short:             "Edit an instance group of a cluster (--name), in your editor or with --set/--unset",
+		Long:              longHelp("edit_instancegroup"),
 		Example:           "  kops edit ig nodes-us-east-2a --name k8s.example.com --set spec.maxSize=3",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeInstanceGroups(f, nil),

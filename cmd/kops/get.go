@@ -35,6 +35,7 @@ func NewCmdGet(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get",
 		Short: "Get clusters, instance groups, feature flags and image assets",
+		Long:  longHelp("get"),
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, outputTable, outputYAML, outputJSON); err != nil {
@@ -98,6 +99,7 @@ func newCmdGetAll(f *Factory, output *string) *cobra.Command {
 	return &cobra.Command{
 		Use:               "all [CLUSTER]",
 		Short:             "Print a cluster, its instance groups and its addon objects",
+		Long:              longHelp("get_all"),
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeClusterNames(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {

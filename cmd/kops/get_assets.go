@@ -27,12 +27,9 @@ import (
 
 func newCmdGetAssets(f *Factory, output *string) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "assets [CLUSTER]",
-		Short: "List the images the cluster's addons run: canonical, and download after spec.assets remapping",
-		Long: "Renders the addons as `kops update cluster` does (nothing is written) and lists every image\n" +
-			"their workloads and operator resources name, as kops does: CANONICAL as the manifests name it,\n" +
-			"DOWNLOAD where the cluster pulls it from after spec.assets remapping, and USED BY, where each is\n" +
-			"named. Copy CANONICAL to DOWNLOAD for a cluster that pulls from your registry.",
+		Use:               "assets [CLUSTER]",
+		Short:             "List the images the cluster's addons run: canonical, and download after spec.assets remapping",
+		Long:              longHelp("get_assets"),
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeClusterNames(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -35,6 +35,7 @@ func newCmdGetClusters(f *Factory, output *string) *cobra.Command {
 		Use:     "clusters [NAME...]",
 		Aliases: []string{"cluster"},
 		Short:   "List clusters in the state store",
+		Long:    longHelp("get_clusters"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			names, directive := completeClusterNames(f, true)(cmd, args, toComplete)
 			return without(names, args), directive

@@ -37,6 +37,7 @@ func newCmdGetFeatureFlags(f *Factory, output *string) *cobra.Command {
 		Use:     "featureflags",
 		Aliases: []string{"featureflag"},
 		Short:   "List the known feature flags, their values from KOPS_FEATURE_FLAGS and why",
+		Long:    longHelp("get_featureflags"),
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(*output, outputTable, outputYAML, outputJSON); err != nil {

@@ -32,6 +32,7 @@ func newCmdGetInstanceGroups(f *Factory, output *string) *cobra.Command {
 		Use:     "instancegroups [NAME...]",
 		Aliases: []string{"instancegroup", "ig", "igs"},
 		Short:   "List the instance groups of a cluster (--name)",
+		Long:    longHelp("get_instancegroups"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			names, directive := completeInstanceGroups(f, nil)(cmd, nil, toComplete)
 			return without(names, args), directive

@@ -31,6 +31,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:           "kops",
 		Short:         "kops creates and manages Kubernetes clusters",
+		Long:          longHelp("kops"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}

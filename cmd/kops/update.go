@@ -36,12 +36,9 @@ type updateOptions struct {
 func NewCmdUpdate(f *Factory) *cobra.Command {
 	var o updateOptions
 	cluster := &cobra.Command{
-		Use:   "cluster [CLUSTER]",
-		Short: "Write the cluster's addons to the state store, and its cloud resources as terraform",
-		Long: "Shows what would change (a dry run) unless --yes is given, then writes it.\n" +
-			"Apply the result on the cluster with: channels apply channel <configBase>/addons/bootstrap-channel.yaml --yes\n" +
-			"Cloud resources (launch templates, IAM) are written by --target terraform --out DIR only:\n" +
-			"kops calls no cloud API; run terraform in DIR to apply them.",
+		Use:               "cluster [CLUSTER]",
+		Short:             "Write the cluster's addons to the state store, and its cloud resources as terraform",
+		Long:              longHelp("update_cluster"),
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeClusterNames(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {

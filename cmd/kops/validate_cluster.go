@@ -51,18 +51,7 @@ func NewCmdValidate(f *Factory) *cobra.Command {
 	cluster := &cobra.Command{
 		Use:   "cluster [CLUSTER]",
 		Short: "Check that the cluster runs the addons and DNS kops last wrote for it",
-		Long: "Reads the bootstrap channel 'kops update cluster --yes' wrote to the state store and checks the\n" +
-			"cluster of --kubeconfig, KUBECONFIG or ~/.kube/config: every addon recorded at the channel's version\n" +
-			"and manifest hash; with built-in CoreDNS, Deployment coredns available and Service kube-dns at\n" +
-			"spec.kubeDNS.serverIP; for each addon operator the channel deploys, the operator's Deployment\n" +
-			"available and its custom resource reported healthy; the Deployments the addons run (built in or\n" +
-			"through their operator) available and their APIServices Available (metrics-server's\n" +
-			"v1beta1.metrics.k8s.io); with kube2iam (podMetadataAccess mode Forward), its DaemonSet ready on\n" +
-			"every node. Exits 2 with what is missing, 1 when it cannot validate. The kubeconfig's context\n" +
-			"named after the cluster is used, as kops names it; without one, the current context, with a\n" +
-			"warning. One validation takes at most --timeout: a server that cannot be reached or does not\n" +
-			"answer in time is one error naming it. --wait validates again every --interval until healthy\n" +
-			"(--count times in a row) or the wait is over; no validation outlives the wait.",
+		Long:  longHelp("validate_cluster"),
 		Example: "  # Try for 10 minutes to validate the cluster 3 times in a row.\n" +
 			"  kops validate cluster k8s.example.com --wait 10m --count 3",
 		Args:              cobra.MaximumNArgs(1),

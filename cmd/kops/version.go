@@ -33,6 +33,7 @@ func NewCmdVersion(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:               "version",
 		Short:             "Print the kops version",
+		Long:              longHelp("version"),
 		Args:              cobra.NoArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
