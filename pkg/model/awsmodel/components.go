@@ -31,11 +31,14 @@ func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
 		g = append(g, f.nodeup()...)
 		g = append(g, f.stateStore(true)...)
 		g = append(g, f.kms()...)
-		g = append(g, f.dnsController()...)
-		g = append(g, f.ebsCSIDriver()...)
-		g = append(g, f.cloudControllerManager()...)
-		g = append(g, f.clusterAutoscalerRights()...)
-		g = append(g, f.terminationHandler()...)
+		if !f.irsa.components {
+			// With useServiceAccountExternalPermissions these are the components' own roles' (componentRoles).
+			g = append(g, f.dnsController()...)
+			g = append(g, f.ebsCSIDriver()...)
+			g = append(g, f.cloudControllerManager()...)
+			g = append(g, f.clusterAutoscalerRights()...)
+			g = append(g, f.terminationHandler()...)
+		}
 		g = append(g, f.containerRegistry()...)
 		g = append(g, f.cni(role)...)
 	case kops.RoleAPIServer:

@@ -44,6 +44,11 @@ type clusterFacts struct {
 	amazonVPC, ciliumENI, calicoSrcDst, kubenet, kubeRouter, kindnet bool
 
 	forwardBaseRoleARN string
+
+	// Which of kops's components run, for their roles of their own (IRSA).
+	publishesDNS, externalDNS, ebsCSIDriverManaged, terminationHandlerRuns bool
+
+	irsa *irsaFacts
 }
 
 // unsupported kops options change what kops grants in ways not modeled here; rather than break the
@@ -52,7 +57,6 @@ var unsupported = []struct {
 	path []string
 	why  string
 }{
-	{[]string{"spec", "iam", "useServiceAccountExternalPermissions"}, "kops then gives dns-controller, the CSI driver and the cloud controller roles of their own, which this build does not make"},
 	{[]string{"spec", "iam", "permissionsBoundary"}, "the roles this build makes carry no permissions boundary"},
 	{[]string{"spec", "additionalPolicies"}, "kops attaches them as further inline policies, which this build does not write"},
 	{[]string{"spec", "externalPolicies"}, "kops attaches these managed policies, which this build does not"},
@@ -102,6 +106,9 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 	if err := f.readComponents(c); err != nil {
 		return nil, err
 	}
+	if f.irsa, err = readIRSA(c); err != nil {
+		return nil, err
+	}
 	if p := c.Spec.PodMetadataAccess; p != nil && p.Mode == kops.PodMetadataAccessForward && p.Forward != nil {
 		f.forwardBaseRoleARN = p.Forward.BaseRoleARN
 	}
@@ -118,6 +125,12 @@ func (f *clusterFacts) readDNS(c *kops.Cluster) error {
 	if strings.HasSuffix(c.Name, ".k8s.local") || dnsType == "None" {
 		return nil
 	}
+	f.publishesDNS = true
+	provider, err := kopsString(c.Unmodeled, "spec", "externalDns", "provider")
+	if err != nil {
+		return err
+	}
+	f.externalDNS = provider == "external-dns"
 	zone, err := kopsString(c.Unmodeled, "spec", "dnsZone")
 	if err != nil {
 		return err
@@ -150,8 +163,9 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 	f.clusterAutoscaler = read(false, "spec", "clusterAutoscaler", "enabled")
 	f.staticInstanceList = read(false, "spec", "clusterAutoscaler", "awsUseStaticInstanceList")
 	// The node termination handler runs by default, processing a queue unless told not to.
-	f.terminationQueue = read(true, "spec", "nodeTerminationHandler", "enabled") &&
-		read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
+	f.terminationHandlerRuns = read(true, "spec", "nodeTerminationHandler", "enabled")
+	f.terminationQueue = f.terminationHandlerRuns && read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
+	f.ebsCSIDriverManaged = read(true, "spec", "cloudConfig", "awsEBSCSIDriver", "managed")
 	f.nvidiaGPU = read(false, "spec", "containerd", "nvidiaGPU", "enabled")
 	if err != nil {
 		return err

@@ -40,6 +40,8 @@ type Statement struct {
 	Effect    string                         `json:"Effect"`
 	Principal *Principal                     `json:"Principal,omitempty"`
 	Resource  []string                       `json:"Resource,omitempty"`
+	// Sid is a user's statement's ID (an inline policy's), kept as written.
+	Sid string `json:"Sid,omitempty"`
 }
 
 // Principal is a service (ec2.amazonaws.com) or a federated identity provider's ARN.
