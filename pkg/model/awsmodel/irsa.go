@@ -255,7 +255,8 @@ func (f *clusterFacts) componentRoles() []serviceAccountRole {
 	}
 	out = append(out, component("aws-cloud-controller-manager", f.cloudControllerManager()))
 	if f.ebsCSIDriverManaged {
-		out = append(out, component("ebs-csi-controller-sa", f.ebsCSIDriver()))
+		// The driver creates encrypted volumes itself, so it uses KMS as the control plane does.
+		out = append(out, component("ebs-csi-controller-sa", append(f.ebsCSIDriver(), f.kms()...)))
 	}
 	if f.clusterAutoscaler {
 		out = append(out, component("cluster-autoscaler", f.clusterAutoscalerRights()))

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/kops/upup/pkg/fi"
 	"k8s.io/kops/upup/pkg/fi/cloudup/terraform"
@@ -130,10 +131,10 @@ type terraformOIDCProviderLookup struct {
 	URL string `cty:"url"`
 }
 
-var notInLabel = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var notInLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // lookupName turns an issuer's host and path into a terraform name: discovery.example.com/a becomes
 // discovery-example-com-a.
 func lookupName(hostPath string) string {
-	return strings.Trim(notInLabel.ReplaceAllString(hostPath, "-"), "-")
+	return strings.Trim(notInLabel().ReplaceAllString(hostPath, "-"), "-")
 }
