@@ -84,9 +84,10 @@ func (b *IAMModelBuilder) addServiceAccountRoles(c *fi.ModelBuilderContext, fact
 				Effect:    "Allow",
 				Principal: &awstasks.Principal{Federated: awstasks.OIDCProviderARN},
 			}}},
-			Tags:        tags,
-			ExportAs:    saRoleKey(sa.namespace, sa.name),
-			WebIdentity: &awstasks.WebIdentity{Issuer: irsa.issuer, Provider: provider},
+			Tags:                tags,
+			ExportAs:            saRoleKey(sa.namespace, sa.name),
+			PermissionsBoundary: facts.permissionsBoundary,
+			WebIdentity:         &awstasks.WebIdentity{Issuer: irsa.issuer, Provider: provider},
 		}}
 		if sa.policy != nil {
 			tasks = append(tasks, &awstasks.IAMRolePolicy{Name: name, Role: name, PolicyDocument: sa.policy})
@@ -109,11 +110,16 @@ func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, facts *clusterFacts
 		return err
 	}
 	tasks := []fi.Task{
-		&awstasks.IAMRole{Name: name, AssumeRolePolicy: awstasks.EC2AssumeRolePolicy(), Tags: clusterTags(b.Context), ExportAs: kind},
+		&awstasks.IAMRole{Name: name, AssumeRolePolicy: awstasks.EC2AssumeRolePolicy(), Tags: clusterTags(b.Context), ExportAs: kind,
+			PermissionsBoundary: facts.permissionsBoundary},
 		&awstasks.IAMInstanceProfile{Name: name, Role: name, Tags: clusterTags(b.Context)},
 	}
 	if doc := policy(facts.grantsFor(role)); doc != nil {
 		tasks = append(tasks, &awstasks.IAMRolePolicy{Name: name, Role: name, PolicyDocument: doc})
+	}
+	// kops's name for the attachments is the role's kind in the singular: master-policyoverride.
+	if arns := facts.externalPolicies[kind]; len(arns) > 0 {
+		tasks = append(tasks, &awstasks.IAMRolePolicyAttachment{Name: strings.TrimSuffix(kind, "s") + "-policyoverride", Role: name, PolicyARNs: arns})
 	}
 	for _, t := range tasks {
 		if err := c.AddTask(t); err != nil {

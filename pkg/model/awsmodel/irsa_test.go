@@ -251,3 +251,52 @@ func TestIssuer(t *testing.T) {
 	_, err := readIssuer(nil)
 	assert.ErrorContains(t, err, "spec.serviceAccountIssuerDiscovery.discoveryStore: must be set")
 }
+
+// A permissions boundary is on every role, the machines' and the service accounts'; external
+// policies are attached to the roles of their kind, sorted, under kops's names.
+func TestBoundaryAndExternalPolicies(t *testing.T) {
+	const boundary = "arn:aws:iam::123456789012:policy/boundary"
+	tasks := build(t, modelContext(t, "", irsaCluster(true,
+		unmodeled(boundary, "spec", "iam", "permissionsBoundary"),
+		unmodeled(map[string]interface{}{
+			"master": []interface{}{"arn:aws:iam::123456789012:policy/b", "arn:aws:iam::123456789012:policy/a"},
+			"node":   []interface{}{"arn:aws:iam::aws:policy/ReadOnlyAccess"},
+		}, "spec", "externalPolicies"),
+	)))
+	roles := 0
+	for _, task := range tasks {
+		if r, ok := task.(*awstasks.IAMRole); ok {
+			roles++
+			assert.Equal(t, boundary, r.PermissionsBoundary, r.Name)
+		}
+	}
+	assert.Greater(t, roles, 5, "the machines' roles and the components'")
+	masters := tasks["IAMRolePolicyAttachment/master-policyoverride"].(*awstasks.IAMRolePolicyAttachment)
+	assert.Equal(t, "masters."+testCluster, masters.Role)
+	assert.Equal(t, []string{"arn:aws:iam::123456789012:policy/a", "arn:aws:iam::123456789012:policy/b"}, masters.PolicyARNs)
+	assert.Equal(t, "nodes."+testCluster, tasks["IAMRolePolicyAttachment/node-policyoverride"].(*awstasks.IAMRolePolicyAttachment).Role)
+	assert.NotContains(t, tasks, "IAMRolePolicyAttachment/bastion-policyoverride")
+}
+
+func TestRoleOptionErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		field kops.UnmodeledField
+		want  string
+	}{
+		{unmodeled("boundary", "spec", "iam", "permissionsBoundary"), `spec.iam.permissionsBoundary: "boundary" is not a managed policy's ARN`},
+		{unmodeled(map[string]interface{}{"nodes": []interface{}{}}, "spec", "externalPolicies"), `spec.externalPolicies.nodes: "nodes" is not a role kops knows`},
+		{unmodeled(map[string]interface{}{"node": []interface{}{"arn:aws:iam::1:policy/a", "arn:aws:s3:::b"}}, "spec", "externalPolicies"),
+			"spec.externalPolicies.node[1]: arn:aws:s3:::b is not a managed policy's ARN"},
+		{unmodeled(map[string]interface{}{"master": []interface{}{}, "control-plane": []interface{}{}}, "spec", "externalPolicies"),
+			"spec.externalPolicies.master: the control plane's policies are listed under master and control-plane"},
+		{unmodeled([]interface{}{"arn:aws:iam::1:policy/a"}, "spec", "externalPolicies"), "spec.externalPolicies: must map role names"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			ctx := modelContext(t, "", func(c *kops.Cluster, igs []*kops.InstanceGroup) { c.Unmodeled = kops.Unmodeled{tc.field} })
+			_, err := readFacts(ctx)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

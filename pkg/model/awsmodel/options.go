@@ -18,6 +18,8 @@ package awsmodel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -49,6 +51,10 @@ type clusterFacts struct {
 	publishesDNS, externalDNS, ebsCSIDriverManaged, terminationHandlerRuns bool
 
 	irsa *irsaFacts
+
+	// permissionsBoundary is on every role; externalPolicies are attached by role kind (masters, nodes, ...).
+	permissionsBoundary string
+	externalPolicies    map[string][]string
 }
 
 // unsupported kops options change what kops grants in ways not modeled here; rather than break the
@@ -57,9 +63,7 @@ var unsupported = []struct {
 	path []string
 	why  string
 }{
-	{[]string{"spec", "iam", "permissionsBoundary"}, "the roles this build makes carry no permissions boundary"},
 	{[]string{"spec", "additionalPolicies"}, "kops attaches them as further inline policies, which this build does not write"},
-	{[]string{"spec", "externalPolicies"}, "kops attaches these managed policies, which this build does not"},
 	{[]string{"spec", "awsLoadBalancerController", "enabled"}, "the AWS Load Balancer Controller's rights are not modeled"},
 	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled"},
 	{[]string{"spec", "snapshotController", "enabled"}, "the CSI snapshot rights are not modeled"},
@@ -107,6 +111,9 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 		return nil, err
 	}
 	if f.irsa, err = readIRSA(c); err != nil {
+		return nil, err
+	}
+	if err := f.readRoleOptions(c.Unmodeled); err != nil {
 		return nil, err
 	}
 	if p := c.Spec.PodMetadataAccess; p != nil && p.Mode == kops.PodMetadataAccessForward && p.Forward != nil {
@@ -193,6 +200,54 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 			return err
 		}
 		f.calicoSrcDst = check != "DoNothing"
+	}
+	return nil
+}
+
+// readRoleOptions reads spec.iam.permissionsBoundary and spec.externalPolicies, whose keys are
+// kops's role names (master or control-plane, node, bastion, apiserver).
+func (f *clusterFacts) readRoleOptions(u kops.Unmodeled) error {
+	boundary, err := kopsString(u, "spec", "iam", "permissionsBoundary")
+	if err != nil {
+		return err
+	}
+	if boundary != "" && !isPolicyARN(boundary) {
+		return fmt.Errorf("spec.iam.permissionsBoundary: %q is not a managed policy's ARN (arn:<partition>:iam::<account or aws>:policy/<name>)", boundary)
+	}
+	f.permissionsBoundary = boundary
+	v, ok, err := kopsField(u, "spec", "externalPolicies")
+	if err != nil || !ok {
+		return err
+	}
+	byRole, isMap := v.(map[string]interface{})
+	if !isMap {
+		return fmt.Errorf("spec.externalPolicies: must map role names to lists of policy ARNs, not %T", v)
+	}
+	kinds := map[string]string{"master": "masters", "control-plane": "masters", "node": "nodes", "bastion": "bastions", "apiserver": "apiservers"}
+	f.externalPolicies = map[string][]string{}
+	for _, key := range slices.Sorted(maps.Keys(byRole)) {
+		path := "spec.externalPolicies." + key
+		kind, known := kinds[key]
+		if !known {
+			return fmt.Errorf("%s: %q is not a role kops knows (control-plane, node, bastion, apiserver)", path, key)
+		}
+		if f.externalPolicies[kind] != nil {
+			return fmt.Errorf("%s: the control plane's policies are listed under master and control-plane; keep one", path)
+		}
+		list, isList := byRole[key].([]interface{})
+		if !isList {
+			return fmt.Errorf("%s: must be a list of policy ARNs, not %T", path, byRole[key])
+		}
+		arns := []string{}
+		for i, item := range list {
+			arn, isString := item.(string)
+			if !isString || !isPolicyARN(arn) {
+				return fmt.Errorf("%s[%d]: %v is not a managed policy's ARN (arn:<partition>:iam::<account or aws>:policy/<name>)", path, i, item)
+			}
+			arns = append(arns, arn)
+		}
+		// Sorted as kops sorts them.
+		f.externalPolicies[kind] = sortedUnique(arns)
 	}
 	return nil
 }

@@ -104,6 +104,8 @@ type expectation struct {
 	} `yaml:"trust"`
 	// Attachments are the managed policies attached to each role, by ARN.
 	Attachments map[string][]string `yaml:"attachments"`
+	// Boundaries are the roles' permissions boundaries.
+	Boundaries map[string]string `yaml:"boundaries"`
 }
 
 // oidcProviderARN is how kops's mock cloud names an OIDC provider: the account ID is its, the rest
@@ -149,8 +151,13 @@ func (e *expectation) facts() []string {
 			out = append(out, attachmentFact(role, arn))
 		}
 	}
+	for role, arn := range e.Boundaries {
+		out = append(out, boundaryFact(role, arn))
+	}
 	return out
 }
+
+func boundaryFact(role, arn string) string { return fmt.Sprintf("boundary %s: %s", role, arn) }
 
 // trustFacts are one line per action and condition key of a trust policy's statement, so that
 // a condition one side has and the other not is named on its own.
@@ -233,6 +240,9 @@ func render(t *testing.T, dir string) (cluster string, facts []string) {
 					by = st.Principal.Service
 				}
 				facts = append(facts, trustFacts(task.Name, by, st)...)
+			}
+			if task.PermissionsBoundary != "" {
+				facts = append(facts, boundaryFact(task.Name, task.PermissionsBoundary))
 			}
 		case *awstasks.IAMRolePolicyAttachment:
 			for _, arn := range task.PolicyARNs {

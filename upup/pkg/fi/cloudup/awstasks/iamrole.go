@@ -36,6 +36,8 @@ type IAMRole struct {
 	// WebIdentity is set for a role that service accounts assume (IRSA): AssumeRolePolicy's principal
 	// is then OIDCProviderARN.
 	WebIdentity *WebIdentity
+	// PermissionsBoundary is the ARN of the managed policy that bounds the role's rights; empty for none.
+	PermissionsBoundary string
 }
 
 // WebIdentity is the OIDC provider a role's trust policy names.
@@ -75,6 +77,9 @@ func (r *IAMRole) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 		fields = append(fields, fi.FieldChange{Name: "WebIdentity", New: fmt.Sprintf("the OIDC provider of %s (%s)", w.Issuer, how)})
 	}
 	fields = append(fields, r.AssumeRolePolicy.fields("AssumeRolePolicy")...)
+	if r.PermissionsBoundary != "" {
+		fields = append(fields, fi.FieldChange{Name: "PermissionsBoundary", New: r.PermissionsBoundary})
+	}
 	fields = append(fields, fi.FieldChange{Name: "Tags", New: formatTags(r.Tags)})
 	return ensure(fields...), nil
 }
@@ -82,9 +87,10 @@ func (r *IAMRole) Plan(context.Context, *fi.Context) (*fi.Change, error) {
 func (r *IAMRole) TerraformResourceName() string { return terraform.ResourceName(r.Name) }
 
 type terraformIAMRole struct {
-	Name             string             `cty:"name"`
-	AssumeRolePolicy *terraform.Literal `cty:"assume_role_policy"`
-	Tags             map[string]string  `cty:"tags"`
+	Name                string             `cty:"name"`
+	AssumeRolePolicy    *terraform.Literal `cty:"assume_role_policy"`
+	PermissionsBoundary string             `cty:"permissions_boundary"`
+	Tags                map[string]string  `cty:"tags"`
 }
 
 func (r *IAMRole) RenderTerraform(t *terraform.Target) error {
@@ -112,7 +118,7 @@ func (r *IAMRole) RenderTerraform(t *terraform.Target) error {
 		}
 	}
 	return t.RenderResource("aws_iam_role", r.TerraformResourceName(),
-		&terraformIAMRole{Name: r.Name, AssumeRolePolicy: policy, Tags: cloneTags(r.Tags)})
+		&terraformIAMRole{Name: r.Name, AssumeRolePolicy: policy, PermissionsBoundary: r.PermissionsBoundary, Tags: cloneTags(r.Tags)})
 }
 
 // providerARN refers to the provider this build makes, or looks an existing one up by its URL.

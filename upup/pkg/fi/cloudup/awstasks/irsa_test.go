@@ -103,3 +103,13 @@ func TestPolicyAttachments(t *testing.T) {
 	assert.Equal(t, "external-myserviceaccount-default-sa-minimal-example-com-3197825879",
 		AttachmentName("external-myserviceaccount.default.sa.minimal.example.com", "arn:aws-test:iam::123456789012:policy/UsersManageOwnCredentials"))
 }
+
+func TestPermissionsBoundary(t *testing.T) {
+	role := &IAMRole{Name: "nodes.a.example.com", AssumeRolePolicy: EC2AssumeRolePolicy(), PermissionsBoundary: "arn:aws:iam::123456789012:policy/boundary"}
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/boundary", fieldMap(t, role)["PermissionsBoundary"])
+	main := string(renderFiles(t, role)[terraform.MainFile])
+	assert.Contains(t, main, `permissions_boundary = "arn:aws:iam::123456789012:policy/boundary"`)
+	role.PermissionsBoundary = ""
+	assert.NotContains(t, fieldMap(t, role), "PermissionsBoundary")
+	assert.NotContains(t, string(renderFiles(t, role)[terraform.MainFile]), "permissions_boundary")
+}
