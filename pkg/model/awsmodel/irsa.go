@@ -264,6 +264,9 @@ func (f *clusterFacts) componentRoles() []serviceAccountRole {
 	if f.terminationHandlerRuns {
 		out = append(out, component("aws-node-termination-handler", f.terminationHandler()))
 	}
+	if f.loadBalancerControllerRuns {
+		out = append(out, component("aws-load-balancer-controller", f.loadBalancerController()))
+	}
 	if f.kubeRouter {
 		out = append(out, component("kube-router", []grant{f.onTagged("ec2:ModifyInstanceAttribute")}))
 	}

@@ -31,7 +31,8 @@ import (
 const testIssuerHostPath = "discovery.example.com/a.example.com"
 
 // irsaCluster turns on the components' roles of their own (components) or not, with kops's
-// discovery store and OIDC provider, Route 53 by zone ID and the cluster autoscaler.
+// discovery store and OIDC provider, Route 53 by zone ID, the cluster autoscaler and the load
+// balancer controller.
 func irsaCluster(components bool, more ...kops.UnmodeledField) func(c *kops.Cluster, igs []*kops.InstanceGroup) {
 	return func(c *kops.Cluster, igs []*kops.InstanceGroup) {
 		// kopsField reads the first match, so more go first and win.
@@ -41,6 +42,7 @@ func irsaCluster(components bool, more ...kops.UnmodeledField) func(c *kops.Clus
 				"additionalAudiences": []interface{}{"sts.amazonaws.com"}}, "spec", "serviceAccountIssuerDiscovery"),
 			unmodeled("Z0123456789", "spec", "dnsZone"),
 			unmodeled(map[string]interface{}{"enabled": true}, "spec", "clusterAutoscaler"),
+			unmodeled(map[string]interface{}{"enabled": true}, "spec", "awsLoadBalancerController"),
 		)
 	}
 }
@@ -89,6 +91,7 @@ func TestComponentRightsMoveToTheirRoles(t *testing.T) {
 		"ebs-csi-controller-sa":        "ec2:CreateVolume",
 		"cluster-autoscaler":           "autoscaling:SetDesiredCapacity",
 		"aws-node-termination-handler": "sqs:ReceiveMessage",
+		"aws-load-balancer-controller": "elasticloadbalancing:CreateRule",
 	}
 	var moved []*awstasks.IAMRolePolicy
 	for name, action := range components {
@@ -146,6 +149,7 @@ func TestComponentRolesFollowTheSpec(t *testing.T) {
 		unmodeled(map[string]interface{}{"enabled": false}, "spec", "nodeTerminationHandler"),
 		unmodeled(map[string]interface{}{"provider": "external-dns"}, "spec", "externalDns"),
 		unmodeled(map[string]interface{}{"awsEBSCSIDriver": map[string]interface{}{"managed": false}}, "spec", "cloudConfig"),
+		unmodeled(map[string]interface{}{"enabled": false}, "spec", "awsLoadBalancerController"),
 	)))
 	assert.Equal(t, []string{"aws-cloud-controller-manager.kube-system.sa." + testCluster, "external-dns.kube-system.sa." + testCluster}, roles(tasks))
 }
@@ -290,6 +294,8 @@ func TestRoleOptionErrorsNameTheField(t *testing.T) {
 		{unmodeled(map[string]interface{}{"master": []interface{}{}, "control-plane": []interface{}{}}, "spec", "externalPolicies"),
 			"spec.externalPolicies.master: the control plane's policies are listed under master and control-plane"},
 		{unmodeled([]interface{}{"arn:aws:iam::1:policy/a"}, "spec", "externalPolicies"), "spec.externalPolicies: must map role names"},
+		{unmodeled(map[string]interface{}{"enabled": true, "enableWAFv2": true}, "spec", "awsLoadBalancerController"),
+			"spec.awsLoadBalancerController.enableWAFv2 is set: the AWS Load Balancer Controller's WAFv2 rights are not modeled"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {

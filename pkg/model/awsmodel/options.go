@@ -48,7 +48,7 @@ type clusterFacts struct {
 	forwardBaseRoleARN string
 
 	// Which of kops's components run, for their roles of their own (IRSA).
-	publishesDNS, externalDNS, ebsCSIDriverManaged, terminationHandlerRuns bool
+	publishesDNS, externalDNS, ebsCSIDriverManaged, terminationHandlerRuns, loadBalancerControllerRuns bool
 
 	irsa *irsaFacts
 
@@ -64,7 +64,9 @@ var unsupported = []struct {
 	why  string
 }{
 	{[]string{"spec", "additionalPolicies"}, "kops attaches them as further inline policies, which this build does not write"},
-	{[]string{"spec", "awsLoadBalancerController", "enabled"}, "the AWS Load Balancer Controller's rights are not modeled"},
+	{[]string{"spec", "awsLoadBalancerController", "enableWAF"}, "the AWS Load Balancer Controller's WAF rights are not modeled"},
+	{[]string{"spec", "awsLoadBalancerController", "enableWAFv2"}, "the AWS Load Balancer Controller's WAFv2 rights are not modeled"},
+	{[]string{"spec", "awsLoadBalancerController", "enableShield"}, "the AWS Load Balancer Controller's Shield rights are not modeled"},
 	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled"},
 	{[]string{"spec", "snapshotController", "enabled"}, "the CSI snapshot rights are not modeled"},
 	{[]string{"spec", "encryptionConfig"}, "a KMS plugin on the control plane needs KMS outside EC2 and S3, which is not modeled"},
@@ -173,6 +175,7 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 	f.terminationHandlerRuns = read(true, "spec", "nodeTerminationHandler", "enabled")
 	f.terminationQueue = f.terminationHandlerRuns && read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
 	f.ebsCSIDriverManaged = read(true, "spec", "cloudConfig", "awsEBSCSIDriver", "managed")
+	f.loadBalancerControllerRuns = read(false, "spec", "awsLoadBalancerController", "enabled")
 	f.nvidiaGPU = read(false, "spec", "containerd", "nvidiaGPU", "enabled")
 	if err != nil {
 		return err
