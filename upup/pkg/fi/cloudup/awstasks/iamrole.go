@@ -104,7 +104,7 @@ func (r *IAMRole) RenderTerraform(t *terraform.Target) error {
 	} else {
 		var arn *terraform.Literal
 		if arn, err = r.WebIdentity.providerARN(t); err == nil {
-			policy, err = t.AddTemplateFile("aws_iam_role", r.Name, "policy", doc, strings.Trim(OIDCProviderARN, "${}"), arn)
+			policy, err = t.AddTemplateFile("aws_iam_role", r.Name, "policy", doc, oidcProviderVariable, arn)
 		}
 	}
 	if err != nil {

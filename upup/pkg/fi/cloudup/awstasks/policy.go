@@ -52,7 +52,10 @@ type Principal struct {
 
 // OIDCProviderARN stands for the ARN of the OIDC provider a role with a WebIdentity trusts: the ARN
 // holds the account ID, which only the apply knows (terraform fills it in from the provider).
-const OIDCProviderARN = "${oidc_provider_arn}"
+const OIDCProviderARN = "${" + oidcProviderVariable + "}"
+
+// oidcProviderVariable is the templatefile() variable OIDCProviderARN names in terraform.
+const oidcProviderVariable = "oidc_provider_arn"
 
 // JSON is indented with a trailing newline; the bytes depend only on the content.
 func (d *PolicyDocument) JSON() ([]byte, error) {
