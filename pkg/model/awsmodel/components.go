@@ -142,7 +142,27 @@ func (f *clusterFacts) ebsCSIDriver() []grant {
 		f.onTagged("ec2:AttachVolume", "ec2:DeleteVolume", "ec2:DetachVolume", "ec2:ModifyVolume"),
 		f.creatingTagged("ec2:CopyVolumes", "ec2:CreateVolume"),
 	}
-	return append(g, f.ec2Tagging([]string{"CopyVolumes", "CreateVolume"}, "snapshot", "volume")...)
+	g = append(g, f.ec2Tagging([]string{"CopyVolumes", "CreateVolume"}, "snapshot", "volume")...)
+	if f.snapshotController {
+		g = append(g, f.ebsSnapshots()...)
+	}
+	return g
+}
+
+// ebsSnapshots are the CSI driver's snapshot rights, with spec.snapshotController. A snapshot is
+// created tagged as the cluster's; its source volume is named by the call, untagged by it, so
+// kops grants ec2:CreateSnapshot on every resource, and this build on volumes.
+func (f *clusterFacts) ebsSnapshots() []grant {
+	g := []grant{
+		onEvery("ec2:DescribeAvailabilityZones", "ec2:DescribeSnapshots"),
+		{actions: []string{"ec2:CreateSnapshot"}, resources: []string{f.arn("ec2", "*:*:volume/*")}},
+		f.creatingTagged("ec2:CreateSnapshot"),
+		f.onTagged("ec2:DeleteSnapshot", "ec2:EnableFastSnapshotRestores"),
+		// A volume may be made from the cluster's snapshots.
+		{actions: []string{"ec2:CreateVolume"}, resources: []string{f.arn("ec2", "*:*:snapshot/*")},
+			condition: condition{"StringEquals": {"aws:ResourceTag/" + TagClusterName: {f.name}}}},
+	}
+	return append(g, f.ec2Tagging([]string{"CreateSnapshot"}, "snapshot", "volume")...)
 }
 
 func (f *clusterFacts) cloudControllerManager() []grant {

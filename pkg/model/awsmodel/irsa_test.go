@@ -31,8 +31,8 @@ import (
 const testIssuerHostPath = "discovery.example.com/a.example.com"
 
 // irsaCluster turns on the components' roles of their own (components) or not, with kops's
-// discovery store and OIDC provider, Route 53 by zone ID, the cluster autoscaler and the load
-// balancer controller.
+// discovery store and OIDC provider, Route 53 by zone ID, the cluster autoscaler, the load
+// balancer controller and the snapshot controller.
 func irsaCluster(components bool, more ...kops.UnmodeledField) func(c *kops.Cluster, igs []*kops.InstanceGroup) {
 	return func(c *kops.Cluster, igs []*kops.InstanceGroup) {
 		// kopsField reads the first match, so more go first and win.
@@ -43,6 +43,7 @@ func irsaCluster(components bool, more ...kops.UnmodeledField) func(c *kops.Clus
 			unmodeled("Z0123456789", "spec", "dnsZone"),
 			unmodeled(map[string]interface{}{"enabled": true}, "spec", "clusterAutoscaler"),
 			unmodeled(map[string]interface{}{"enabled": true}, "spec", "awsLoadBalancerController"),
+			unmodeled(map[string]interface{}{"enabled": true}, "spec", "snapshotController"),
 		)
 	}
 }
@@ -88,7 +89,7 @@ func TestComponentRightsMoveToTheirRoles(t *testing.T) {
 	components := map[string]string{
 		"dns-controller":               "route53:ChangeResourceRecordSets",
 		"aws-cloud-controller-manager": "elasticloadbalancing:CreateLoadBalancer",
-		"ebs-csi-controller-sa":        "ec2:CreateVolume",
+		"ebs-csi-controller-sa":        "ec2:CreateSnapshot",
 		"cluster-autoscaler":           "autoscaling:SetDesiredCapacity",
 		"aws-node-termination-handler": "sqs:ReceiveMessage",
 		"aws-load-balancer-controller": "elasticloadbalancing:CreateRule",

@@ -49,6 +49,7 @@ type clusterFacts struct {
 
 	// Which of kops's components run, for their roles of their own (IRSA).
 	publishesDNS, externalDNS, ebsCSIDriverManaged, terminationHandlerRuns, loadBalancerControllerRuns bool
+	snapshotController                                                                                 bool
 
 	irsa *irsaFacts
 
@@ -68,7 +69,6 @@ var unsupported = []struct {
 	{[]string{"spec", "awsLoadBalancerController", "enableWAFv2"}, "the AWS Load Balancer Controller's WAFv2 rights are not modeled"},
 	{[]string{"spec", "awsLoadBalancerController", "enableShield"}, "the AWS Load Balancer Controller's Shield rights are not modeled"},
 	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled"},
-	{[]string{"spec", "snapshotController", "enabled"}, "the CSI snapshot rights are not modeled"},
 	{[]string{"spec", "encryptionConfig"}, "a KMS plugin on the control plane needs KMS outside EC2 and S3, which is not modeled"},
 	{[]string{"spec", "containerd", "useECRCredentialsForMirrors"}, "the ECR pull-through cache rights are not modeled"},
 	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
@@ -176,6 +176,7 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 	f.terminationQueue = f.terminationHandlerRuns && read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
 	f.ebsCSIDriverManaged = read(true, "spec", "cloudConfig", "awsEBSCSIDriver", "managed")
 	f.loadBalancerControllerRuns = read(false, "spec", "awsLoadBalancerController", "enabled")
+	f.snapshotController = read(false, "spec", "snapshotController", "enabled")
 	f.nvidiaGPU = read(false, "spec", "containerd", "nvidiaGPU", "enabled")
 	if err != nil {
 		return err
