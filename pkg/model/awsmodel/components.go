@@ -31,11 +31,15 @@ func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
 		g = append(g, f.nodeup()...)
 		g = append(g, f.stateStore(true)...)
 		g = append(g, f.kms()...)
-		g = append(g, f.dnsController()...)
-		g = append(g, f.ebsCSIDriver()...)
-		g = append(g, f.cloudControllerManager()...)
-		g = append(g, f.clusterAutoscalerRights()...)
-		g = append(g, f.terminationHandler()...)
+		if !f.irsa.components {
+			// With useServiceAccountExternalPermissions these are the components' own roles' (componentRoles).
+			g = append(g, f.dnsController()...)
+			g = append(g, f.ebsCSIDriver()...)
+			g = append(g, f.cloudControllerManager()...)
+			g = append(g, f.clusterAutoscalerRights()...)
+			g = append(g, f.terminationHandler()...)
+			g = append(g, f.loadBalancerController()...)
+		}
 		g = append(g, f.containerRegistry()...)
 		g = append(g, f.cni(role)...)
 	case kops.RoleAPIServer:
@@ -138,7 +142,27 @@ func (f *clusterFacts) ebsCSIDriver() []grant {
 		f.onTagged("ec2:AttachVolume", "ec2:DeleteVolume", "ec2:DetachVolume", "ec2:ModifyVolume"),
 		f.creatingTagged("ec2:CopyVolumes", "ec2:CreateVolume"),
 	}
-	return append(g, f.ec2Tagging([]string{"CopyVolumes", "CreateVolume"}, "snapshot", "volume")...)
+	g = append(g, f.ec2Tagging([]string{"CopyVolumes", "CreateVolume"}, "snapshot", "volume")...)
+	if f.snapshotController {
+		g = append(g, f.ebsSnapshots()...)
+	}
+	return g
+}
+
+// ebsSnapshots are the CSI driver's snapshot rights, with spec.snapshotController. A snapshot is
+// created tagged as the cluster's; its source volume is named by the call, untagged by it, so
+// kops grants ec2:CreateSnapshot on every resource, and this build on volumes.
+func (f *clusterFacts) ebsSnapshots() []grant {
+	g := []grant{
+		onEvery("ec2:DescribeAvailabilityZones", "ec2:DescribeSnapshots"),
+		{actions: []string{"ec2:CreateSnapshot"}, resources: []string{f.arn("ec2", "*:*:volume/*")}},
+		f.creatingTagged("ec2:CreateSnapshot"),
+		f.onTagged("ec2:DeleteSnapshot", "ec2:EnableFastSnapshotRestores"),
+		// A volume may be made from the cluster's snapshots.
+		{actions: []string{"ec2:CreateVolume"}, resources: []string{f.arn("ec2", "*:*:snapshot/*")},
+			condition: condition{"StringEquals": {"aws:ResourceTag/" + TagClusterName: {f.name}}}},
+	}
+	return append(g, f.ec2Tagging([]string{"CreateSnapshot"}, "snapshot", "volume")...)
 }
 
 func (f *clusterFacts) cloudControllerManager() []grant {
@@ -261,4 +285,47 @@ func (f *clusterFacts) kube2iam() []grant {
 		return nil
 	}
 	return []grant{{actions: []string{"sts:AssumeRole"}, resources: []string{f.forwardBaseRoleARN + "*"}}}
+}
+
+// loadBalancerController is the AWS Load Balancer Controller's, when kops runs it. What it creates
+// carries the cluster's tag (kops gives it the cluster's tags as default tags), so every change is
+// conditioned on it; kops grants the reordering of listener rules on every rule, here only on the
+// cluster's, as the controller's own reference policy does.
+func (f *clusterFacts) loadBalancerController() []grant {
+	if !f.loadBalancerControllerRuns {
+		return nil
+	}
+	g := []grant{
+		onEvery(
+			"acm:DescribeCertificate", "acm:ListCertificates", "cognito-idp:DescribeUserPoolClient",
+			"ec2:DescribeAccountAttributes", "ec2:DescribeAvailabilityZones", "ec2:DescribeInstances",
+			"ec2:DescribeInternetGateways", "ec2:DescribeNetworkInterfaces", "ec2:DescribeSecurityGroups",
+			"ec2:DescribeSubnets", "ec2:DescribeVpcPeeringConnections", "ec2:DescribeVpcs", "ec2:GetSecurityGroupsForVpc",
+			"elasticloadbalancing:DescribeCapacityReservation", "elasticloadbalancing:DescribeListenerAttributes",
+			"elasticloadbalancing:DescribeListenerCertificates", "elasticloadbalancing:DescribeListeners",
+			"elasticloadbalancing:DescribeLoadBalancerAttributes", "elasticloadbalancing:DescribeLoadBalancers",
+			"elasticloadbalancing:DescribeRules", "elasticloadbalancing:DescribeTags",
+			"elasticloadbalancing:DescribeTargetGroupAttributes", "elasticloadbalancing:DescribeTargetGroups",
+			"elasticloadbalancing:DescribeTargetHealth", "elasticloadbalancing:DescribeTrustStores",
+		),
+		f.onTagged(
+			"ec2:AuthorizeSecurityGroupIngress", "ec2:DeleteSecurityGroup", "ec2:RevokeSecurityGroupIngress",
+			"elasticloadbalancing:AddListenerCertificates", "elasticloadbalancing:AddTags",
+			"elasticloadbalancing:DeleteListener", "elasticloadbalancing:DeleteLoadBalancer",
+			"elasticloadbalancing:DeleteRule", "elasticloadbalancing:DeleteTargetGroup",
+			"elasticloadbalancing:DeregisterTargets", "elasticloadbalancing:ModifyCapacityReservation",
+			"elasticloadbalancing:ModifyListener", "elasticloadbalancing:ModifyListenerAttributes",
+			"elasticloadbalancing:ModifyLoadBalancerAttributes", "elasticloadbalancing:ModifyRule",
+			"elasticloadbalancing:ModifyTargetGroup", "elasticloadbalancing:ModifyTargetGroupAttributes",
+			"elasticloadbalancing:RegisterTargets", "elasticloadbalancing:RemoveListenerCertificates",
+			"elasticloadbalancing:RemoveTags", "elasticloadbalancing:SetIpAddressType",
+			"elasticloadbalancing:SetRulePriorities", "elasticloadbalancing:SetSecurityGroups",
+			"elasticloadbalancing:SetSubnets",
+		),
+		f.creatingTagged("ec2:CreateSecurityGroup", "elasticloadbalancing:CreateListener",
+			"elasticloadbalancing:CreateLoadBalancer", "elasticloadbalancing:CreateRule", "elasticloadbalancing:CreateTargetGroup"),
+		// As for the cloud controller manager: creating a group touches its VPC, which no tag describes.
+		{actions: []string{"ec2:CreateSecurityGroup"}, resources: []string{f.arn("ec2", "*:*:vpc/*")}},
+	}
+	return append(g, f.ec2Tagging([]string{"CreateSecurityGroup"}, "security-group")...)
 }

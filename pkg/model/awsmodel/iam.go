@@ -18,6 +18,7 @@ package awsmodel
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
@@ -50,6 +51,56 @@ func (b *IAMModelBuilder) Build(c *fi.ModelBuilderContext) error {
 			return err
 		}
 	}
+	return b.addServiceAccountRoles(c, facts, done)
+}
+
+// addServiceAccountRoles makes kops's OIDC provider and a role per service account that has one
+// (IRSA): trusted by the provider for that account's tokens, with the account's rights.
+func (b *IAMModelBuilder) addServiceAccountRoles(c *fi.ModelBuilderContext, facts *clusterFacts, names map[string]bool) error {
+	irsa := facts.irsa
+	cluster := b.Context.Cluster.Name
+	var provider string
+	if irsa.provider {
+		provider = cluster
+		if err := c.AddTask(&awstasks.IAMOIDCProvider{Name: provider, URL: irsa.issuer, ClientIDs: irsa.audiences,
+			Thumbprints: oidcThumbprints, Tags: clusterTags(b.Context)}); err != nil {
+			return err
+		}
+	}
+	for _, sa := range facts.serviceAccountRoles() {
+		name := saRoleName(cluster, sa.namespace, sa.name)
+		if names[name] {
+			return fmt.Errorf("%s: the role of service account %s/%s, %s, is another's too; name another service account", sa.what, sa.namespace, sa.name, name)
+		}
+		names[name] = true
+		tags := clusterTags(b.Context)
+		tags[tagServiceAccountName] = sa.name
+		tags[tagServiceAccountNamespace] = strings.ReplaceAll(sa.namespace, "*", "wildcard")
+		tasks := []fi.Task{&awstasks.IAMRole{
+			Name: name,
+			AssumeRolePolicy: &awstasks.PolicyDocument{Version: awstasks.PolicyVersion, Statement: []awstasks.Statement{{
+				Action:    []string{"sts:AssumeRoleWithWebIdentity"},
+				Condition: irsa.trust(sa.namespace, sa.name),
+				Effect:    "Allow",
+				Principal: &awstasks.Principal{Federated: awstasks.OIDCProviderARN},
+			}}},
+			Tags:                tags,
+			ExportAs:            saRoleKey(sa.namespace, sa.name),
+			PermissionsBoundary: facts.permissionsBoundary,
+			WebIdentity:         &awstasks.WebIdentity{Issuer: irsa.issuer, Provider: provider},
+		}}
+		if sa.policy != nil {
+			tasks = append(tasks, &awstasks.IAMRolePolicy{Name: name, Role: name, PolicyDocument: sa.policy})
+		}
+		if len(sa.policyARNs) > 0 {
+			tasks = append(tasks, &awstasks.IAMRolePolicyAttachment{Name: "external-" + name, Role: name, PolicyARNs: sa.policyARNs})
+		}
+		for _, t := range tasks {
+			if err := c.AddTask(t); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -59,11 +110,16 @@ func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, facts *clusterFacts
 		return err
 	}
 	tasks := []fi.Task{
-		&awstasks.IAMRole{Name: name, AssumeRolePolicy: awstasks.EC2AssumeRolePolicy(), Tags: clusterTags(b.Context), ExportAs: kind},
+		&awstasks.IAMRole{Name: name, AssumeRolePolicy: awstasks.EC2AssumeRolePolicy(), Tags: clusterTags(b.Context), ExportAs: kind,
+			PermissionsBoundary: facts.permissionsBoundary},
 		&awstasks.IAMInstanceProfile{Name: name, Role: name, Tags: clusterTags(b.Context)},
 	}
 	if doc := policy(facts.grantsFor(role)); doc != nil {
 		tasks = append(tasks, &awstasks.IAMRolePolicy{Name: name, Role: name, PolicyDocument: doc})
+	}
+	// kops's name for the attachments is the role's kind in the singular: master-policyoverride.
+	if arns := facts.externalPolicies[kind]; len(arns) > 0 {
+		tasks = append(tasks, &awstasks.IAMRolePolicyAttachment{Name: strings.TrimSuffix(kind, "s") + "-policyoverride", Role: name, PolicyARNs: arns})
 	}
 	for _, t := range tasks {
 		if err := c.AddTask(t); err != nil {

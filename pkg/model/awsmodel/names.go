@@ -33,6 +33,10 @@ const (
 	TagRoleMaster    = "k8s.io/role/master"
 	tagOwnedPrefix   = "kubernetes.io/cluster/"
 	tagOwned         = "owned"
+
+	// kops's tags on a service account's role.
+	tagServiceAccountName      = "service-account.kops.k8s.io/name"
+	tagServiceAccountNamespace = "service-account.kops.k8s.io/namespace"
 )
 
 // AWS's name limits kops truncates to (the SQS queue name itself may have 80 characters).

@@ -18,6 +18,8 @@ package awsmodel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/kops/pkg/apis/kops"
@@ -44,6 +46,16 @@ type clusterFacts struct {
 	amazonVPC, ciliumENI, calicoSrcDst, kubenet, kubeRouter, kindnet bool
 
 	forwardBaseRoleARN string
+
+	// Which of kops's components run, for their roles of their own (IRSA).
+	publishesDNS, externalDNS, ebsCSIDriverManaged, terminationHandlerRuns, loadBalancerControllerRuns bool
+	snapshotController                                                                                 bool
+
+	irsa *irsaFacts
+
+	// permissionsBoundary is on every role; externalPolicies are attached by role kind (masters, nodes, ...).
+	permissionsBoundary string
+	externalPolicies    map[string][]string
 }
 
 // unsupported kops options change what kops grants in ways not modeled here; rather than break the
@@ -52,13 +64,11 @@ var unsupported = []struct {
 	path []string
 	why  string
 }{
-	{[]string{"spec", "iam", "useServiceAccountExternalPermissions"}, "kops then gives dns-controller, the CSI driver and the cloud controller roles of their own, which this build does not make"},
-	{[]string{"spec", "iam", "permissionsBoundary"}, "the roles this build makes carry no permissions boundary"},
 	{[]string{"spec", "additionalPolicies"}, "kops attaches them as further inline policies, which this build does not write"},
-	{[]string{"spec", "externalPolicies"}, "kops attaches these managed policies, which this build does not"},
-	{[]string{"spec", "awsLoadBalancerController", "enabled"}, "the AWS Load Balancer Controller's rights are not modeled"},
-	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled"},
-	{[]string{"spec", "snapshotController", "enabled"}, "the CSI snapshot rights are not modeled"},
+	{[]string{"spec", "awsLoadBalancerController", "enableWAF"}, "the AWS Load Balancer Controller's WAF rights are not modeled"},
+	{[]string{"spec", "awsLoadBalancerController", "enableWAFv2"}, "the AWS Load Balancer Controller's WAFv2 rights are not modeled"},
+	{[]string{"spec", "awsLoadBalancerController", "enableShield"}, "the AWS Load Balancer Controller's Shield rights are not modeled"},
+	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled, and the machines it launches boot from kops's EC2NodeClass, not from a launch template this build writes, so the pod metadata-access setup would not reach them"},
 	{[]string{"spec", "encryptionConfig"}, "a KMS plugin on the control plane needs KMS outside EC2 and S3, which is not modeled"},
 	{[]string{"spec", "containerd", "useECRCredentialsForMirrors"}, "the ECR pull-through cache rights are not modeled"},
 	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
@@ -102,6 +112,12 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 	if err := f.readComponents(c); err != nil {
 		return nil, err
 	}
+	if f.irsa, err = readIRSA(c); err != nil {
+		return nil, err
+	}
+	if err := f.readRoleOptions(c.Unmodeled); err != nil {
+		return nil, err
+	}
 	if p := c.Spec.PodMetadataAccess; p != nil && p.Mode == kops.PodMetadataAccessForward && p.Forward != nil {
 		f.forwardBaseRoleARN = p.Forward.BaseRoleARN
 	}
@@ -118,6 +134,12 @@ func (f *clusterFacts) readDNS(c *kops.Cluster) error {
 	if strings.HasSuffix(c.Name, ".k8s.local") || dnsType == "None" {
 		return nil
 	}
+	f.publishesDNS = true
+	provider, err := kopsString(c.Unmodeled, "spec", "externalDns", "provider")
+	if err != nil {
+		return err
+	}
+	f.externalDNS = provider == "external-dns"
 	zone, err := kopsString(c.Unmodeled, "spec", "dnsZone")
 	if err != nil {
 		return err
@@ -150,8 +172,11 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 	f.clusterAutoscaler = read(false, "spec", "clusterAutoscaler", "enabled")
 	f.staticInstanceList = read(false, "spec", "clusterAutoscaler", "awsUseStaticInstanceList")
 	// The node termination handler runs by default, processing a queue unless told not to.
-	f.terminationQueue = read(true, "spec", "nodeTerminationHandler", "enabled") &&
-		read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
+	f.terminationHandlerRuns = read(true, "spec", "nodeTerminationHandler", "enabled")
+	f.terminationQueue = f.terminationHandlerRuns && read(true, "spec", "nodeTerminationHandler", "enableSQSTerminationDraining")
+	f.ebsCSIDriverManaged = read(true, "spec", "cloudConfig", "awsEBSCSIDriver", "managed")
+	f.loadBalancerControllerRuns = read(false, "spec", "awsLoadBalancerController", "enabled")
+	f.snapshotController = read(false, "spec", "snapshotController", "enabled")
 	f.nvidiaGPU = read(false, "spec", "containerd", "nvidiaGPU", "enabled")
 	if err != nil {
 		return err
@@ -179,6 +204,54 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 			return err
 		}
 		f.calicoSrcDst = check != "DoNothing"
+	}
+	return nil
+}
+
+// readRoleOptions reads spec.iam.permissionsBoundary and spec.externalPolicies, whose keys are
+// kops's role names (master or control-plane, node, bastion, apiserver).
+func (f *clusterFacts) readRoleOptions(u kops.Unmodeled) error {
+	boundary, err := kopsString(u, "spec", "iam", "permissionsBoundary")
+	if err != nil {
+		return err
+	}
+	if boundary != "" && !isPolicyARN(boundary) {
+		return fmt.Errorf("spec.iam.permissionsBoundary: %q is not a managed policy's ARN (arn:<partition>:iam::<account or aws>:policy/<name>)", boundary)
+	}
+	f.permissionsBoundary = boundary
+	v, ok, err := kopsField(u, "spec", "externalPolicies")
+	if err != nil || !ok {
+		return err
+	}
+	byRole, isMap := v.(map[string]interface{})
+	if !isMap {
+		return fmt.Errorf("spec.externalPolicies: must map role names to lists of policy ARNs, not %T", v)
+	}
+	kinds := map[string]string{"master": "masters", "control-plane": "masters", "node": "nodes", "bastion": "bastions", "apiserver": "apiservers"}
+	f.externalPolicies = map[string][]string{}
+	for _, key := range slices.Sorted(maps.Keys(byRole)) {
+		path := "spec.externalPolicies." + key
+		kind, known := kinds[key]
+		if !known {
+			return fmt.Errorf("%s: %q is not a role kops knows (control-plane, node, bastion, apiserver)", path, key)
+		}
+		if f.externalPolicies[kind] != nil {
+			return fmt.Errorf("%s: the control plane's policies are listed under master and control-plane; keep one", path)
+		}
+		list, isList := byRole[key].([]interface{})
+		if !isList {
+			return fmt.Errorf("%s: must be a list of policy ARNs, not %T", path, byRole[key])
+		}
+		arns := []string{}
+		for i, item := range list {
+			arn, isString := item.(string)
+			if !isString || !isPolicyARN(arn) {
+				return fmt.Errorf("%s[%d]: %v is not a managed policy's ARN (arn:<partition>:iam::<account or aws>:policy/<name>)", path, i, item)
+			}
+			arns = append(arns, arn)
+		}
+		// Sorted as kops sorts them.
+		f.externalPolicies[kind] = sortedUnique(arns)
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/pkg/apis/kops"
+	"k8s.io/kops/pkg/model"
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 )
 
@@ -70,11 +71,17 @@ func scopeProblems(s awstasks.Statement, cluster string) []string {
 	return problems
 }
 
-// everyPolicy builds the policies of all roles in every mode.
+// everyPolicy builds the policies of all roles in every mode, and with kops's components' roles of
+// their own (IRSA).
 func everyPolicy(t *testing.T) map[string]*awstasks.IAMRolePolicy {
 	out := map[string]*awstasks.IAMRolePolicy{}
-	for _, mode := range []string{kops.PodMetadataAccessAllow, kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward} {
-		ctx := modelContext(t, mode, nil)
+	for _, mode := range []string{kops.PodMetadataAccessAllow, kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward, "IRSA"} {
+		var ctx *model.KopsModelContext
+		if mode == "IRSA" {
+			ctx = modelContext(t, kops.PodMetadataAccessBlock, irsaCluster(true))
+		} else {
+			ctx = modelContext(t, mode, nil)
+		}
 		ctx.InstanceGroups = append(ctx.InstanceGroups, group("api", kops.RoleAPIServer))
 		tasks := build(t, ctx)
 		for key, task := range tasks {

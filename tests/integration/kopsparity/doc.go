@@ -16,9 +16,9 @@ limitations under the License.
 
 // Package kopsparity renders clusters of kops's own integration tests and compares what this build
 // writes for them with what kops writes, for the kinds of object both write: terraform resource
-// addresses and outputs, launch-template metadata options and IAM role policies. Each case holds
-// the cluster (in-v1alpha2.yaml) and kops's output for it (kops-expected.yaml), both written here
-// from the facts of kubernetes/kops's tests/integration/update_cluster. Every difference must be
-// one of the intended differences parity_test.go lists, each with why; docs/terraform.md lists them
-// for users.
+// addresses and outputs, launch-template metadata options, IAM role policies, trust policies,
+// managed-policy attachments and permissions boundaries. Each case holds the cluster
+// (in-v1alpha2.yaml) and kops's output for it (kops-expected.yaml), both written here from the
+// facts of kubernetes/kops's tests/integration/update_cluster. Every difference must be one of the
+// intended differences parity_test.go lists, each with why; docs/terraform.md lists them for users.
 package kopsparity

@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package awstasks holds the AWS tasks of a cluster's machines: launch templates and IAM roles,
-// instance profiles and policies. This build has no AWS client, so Plan reports ActionCreate with
+// instance profiles and policies, and for IAM roles of service accounts (IRSA) the OIDC provider
+// and managed-policy attachments. This build has no AWS client, so Plan reports ActionCreate with
 // every field, and tasks are applied only through `--target terraform` (no fi.DirectRenderer).
 package awstasks
 
@@ -34,6 +35,9 @@ const (
 	IAMRoleKind            = "IAMRole"
 	IAMInstanceProfileKind = "IAMInstanceProfile"
 	IAMRolePolicyKind      = "IAMRolePolicy"
+
+	IAMOIDCProviderKind         = "IAMOIDCProvider"
+	IAMRolePolicyAttachmentKind = "IAMRolePolicyAttachment"
 )
 
 func ensure(fields ...fi.FieldChange) *fi.Change {

@@ -40,11 +40,22 @@ type Statement struct {
 	Effect    string                         `json:"Effect"`
 	Principal *Principal                     `json:"Principal,omitempty"`
 	Resource  []string                       `json:"Resource,omitempty"`
+	// Sid is a user's statement's ID (an inline policy's), kept as written.
+	Sid string `json:"Sid,omitempty"`
 }
 
+// Principal is a service (ec2.amazonaws.com) or a federated identity provider's ARN.
 type Principal struct {
-	Service string `json:"Service"`
+	Federated string `json:"Federated,omitempty"`
+	Service   string `json:"Service,omitempty"`
 }
+
+// OIDCProviderARN stands for the ARN of the OIDC provider a role with a WebIdentity trusts: the ARN
+// holds the account ID, which only the apply knows (terraform fills it in from the provider).
+const OIDCProviderARN = "${" + oidcProviderVariable + "}"
+
+// oidcProviderVariable is the templatefile() variable OIDCProviderARN names in terraform.
+const oidcProviderVariable = "oidc_provider_arn"
 
 // JSON is indented with a trailing newline; the bytes depend only on the content.
 func (d *PolicyDocument) JSON() ([]byte, error) {
@@ -67,8 +78,15 @@ func EC2AssumeRolePolicy() *PolicyDocument {
 func (s *Statement) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", s.Effect, strings.Join(s.Action, ","))
-	if s.Principal != nil {
-		fmt.Fprintf(&b, " by %s", s.Principal.Service)
+	if p := s.Principal; p != nil {
+		switch {
+		case p.Federated == OIDCProviderARN:
+			b.WriteString(" by the OIDC provider")
+		case p.Federated != "":
+			fmt.Fprintf(&b, " by %s", p.Federated)
+		default:
+			fmt.Fprintf(&b, " by %s", p.Service)
+		}
 	}
 	if len(s.Resource) > 0 {
 		fmt.Fprintf(&b, " on %s", strings.Join(s.Resource, ","))

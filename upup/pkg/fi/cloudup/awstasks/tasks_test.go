@@ -48,6 +48,13 @@ func TestDependencies(t *testing.T) {
 			[]fi.TaskKey{{Kind: "IAMRole", Name: "nodes.a"}}},
 		{&IAMRolePolicy{Name: "nodes.a", Role: "nodes.a"}, fi.TaskKey{Kind: "IAMRolePolicy", Name: "nodes.a"},
 			[]fi.TaskKey{{Kind: "IAMRole", Name: "nodes.a"}}},
+		{&IAMRole{Name: "sa.a", WebIdentity: &WebIdentity{Issuer: "https://d.example.com/a", Provider: "a"}},
+			fi.TaskKey{Kind: "IAMRole", Name: "sa.a"}, []fi.TaskKey{{Kind: "IAMOIDCProvider", Name: "a"}}},
+		{&IAMRole{Name: "sa.b", WebIdentity: &WebIdentity{Issuer: "https://d.example.com/a"}},
+			fi.TaskKey{Kind: "IAMRole", Name: "sa.b"}, nil},
+		{&IAMOIDCProvider{Name: "a"}, fi.TaskKey{Kind: "IAMOIDCProvider", Name: "a"}, nil},
+		{&IAMRolePolicyAttachment{Name: "external-sa.a", Role: "sa.a"}, fi.TaskKey{Kind: "IAMRolePolicyAttachment", Name: "external-sa.a"},
+			[]fi.TaskKey{{Kind: "IAMRole", Name: "sa.a"}}},
 		{sampleTemplate(), fi.TaskKey{Kind: "LaunchTemplate", Name: "nodes.a.example.com"},
 			[]fi.TaskKey{{Kind: "IAMInstanceProfile", Name: "nodes.a.example.com"}}},
 	}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -191,4 +192,43 @@ func (t *Target) AddFile(resourceType, resourceName, key string, contents []byte
 	}
 	call := hclwrite.TokensForFunctionCall(function, modulePathTemplate("/"+rel))
 	return &Literal{tokens: call, expr: string(call.Bytes()), file: rel}, nil
+}
+
+// AddTemplateFile stores contents as data/<type>_<name>_<key> and returns a templatefile() call
+// that sets variable to value: the file's only interpolation is ${variable}; any other "${" or "%{"
+// in contents is escaped, so the bytes terraform reads back are contents with value put in. It is
+// for documents that must name an attribute known only when applied (an ARN with the account ID).
+func (t *Target) AddTemplateFile(resourceType, resourceName, key string, contents []byte, variable string, value *Literal) (*Literal, error) {
+	if !validName(variable) || variable == "for" {
+		return nil, fmt.Errorf("template variable %q: not a valid HCL name", variable)
+	}
+	if value == nil || value.file != "" {
+		return nil, fmt.Errorf("template variable %s: needs a value that reads no file", variable)
+	}
+	file, err := t.AddFile(resourceType, resourceName, key, escapeTemplate(contents, "${"+variable+"}"), false)
+	if err != nil {
+		return nil, err
+	}
+	vars := objectExpr([]hclwrite.ObjectAttrTokens{{Name: hclwrite.TokensForIdentifier(variable), Value: cloneTokens(value.tokens)}})
+	call := hclwrite.TokensForFunctionCall("templatefile", modulePathTemplate("/"+file.file), vars)
+	return &Literal{tokens: call, expr: string(call.Bytes()), file: file.file, refersTo: value.refersTo}, nil
+}
+
+// escapeTemplate doubles the "$" of every "${" and the "%" of every "%{" (HCL's template escapes)
+// except where keep begins.
+func escapeTemplate(contents []byte, keep string) []byte {
+	s := string(contents)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.HasPrefix(s[i:], keep) {
+			b.WriteString(keep)
+			i += len(keep) - 1
+			continue
+		}
+		if (s[i] == '$' || s[i] == '%') && i+1 < len(s) && s[i+1] == '{' {
+			b.WriteByte(s[i])
+		}
+		b.WriteByte(s[i])
+	}
+	return []byte(b.String())
 }

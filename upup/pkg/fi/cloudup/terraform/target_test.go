@@ -149,6 +149,43 @@ func TestAddFile(t *testing.T) {
 	}
 }
 
+// A template file's only interpolation is the variable it is given; what else looks like one is
+// escaped, so terraform reads back the document as written.
+func TestAddTemplateFile(t *testing.T) {
+	target := NewTarget(Options{})
+	arn := LiteralProperty("aws_iam_openid_connect_provider", "a-example-com", "arn")
+	doc := []byte(`{"Federated": "${provider}", "Sub": "${aws:username}", "If": "%{if}", "Dollar": "$5"}`)
+	l, err := target.AddTemplateFile("aws_iam_role", "r", "policy", doc, "provider", arn)
+	require.NoError(t, err)
+	assert.Equal(t, `templatefile("${path.module}/data/aws_iam_role_r_policy", {
+  provider = aws_iam_openid_connect_provider.a-example-com.arn
+})`, l.String())
+	require.NoError(t, target.RenderResource("aws_iam_openid_connect_provider", "a-example-com", &testLookup{Name: "a"}))
+	require.NoError(t, target.RenderResource("aws_iam_role", "r", &testRole{Name: "r", Policy: l}))
+	files, err := target.Files()
+	require.NoError(t, err)
+	require.NoError(t, tfverify.Verify(files, DataDir))
+	assert.Equal(t, string(hclwrite.Format(files[MainFile])), string(files[MainFile]), "terraform fmt changes nothing")
+	assert.Equal(t, `{"Federated": "${provider}", "Sub": "$${aws:username}", "If": "%%{if}", "Dollar": "$5"}`,
+		string(files["data/aws_iam_role_r_policy"]))
+
+	for _, bad := range []string{"", "for", "a-b c", "${x}"} {
+		_, err := target.AddTemplateFile("aws_iam_role", "x", "policy", nil, bad, arn)
+		assert.Error(t, err, "variable %q", bad)
+	}
+	file, err := target.AddFile("t", "n", "k", nil, false)
+	require.NoError(t, err)
+	_, err = target.AddTemplateFile("aws_iam_role", "x", "policy", nil, "v", file)
+	assert.ErrorContains(t, err, "needs a value that reads no file")
+
+	dangling := NewTarget(Options{})
+	l, err = dangling.AddTemplateFile("aws_iam_role", "r", "policy", doc, "provider", arn)
+	require.NoError(t, err)
+	require.NoError(t, dangling.RenderResource("aws_iam_role", "r", &testRole{Name: "r", Policy: l}))
+	_, err = dangling.Files()
+	assert.ErrorContains(t, err, "reference to aws_iam_openid_connect_provider.a-example-com, which is not defined")
+}
+
 func TestDanglingReferenceIsRefused(t *testing.T) {
 	target := NewTarget(Options{})
 	require.NoError(t, (&testLaunchTemplate{Name: "nodes.a.example.com", Profile: "missing.a.example.com"}).RenderTerraform(target))
@@ -270,6 +307,11 @@ output "region" {
 type testLookup struct {
 	Name string            `cty:"name"`
 	Tags map[string]string `cty:"tags"`
+}
+
+type testRole struct {
+	Name   string   `cty:"name"`
+	Policy *Literal `cty:"assume_role_policy"`
 }
 
 type testUsesGroups struct {

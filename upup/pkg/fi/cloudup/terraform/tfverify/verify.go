@@ -96,11 +96,13 @@ func checkBody(body *hclsyntax.Body, defined map[string]bool, files map[string][
 				problems = append(problems, p)
 			}
 		case *hclsyntax.FunctionCallExpr:
-			if n.Name != "file" && n.Name != "filebase64" {
-				break
-			}
-			if p := checkFileCall(n, files, read); p != "" {
-				problems = append(problems, p)
+			switch n.Name {
+			case "file", "filebase64":
+				if p := checkFileCall(n, files, read); p != "" {
+					problems = append(problems, p)
+				}
+			case "templatefile":
+				problems = append(problems, checkTemplateCall(n, files, read)...)
 			}
 		}
 		return nil
@@ -134,17 +136,56 @@ func checkFileCall(call *hclsyntax.FunctionCallExpr, files map[string][]byte, re
 	if len(call.Args) != 1 {
 		return fmt.Sprintf("%s: %s() takes one argument", call.Range(), call.Name)
 	}
+	_, problem := readPath(call, files, read)
+	return problem
+}
+
+// checkTemplateCall checks a templatefile(path, {vars}) call: the file exists, parses as a template,
+// and names no variable the call does not set.
+func checkTemplateCall(call *hclsyntax.FunctionCallExpr, files map[string][]byte, read map[string]bool) []string {
+	if len(call.Args) != 2 {
+		return []string{fmt.Sprintf("%s: templatefile() takes a path and an object", call.Range())}
+	}
+	rel, problem := readPath(call, files, read)
+	if problem != "" {
+		return []string{problem}
+	}
+	vars, isObject := call.Args[1].(*hclsyntax.ObjectConsExpr)
+	if !isObject {
+		return []string{fmt.Sprintf("%s: templatefile()'s variables must be an object", call.Range())}
+	}
+	set := map[string]bool{}
+	for _, item := range vars.Items {
+		if name := hcl.ExprAsKeyword(item.KeyExpr); name != "" {
+			set[name] = true
+		}
+	}
+	tmpl, diags := hclsyntax.ParseTemplate(files[rel], rel, hcl.InitialPos)
+	if diags.HasErrors() {
+		return []string{fmt.Sprintf("%s: %s", rel, diags.Error())}
+	}
+	var problems []string
+	for _, v := range tmpl.Variables() {
+		if !set[v.RootName()] {
+			problems = append(problems, fmt.Sprintf("%s: %s uses %s, which templatefile() does not set", call.Range(), rel, v.RootName()))
+		}
+	}
+	return problems
+}
+
+// readPath evaluates a file function's path argument and marks the data file read.
+func readPath(call *hclsyntax.FunctionCallExpr, files map[string][]byte, read map[string]bool) (string, string) {
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
 		"path": cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(".")}),
 	}}
 	v, diags := call.Args[0].Value(ctx)
 	if diags.HasErrors() || !v.Type().Equals(cty.String) || v.IsNull() {
-		return fmt.Sprintf("%s: %s() needs a path built from path.module only", call.Range(), call.Name)
+		return "", fmt.Sprintf("%s: %s() needs a path built from path.module only", call.Range(), call.Name)
 	}
 	rel := path.Clean(v.AsString())
 	if _, ok := files[rel]; !ok {
-		return fmt.Sprintf("%s: %s(%q): no such data file", call.Range(), call.Name, rel)
+		return "", fmt.Sprintf("%s: %s(%q): no such data file", call.Range(), call.Name, rel)
 	}
 	read[rel] = true
-	return ""
+	return rel, ""
 }

@@ -60,6 +60,24 @@ resource "aws_launch_template" "n" {
 			"file() needs a path built from path.module only",
 			"data/orphan is not read by any resource",
 		}},
+		{"a template file whose variables are set", map[string]string{
+			"kubernetes.tf": profile + `resource "aws_iam_role" "r" {
+  assume_role_policy = templatefile("${path.module}/data/t", { arn = aws_iam_instance_profile.p.arn })
+}
+`, "data/t": `{"Federated": "${arn}", "Literal": "$${not.a.variable}"}`}, nil},
+		{"a template file with a variable not set, one that does not parse, and one missing", map[string]string{
+			"kubernetes.tf": `resource "aws_iam_role" "r" {
+  a = templatefile("${path.module}/data/t", { arn = "x" })
+  b = templatefile("${path.module}/data/bad", { arn = "x" })
+  c = templatefile("${path.module}/data/absent", { arn = "x" })
+  d = templatefile("${path.module}/data/t")
+}
+`, "data/t": `{"Federated": "${arn}", "Other": "${account}"}`, "data/bad": `${`}, []string{
+			"data/t uses account, which templatefile() does not set",
+			"data/bad:",
+			`templatefile("data/absent"): no such data file`,
+			"templatefile() takes a path and an object",
+		}},
 		{"syntax error", map[string]string{"kubernetes.tf": "resource \"a\" {\n"}, []string{"kubernetes.tf:"}},
 	}
 	for _, tc := range tests {
