@@ -26,7 +26,7 @@
 #
 # Links run one at a time (each ~2 GB of memory for kubelet and kube-controller-manager); set
 # GOFLAGS=-p=1 as well to compile one package at a time on a machine shared with other builds.
-# Measured on 2 cores: see docs/performance.md ("The one-node cluster").
+# Measured on 2 cores: see docs/performance-history.md ("The one-node cluster").
 #
 # To move to another release: hack/tools/kube-apiserver/update.sh v1.X.Y, `go get -tool` in
 # hack/tools/coredns or hack/tools/ec2-metadata-mock, then change the versions below and the

@@ -16,6 +16,6 @@ limitations under the License.
 
 // Command coredns-operator runs the CoreDNS operator: it reconciles the CoreDNS object
 // kube-system/coredns into the CoreDNS ConfigMap, Deployment, Service and ServiceAccount that kops's
-// built-in addon renders, with rights limited to those objects by name (docs/addon-operators.md).
+// built-in addon renders, with rights limited to those objects by name (docs/operator-rights.md).
 // Its flags and Addon are pkg/addons/coredns/controller's; the runtime is pkg/operator/manager.
 package main

@@ -18,6 +18,6 @@ limitations under the License.
 // object kube-system/metrics-server into the ServiceAccount, Service and Deployment metrics-server
 // that kops's built-in addon renders (pkg/addons/metricsserver.Render), with rights limited to
 // those objects by name; kops writes metrics-server's RBAC, APIService and budget itself
-// (docs/addon-operators.md, docs/metrics-server.md). It is a binary of its own, not a mode of the
+// (docs/adding-an-operator.md, docs/metrics-server.md). It is a binary of its own, not a mode of the
 // CoreDNS operator's: each image then links one renderer and runs under one descriptor's rights.
 package main

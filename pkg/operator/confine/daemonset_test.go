@@ -187,11 +187,11 @@ func TestDaemonSetRenderingNeedsItsOwnAccount(t *testing.T) {
 
 // The docs name exactly the kinds of the table.
 func TestDocsNameTheManagedKinds(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "addon-operators.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "operator-confinement.md"))
 	require.NoError(t, err)
 	doc := strings.Join(strings.Fields(string(data)), " ")
 	_, after, found := strings.Cut(doc, "The kinds are ")
-	require.True(t, found, `docs/addon-operators.md says "The kinds are ..."`)
+	require.True(t, found, `docs/operator-confinement.md says "The kinds are ..."`)
 	sentence, _, _ := strings.Cut(after, ";")
 	named := strings.FieldsFunc(strings.ReplaceAll(sentence, " and ", ","), func(r rune) bool { return r == ',' || r == ' ' })
 	sort.Strings(named)

@@ -18,7 +18,7 @@ package confine
 
 import "strings"
 
-// RightsMarkdown renders d.Rights as the Markdown table in docs/addon-operators.md.
+// RightsMarkdown renders d.Rights as the Markdown table in docs/operator-rights.md.
 func (d *Descriptor) RightsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| Namespace | API group | Resources | Verbs | Names | Why |\n")

@@ -93,7 +93,7 @@ func leaseFromUnstructured(u *unstructured.Unstructured) (*coordinationv1.Lease,
 // LeaseLock (ReleaseOnCancel, no event recorder) contend for one Lease. Each respects the other's
 // fresh record, and a lease one releases, the other takes at once: ours writes and reads the
 // record as client-go does. (Ours is kept because client-go's package links the typed clientset
-// and informers of every API group; see docs/addon-operators.md.)
+// and informers of every API group; see docs/operator-rights.md.)
 func TestLeaseElectorSideBySideWithClientGo(t *testing.T) {
 	ctx := context.Background()
 	client := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())

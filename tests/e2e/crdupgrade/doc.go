@@ -17,5 +17,5 @@ limitations under the License.
 // Package crdupgrade applies today's operator addons over a cluster that holds the CoreDNS CRD
 // and object an earlier kops made (spec.patches, no spec.image): the object ends up with the image
 // and without the patch, and a value the new CRD refuses that someone else set stops the apply
-// with the field to fix, until an admin removes the object as docs/addon-operators.md says.
+// with the field to fix, until an admin removes the object as docs/coredns-object.md says.
 package crdupgrade

@@ -88,7 +88,7 @@ func TestUpgradeFromImagePatchToImageField(t *testing.T) {
 	assert.Contains(t, run.Err.Error(), `coredns.addons.x-k8s.io: CoreDNS kube-system/coredns: CoreDNS.addons.x-k8s.io "coredns" is invalid: spec.channel: Forbidden: cannot be set`)
 	assert.Equal(t, apply.Applied, run.Outcomes()["operator.coredns.addons.x-k8s.io"])
 
-	// What docs/addon-operators.md tells the admin: delete the object orphaning what the operator
+	// What docs/coredns-object.md tells the admin: delete the object orphaning what the operator
 	// made (DNS keeps running), and apply again.
 	orphan := metav1.DeletePropagationOrphan
 	require.NoError(t, objects.Delete(ctx, "coredns", metav1.DeleteOptions{PropagationPolicy: &orphan}))

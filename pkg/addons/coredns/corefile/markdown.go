@@ -21,7 +21,7 @@ import (
 	"strings"
 )
 
-// ReachMarkdown renders the reach table for docs/addon-operators.md, so the docs cannot drift from Check.
+// ReachMarkdown renders the reach table for docs/coredns-object.md, so the docs cannot drift from Check.
 func ReachMarkdown() string {
 	var b strings.Builder
 	row := func(subject, what, decision, why string) {

@@ -28,19 +28,19 @@ import (
 	"k8s.io/kops/pkg/operator/confine"
 )
 
-func readDocs(t *testing.T) string {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "addon-operators.md"))
+func readDocs(t *testing.T, page string) string {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", page))
 	require.NoError(t, err)
 	return string(doc)
 }
 
 // The user docs show the operator's rights as generated from Rights, so they cannot drift.
 func TestDocsShowTheRightsTable(t *testing.T) {
-	assert.Contains(t, readDocs(t), Descriptor().RightsMarkdown(), "docs/addon-operators.md must contain Descriptor().RightsMarkdown() verbatim")
+	assert.Contains(t, readDocs(t, "operator-rights.md"), Descriptor().RightsMarkdown(), "docs/operator-rights.md must contain Descriptor().RightsMarkdown() verbatim")
 }
 
 // The user docs show the admission policy generated for a cluster with kops's defaults.
 func TestDocsShowThePolicy(t *testing.T) {
-	assert.Contains(t, readDocs(t), confine.PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "").scope),
-		"docs/addon-operators.md must contain confine.PolicyMarkdown() of the default cluster verbatim")
+	assert.Contains(t, readDocs(t, "operator-policy.md"), confine.PolicyMarkdown(renderedScopeWithImage(t, kops.ClusterSpec{}, "").scope),
+		"docs/operator-policy.md must contain confine.PolicyMarkdown() of the default cluster verbatim")
 }

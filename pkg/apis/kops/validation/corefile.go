@@ -29,7 +29,7 @@ import (
 )
 
 // validateCorefile refuses Corefile lines that could read the pod's files or environment or leak its
-// token or the node's cloud identity (docs/addon-operators.md#what-a-corefile-may-reach), reporting on
+// token or the node's cloud identity (docs/coredns-object.md#what-a-corefile-may-reach), reporting on
 // the field that wrote the line. The rendered Corefile is skipped when renderedFieldsValid is false.
 func validateCorefile(d *kops.KubeDNSConfig, path *field.Path, renderedFieldsValid bool) field.ErrorList {
 	external := d.ExternalCoreFile != ""
