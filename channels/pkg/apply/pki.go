@@ -66,16 +66,18 @@ func IssuerName(addon string) string   { return addon }
 
 // pkiPlan is what an addon's PKI lacks; nil when it needs none or has all.
 type pkiPlan struct {
+	addon          string
 	secret, issuer bool
 }
 
+// String names what is created, for the report.
 func (p *pkiPlan) String() string {
 	var missing []string
 	if p.secret {
-		missing = append(missing, "CA (Secret "+PKINamespace+"/<addon>-ca)")
+		missing = append(missing, "its CA, Secret "+PKINamespace+"/"+CASecretName(p.addon))
 	}
 	if p.issuer {
-		missing = append(missing, "cert-manager Issuer")
+		missing = append(missing, "Issuer "+PKINamespace+"/"+IssuerName(p.addon))
 	}
 	return strings.Join(missing, " and ")
 }
@@ -87,7 +89,7 @@ func (a *Applier) planPKI(ctx context.Context, addon *Addon, provider map[schema
 		return nil, nil
 	}
 	if _, inChannel := provider[issuerKind]; inChannel {
-		return &pkiPlan{secret: true, issuer: true}, nil
+		return &pkiPlan{addon: addon.Spec.Name, secret: true, issuer: true}, nil
 	}
 	for _, crd := range certManagerCRDs {
 		_, err := a.dynamic.Resource(crdResource).Get(ctx, crd, metav1.GetOptions{})
@@ -98,7 +100,7 @@ func (a *Applier) planPKI(ctx context.Context, addon *Addon, provider map[schema
 			return nil, fmt.Errorf("needsPKI: reading CRD %s: %w", crd, err)
 		}
 	}
-	p := &pkiPlan{}
+	p := &pkiPlan{addon: addon.Spec.Name}
 	var err error
 	if p.secret, err = a.missing(ctx, secretResource, CASecretName(addon.Spec.Name)); err != nil {
 		return nil, err

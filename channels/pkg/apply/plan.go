@@ -133,14 +133,14 @@ func (a *Applier) planAddon(ctx context.Context, p *plan, addon *Addon, failed m
 	ap.result.Reason = reasonToApply(ap.prev, addon.Spec.ID, addon.Spec.ManifestHash, a.opts.FieldManager)
 	switch {
 	case ap.result.Reason == "" && pki != nil:
-		ap.result.Reason = "needsPKI: its " + pki.String() + " is missing and is created; its objects are as recorded"
+		ap.result.Reason = "needsPKI: missing, so created: " + pki.String() + "; its objects are as recorded"
 		ap.action = actionPKI
 		return ap
 	case ap.result.Reason == "":
 		ap.result.Outcome = Unchanged
 		return ap
 	case pki != nil:
-		ap.result.Reason += "; needsPKI: its " + pki.String() + " is created first"
+		ap.result.Reason += "; needsPKI: created first: " + pki.String()
 	}
 	if err := a.checkDowngrades(ctx, addon); err != nil {
 		return fail(err.Error(), err)

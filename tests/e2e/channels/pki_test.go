@@ -87,7 +87,7 @@ func TestNeedsPKI(t *testing.T) {
 	dry := kopsenv.Apply(t, env, location, mem, false)
 	require.NoError(t, dry.Err, dry.Output)
 	assert.Equal(t, apply.WouldApply, dry.Outcomes()[addon])
-	assert.Contains(t, dry.Output, "needsPKI: its CA (Secret kube-system/<addon>-ca) and cert-manager Issuer is created first")
+	assert.Contains(t, dry.Output, "needsPKI: created first: its CA, Secret kube-system/"+addon+"-ca and Issuer kube-system/"+addon)
 	assert.Zero(t, dry.Requests.Mutating(), "without --yes nothing is created")
 
 	first := kopsenv.Apply(t, env, location, mem, true)
@@ -119,7 +119,7 @@ func TestNeedsPKI(t *testing.T) {
 	repaired := kopsenv.Apply(t, env, location, mem, true)
 	require.NoError(t, repaired.Err, repaired.Output)
 	assert.Equal(t, apply.Applied, repaired.Outcomes()[addon])
-	assert.Contains(t, repaired.Output, "needsPKI: its cert-manager Issuer is missing and is created")
+	assert.Contains(t, repaired.Output, "needsPKI: missing, so created: Issuer kube-system/"+addon+"; its objects are as recorded")
 	_, err = dyn.Resource(issuers).Namespace("kube-system").Get(ctx, addon, metav1.GetOptions{})
 	assert.NoError(t, err)
 	after, err := secrets.Get(ctx, addon+"-ca", metav1.GetOptions{})
@@ -152,7 +152,7 @@ func TestNeedsPKIKeepsAnExistingCA(t *testing.T) {
 
 	run := kopsenv.Apply(t, env, base.Join("bootstrap-channel.yaml").String(), mem, true)
 	require.NoError(t, run.Err, run.Output)
-	assert.Contains(t, run.Output, "needsPKI: its cert-manager Issuer is created first")
+	assert.Contains(t, run.Output, "needsPKI: created first: Issuer kube-system/"+addon)
 	got, err := env.Clientset.CoreV1().Secrets("kube-system").Get(ctx, addon+"-ca", metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, existing.Data, got.Data)
