@@ -188,7 +188,9 @@ func (s *ClusterSpec) MetricsServerEnabled() bool {
 }
 
 // MetricsServerSecure says whether an enabled metrics-server runs in kops's secure mode: insecure
-// unset counts as false, as kops's validation and bootstrap channel (needsPKI) count it.
+// unset counts as false, as kops's validation and bootstrap channel (needsPKI) count it. (kops's
+// template alone reads unset as true, so kops renders the insecure objects under needsPKI for such
+// a spec; this build renders what its validation and channel entry ask for.)
 func (s *ClusterSpec) MetricsServerSecure() bool {
 	if !s.MetricsServerEnabled() {
 		return false
