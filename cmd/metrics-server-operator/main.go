@@ -17,6 +17,8 @@ limitations under the License.
 package main
 
 import (
+	"fmt"
+
 	"k8s.io/kops/cmd/internal/operatormain"
 	"k8s.io/kops/pkg/addons/metricsserver"
 	"k8s.io/kops/pkg/operator/manager"
@@ -25,11 +27,16 @@ import (
 func main() { operatormain.Main(metricsserver.Names().DeploymentName, run) }
 
 // addon is the operator: the descriptor, and the renderer kops renders metrics-server with in
-// every mode. The CRD admits only insecure: true, and the renderer refuses anything else.
+// every mode. The CRD admits only insecure: true, and Render refuses anything else.
 func addon() manager.Addon[metricsserver.Spec] {
 	return manager.Addon[metricsserver.Spec]{
 		Descriptor: metricsserver.Descriptor(),
 		Render: func(spec metricsserver.Spec) ([]byte, error) {
+			// The CRD admits only insecure: true; the secure mode's serving certificate comes from
+			// cert-manager and the operator has no rights for it, so kops keeps that mode built in.
+			if !spec.Insecure {
+				return nil, fmt.Errorf("rendering metrics-server: the operator runs only the insecure mode (spec.insecure: true); kops keeps the secure mode built in")
+			}
 			return metricsserver.Render(spec)
 		},
 	}

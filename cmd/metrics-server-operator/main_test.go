@@ -45,7 +45,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 }
 
 // The operator applies exactly the managed objects of kops's rendering, in apply order, and
-// refuses the secure mode the renderer cannot render.
+// refuses the secure mode, which its CRD does not admit and kops keeps built in.
 func TestAddonObjects(t *testing.T) {
 	a := addon()
 	spec := metricsserver.Spec{Version: metricsserver.DefaultVersion, Image: metricsserver.DefaultImage, Insecure: true}
@@ -61,5 +61,5 @@ func TestAddonObjects(t *testing.T) {
 
 	spec.Insecure = false
 	_, err = a.Objects(spec)
-	assert.ErrorContains(t, err, "only insecure mode is supported")
+	assert.ErrorContains(t, err, "the operator runs only the insecure mode")
 }

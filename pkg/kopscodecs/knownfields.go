@@ -27,7 +27,7 @@ import (
 var knownKopsFields = map[reflect.Type][]string{
 	reflect.TypeOf(kops.ClusterSpec{}): {
 		"additionalPolicies", "additionalSANs", "api", "awsLoadBalancerController",
-		"certManager", "cloudConfig", "cloudControllerManager", "cloudLabels", "clusterAutoscaler",
+		"cloudConfig", "cloudControllerManager", "cloudLabels", "clusterAutoscaler",
 		"clusterDNSDomain", "containerd", "dnsControllerGossipConfig", "dnsZone", "docker",
 		"encryptionConfig", "etcdClusters", "externalCloudControllerManager", "externalDns",
 		"externalPolicies", "fileAssets", "gossipConfig", "hooks", "iam", "karpenter", "keyStore",
@@ -37,6 +37,9 @@ var knownKopsFields = map[reflect.Type][]string{
 		"nodeTerminationHandler", "podCIDR", "podIdentityWebhook", "rollingUpdate", "secretStore",
 		"serviceAccountIssuerDiscovery", "snapshotController", "sshAccess", "sshKeyName", "tagSubnets",
 		"target", "topology", "updatePolicy", "useHostCertificates",
+	},
+	reflect.TypeOf(kops.CertManagerConfig{}): {
+		"defaultIssuer", "featureGates", "hostedZoneIDs", "image", "nameservers",
 	},
 	reflect.TypeOf(kops.NetworkingSpec{}): {
 		"classic", "external", "kopeio", "lyftvpc", "romana",

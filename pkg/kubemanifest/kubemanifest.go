@@ -74,6 +74,7 @@ var typed = map[string]func() metav1.Object{
 	"policy/v1/PodDisruptionBudget":        func() metav1.Object { return &policyv1.PodDisruptionBudget{} },
 	"coordination.k8s.io/v1/Lease":         func() metav1.Object { return &coordinationv1.Lease{} },
 	"apiregistration.k8s.io/v1/APIService": func() metav1.Object { return &APIService{} },
+	"cert-manager.io/v1/Certificate":       func() metav1.Object { return &Certificate{} },
 }
 
 func Split(data []byte) ([][]byte, error) {

@@ -27,23 +27,28 @@ import (
 var apiServiceResource = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 
 // checkAPIService requires the APIService Available; kubectl top and HPA fail while it is not.
-func (a *attempt) checkAPIService(name string) Check {
-	c := Check{Kind: "APIService", Name: name}
+// caFrom is the Certificate (namespace/name) cert-manager takes its CA from, if it says one.
+func (a *attempt) checkAPIService(name string) (c Check, caFrom string) {
+	c = Check{Kind: "APIService", Name: name}
 	s := &kubemanifest.APIService{}
 	if fetchFailed(a.get(apiServiceResource, "", name, s), &c) {
-		return c
+		return c, ""
 	}
+	caFrom = s.Annotations[InjectCAFromAnnotation]
 	for _, cond := range s.Status.Conditions {
 		if cond.Type != "Available" {
 			continue
 		}
 		if cond.Status == "True" {
 			c.OK, c.Message = true, "available"
-			return c
+			return c, caFrom
 		}
 		c.Message = fmt.Sprintf("not available: %s %s", cond.Reason, cond.Message)
-		return c
+		if caFrom != "" {
+			c.Message += " (its CA comes from cert-manager's Certificate " + caFrom + ")"
+		}
+		return c, caFrom
 	}
 	c.Message = "not available: no Available condition yet"
-	return c
+	return c, caFrom
 }

@@ -62,8 +62,9 @@ func TestCheckAPIService(t *testing.T) {
 			dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 				map[schema.GroupVersionResource]string{apiServiceResource: "APIServiceList"}, objs...)
 			a := &attempt{v: &Validator{Dynamic: dyn}, ctx: context.Background()}
-			c := a.checkAPIService("v1beta1.metrics.k8s.io")
+			c, caFrom := a.checkAPIService("v1beta1.metrics.k8s.io")
 			assert.Equal(t, Check{Kind: "APIService", Name: "v1beta1.metrics.k8s.io", OK: tc.ok, Message: tc.want}, c)
+			assert.Empty(t, caFrom)
 		})
 	}
 }

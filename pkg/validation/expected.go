@@ -57,6 +57,8 @@ type Expected struct {
 	Operators   []*operator.Descriptor
 	Kube2IAM    bool
 	Runs        addons.Runs
+	// PKI are the addons with needsPKI: each needs its cert-manager Issuer.
+	PKI []string
 }
 
 // ReadExpected reads the bootstrap channel written for a completed cluster. The mode comes from the
@@ -85,6 +87,9 @@ func expectedFrom(cluster *kops.Cluster, location string, channel *api.Addons) (
 	e := &Expected{Cluster: cluster.Name, Channel: location, DNS: DNSNone}
 	for _, a := range channel.Spec.Addons {
 		e.Addons = append(e.Addons, Addon{Name: a.Name, Namespace: a.RecordNamespace(), ID: a.ID, Hash: a.ManifestHash})
+		if a.NeedsPKI {
+			e.PKI = append(e.PKI, a.Name)
+		}
 		runs, err := addons.RunsOf(a.Name)
 		if err != nil {
 			return nil, err

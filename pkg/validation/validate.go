@@ -148,9 +148,20 @@ func (v *Validator) Validate(ctx context.Context, e *Expected) (*Result, error) 
 	for _, d := range e.Runs.Deployments {
 		r.Checks = append(r.Checks, a.checkDeployment(d.Namespace, d.Name))
 	}
-	for _, name := range e.Runs.APIServices {
-		r.Checks = append(r.Checks, a.checkAPIService(name))
+	var certManager certManagerNeeds
+	for _, addon := range e.PKI {
+		certManager.issuers = append(certManager.issuers, addon)
+		certManager.needers = append(certManager.needers, addon+" (needsPKI)")
 	}
+	for _, name := range e.Runs.APIServices {
+		c, caFrom := a.checkAPIService(name)
+		r.Checks = append(r.Checks, c)
+		if caFrom != "" {
+			certManager.certificates = append(certManager.certificates, caFrom)
+			certManager.needers = append(certManager.needers, "APIService "+name)
+		}
+	}
+	r.Checks = append(r.Checks, a.checkCertManager(certManager)...)
 	if a.lost != nil {
 		return nil, a.lost
 	}

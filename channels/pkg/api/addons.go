@@ -60,13 +60,14 @@ type AddonSpec struct {
 	Prune *PruneSpec `json:"prune,omitempty"`
 
 	// The fields below are kops's, read so that a channel kops wrote can be read; kops here writes
-	// none of them. Version is deprecated.
+	// only needsPKI. Version is deprecated.
 	Version string `json:"version,omitempty"`
 	// KubernetesVersion is a semver range; an addon outside it is not applied.
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 	// NeedsRollingUpdate is checked and otherwise ignored: nothing here rolls nodes.
 	NeedsRollingUpdate string `json:"needsRollingUpdate,omitempty"`
-	// NeedsPKI is not supported: an addon that sets it is refused rather than applied without its PKI.
+	// NeedsPKI has channels create, once, the addon's CA (Secret <name>-ca in kube-system) and a
+	// cert-manager Issuer <name> signing with it, as kops's channels does; cert-manager must run.
 	NeedsPKI bool `json:"needsPKI,omitempty"`
 }
 

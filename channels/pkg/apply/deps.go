@@ -42,9 +42,13 @@ func customIn(provider map[schema.GroupKind]string) func(schema.GroupKind) bool 
 	return func(gk schema.GroupKind) bool { _, ok := provider[gk]; return ok }
 }
 
-// dependencies are the other addons whose CRDs define kinds this addon's objects use, sorted.
+// dependencies are the other addons whose CRDs define kinds this addon's objects use, or, with
+// needsPKI, its Issuer, sorted.
 func dependencies(a *Addon, provider map[schema.GroupKind]string) []string {
 	seen := map[string]bool{}
+	if p, ok := provider[issuerKind]; ok && a.Spec.NeedsPKI && p != a.Spec.Name {
+		seen[p] = true
+	}
 	for _, o := range a.Objects {
 		if p, ok := provider[o.GroupVersionKind().GroupKind()]; ok && p != a.Spec.Name {
 			seen[p] = true

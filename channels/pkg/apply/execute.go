@@ -49,6 +49,8 @@ func (a *Applier) execute(ctx context.Context, p *plan) []Result {
 			r = *skipped
 		} else if ap.action == actionApply {
 			r = a.executeApply(ctx, p, ap)
+		} else if ap.action == actionPKI {
+			r = a.executePKI(ctx, ap)
 		} else {
 			r = ap.result
 		}
@@ -72,6 +74,10 @@ func (a *Applier) executeApply(ctx context.Context, p *plan, ap *addonPlan) Resu
 		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
 		return r
 	}
+	// The Issuer first, so that the addon's Certificates are issued as soon as they are applied.
+	if err := a.installPKI(ctx, ap.addon.Spec.Name, ap.pki); err != nil {
+		return fail(err)
+	}
 	if err := a.applyObjects(ctx, ap.addon, p.provider); err != nil {
 		if noAnswer(ctx, err) {
 			err = fmt.Errorf("%w (the API server did not answer in time)", err)
@@ -91,6 +97,18 @@ func (a *Applier) executeApply(ctx context.Context, p *plan, ap *addonPlan) Resu
 	}
 	// Retirement, later in this run, may hand objects over to this record.
 	p.records[ap.addon.Spec.Name] = record{namespace: ap.recordNamespace, version: written}
+	r.Outcome = Applied
+	return r
+}
+
+// executePKI creates the missing PKI of an addon whose objects are as recorded, as kops's channels
+// does whenever it finds an addon's CA or Issuer missing.
+func (a *Applier) executePKI(ctx context.Context, ap *addonPlan) Result {
+	r := ap.result
+	if err := a.installPKI(ctx, ap.addon.Spec.Name, ap.pki); err != nil {
+		r.Outcome, r.Reason, r.Err = Failed, err.Error(), err
+		return r
+	}
 	r.Outcome = Applied
 	return r
 }

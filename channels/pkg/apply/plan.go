@@ -36,6 +36,8 @@ const (
 	actionNone action = iota
 	actionApply
 	actionTakeOver
+	// actionPKI creates only the addon's missing PKI: its objects are as recorded.
+	actionPKI
 )
 
 type addonPlan struct {
@@ -47,6 +49,8 @@ type addonPlan struct {
 	// refs are what the record lists once the action is done, before pruning.
 	refs            []api.ObjectRef
 	recordNamespace string
+	// pki is what the addon's PKI (needsPKI) lacks, created before its objects are applied.
+	pki *pkiPlan
 }
 
 // plan is what the channel needs, in the order execute writes it.
@@ -120,11 +124,23 @@ func (a *Applier) planAddon(ctx context.Context, p *plan, addon *Addon, failed m
 		ap.result.Outcome, ap.result.Reason, ap.result.Err = outcome, reason, err
 		return ap
 	}
+	pki, err := a.planPKI(ctx, addon, p.provider)
+	if err != nil {
+		return fail(err.Error(), err)
+	}
+	ap.pki = pki
 	ap.prev = p.records[addon.Spec.Name].version
 	ap.result.Reason = reasonToApply(ap.prev, addon.Spec.ID, addon.Spec.ManifestHash, a.opts.FieldManager)
-	if ap.result.Reason == "" {
+	switch {
+	case ap.result.Reason == "" && pki != nil:
+		ap.result.Reason = "needsPKI: missing, so created: " + pki.String() + "; its objects are as recorded"
+		ap.action = actionPKI
+		return ap
+	case ap.result.Reason == "":
 		ap.result.Outcome = Unchanged
 		return ap
+	case pki != nil:
+		ap.result.Reason += "; needsPKI: created first: " + pki.String()
 	}
 	if err := a.checkDowngrades(ctx, addon); err != nil {
 		return fail(err.Error(), err)

@@ -25,14 +25,11 @@ import (
 	"github.com/blang/semver/v4"
 )
 
-// kopsFields says what kops's fields of an addon make of it here: "" to go on; Failed when it
-// needs PKI (a CA that only kops's channels creates) or its kubernetesVersion cannot be checked;
-// NotForThisVersion when the range does not admit the cluster's version.
+// kopsFields says what kops's fields of an addon make of it here: "" to go on; Failed when its
+// kubernetesVersion cannot be checked; NotForThisVersion when the range does not admit the
+// cluster's version. needsPKI is planned apart (planPKI).
 func (a *Applier) kopsFields(ctx context.Context, addon *Addon) (Outcome, string, error) {
 	failed := func(err error) (Outcome, string, error) { return Failed, err.Error(), err }
-	if addon.Spec.NeedsPKI {
-		return failed(fmt.Errorf("needsPKI: this channels does not create an addon's CA (kops's channels does); apply this addon with kops's channels"))
-	}
 	if addon.Spec.KubernetesVersion == "" {
 		return "", "", nil
 	}

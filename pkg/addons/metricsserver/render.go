@@ -57,7 +57,8 @@ type Spec struct {
 	// Image is pinned and already remapped.
 	Image string `json:"image"`
 	// Insecure turns off certificate checks between the API server, metrics-server and kubelets.
-	// It must be true: the secure mode needs cert-manager, which kops does not deploy.
+	// False is kops's secure mode: cert-manager issues the serving certificate (a Certificate among
+	// the prerequisites), which only the built-in addon renders; the operator's CRD admits only true.
 	Insecure bool `json:"insecure"`
 }
 
@@ -88,11 +89,8 @@ func RenderBuiltIn(spec Spec) ([]byte, error) {
 }
 
 func render(spec Spec, data templateData) ([]byte, error) {
-	switch {
-	case spec.Image == "":
+	if spec.Image == "" {
 		return nil, fmt.Errorf("rendering metrics-server: image is empty")
-	case !spec.Insecure:
-		return nil, fmt.Errorf("rendering metrics-server: only insecure mode is supported: the secure mode needs a serving certificate from cert-manager, which kops does not deploy")
 	}
 	data.Spec = spec
 	out, err := templates.Render(templateFS, Template, data)

@@ -90,8 +90,8 @@ func TestRenderIsDeterministic(t *testing.T) {
 
 func TestRenderRefuses(t *testing.T) {
 	for name, spec := range map[string]Spec{
-		"no image":    {Insecure: true},
-		"secure mode": {Image: DefaultImage},
+		"no image":              {Insecure: true},
+		"no image, secure mode": {},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Render(spec)
@@ -102,8 +102,6 @@ func TestRenderRefuses(t *testing.T) {
 	}
 	_, err := RenderPrerequisites(defaultSpec, "")
 	assert.ErrorContains(t, err, "no addon name")
-	_, err = Render(Spec{Image: DefaultImage})
-	assert.ErrorContains(t, err, "cert-manager")
 }
 
 // An image is a value, never structure: whatever it holds comes back as the container's image and
@@ -133,6 +131,54 @@ func TestRenderInsecure(t *testing.T) {
 	require.NotNil(t, api.Spec.Service)
 	assert.Equal(t, Service, api.Spec.Service.Name)
 	assert.Equal(t, Namespace, api.Spec.Service.Namespace)
+	assert.Empty(t, api.Annotations)
+	assert.NotContains(t, d.Keys, "Certificate/kube-system/metrics-server")
+}
+
+// The secure mode is kops's: cert-manager issues the serving certificate (Certificate
+// metrics-server, from the addon's Issuer, into Secret metrics-server-tls), the pods serve it, and
+// cainjector gives the APIService its CA; the kubelets' certificates are verified.
+func TestRenderSecure(t *testing.T) {
+	secure := Spec{Image: DefaultImage}
+	builtIn, err := RenderBuiltIn(secure)
+	require.NoError(t, err)
+	d := manifesttest.Decode(t, builtIn)
+
+	api := manifesttest.Get[*kubemanifest.APIService](t, d, "APIService/v1beta1.metrics.k8s.io")
+	assert.False(t, api.Spec.InsecureSkipTLSVerify)
+	assert.Equal(t, map[string]string{"cert-manager.io/inject-ca-from": "kube-system/metrics-server"}, api.Annotations)
+
+	cert := manifesttest.Get[*kubemanifest.Certificate](t, d, "Certificate/kube-system/metrics-server")
+	assert.Equal(t, kubemanifest.CertificateSpec{
+		SecretName: "metrics-server-tls", Duration: "2160h", RenewBefore: "360h",
+		Usages: []string{"server auth"}, DNSNames: []string{"metrics-server.kube-system.svc"},
+		IssuerRef: kubemanifest.IssuerReference{Name: AddonName, Kind: "Issuer"},
+	}, cert.Spec)
+	assert.Equal(t, AddonName, cert.Labels["addon.kops.k8s.io/name"])
+
+	pod := manifesttest.Get[*appsv1.Deployment](t, d, "Deployment/kube-system/metrics-server").Spec.Template.Spec
+	c := pod.Containers[0]
+	assert.Subset(t, c.Args, []string{"--tls-cert-file=/srv/tls.crt", "--tls-private-key-file=/srv/tls.key"})
+	assert.NotContains(t, c.Args, "--kubelet-insecure-tls")
+	assert.NotContains(t, c.Args, "--cert-dir=/tmp")
+	assert.Contains(t, c.VolumeMounts, corev1.VolumeMount{Name: "certs", MountPath: "/srv"})
+	var certs *corev1.Volume
+	for i, v := range pod.Volumes {
+		if v.Name == "certs" {
+			certs = &pod.Volumes[i]
+		}
+	}
+	require.NotNil(t, certs, "the certs volume")
+	require.NotNil(t, certs.Secret)
+	assert.Equal(t, "metrics-server-tls", certs.Secret.SecretName)
+
+	// The split holds in the secure mode too: the Certificate is kops's, never an operator's.
+	pre, err := RenderPrerequisites(secure, AddonName)
+	require.NoError(t, err)
+	managed, err := Render(secure)
+	require.NoError(t, err)
+	assert.Equal(t, string(pre)+"---\n"+string(managed), string(builtIn))
+	assert.Contains(t, manifesttest.Decode(t, pre).Keys, "Certificate/kube-system/metrics-server")
 }
 
 // The pod runs as nobody in particular, cannot gain privileges or write its image, and is the one
@@ -164,7 +210,7 @@ func TestRenderConfinesThePod(t *testing.T) {
 	assert.Empty(t, sc.Capabilities.Add)
 	assert.Nil(t, sc.Privileged)
 	for _, v := range pod.Volumes {
-		assert.NotNil(t, v.EmptyDir, "volume %s: only scratch space, no host paths or secrets", v.Name)
+		assert.NotNil(t, v.EmptyDir, "volume %s: only scratch space, no host paths or secrets (in the insecure mode)", v.Name)
 	}
 }
 
@@ -232,6 +278,12 @@ func TestClusterSpec(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, Spec{Image: tc.want, Insecure: true}, spec)
 		})
+	}
+	off := false
+	for name, insecure := range map[string]*bool{"insecure unset": nil, "insecure false": &off} {
+		spec, err := ClusterSpec(&kops.MetricsServerConfig{Enabled: &on, Insecure: insecure}, nil)
+		require.NoError(t, err)
+		assert.False(t, spec.Insecure, "%s is kops's secure mode", name)
 	}
 	_, err = ClusterSpec(nil, nil)
 	assert.Error(t, err)

@@ -60,6 +60,9 @@ type ClusterSpec struct {
 	ServiceAccountTokens *ServiceAccountTokensSpec `json:"serviceAccountTokens,omitempty"`
 	// MetricsServer deploys metrics-server (metrics.k8s.io).
 	MetricsServer *MetricsServerConfig `json:"metricsServer,omitempty"`
+	// CertManager says whether cert-manager runs on the cluster. This build does not deploy it (kops
+	// does, unless managed is false); it reads only whether it is enabled.
+	CertManager *CertManagerConfig `json:"certManager,omitempty"`
 }
 
 type SubnetType string
@@ -171,8 +174,9 @@ type MetricsServerConfig struct {
 	// Enabled defaults to false, as in kops.
 	Enabled *bool  `json:"enabled,omitempty"`
 	Image   string `json:"image,omitempty"`
-	// Insecure must be true when enabled: kops's secure mode needs cert-manager, which this build does
-	// not deploy.
+	// Insecure unset or false is kops's secure mode: cert-manager issues metrics-server's serving
+	// certificate, so spec.certManager must be enabled (and cert-manager run on the cluster: this
+	// build does not deploy it).
 	Insecure *bool `json:"insecure,omitempty"`
 	// OperatorMode is as kubeDNS.operatorMode, for metrics-server.
 	OperatorMode string `json:"operatorMode,omitempty"`
@@ -181,4 +185,31 @@ type MetricsServerConfig struct {
 func (s *ClusterSpec) MetricsServerEnabled() bool {
 	m := s.MetricsServer
 	return m != nil && m.Enabled != nil && *m.Enabled
+}
+
+// MetricsServerSecure says whether an enabled metrics-server runs in kops's secure mode: insecure
+// unset counts as false, as kops's validation and bootstrap channel (needsPKI) count it. (kops's
+// template alone reads unset as true, so kops renders the insecure objects under needsPKI for such
+// a spec; this build renders what its validation and channel entry ask for.)
+func (s *ClusterSpec) MetricsServerSecure() bool {
+	if !s.MetricsServerEnabled() {
+		return false
+	}
+	insecure := s.MetricsServer.Insecure
+	return insecure == nil || !*insecure
+}
+
+// CertManagerConfig models the two fields of kops's spec.certManager this build reads; the others
+// (image, defaultIssuer, nameservers, hostedZoneIDs) are kept as written.
+type CertManagerConfig struct {
+	// Enabled defaults to false, as in kops.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Managed false tells kops not to deploy cert-manager; this build never does.
+	Managed *bool `json:"managed,omitempty"`
+}
+
+// CertManagerEnabled is kops's IsCertManagerEnabled: spec.certManager.enabled, whoever deploys it.
+func (s *ClusterSpec) CertManagerEnabled() bool {
+	c := s.CertManager
+	return c != nil && c.Enabled != nil && *c.Enabled
 }

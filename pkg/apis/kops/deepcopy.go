@@ -91,6 +91,9 @@ func (s ClusterSpec) deepCopy() ClusterSpec {
 	if m := s.MetricsServer; m != nil {
 		out.MetricsServer = &MetricsServerConfig{Enabled: clonePointer(m.Enabled), Image: m.Image, Insecure: clonePointer(m.Insecure), OperatorMode: m.OperatorMode}
 	}
+	if c := s.CertManager; c != nil {
+		out.CertManager = &CertManagerConfig{Enabled: clonePointer(c.Enabled), Managed: clonePointer(c.Managed)}
+	}
 	return out
 }
 

@@ -29,6 +29,7 @@ import (
 func int32Ptr(v int32) *int32 { return &v }
 func int64Ptr(v int64) *int64 { return &v }
 func strPtr(v string) *string { return &v }
+func boolPtr(v bool) *bool    { return &v }
 
 // fullCluster sets every modeled field and carries unmodeled values of each decoded shape.
 func fullCluster() *Cluster {
@@ -65,6 +66,8 @@ func fullCluster() *Cluster {
 			Assets:        &AssetsSpec{ContainerRegistry: "registry.example.com"},
 			Addons:        []AddonSpec{{Manifest: "s3://bucket/addon.yaml"}},
 			Authorization: &AuthorizationSpec{RBAC: &RBACAuthorizationSpec{}},
+			MetricsServer: &MetricsServerConfig{Enabled: boolPtr(true), Image: "registry.k8s.io/metrics-server/metrics-server:v0.8.0", Insecure: boolPtr(false), OperatorMode: OperatorModeClientSide},
+			CertManager:   &CertManagerConfig{Enabled: boolPtr(true), Managed: boolPtr(false)},
 		},
 		Unmodeled: Unmodeled{
 			{Path: FieldPath{{Key: "spec"}, {Key: "etcdClusters"}}, Value: []interface{}{

@@ -49,6 +49,10 @@ type Operator struct {
 	BeforeNames []string
 	// BuiltIn is the addon kops renders itself; nil when kops has none.
 	BuiltIn *BuiltIn
+	// BuiltInOnly says why a spec asks for what the operator cannot run (its CRD would refuse the
+	// instructions), or "": such a cluster keeps the built-in addon, rendered from its spec, and
+	// `kops update` says so. Nil when the operator runs everything the spec can ask.
+	BuiltInOnly func(spec *kops.ClusterSpec) string
 }
 
 // Instructions are the custom resource kops hands the operator, and how the policy binds it.
@@ -73,12 +77,21 @@ func (o *Operator) ExpandsClientSide(ctx *model.KopsModelContext) bool {
 	return o.ActiveMode(ctx) == kops.OperatorModeClientSide
 }
 
-// ActiveMode is the cluster's mode for o's addon with UseAddonOperators active, and "" without it.
+// ActiveMode is the cluster's mode for o's addon with UseAddonOperators active, and "" without it
+// or where the spec keeps the addon built in (KeptBuiltIn).
 func (o *Operator) ActiveMode(ctx *model.KopsModelContext) string {
-	if !ctx.FeatureFlags.Active(featureflag.UseAddonOperators) {
+	if !ctx.FeatureFlags.Active(featureflag.UseAddonOperators) || o.KeptBuiltIn(&ctx.Cluster.Spec) != "" {
 		return ""
 	}
 	return o.Mode(&ctx.Cluster.Spec)
+}
+
+// KeptBuiltIn is why spec keeps the addon built in whatever its mode, or "" when it does not.
+func (o *Operator) KeptBuiltIn(spec *kops.ClusterSpec) string {
+	if o.BuiltInOnly == nil || o.Mode(spec) == "" {
+		return ""
+	}
+	return o.BuiltInOnly(spec)
 }
 
 // BuiltIn is the addon kops renders itself, under kops's own name and id. With the operator flags
@@ -92,4 +105,7 @@ type BuiltIn struct {
 	// Render renders the manifest from the cluster spec or, when fromResource, from the custom
 	// resource's spec.
 	Render func(ctx *model.KopsModelContext, fromResource bool) ([]byte, error)
+	// NeedsPKI sets the channel entry's needsPKI, as kops's bootstrap channel does: channels then
+	// creates the addon's CA and cert-manager Issuer. Nil: never.
+	NeedsPKI func(spec *kops.ClusterSpec) bool
 }

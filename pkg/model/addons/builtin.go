@@ -49,6 +49,9 @@ func (b BuiltInBuilder) Addons(ctx *model.KopsModelContext) ([]*Addon, error) {
 	if b.BuiltIn.Selector != nil {
 		addon.Spec.Selector = b.BuiltIn.Selector
 	}
+	if b.BuiltIn.NeedsPKI != nil {
+		addon.Spec.NeedsPKI = b.BuiltIn.NeedsPKI(&ctx.Cluster.Spec)
+	}
 	addon.TakeOver = b.UsesOperator(ctx)
 	return []*Addon{addon}, nil
 }

@@ -119,9 +119,48 @@ func TestMetricsServerImage(t *testing.T) {
 	}
 }
 
-// A spec validation would refuse still fails here with the field to fix, never renders.
-func TestMetricsServerRefusesSecureMode(t *testing.T) {
+// kops's secure mode (insecure unset or false) renders kops's secure variant under needsPKI, as
+// kops's bootstrap channel writes it; with the operator flags, in either operatorMode, it stays the
+// built-in addon rendered from the spec: the operator's CRD admits only insecure: true.
+func TestMetricsServerSecureMode(t *testing.T) {
 	on, off := true, false
-	_, err := BuiltInBuilder{metricsservermodel.Operator()}.Addons(metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &off}, nil, ""))
-	assert.ErrorContains(t, err, "cert-manager")
+	want, err := metricsserver.RenderBuiltIn(metricsserver.Spec{Image: metricsserver.DefaultImage})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name  string
+		ms    kops.MetricsServerConfig
+		flags string
+	}{
+		{"insecure unset", kops.MetricsServerConfig{Enabled: &on}, ""},
+		{"insecure false", kops.MetricsServerConfig{Enabled: &on, Insecure: &off}, ""},
+		{"operator flags", kops.MetricsServerConfig{Enabled: &on}, "ClusterAddons,UseAddonOperators"},
+		{"operator flags, client-side", kops.MetricsServerConfig{Enabled: &on, OperatorMode: kops.OperatorModeClientSide}, "ClusterAddons,UseAddonOperators"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ms := tc.ms
+			ctx := metricsServerContext(t, &ms, nil, tc.flags)
+			o := metricsservermodel.Operator()
+			got, err := BuiltInBuilder{o}.Addons(ctx)
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			assert.True(t, got[0].Spec.NeedsPKI)
+			assert.False(t, got[0].TakeOver)
+			assert.Equal(t, string(want), string(got[0].Manifest))
+			require.NoError(t, checkFinished(got[0], ctx.Assets))
+			assert.Empty(t, BuiltInBuilder{o}.Packages(ctx), "rendered from the spec: no package is read")
+			operatorAddons, err := OperatorBuilder{o}.Addons(ctx)
+			require.NoError(t, err)
+			assert.Empty(t, operatorAddons, "no operator runs")
+			assert.False(t, o.UsesOperator(ctx) || o.ExpandsClientSide(ctx))
+			if tc.flags != "" {
+				assert.Contains(t, o.KeptBuiltIn(&ctx.Cluster.Spec), "stays built in")
+			}
+		})
+	}
+	insecure, err := BuiltInBuilder{metricsservermodel.Operator()}.Addons(metricsServerContext(t, &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}, nil, ""))
+	require.NoError(t, err)
+	require.Len(t, insecure, 1)
+	assert.False(t, insecure[0].Spec.NeedsPKI, "the insecure mode needs no PKI")
+	assert.Empty(t, metricsservermodel.Operator().KeptBuiltIn(&kops.ClusterSpec{MetricsServer: &kops.MetricsServerConfig{Enabled: &on, Insecure: &on}}))
+	assert.Empty(t, metricsservermodel.Operator().KeptBuiltIn(&kops.ClusterSpec{MetricsServer: &kops.MetricsServerConfig{Enabled: &off}}), "disabled: nothing is kept")
 }

@@ -34,8 +34,8 @@ import (
 
 // A bootstrap channel as kops writes it (creationTimestamp: null, version, needsRollingUpdate,
 // kubernetesVersion, needsPKI) is read; an addon whose kubernetesVersion does not admit the
-// cluster is not applied (nor retired), and one that needs PKI is refused by name, while the
-// others are applied.
+// cluster is not applied (nor retired), and one that needs PKI fails by name on a cluster without
+// cert-manager (TestNeedsPKI), while the others are applied.
 func TestKopsAddonFields(t *testing.T) {
 	const ns = "e2e-kops-fields"
 	createNamespace(t, ns)
@@ -57,7 +57,7 @@ func TestKopsAddonFields(t *testing.T) {
 
 	run := kopsenv.Apply(t, env, location, mem, true)
 	require.Error(t, run.Err)
-	assert.Contains(t, run.Err.Error(), "with-pki: needsPKI")
+	assert.Contains(t, run.Err.Error(), "with-pki: needsPKI: cert-manager's CRD")
 	assert.Equal(t, map[string]apply.Outcome{"current": apply.Applied, "future": apply.NotForThisVersion, "with-pki": apply.Failed}, run.Outcomes(), run.Output)
 	assert.Contains(t, run.Output, `kubernetesVersion ">=99.0.0" does not admit the cluster's 1.`)
 	for name, want := range map[string]bool{"current": true, "future": false, "with-pki": false} {

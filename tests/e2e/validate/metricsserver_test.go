@@ -17,12 +17,17 @@ limitations under the License.
 package validate
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"k8s.io/kops/tests/e2e/kopsenv"
 )
@@ -75,4 +80,74 @@ func TestValidateMetricsServer(t *testing.T) {
 	require.Len(t, failing, 1, "%v", failing)
 	assert.Contains(t, failing, "APIService v1beta1.metrics.k8s.io")
 	assert.Regexp(t, `Deployment +kube-system/metrics-server +OK +available, 2/2 replicas ready`, validate().Stdout)
+}
+
+// In kops's secure mode (insecure unset, cert-manager enabled) validation also checks what
+// cert-manager does for metrics-server: its CRDs installed (this build does not deploy it), the
+// addon's Issuer and the APIService's Certificate Ready, naming each that is not. No cert-manager
+// runs here: minimal CRDs stand for it, and the test writes the status it would.
+func TestValidateSecureMetricsServer(t *testing.T) {
+	bin := kopsenv.BuildCommands(t, "kops", "channels")
+	kopsenv.InstallCertManagerCRDs(t, env)
+	c := newCluster(t, bin, "secure-metrics.k8s.local", "", "spec.certManager.enabled=true", "spec.metricsServer.enabled=true")
+	const issuer, certificate = "Issuer kube-system/metrics-server.addons.k8s.io", "Certificate kube-system/metrics-server"
+	failing := func() map[string]string {
+		t.Helper()
+		r := c.run(t, "kops", "validate", "cluster", c.name, "-o", "json")
+		var got result
+		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &got), r.Stderr)
+		assert.Equal(t, exitUnhealthy, r.Code, "metrics-server's APIService is never available here")
+		return got.failing()
+	}
+
+	f := failing()
+	assert.Equal(t, "not ready: cert-manager has reported no Ready condition (is cert-manager running?)", f[issuer])
+	assert.Equal(t, "not ready: cert-manager has reported no Ready condition (is cert-manager running?)", f[certificate])
+	assert.Contains(t, f["APIService v1beta1.metrics.k8s.io"], "(its CA comes from cert-manager's Certificate kube-system/metrics-server)")
+
+	dyn, err := dynamic.NewForConfig(env.Config)
+	require.NoError(t, err)
+	issuers := dyn.Resource(schema.GroupVersionResource{Group: "cert-manager.io", Version: "v1", Resource: "issuers"}).Namespace("kube-system")
+	certificates := dyn.Resource(schema.GroupVersionResource{Group: "cert-manager.io", Version: "v1", Resource: "certificates"}).Namespace("kube-system")
+	for _, r := range []dynamic.ResourceInterface{issuers, certificates} {
+		name := "metrics-server"
+		if r == issuers {
+			name = "metrics-server.addons.k8s.io"
+		}
+		setReady(t, r, name)
+	}
+	f = failing()
+	assert.NotContains(t, f, issuer)
+	assert.NotContains(t, f, certificate)
+
+	require.NoError(t, certificates.Delete(context.Background(), "metrics-server", metav1.DeleteOptions{}))
+	assert.Equal(t, "missing: the addon's manifest holds it: run channels apply", failing()[certificate])
+
+	// cert-manager gone: validation names it, once per CRD, and checks nothing of it further.
+	for _, crd := range kopsenv.CertManagerCRDs {
+		require.NoError(t, dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}).
+			Delete(context.Background(), crd, metav1.DeleteOptions{}))
+	}
+	require.Eventually(t, func() bool {
+		_, has := failing()["CustomResourceDefinition certificates.cert-manager.io"]
+		return has
+	}, time.Minute, 100*time.Millisecond)
+	f = failing()
+	for _, crd := range kopsenv.CertManagerCRDs {
+		assert.Contains(t, f["CustomResourceDefinition "+crd], "missing: cert-manager is not installed, and metrics-server.addons.k8s.io (needsPKI), APIService v1beta1.metrics.k8s.io need it: install cert-manager on the cluster (this build does not deploy it)")
+	}
+	assert.NotContains(t, f, issuer)
+	assert.NotContains(t, f, certificate)
+}
+
+// setReady plays cert-manager: Ready True on the object's status.
+func setReady(t *testing.T, r dynamic.ResourceInterface, name string) {
+	t.Helper()
+	u, err := r.Get(context.Background(), name, metav1.GetOptions{})
+	require.NoError(t, err)
+	u.Object["status"] = map[string]interface{}{"conditions": []interface{}{
+		map[string]interface{}{"type": "Ready", "status": "True", "reason": "Ready"},
+	}}
+	_, err = r.UpdateStatus(context.Background(), u, metav1.UpdateOptions{})
+	require.NoError(t, err)
 }

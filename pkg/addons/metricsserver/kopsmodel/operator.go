@@ -40,7 +40,17 @@ func Operator() *addonapi.Operator {
 		Mode:          metricsServerMode,
 		Instructions:  metricsServerInstructions,
 		BuiltIn:       metricsServerBuiltIn(),
+		BuiltInOnly:   secureKeptBuiltIn,
 	}
+}
+
+// secureKeptBuiltIn: the operator's CRD admits only insecure: true, so kops's secure mode (insecure
+// unset or false) stays built in, as without the operator flags.
+func secureKeptBuiltIn(spec *kops.ClusterSpec) string {
+	if !spec.MetricsServerSecure() {
+		return ""
+	}
+	return "spec.metricsServer.insecure is unset or false (kops's secure mode): metrics-server stays built in, for its operator runs only the insecure mode (insecure: true)"
 }
 
 // metricsServerMode is metricsServer.operatorMode (default ServerSide), or "" when it runs none.
@@ -98,6 +108,8 @@ func metricsServerBuiltIn() *addonapi.BuiltIn {
 		Name: metricsserver.AddonName, ID: metricsserver.AddonID,
 		Selector: map[string]string{"k8s-app": metricsserver.Name},
 		Render:   renderMetricsServerBuiltIn,
+		// kops's bootstrap channel: the secure mode's Certificate is issued by the addon's Issuer.
+		NeedsPKI: (*kops.ClusterSpec).MetricsServerSecure,
 	}
 }
 

@@ -22,8 +22,10 @@ import (
 	"k8s.io/kops/pkg/apis/kops"
 )
 
-// validateMetricsServer follows kops: an enabled metrics-server must set insecure, and insecure: false
-// needs cert-manager, which this build does not deploy. The image is checked even when disabled.
+// validateMetricsServer follows kops's validateMetricsServer: an enabled metrics-server in the secure
+// mode (insecure unset or false) needs spec.certManager.enabled, for cert-manager issues its serving
+// certificate. Whether cert-manager runs is the cluster's business (this build does not deploy it;
+// `kops update` says so). The image is checked even when disabled.
 func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorList {
 	m, path := spec.MetricsServer, specPath.Child("metricsServer")
 	if m == nil {
@@ -36,16 +38,9 @@ func validateMetricsServer(spec *kops.ClusterSpec, specPath *field.Path) field.E
 		}
 	}
 	errs = append(errs, validateOperatorMode(m.OperatorMode, path.Child("operatorMode"))...)
-	if !spec.MetricsServerEnabled() {
-		return errs
-	}
-	switch {
-	case m.Insecure == nil:
-		errs = append(errs, field.Required(path.Child("insecure"),
-			"set insecure: true: kops's secure metrics-server (insecure unset or false) needs cert-manager, which this build does not deploy"))
-	case !*m.Insecure:
-		errs = append(errs, field.Invalid(path.Child("insecure"), false,
-			"must be true: kops's secure metrics-server needs cert-manager, which this build does not deploy"))
+	if spec.MetricsServerSecure() && !spec.CertManagerEnabled() {
+		errs = append(errs, field.Forbidden(path.Child("insecure"),
+			"Secure metrics server requires that cert manager is enabled: set spec.certManager.enabled: true (cert-manager must run on the cluster), or set insecure: true"))
 	}
 	return errs
 }

@@ -23,8 +23,9 @@ import (
 )
 
 // kops accepts an enabled metrics-server with insecure: true and any image (tests/kops-specs
-// metrics-server.yaml); it refuses one with insecure unset unless cert-manager is enabled, and
-// insecure: false needs cert-manager, which this build does not deploy: both are refused here.
+// metrics-server.yaml), and the secure mode (insecure unset or false) only with spec.certManager
+// enabled (metrics-server-secure.yaml, metrics-server-secure-unmanaged-cert-manager.yaml): kops's
+// validateMetricsServer, Forbidden at spec.metricsServer.insecure.
 func TestValidateMetricsServer(t *testing.T) {
 	on, off := ptr(true), ptr(false)
 	ms := func(m kops.MetricsServerConfig) func(c *kops.Cluster) {
@@ -44,9 +45,16 @@ func TestValidateMetricsServer(t *testing.T) {
 		{"disabled needs no insecure", ms(kops.MetricsServerConfig{Enabled: off}), nil},
 		{"unset enabled is disabled", ms(kops.MetricsServerConfig{Insecure: off}), nil},
 		{"enabled, insecure unset", ms(kops.MetricsServerConfig{Enabled: on}),
-			[]want{{required, p + "insecure", "cert-manager"}}},
+			[]want{{forbidden, p + "insecure", "Secure metrics server requires that cert manager is enabled"}}},
 		{"enabled, secure", ms(kops.MetricsServerConfig{Enabled: on, Insecure: off}),
-			[]want{{invalid, p + "insecure", "must be true"}}},
+			[]want{{forbidden, p + "insecure", "spec.certManager.enabled"}}},
+		{"secure with cert-manager", withCertManager(on, nil, ms(kops.MetricsServerConfig{Enabled: on, Insecure: off})), nil},
+		{"insecure unset with cert-manager", withCertManager(on, nil, ms(kops.MetricsServerConfig{Enabled: on})), nil},
+		{"secure with cert-manager kops does not manage", withCertManager(on, off, ms(kops.MetricsServerConfig{Enabled: on})), nil},
+		{"secure with cert-manager disabled", withCertManager(off, nil, ms(kops.MetricsServerConfig{Enabled: on})),
+			[]want{{forbidden, p + "insecure", ""}}},
+		{"cert-manager alone", withCertManager(on, nil, func(*kops.Cluster) {}), nil},
+		{"disabled secure needs no cert-manager", ms(kops.MetricsServerConfig{Enabled: off, Insecure: off}), nil},
 		{"image latest", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, Image: "registry.k8s.io/metrics-server/metrics-server:latest"}),
 			[]want{{invalid, p + "image", "uses the mutable tag latest; pin it"}}},
 		{"image without tag", ms(kops.MetricsServerConfig{Enabled: on, Insecure: on, Image: "registry.example.com:5000/metrics-server"}),
@@ -62,13 +70,20 @@ func TestValidateMetricsServer(t *testing.T) {
 		{"operatorMode unknown, checked while disabled", ms(kops.MetricsServerConfig{OperatorMode: "Operator"}),
 			[]want{{notSupported, p + "operatorMode", `"ClientSide"`}}},
 		{"every problem at once", ms(kops.MetricsServerConfig{Enabled: on, Image: "m:latest"}), []want{
-			{required, p + "insecure", ""}, {invalid, p + "image", "latest"},
+			{forbidden, p + "insecure", ""}, {invalid, p + "image", "latest"},
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			assertErrors(t, ValidateCluster(completed(t, tc.mutate)), tc.want...)
 		})
+	}
+}
+
+func withCertManager(enabled, managed *bool, then func(c *kops.Cluster)) func(c *kops.Cluster) {
+	return func(c *kops.Cluster) {
+		then(c)
+		c.Spec.CertManager = &kops.CertManagerConfig{Enabled: enabled, Managed: managed}
 	}
 }
 

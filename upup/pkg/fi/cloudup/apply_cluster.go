@@ -168,6 +168,8 @@ func LoadModelContext(clientset *client.Clientset, name string, flags featurefla
 		warnings = append(warnings, w)
 	}
 	warnings = append(warnings, sharedSubnetZones(checked.Cluster, clientset.Base().Join(name, "config").String())...)
+	warnings = append(warnings, certManagerNotDeployed(checked.Cluster, clientset.Base().Join(name, "config").String())...)
+	warnings = append(warnings, operatorsKeptBuiltIn(checked.Cluster, flags, clientset.Base().Join(name, "config").String())...)
 	warnings = append(warnings, derivedPodMetadata(checked.Cluster, groups, clientset.Base().Join(name, "config").String())...)
 	ctx := &model.KopsModelContext{
 		Cluster:        checked.Cluster,
