@@ -39,6 +39,13 @@ func (b *IAMModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	}
 	done := map[string]bool{}
 	for _, ig := range b.Context.InstanceGroups {
+		// A group that brings its own instance profile gets no role or profile of ours, as with kops.
+		if arn, _, err := groupProfile(ig); err != nil || arn != "" {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		name, err := iamName(b.Context, ig.Spec.Role)
 		if err != nil {
 			return fmt.Errorf("instance group %q: %w", ig.Name, err)

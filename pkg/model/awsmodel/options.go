@@ -78,7 +78,6 @@ var unsupportedGroupFields = []struct {
 	path []string
 	why  string
 }{
-	{[]string{"spec", "iam", "profile"}, "the group's machines would take that instance profile, and this build makes and names its own"},
 	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
 }
 
@@ -89,6 +88,9 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 		if v, _, _ := kopsField(u, f.path...); isSet(v) {
 			return nil, fmt.Errorf("%s is set: %s, so the IAM roles this build would make differ from what the cluster needs; unset it, or keep kops for this cluster's cloud resources", strings.Join(f.path, "."), f.why)
 		}
+	}
+	if err := checkGroupProfiles(ctx); err != nil {
+		return nil, err
 	}
 	for _, ig := range ctx.InstanceGroups {
 		for _, f := range unsupportedGroupFields {

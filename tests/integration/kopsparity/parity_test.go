@@ -114,6 +114,9 @@ type expectation struct {
 	Attachments map[string][]string `yaml:"attachments"`
 	// Boundaries are the roles' permissions boundaries.
 	Boundaries map[string]string `yaml:"boundaries"`
+	// Profiles are the instance profiles launch templates name where a group brings its own
+	// (spec.iam.profile), by template; a template naming the profile made with the cluster is left out.
+	Profiles map[string]string `yaml:"profiles"`
 }
 
 // oidcProviderARN is how kops's mock cloud names an OIDC provider: the account ID is its, the rest
@@ -162,7 +165,14 @@ func (e *expectation) facts() []string {
 	for role, arn := range e.Boundaries {
 		out = append(out, boundaryFact(role, arn))
 	}
+	for template, name := range e.Profiles {
+		out = append(out, profileFact(template, name))
+	}
 	return out
+}
+
+func profileFact(template, name string) string {
+	return fmt.Sprintf("profile %s: %s (the group's own)", template, name)
 }
 
 func boundaryFact(role, arn string) string { return fmt.Sprintf("boundary %s: %s", role, arn) }
@@ -258,6 +268,9 @@ func render(t *testing.T, dir string) (cluster string, facts []string) {
 			}
 		case *awstasks.LaunchTemplate:
 			facts = append(facts, metadataFact(task.Name, task.Metadata.HTTPTokens, task.Metadata.HopLimit, task.Metadata.IPv6))
+			if task.ExistingProfile {
+				facts = append(facts, profileFact(task.Name, task.InstanceProfile))
+			}
 		}
 	}
 
