@@ -150,6 +150,9 @@ func Warnings(ctx *model.KopsModelContext) ([]string, error) {
 	if facts.dnsWarning != "" {
 		out = append(out, facts.dnsWarning)
 	}
+	for _, g := range facts.warmPoolGroups {
+		out = append(out, warmPoolWarning(g))
+	}
 	for _, ig := range ctx.InstanceGroups {
 		if !canBoot(ig, ctx.Nodeup) {
 			out = append(out, noBootstrapWarning(ctx.Cluster.Name, ig))
