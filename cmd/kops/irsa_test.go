@@ -63,3 +63,20 @@ func TestUpdateClusterRefusesBadIRSASpec(t *testing.T) {
 		})
 	}
 }
+
+// kube2iam's default role being a service account's role contradicts itself (kube2iam could never
+// assume it): create refuses it naming the field, with exit 1, and writes nothing to the store.
+func TestCreateRefusesServiceAccountRoleAsKube2IAMDefault(t *testing.T) {
+	spec, err := os.ReadFile(filepath.Join("..", "..", "tests", "kops-specs", "aws-irsa-kube2iam-migration.yaml"))
+	require.NoError(t, err)
+	const from = "defaultRole: pods-default"
+	require.Contains(t, string(spec), from)
+	path := filepath.Join(t.TempDir(), "cluster.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(spec), from, "defaultRole: uploader.media.sa.migrating.example.com", 1)), 0o644))
+	c := newCLI(t)
+	before := c.storeFiles()
+	r := c.run("create", "-f", path)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, `spec.podMetadataAccess.forward.defaultRole: Invalid value: "uploader.media.sa.migrating.example.com": is a service account's role`)
+	assert.Equal(t, before, c.storeFiles(), "nothing is stored")
+}

@@ -51,9 +51,12 @@ type kopsSpec struct {
 	families []string
 	flags    string
 	expect   []string
+	// refused is the error update must fail with: a spec kops accepts that this build cannot take all
+	// the way, whose refusal names the field and what the build lacks.
+	refused string
 }
 
-var headerLine = regexp.MustCompile(`^# (families|flags|expect): (.+)$`)
+var headerLine = regexp.MustCompile(`^# (families|flags|expect|refused): (.+)$`)
 
 func readKopsSpecs(t *testing.T) []kopsSpec {
 	files, err := filepath.Glob(filepath.Join(kopsSpecsDir, "*.yaml"))
@@ -81,6 +84,8 @@ func readKopsSpecs(t *testing.T) []kopsSpec {
 				s.flags = m[2]
 			case "expect":
 				s.expect = append(s.expect, m[2])
+			case "refused":
+				s.refused = m[2]
 			}
 		}
 		require.NotEmpty(t, s.families, "%s: the header names no validation family", f)
@@ -102,6 +107,26 @@ func validationFamilies(t *testing.T) []string {
 	}
 	require.NotEmpty(t, families)
 	return families
+}
+
+// assertRefused: a spec this build cannot take all the way loads, and every update (dry run, --yes,
+// --target terraform) fails with exit 1 naming what the header says, leaving the state store as
+// create left it and writing no terraform; get still shows the cluster.
+func assertRefused(t *testing.T, c *cli, s kopsSpec, names []string) {
+	before := c.storeFiles()
+	out := t.TempDir()
+	for _, name := range names {
+		for _, args := range [][]string{nil, {"--yes"}, {"--target", "terraform", "--out", out, "--yes"}} {
+			r := c.run(append([]string{"update", "cluster", name}, args...)...)
+			assert.Equal(t, 1, r.code, "update %v of a refused spec", args)
+			assert.Contains(t, r.stderr, s.refused, "update %v", args)
+		}
+		c.mustRun("get", "cluster", name, "--full", "-o", "yaml")
+	}
+	assert.Equal(t, before, c.storeFiles(), "the state store is as create left it")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no terraform is written")
 }
 
 // TestKopsSpecsLoad: every kops-shaped spec of tests/kops-specs loads as kops users keep it:
@@ -147,6 +172,10 @@ func TestKopsSpecsLoad(t *testing.T) {
 			}
 			var stderr strings.Builder
 			stderr.WriteString(c.mustRun("create", "-f", s.path).stderr)
+			if s.refused != "" {
+				assertRefused(t, c, s, names)
+				return
+			}
 			for _, name := range names {
 				stderr.WriteString(c.mustRun("update", "cluster", name).stderr)
 				stderr.WriteString(c.mustRun("update", "cluster", name, "--yes").stderr)

@@ -41,16 +41,21 @@ func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
 			g = append(g, f.loadBalancerController()...)
 		}
 		g = append(g, f.containerRegistry()...)
+		g = append(g, f.ecrMirrors()...)
 		g = append(g, f.cni(role)...)
 	case kops.RoleAPIServer:
 		g = append(g, f.nodeup()...)
+		g = append(g, f.lifecycleHook(role)...)
 		g = append(g, f.stateStore(false)...)
 		g = append(g, f.kms()...)
 		g = append(g, f.containerRegistry()...)
+		g = append(g, f.ecrMirrors()...)
 		g = append(g, f.cni(role)...)
 	case kops.RoleNode:
 		g = append(g, f.nodeup()...)
+		g = append(g, f.lifecycleHook(role)...)
 		g = append(g, f.containerRegistry()...)
+		g = append(g, f.ecrMirrors()...)
 		g = append(g, f.cni(role)...)
 		g = append(g, f.kube2iam()...)
 	}

@@ -39,6 +39,13 @@ func (b *IAMModelBuilder) Build(c *fi.ModelBuilderContext) error {
 	}
 	done := map[string]bool{}
 	for _, ig := range b.Context.InstanceGroups {
+		// A group that brings its own instance profile gets no role or profile of ours, as with kops.
+		if arn, _, err := groupProfile(ig); err != nil || arn != "" {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		name, err := iamName(b.Context, ig.Spec.Role)
 		if err != nil {
 			return fmt.Errorf("instance group %q: %w", ig.Name, err)
@@ -142,6 +149,9 @@ func Warnings(ctx *model.KopsModelContext) ([]string, error) {
 	var out []string
 	if facts.dnsWarning != "" {
 		out = append(out, facts.dnsWarning)
+	}
+	for _, g := range facts.warmPoolGroups {
+		out = append(out, warmPoolWarning(g))
 	}
 	for _, ig := range ctx.InstanceGroups {
 		if !canBoot(ig, ctx.Nodeup) {

@@ -78,9 +78,15 @@ func noBootstrapWarning(cluster string, ig *kops.InstanceGroup) string {
 
 func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*awstasks.LaunchTemplate, error) {
 	cluster := b.Context.Cluster
-	profile, err := iamName(b.Context, ig.Spec.Role)
+	_, existing, err := groupProfile(ig)
 	if err != nil {
-		return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
+		return nil, err
+	}
+	profile := existing
+	if profile == "" {
+		if profile, err = iamName(b.Context, ig.Spec.Role); err != nil {
+			return nil, fmt.Errorf("instance group %q: %w", ig.Name, err)
+		}
 	}
 	userData, err := nodesetup.UserData(cluster, ig, b.Context.Nodeup)
 	if err != nil {
@@ -108,6 +114,7 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 		Metadata:        awstasks.MetadataOptions{HTTPTokens: meta.HTTPTokens, HopLimit: meta.HopLimit, IPv6: cluster.Spec.IsIPv6Only()},
 		UserData:        userData,
 		InstanceProfile: profile,
+		ExistingProfile: existing != "",
 		Tags:            tags,
 		SecurityGroups:  groups,
 		OutputRole:      outputRole(ig),

@@ -42,6 +42,12 @@ type clusterFacts struct {
 	nlbSecurityGroups      bool
 	ipv6                   bool
 	nvidiaGPU              bool
+	// ecrMirrorCredentials is spec.containerd.useECRCredentialsForMirrors.
+	ecrMirrorCredentials bool
+	// lifecycleHooks are the role kinds with a warm pool's lifecycle hook to complete; warmPoolGroups
+	// the groups with a warm pool.
+	lifecycleHooks map[string]bool
+	warmPoolGroups []string
 
 	amazonVPC, ciliumENI, calicoSrcDst, kubenet, kubeRouter, kindnet bool
 
@@ -70,16 +76,6 @@ var unsupported = []struct {
 	{[]string{"spec", "awsLoadBalancerController", "enableShield"}, "the AWS Load Balancer Controller's Shield rights are not modeled"},
 	{[]string{"spec", "karpenter", "enabled"}, "Karpenter's rights are not modeled, and the machines it launches boot from kops's EC2NodeClass, not from a launch template this build writes, so the pod metadata-access setup would not reach them"},
 	{[]string{"spec", "encryptionConfig"}, "a KMS plugin on the control plane needs KMS outside EC2 and S3, which is not modeled"},
-	{[]string{"spec", "containerd", "useECRCredentialsForMirrors"}, "the ECR pull-through cache rights are not modeled"},
-	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
-}
-
-var unsupportedGroupFields = []struct {
-	path []string
-	why  string
-}{
-	{[]string{"spec", "iam", "profile"}, "the group's machines would take that instance profile, and this build makes and names its own"},
-	{[]string{"spec", "warmPool"}, "warm pools need lifecycle-hook rights on the nodes, which are not modeled"},
 }
 
 func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
@@ -90,12 +86,8 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 			return nil, fmt.Errorf("%s is set: %s, so the IAM roles this build would make differ from what the cluster needs; unset it, or keep kops for this cluster's cloud resources", strings.Join(f.path, "."), f.why)
 		}
 	}
-	for _, ig := range ctx.InstanceGroups {
-		for _, f := range unsupportedGroupFields {
-			if v, _, _ := kopsField(ig.Unmodeled, f.path...); isSet(v) {
-				return nil, fmt.Errorf("instance group %q: %s is set: %s", ig.Name, strings.Join(f.path, "."), f.why)
-			}
-		}
+	if err := checkGroupProfiles(ctx); err != nil {
+		return nil, err
 	}
 
 	region, err := Region(c)
@@ -110,6 +102,9 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 		return nil, err
 	}
 	if err := f.readComponents(c); err != nil {
+		return nil, err
+	}
+	if err := f.readWarmPools(ctx); err != nil {
 		return nil, err
 	}
 	if f.irsa, err = readIRSA(c); err != nil {
@@ -178,6 +173,7 @@ func (f *clusterFacts) readComponents(c *kops.Cluster) error {
 	f.loadBalancerControllerRuns = read(false, "spec", "awsLoadBalancerController", "enabled")
 	f.snapshotController = read(false, "spec", "snapshotController", "enabled")
 	f.nvidiaGPU = read(false, "spec", "containerd", "nvidiaGPU", "enabled")
+	f.ecrMirrorCredentials = read(false, "spec", "containerd", "useECRCredentialsForMirrors")
 	if err != nil {
 		return err
 	}

@@ -72,14 +72,23 @@ func scopeProblems(s awstasks.Statement, cluster string) []string {
 }
 
 // everyPolicy builds the policies of all roles in every mode, and with kops's components' roles of
-// their own (IRSA).
+// their own (IRSA), and with ECR mirrors and a warm pool.
 func everyPolicy(t *testing.T) map[string]*awstasks.IAMRolePolicy {
 	out := map[string]*awstasks.IAMRolePolicy{}
-	for _, mode := range []string{kops.PodMetadataAccessAllow, kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward, "IRSA"} {
+	for _, mode := range []string{kops.PodMetadataAccessAllow, kops.PodMetadataAccessBlock, kops.PodMetadataAccessForward, "IRSA", "node options"} {
 		var ctx *model.KopsModelContext
-		if mode == "IRSA" {
+		switch mode {
+		case "IRSA":
 			ctx = modelContext(t, kops.PodMetadataAccessBlock, irsaCluster(true))
-		} else {
+		case "node options":
+			// ECR pull-through mirrors and a warm pool with its lifecycle hook.
+			ctx = modelContext(t, kops.PodMetadataAccessBlock, func(c *kops.Cluster, igs []*kops.InstanceGroup) {
+				c.Unmodeled = kops.Unmodeled{
+					unmodeled(map[string]interface{}{"useECRCredentialsForMirrors": true}, "spec", "containerd"),
+					unmodeled(map[string]interface{}{"enableLifecycleHook": true}, "spec", "warmPool"),
+				}
+			})
+		default:
 			ctx = modelContext(t, mode, nil)
 		}
 		ctx.InstanceGroups = append(ctx.InstanceGroups, group("api", kops.RoleAPIServer))

@@ -83,6 +83,10 @@ var intended = []difference{
 		"tighter: the CSI driver snapshots any volume, but each snapshot it creates must be tagged as the cluster's", ""},
 	{`policy (masters\.{cluster}|ebs-csi-controller-sa\.kube-system\.sa\.\S+): ec2:CreateSnapshot on arn:aws:ec2:\*:\*:volume/\*`, false,
 		"tighter: the CSI driver snapshots any volume, but each snapshot it creates must be tagged as the cluster's", ""},
+	{`policy (masters|nodes|apiservers)\.{cluster}: ecr:(BatchImportUpstreamImage|CreateRepository|ReplicateImage|TagResource) on \*`, true,
+		"tighter: the ECR pull-through cache rights of useECRCredentialsForMirrors reach repositories in the cluster's region only, whose registry the nodes' credential provider asks for the mirrored images' tokens", ""},
+	{`policy (masters|nodes|apiservers)\.{cluster}: ecr:(BatchImportUpstreamImage|CreateRepository|ReplicateImage|TagResource) on arn:aws:ecr:us-test-1:\*:repository/\*`, false,
+		"tighter: the ECR pull-through cache rights of useECRCredentialsForMirrors reach repositories in the cluster's region only, whose registry the nodes' credential provider asks for the mirrored images' tokens", ""},
 	{`trust \S+\.sa\.\S+: sts:AssumeRoleWithWebIdentity by the OIDC provider of \S+ if StringEquals \S+:aud=amazonaws\.com`, false,
 		"tighter: a service account's role trusts only tokens for AWS (audience amazonaws.com, as kops's pod identity webhook projects them), not the OIDC provider's other audiences", ""},
 	{`(resource aws_iam_role_policy\.aws-node-termination-handler-kube-system-sa-\S+|policy aws-node-termination-handler\.kube-system\.sa\.\S+: .*)`, true,
@@ -114,6 +118,9 @@ type expectation struct {
 	Attachments map[string][]string `yaml:"attachments"`
 	// Boundaries are the roles' permissions boundaries.
 	Boundaries map[string]string `yaml:"boundaries"`
+	// Profiles are the instance profiles launch templates name where a group brings its own
+	// (spec.iam.profile), by template; a template naming the profile made with the cluster is left out.
+	Profiles map[string]string `yaml:"profiles"`
 }
 
 // oidcProviderARN is how kops's mock cloud names an OIDC provider: the account ID is its, the rest
@@ -162,7 +169,14 @@ func (e *expectation) facts() []string {
 	for role, arn := range e.Boundaries {
 		out = append(out, boundaryFact(role, arn))
 	}
+	for template, name := range e.Profiles {
+		out = append(out, profileFact(template, name))
+	}
 	return out
+}
+
+func profileFact(template, name string) string {
+	return fmt.Sprintf("profile %s: %s (the group's own)", template, name)
 }
 
 func boundaryFact(role, arn string) string { return fmt.Sprintf("boundary %s: %s", role, arn) }
@@ -258,6 +272,9 @@ func render(t *testing.T, dir string) (cluster string, facts []string) {
 			}
 		case *awstasks.LaunchTemplate:
 			facts = append(facts, metadataFact(task.Name, task.Metadata.HTTPTokens, task.Metadata.HopLimit, task.Metadata.IPv6))
+			if task.ExistingProfile {
+				facts = append(facts, profileFact(task.Name, task.InstanceProfile))
+			}
 		}
 	}
 

@@ -63,6 +63,7 @@ func ValidateCluster(c *kops.Cluster) field.ErrorList {
 	errs = append(errs, validateNetwork(spec, specPath)...)
 	errs = append(errs, validateKubeDNS(spec, specPath)...)
 	errs = append(errs, validatePodMetadataAccess(spec, specPath)...)
+	errs = append(errs, validatePodMetadataWithIRSA(c)...)
 	errs = append(errs, validateMetricsServer(spec, specPath)...)
 	errs = append(errs, validateAssets(spec.Assets, specPath.Child("assets"))...)
 	for i, a := range spec.Addons {

@@ -27,6 +27,13 @@ import (
 // mode (kops.ClusterSpec.PodMetadataFor), saying how to block it.
 func derivedPodMetadata(cluster *kops.Cluster, groups []*kops.InstanceGroup, source string) []kopscodecs.Warning {
 	var warnings []kopscodecs.Warning
+	irsa := cluster.ServiceAccountRolesField()
+	if p := cluster.Spec.PodMetadataAccess; irsa != "" && p != nil && p.Mode == kops.PodMetadataAccessAllow && !p.ModeDefaulted {
+		warnings = append(warnings, kopscodecs.Warning{Source: source, Text: fmt.Sprintf(
+			"spec.podMetadataAccess.mode: Allow lets every pod take the nodes' IAM role, next to the roles of their own %s gives them; "+
+				"that suits a move to IAM roles for service accounts, and once no workload needs the nodes' role set the mode to Block",
+			irsa)})
+	}
 	for _, ig := range groups {
 		m := cluster.Spec.PodMetadataFor(ig)
 		if !m.Derived {
@@ -34,10 +41,18 @@ func derivedPodMetadata(cluster *kops.Cluster, groups []*kops.InstanceGroup, sou
 		}
 		warnings = append(warnings, kopscodecs.Warning{Source: source, Text: fmt.Sprintf(
 			"instance group %q: pods on its machines keep access to instance metadata (mode %s): %s; "+
-				"to block them, set spec.podMetadataAccess.mode: Block and the group's httpPutResponseHopLimit to 1 (and httpTokens to required)",
-			ig.Name, m.Mode, m.Reason)})
+				"to block them, set spec.podMetadataAccess.mode: Block and the group's httpPutResponseHopLimit to 1 (and httpTokens to required)%s",
+			ig.Name, m.Mode, m.Reason, irsaNote(irsa))})
 	}
 	return warnings
+}
+
+// irsaNote: with IRSA on, pods have their own roles and need no instance metadata for them.
+func irsaNote(irsa string) string {
+	if irsa == "" {
+		return ""
+	}
+	return fmt.Sprintf("; with %s pods get their own roles without instance metadata", irsa)
 }
 
 // PodMetadataByGroup is what `kops get cluster --full` says of each group's mode.

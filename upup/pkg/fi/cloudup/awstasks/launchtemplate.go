@@ -33,6 +33,9 @@ type LaunchTemplate struct {
 	Metadata        MetadataOptions
 	UserData        []byte
 	InstanceProfile string
+	// ExistingProfile: InstanceProfile names a profile the user made (an instance group's
+	// spec.iam.profile), which this build neither makes nor depends on; the template names it as is.
+	ExistingProfile bool
 	// Tags go on the template and on the instances, volumes and interfaces it launches.
 	Tags           map[string]string
 	SecurityGroups []SecurityGroup
@@ -89,12 +92,23 @@ var (
 func (l *LaunchTemplate) Key() fi.TaskKey { return fi.TaskKey{Kind: LaunchTemplateKind, Name: l.Name} }
 
 func (l *LaunchTemplate) Dependencies() []fi.TaskKey {
+	if l.ExistingProfile {
+		return nil
+	}
 	return []fi.TaskKey{{Kind: IAMInstanceProfileKind, Name: l.InstanceProfile}}
+}
+
+// profileSummary says whose the instance profile is, for the dry run.
+func (l *LaunchTemplate) profileSummary() string {
+	if l.ExistingProfile {
+		return l.InstanceProfile + " (existing, spec.iam.profile)"
+	}
+	return l.InstanceProfile
 }
 
 func (l *LaunchTemplate) String() string {
 	return fmt.Sprintf("LaunchTemplate{Name: %q, ImageID: %q, InstanceType: %q, Metadata: %s, UserData: %s, InstanceProfile: %q}",
-		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarizeUserData(l.UserData), l.InstanceProfile)
+		l.Name, l.ImageID, l.InstanceType, l.Metadata, summarizeUserData(l.UserData), l.profileSummary())
 }
 
 func (m MetadataOptions) String() string {
@@ -117,7 +131,7 @@ func (l *LaunchTemplate) Plan(context.Context, *fi.Context) (*fi.Change, error) 
 		fi.FieldChange{Name: "RootVolume", New: l.RootVolume.String()},
 		fi.FieldChange{Name: "MetadataOptions", New: l.Metadata.String()},
 		fi.FieldChange{Name: "UserData", New: summarizeUserData(l.UserData)},
-		fi.FieldChange{Name: "InstanceProfile", New: l.InstanceProfile},
+		fi.FieldChange{Name: "InstanceProfile", New: l.profileSummary()},
 		fi.FieldChange{Name: "SecurityGroups", New: formatSecurityGroups(l.SecurityGroups)},
 		fi.FieldChange{Name: "Tags", New: formatTags(l.Tags)},
 	), nil

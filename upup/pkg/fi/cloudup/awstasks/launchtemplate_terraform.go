@@ -77,6 +77,16 @@ type terraformTagSpecification struct {
 	Tags         map[string]string `cty:"tags"`
 }
 
+// terraformProfile refers to the profile this build writes, or names an existing one as kops does.
+func (l *LaunchTemplate) terraformProfile() *terraformInstanceProfileRef {
+	if l.ExistingProfile {
+		return &terraformInstanceProfileRef{Name: terraform.LiteralString(l.InstanceProfile)}
+	}
+	return &terraformInstanceProfileRef{
+		Name: terraform.LiteralProperty("aws_iam_instance_profile", terraform.ResourceName(l.InstanceProfile), "id"),
+	}
+}
+
 func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLaunchTemplate {
 	v, hopLimit, yes := l.RootVolume, l.Metadata.HopLimit, true
 	return &terraformLaunchTemplate{
@@ -91,12 +101,10 @@ func (l *LaunchTemplate) terraformBody(userData *terraform.Literal) *terraformLa
 				VolumeType:          v.Type,
 			},
 		}},
-		IAMInstanceProfile: &terraformInstanceProfileRef{
-			Name: terraform.LiteralProperty("aws_iam_instance_profile", terraform.ResourceName(l.InstanceProfile), "id"),
-		},
-		ImageID:      l.ImageID,
-		InstanceType: l.InstanceType,
-		Lifecycle:    &terraformLifecycle{CreateBeforeDestroy: &yes},
+		IAMInstanceProfile: l.terraformProfile(),
+		ImageID:            l.ImageID,
+		InstanceType:       l.InstanceType,
+		Lifecycle:          &terraformLifecycle{CreateBeforeDestroy: &yes},
 		MetadataOptions: &terraformMetadataOptions{
 			HTTPEndpoint:            "enabled",
 			HTTPProtocolIPv6:        enabled(l.Metadata.IPv6),

@@ -123,6 +123,15 @@ func TestTerraformBodyRefersToProfile(t *testing.T) {
 	assert.Equal(t, "a.example.com", sampleTemplate().Tags["KubernetesCluster"], "the body does not share the task's map")
 }
 
+// A group's own profile (spec.iam.profile) is named as is, as kops names it, and waited for by no task.
+func TestTerraformBodyNamesAnExistingProfile(t *testing.T) {
+	lt := sampleTemplate()
+	lt.InstanceProfile, lt.ExistingProfile = "custom-nodes", true
+	assert.Equal(t, `"custom-nodes"`, lt.terraformBody(nil).IAMInstanceProfile.Name.String())
+	assert.Empty(t, lt.Dependencies())
+	assert.Equal(t, "custom-nodes (existing, spec.iam.profile)", fieldMap(t, lt)["InstanceProfile"])
+}
+
 func TestPolicyJSON(t *testing.T) {
 	data, err := EC2AssumeRolePolicy().JSON()
 	require.NoError(t, err)
