@@ -18,6 +18,7 @@ package s3env
 
 import (
 	"context"
+	"os"
 	"strings"
 	"time"
 
@@ -52,10 +53,19 @@ func Settings(env map[string]string) s3store.Settings {
 // and failing that the instance's metadata, as kops on an EC2 instance expects. Off EC2 the
 // metadata does not answer: the region is then left to the store (the bucket's own).
 func loadDefault(ctx context.Context, region string) (aws.Config, error) {
-	if err := checkAWSFiles(); err != nil {
+	env, err := config.NewEnvConfig()
+	if err != nil {
 		return aws.Config{}, err
 	}
-	var opts []func(*config.LoadOptions) error
+	dir, err := os.MkdirTemp("", "kops-aws-")
+	if err != nil {
+		return aws.Config{}, err
+	}
+	defer func() { _ = os.RemoveAll(dir) }() // the SDK has read the copies once loaded
+	opts, _, err := boundedFiles(ctx, env, dir)
+	if err != nil {
+		return aws.Config{}, err
+	}
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
 	}

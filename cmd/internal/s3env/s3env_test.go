@@ -257,27 +257,55 @@ func TestSettingsFromEnv(t *testing.T) {
 	assert.NotNil(t, got.LoadDefault)
 }
 
-// TestAWSFilesAreBounded: a file an AWS setting names that is no regular file (/dev/zero) or is
-// larger than an AWS settings file may be is refused, naming the setting, before the SDK reads it
-// whole; a missing file is still the SDK's to ignore.
+// TestAWSFilesAreBounded: every file an AWS setting names, in the environment or in the profile,
+// is read through the store's bounded, regular-file read before the SDK sees it: no regular file
+// (/dev/zero) or one larger than a state file may be is refused, naming the setting; a missing CA
+// bundle is named as such; a missing shared file is still the SDK's to ignore. The web identity
+// token is read when credentials are fetched, so the check is on Retrieve.
 func TestAWSFilesAreBounded(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big")
-	require.NoError(t, os.WriteFile(big, make([]byte, 1<<20+1), 0o600))
+	require.NoError(t, os.WriteFile(big, nil, 0o600))
+	require.NoError(t, os.Truncate(big, vfs.MaxFileSize+1))
+	missing := filepath.Join(t.TempDir(), "missing")
+	role := map[string]string{"AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/x"}
 	tests := []struct {
-		setting, path, wantErr string
+		name    string
+		env     map[string]string
+		profile string // the default profile's lines
+		wantErr string
 	}{
-		{"AWS_CONFIG_FILE", "/dev/zero", "AWS_CONFIG_FILE names /dev/zero, which is not a regular file"},
-		{"AWS_SHARED_CREDENTIALS_FILE", big, "AWS_SHARED_CREDENTIALS_FILE names " + big + ", of 1048577 bytes"},
-		{"AWS_CA_BUNDLE", "/dev/urandom", "AWS_CA_BUNDLE names /dev/urandom, which is not a regular file"},
-		{"AWS_WEB_IDENTITY_TOKEN_FILE", "/dev/zero", "AWS_WEB_IDENTITY_TOKEN_FILE names /dev/zero, which is not a regular file"},
-		{"AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "missing"), ""},
+		{"config /dev/zero", map[string]string{"AWS_CONFIG_FILE": "/dev/zero"}, "", "AWS_CONFIG_FILE names /dev/zero: /dev/zero: not a regular file (a device)"},
+		{"credentials too large", map[string]string{"AWS_SHARED_CREDENTIALS_FILE": big}, "", "AWS_SHARED_CREDENTIALS_FILE names " + big + ": " + big + ": file too large"},
+		{"AWS_CA_BUNDLE /dev/urandom", map[string]string{"AWS_CA_BUNDLE": "/dev/urandom"}, "", "AWS_CA_BUNDLE names /dev/urandom: /dev/urandom: not a regular file"},
+		{"AWS_CA_BUNDLE missing", map[string]string{"AWS_CA_BUNDLE": missing}, "", "AWS_CA_BUNDLE names " + missing + ", which does not exist; set it to a PEM file"},
+		{"profile ca_bundle /dev/zero", nil, "ca_bundle = /dev/zero\n", `ca_bundle of AWS profile "default" names /dev/zero: /dev/zero: not a regular file`},
+		{"profile ca_bundle missing", nil, "ca_bundle = " + missing + "\n", `ca_bundle of AWS profile "default" names ` + missing + ", which does not exist"},
+		{"AWS_WEB_IDENTITY_TOKEN_FILE /dev/zero", map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "/dev/zero"}, "",
+			"AWS_WEB_IDENTITY_TOKEN_FILE names /dev/zero: /dev/zero: not a regular file"},
+		{"profile web_identity_token_file /dev/zero", nil, "role_arn = arn:aws:iam::123456789012:role/x\nweb_identity_token_file = /dev/zero\n",
+			`web_identity_token_file of AWS profile "default" names /dev/zero: /dev/zero: not a regular file`},
+		{"config missing", map[string]string{"AWS_CONFIG_FILE": missing}, "", ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.setting+" "+filepath.Base(tt.path), func(t *testing.T) {
-			isolate(t, map[string]string{tt.setting: tt.path, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
-				"AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/x"})
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t, role)
+			if tt.profile != "" {
+				require.NoError(t, os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[default]\n"+tt.profile), 0o600))
+			} else {
+				t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+				t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+			}
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			if tt.env["AWS_WEB_IDENTITY_TOKEN_FILE"] != "" {
+				require.NoError(t, os.Unsetenv("AWS_ACCESS_KEY_ID")) // the keys would win over the token
+			}
 			settings := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"})
-			_, err := settings.LoadDefault(t.Context())
+			cfg, err := settings.LoadDefault(t.Context())
+			if err == nil && cfg.Credentials != nil {
+				_, err = cfg.Credentials.Retrieve(t.Context())
+			}
 			if tt.wantErr == "" {
 				assert.NoError(t, err)
 				return
