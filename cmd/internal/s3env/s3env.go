@@ -62,7 +62,7 @@ func loadDefault(ctx context.Context, region string) (aws.Config, error) {
 		return aws.Config{}, err
 	}
 	defer func() { _ = os.RemoveAll(dir) }() // the SDK has read the copies once loaded
-	opts, _, err := boundedFiles(ctx, env, dir)
+	opts, shared, err := boundedFiles(ctx, env, dir)
 	if err != nil {
 		return aws.Config{}, err
 	}
@@ -73,6 +73,7 @@ func loadDefault(ctx context.Context, region string) (aws.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
+	cfg = boundProcess(cfg, env, shared)
 	if cfg.Credentials != nil {
 		cfg.Credentials = namedCredentials{cfg.Credentials, credentialSource(cfg)}
 	}

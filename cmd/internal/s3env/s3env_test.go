@@ -17,6 +17,7 @@ limitations under the License.
 package s3env_test
 
 import (
+	"context"
 	"encoding/pem"
 	"fmt"
 	"io/fs"
@@ -24,6 +25,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -313,4 +316,56 @@ func TestAWSFilesAreBounded(t *testing.T) {
 			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
+}
+
+// TestCredentialProcessIsBounded: the profile's credential_process runs in its own process group,
+// killed whole at the deadline and after it answered, and its output is capped: an endless printer
+// ends with a named error, a child left holding the output does not hold the command, and one that
+// never answers ends by the deadline (generous here: a timeout, not a speed assertion).
+func TestCredentialProcessIsBounded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups are unix's")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	tests := []struct {
+		name, process, wantErr string
+	}{
+		{"answers", `echo '{"Version": 1, "AccessKeyId": "AKID", "SecretAccessKey": "s"}'`, ""},
+		{"endless output", "yes", `the credential_process of AWS profile "default" printed more than 65536 bytes`},
+		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, "a process it started kept its output open; it was killed"},
+		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", "did not answer before the request's deadline; it was killed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t, nil)
+			require.NoError(t, os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[default]\ncredential_process = "+tt.process+"\n"), 0o600))
+			_ = os.Remove(pidFile)
+			cfg, err := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"}).LoadDefault(t.Context())
+			require.NoError(t, err)
+			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+			defer cancel()
+			creds, err := cfg.Credentials.Retrieve(ctx)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				assert.Equal(t, "AKID", creds.AccessKeyID)
+				return
+			}
+			assert.ErrorContains(t, err, tt.wantErr)
+			if data, err := os.ReadFile(pidFile); err == nil {
+				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+				require.NoError(t, err)
+				assert.Eventually(t, func() bool { return !running(pid) }, 10*time.Second, 50*time.Millisecond, "the helper's child %d still runs", pid)
+			}
+		})
+	}
+}
+
+// running: a process killed but not yet reaped (a zombie) no longer runs.
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(after, "Z")
 }
