@@ -42,6 +42,8 @@ var (
 	ErrWrongRegion = errors.New("wrong region")
 	ErrClockSkew   = errors.New("clock skew")
 	ErrCertificate = errors.New("untrusted TLS certificate")
+	// ErrLockInconsistent: the server's answers to the lock's create and read contradict each other.
+	ErrLockInconsistent = errors.New("the S3 server cannot hold a lock")
 )
 
 // iamAction names each call's permission as IAM does, so access denied says what to grant.
@@ -85,6 +87,11 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 	if errors.As(err, &credErr) {
 		return fmt.Errorf("%w: %s on %s: %v; fix the source named there, or set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to use static keys instead",
 			ErrCredentials, op, where, credErr.err)
+	}
+	var notS3 *notS3Error
+	if errors.As(err, &notS3) {
+		return fmt.Errorf("%w: %s on %s%s: %s; check that S3_ENDPOINT (or AWS_ENDPOINT_URL_S3) names an S3 server",
+			ErrNotS3, op, where, b.endpointNote(), notS3.detail)
 	}
 	a := answerOf(err)
 	switch {

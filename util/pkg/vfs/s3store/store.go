@@ -205,7 +205,7 @@ func (b *s3Bucket) httpClient(configured aws.HTTPClient) *http.Client {
 		t.ResponseHeaderTimeout = b.settings.timeout()
 		rt = t
 	}
-	return &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &http.Client{Transport: boundedTransport{rt}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 func (b *s3Bucket) op(f func(ctx context.Context, c *s3.Client) error) error {
