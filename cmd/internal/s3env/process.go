@@ -18,6 +18,7 @@ package s3env
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,6 +28,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/processcreds"
+
+	"k8s.io/kops/util/pkg/procgroup"
 )
 
 const (
@@ -34,9 +37,6 @@ const (
 	maxProcessOutput = 64 << 10
 	// processTimeout is the SDK's own default; the request's deadline, when sooner, ends it first.
 	processTimeout = time.Minute
-	// processWaitDelay is how long a helper's output may stay open after the helper (or its
-	// deadline) ended: a child it left behind must not hold the command.
-	processWaitDelay = time.Second
 )
 
 // boundProcess replaces the SDK's credential_process provider where the profile's own
@@ -49,7 +49,7 @@ func boundProcess(cfg aws.Config, env config.EnvConfig, shared config.SharedConf
 	direct := !env.Credentials.HasKeys() && env.WebIdentityTokenFilePath == "" && shared.Source == nil && !shared.Credentials.HasKeys() &&
 		shared.CredentialSource == "" && shared.WebIdentityTokenFile == "" && shared.SSOSessionName == "" && shared.SSOStartURL == "" &&
 		shared.LoginSession == "" && shared.RoleARN == "" && shared.CredentialProcess != ""
-	if !direct || !processGroups {
+	if !direct || !procgroup.Supported {
 		return cfg
 	}
 	run := &boundedProcess{command: shared.CredentialProcess, profile: shared.Profile}
@@ -88,21 +88,19 @@ func (c *processCache) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	return creds, nil
 }
 
-// boundedProcess builds each run of the command; last is the latest run's, to end its group and
-// read its output's fate after the SDK's provider is done with it.
+// boundedProcess builds each run of the command; the latest run's is kept, to end its group and
+// name its fate after the SDK's provider is done with it.
 type boundedProcess struct {
 	command, profile string
 	mu               sync.Mutex
 	cmd              *exec.Cmd
-	out              *cappedWriter
+	out              *procgroup.CappedWriter
 }
 
 func (b *boundedProcess) NewCommand(ctx context.Context) (*exec.Cmd, error) {
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.command)
-	out := &cappedWriter{max: maxProcessOutput}
-	cmd.Stdout, cmd.Stderr = out, os.Stderr // no stdin: a helper prompting would wait for nobody
-	cmd.WaitDelay = processWaitDelay
-	ownGroup(cmd)
+	out := procgroup.Prepare(cmd, maxProcessOutput)
+	cmd.Stderr = os.Stderr // no stdin: a helper prompting would wait for nobody
 	b.mu.Lock()
 	b.cmd, b.out = cmd, out
 	b.mu.Unlock()
@@ -120,35 +118,13 @@ func (p processResult) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	p.run.mu.Lock()
 	cmd, out := p.run.cmd, p.run.out
 	p.run.mu.Unlock()
-	if cmd != nil && cmd.Process != nil {
-		// sh is reaped; while any child of it lives, the group (and so its id) is still theirs.
-		killGroup(cmd.Process.Pid)
+	if cmd == nil {
+		return creds, err
 	}
-	switch {
-	case out != nil && out.overflow:
-		return creds, fmt.Errorf("the credential_process of AWS profile %q printed more than %d bytes: it must print one JSON credentials document", p.run.profile, maxProcessOutput)
-	case err != nil && cmd != nil && cmd.ProcessState != nil && ctx.Err() == nil && isWaitDelay(err):
-		return creds, fmt.Errorf("the credential_process of AWS profile %q exited, but a process it started kept its output open; it was killed. "+
-			"The helper must not leave children holding its output", p.run.profile)
-	case err != nil && ctx.Err() != nil:
-		return creds, fmt.Errorf("the credential_process of AWS profile %q did not answer before the request's deadline; it was killed: %w", p.run.profile, err)
+	if ferr := procgroup.Finish(ctx, cmd, out, err); ferr != nil {
+		if err == nil || errors.Is(ferr, procgroup.ErrTooMuchOutput) || errors.Is(ferr, procgroup.ErrOutputHeld) || errors.Is(ferr, procgroup.ErrDeadline) {
+			return aws.Credentials{}, fmt.Errorf("the credential_process of AWS profile %q %w", p.run.profile, ferr)
+		}
 	}
 	return creds, err
-}
-
-// cappedWriter keeps at most max bytes, then fails every write, which ends the copy from the
-// helper's output (the SDK's own buffer sits behind this writer and so stays bounded too).
-type cappedWriter struct {
-	max      int
-	n        int
-	overflow bool
-}
-
-func (w *cappedWriter) Write(p []byte) (int, error) {
-	if w.n+len(p) > w.max {
-		w.overflow = true
-		return 0, fmt.Errorf("more than %d bytes of output", w.max)
-	}
-	w.n += len(p)
-	return len(p), nil
 }

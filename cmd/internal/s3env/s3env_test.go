@@ -331,9 +331,9 @@ func TestCredentialProcessIsBounded(t *testing.T) {
 		name, process, wantErr string
 	}{
 		{"answers", `echo '{"Version": 1, "AccessKeyId": "AKID", "SecretAccessKey": "s"}'`, ""},
-		{"endless output", "yes", `the credential_process of AWS profile "default" printed more than 65536 bytes`},
-		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, "a process it started kept its output open; it was killed"},
-		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", "did not answer before the request's deadline; it was killed"},
+		{"endless output", "yes", `the credential_process of AWS profile "default" printed more than its bound (65536 bytes)`},
+		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, `the credential_process of AWS profile "default" exited, but a process it started kept its output open; it was killed`},
+		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", `the credential_process of AWS profile "default" did not answer by its deadline; it was killed with every process it started`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,5 +1,3 @@
-//go:build unix
-
 /*
 Copyright 2026 The kops addon operators Authors.
 
@@ -16,25 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package s3env
-
-import (
-	"errors"
-	"os/exec"
-	"syscall"
-)
-
-const processGroups = true
-
-// ownGroup starts cmd as the leader of a new process group and, at its deadline, kills the group.
-func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		killGroup(cmd.Process.Pid)
-		return nil
-	}
-}
-
-func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
-
-func isWaitDelay(err error) bool { return errors.Is(err, exec.ErrWaitDelay) }
+// Package procgroup runs the helpers a user's settings name (credential processes, kubeconfig
+// exec plugins) within bounds: each in its own process group, killed whole at its deadline and
+// after it answered, its output capped, and a child left holding the output not waited for.
+package procgroup

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build unix
 
 /*
 Copyright 2026 The kops addon operators Authors.
@@ -16,15 +16,22 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package s3env
+package procgroup
 
-import "os/exec"
+import (
+	"os/exec"
+	"syscall"
+)
 
-// Without process groups the SDK's own credential_process provider stays.
-const processGroups = false
+// Supported: where there are no process groups, only the helper itself is killed.
+const Supported = true
 
-func ownGroup(*exec.Cmd) {}
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		killGroup(cmd.Process.Pid)
+		return nil
+	}
+}
 
-func killGroup(int) {}
-
-func isWaitDelay(error) bool { return false }
+func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
