@@ -18,6 +18,7 @@ package s3env
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -64,7 +65,7 @@ func loadDefault(ctx context.Context, region string) (aws.Config, error) {
 	defer func() { _ = os.RemoveAll(dir) }() // the SDK has read the copies once loaded
 	opts, shared, err := boundedFiles(ctx, env, dir)
 	if err != nil {
-		return aws.Config{}, err
+		return aws.Config{}, fmt.Errorf("%w: %w", s3store.ErrSettings, err)
 	}
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))

@@ -306,7 +306,9 @@ func TestAWSFilesAreBounded(t *testing.T) {
 			}
 			settings := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"})
 			cfg, err := settings.LoadDefault(t.Context())
-			if err == nil && cfg.Credentials != nil {
+			if err != nil {
+				assert.ErrorIs(t, err, s3store.ErrSettings, "a settings file, not the credentials, is the problem")
+			} else if cfg.Credentials != nil {
 				_, err = cfg.Credentials.Retrieve(t.Context())
 			}
 			if tt.wantErr == "" {

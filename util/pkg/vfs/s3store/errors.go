@@ -42,6 +42,8 @@ var (
 	ErrWrongRegion = errors.New("wrong region")
 	ErrClockSkew   = errors.New("clock skew")
 	ErrCertificate = errors.New("untrusted TLS certificate")
+	// ErrSettings: a file an AWS setting names cannot be used (missing, no regular file, too large).
+	ErrSettings = errors.New("unusable AWS setting")
 	// ErrLockInconsistent: the server's answers to the lock's create and read contradict each other.
 	ErrLockInconsistent = errors.New("the S3 server cannot hold a lock")
 )

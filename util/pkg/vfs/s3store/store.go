@@ -143,7 +143,9 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 		cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) { return keys, nil })
 	case s.LoadDefault != nil:
 		var err error
-		if cfg, err = s.LoadDefault(ctx); err != nil {
+		if cfg, err = s.LoadDefault(ctx); errors.Is(err, ErrSettings) {
+			return nil, "", fmt.Errorf("loading the AWS configuration for s3://%s: %w", b.name, err)
+		} else if err != nil {
 			return nil, "", fmt.Errorf("%w: loading the AWS configuration for s3://%s: %v", ErrCredentials, b.name, err)
 		}
 		if cfg.Credentials == nil {
