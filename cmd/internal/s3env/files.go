@@ -24,6 +24,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
@@ -55,7 +56,7 @@ func boundedFiles(ctx context.Context, env config.EnvConfig, dir string) ([]func
 	})
 	var missing config.SharedConfigProfileNotExistError
 	if err != nil && !errors.As(err, &missing) {
-		return nil, shared, fmt.Errorf("AWS profile %q: %w", profile, err)
+		return nil, shared, fmt.Errorf("AWS profile %q: %s", profile, originalNames(env, dir).Replace(err.Error()))
 	}
 
 	caSetting, caPath := "AWS_CA_BUNDLE", env.CustomCABundle
@@ -79,6 +80,13 @@ func boundedFiles(ctx context.Context, env config.EnvConfig, dir string) ([]func
 		opts = append(opts, config.WithWebIdentityRoleCredentialOptions(func(o *stscreds.WebIdentityRoleOptions) { o.TokenRetriever = token }))
 	}
 	return opts, shared, nil
+}
+
+// originalNames puts the user's file names back in the SDK's messages, which name the copies.
+func originalNames(env config.EnvConfig, dir string) *strings.Replacer {
+	return strings.NewReplacer(
+		filepath.Join(dir, "config"), orDefault(env.SharedConfigFile, config.DefaultSharedConfigFilename()),
+		filepath.Join(dir, "credentials"), orDefault(env.SharedCredentialsFile, config.DefaultSharedCredentialsFilename()))
 }
 
 // readBounded reads a file an AWS setting names, naming the setting in every error.

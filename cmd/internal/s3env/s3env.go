@@ -18,6 +18,7 @@ package s3env
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -72,7 +73,7 @@ func loadDefault(ctx context.Context, region string) (aws.Config, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return cfg, err
+		return cfg, errors.New(originalNames(env, dir).Replace(err.Error()))
 	}
 	cfg = boundProcess(cfg, env, shared)
 	if cfg.Credentials != nil {
