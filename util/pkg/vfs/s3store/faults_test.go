@@ -89,6 +89,16 @@ func TestS3AnswersThatAreNotS3(t *testing.T) {
 			return true
 		}, "more than 1000 pages", 1000},
 	}
+	t.Run("an object that is a web page", func(t *testing.T) {
+		// S3 answers it as text/html (the server sniffs the type), with its request id: it reads.
+		p, err := vfs.NewContext(nil).WithS3(s3store.New(srv.Settings())).ParsePath("s3://" + srv.NewBucket(t) + "/state")
+		require.NoError(t, err)
+		page := []byte("<html><body>kept</body></html>")
+		require.NoError(t, p.Join("page").WriteFile(page))
+		got, err := p.Join("page").ReadFile()
+		require.NoError(t, err)
+		assert.Equal(t, page, got)
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			written.Store(0)
