@@ -127,7 +127,7 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 		return fmt.Errorf("%w: %s%s: the server's TLS certificate is not trusted: %v; set AWS_CA_BUNDLE (or ca_bundle in the AWS profile) to a PEM file of the CA that issued it",
 			ErrCertificate, where, b.endpointNote(), netCause(err))
 	case isNetwork(err):
-		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))
+		return fmt.Errorf("%w: %s%s gave no answer %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.limit(), netCause(err))
 	case a.code != "":
 		return fmt.Errorf("%s on %s: %s: %s", op, where, a.code, a.message)
 	}

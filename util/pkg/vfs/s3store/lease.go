@@ -60,6 +60,10 @@ func (p s3Path) Lock() (func(), error) {
 	lease := p.b.settings.lease()
 	body, _ := json.Marshal(leaseBody{Owner: leaseOwner(), Seconds: int((lease + time.Second - 1) / time.Second)})
 	deadline := time.Now().Add(p.b.settings.lockWait())
+	if d := p.b.settings.Deadline; !d.IsZero() && d.Before(deadline) {
+		deadline = d
+	}
+	wait := time.Until(deadline).Round(time.Millisecond)
 	pause := 50 * time.Millisecond
 	// Every round that does not end here waits, growing, and ends by the deadline: a server whose
 	// answers contradict each other (412 to the create, 404 to the read) must not be asked in a loop.
@@ -78,7 +82,7 @@ func (p s3Path) Lock() (func(), error) {
 			if time.Now().After(deadline) {
 				return nil, fmt.Errorf("%w: locking %s%s: for %s, creating the lock object was refused as if it existed (412) "+
 					"while reading it found none (404); the server does not keep conditional writes consistent with reads, "+
-					"so it cannot hold kops's lock: use an S3 server that does", ErrLockInconsistent, p, p.b.endpointNote(), p.b.settings.lockWait())
+					"so it cannot hold kops's lock: use an S3 server that does", ErrLockInconsistent, p, p.b.endpointNote(), wait)
 			}
 		case err != nil:
 			return nil, fmt.Errorf("locking %s: %w", p, err)
@@ -94,10 +98,10 @@ func (p s3Path) Lock() (func(), error) {
 		case time.Now().After(deadline):
 			return nil, fmt.Errorf("state store %s is locked by %s since %s (a lease of %ds its command renews while it runs); "+
 				"waited %s. If no kops command is running there, the lease expires by itself",
-				p.Dir(), held.Owner, held.modified.UTC().Format(time.RFC3339), held.Seconds, p.b.settings.lockWait())
+				p.Dir(), held.Owner, held.modified.UTC().Format(time.RFC3339), held.Seconds, wait)
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("locking %s: gave up after %s: the expired lease kept being taken over by another", p, p.b.settings.lockWait())
+			return nil, fmt.Errorf("locking %s: gave up after %s: the expired lease kept being taken over by another", p, wait)
 		}
 		time.Sleep(min(pause, time.Until(deadline)+time.Millisecond))
 		pause = min(2*pause, time.Second)
