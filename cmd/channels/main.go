@@ -83,8 +83,12 @@ func newRoot(ctx context.Context, env map[string]string, out io.Writer) *cobra.C
 			if requestTimeout < 0 || runTimeout < 0 {
 				return fmt.Errorf("--request-timeout and --timeout must not be negative (0 means no bound)")
 			}
-			// The whole channel is read and checked before the cluster is contacted.
-			ch, err := apply.ReadChannel(args[0], vfs.NewContext(nil).WithS3(s3store.New(s3env.Settings(env))))
+			// The whole channel is read and checked before the cluster is contacted, within --timeout.
+			paths := vfs.NewContext(nil).WithS3(s3store.New(s3env.Settings(env)))
+			if runTimeout > 0 {
+				paths = paths.Until(time.Now().Add(runTimeout))
+			}
+			ch, err := apply.ReadChannel(args[0], paths)
 			if err != nil {
 				return err
 			}

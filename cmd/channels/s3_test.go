@@ -19,8 +19,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,4 +59,29 @@ func TestChannelFromS3(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.NotContains(t, errOut.String(), "needs S3 settings", "channels reads S3 settings as kops does")
 	assert.Contains(t, errOut.String(), missing, "the channel was read from the bucket; the run stopped at the kubeconfig")
+}
+
+// TestChannelFromS3WithinTimeout: reading the channel from an S3 endpoint that holds its answers
+// back ends at --timeout, naming that limit, not at the store's own 30s per read. The endpoint
+// gives in after 20s, so the code before the bound ends too; --timeout is generous.
+func TestChannelFromS3WithinTimeout(t *testing.T) {
+	srv := s3test.Shared(t)
+	bucket := srv.NewBucket(t)
+	dripping := srv.Proxy(t, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodGet {
+			select {
+			case <-r.Context().Done():
+				return true
+			case <-time.After(20 * time.Second):
+			}
+		}
+		return false
+	})
+	env := srv.Env()
+	env["S3_ENDPOINT"] = dripping.Endpoint
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"apply", "channel", "s3://" + bucket + "/state/c/addons/bootstrap-channel.yaml", "--timeout", "2s",
+		"--kubeconfig", filepath.Join(t.TempDir(), "no-kubeconfig")}, env, &out, &errOut)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut.String(), "at S3_ENDPOINT "+dripping.Endpoint+" gave no answer before the command's time limit")
 }

@@ -116,6 +116,12 @@ func TestEditSet(t *testing.T) {
 		{name: "a misspelt field", args: []string{"edit", "cluster", "s.k8s.local", "--set", "spec.kubeDNS.provder=CoreDNS"},
 			err: `did you mean "provider"?`},
 		{name: "no value", args: []string{"edit", "cluster", "s.k8s.local", "--set", "spec.kubeDNS.provider"}, err: "must be FIELD=VALUE"},
+		{name: "a line break in a value", args: []string{"edit", "cluster", "s.k8s.local", "--set", "spec.kubeDNS.serverIP=100.64.0.10\nspec.kubeDNS.provider=KubeDNS"},
+			err: `--set "spec.kubeDNS.serverIP=100.64.0.10\nspec.kubeDNS.provider=KubeDNS": holds a line break`},
+		{name: "a line break quoted", args: []string{"edit", "ig", "nodes-us-east-2a", "--name", "s.k8s.local", "--set", "\"spec.maxSize=3\r\n\""},
+			err: `--set "\"spec.maxSize=3\r\n\"": holds a line break`},
+		{name: "a line break in an unset", args: []string{"edit", "cluster", "s.k8s.local", "--unset", "spec.kubeDNS\nspec.kubeProxy"},
+			err: `--unset "spec.kubeDNS\nspec.kubeProxy": holds a line break`},
 		{name: "the name cannot change", args: []string{"edit", "cluster", "s.k8s.local", "--set", "metadata.name=t.k8s.local"},
 			err: `the name cannot be changed from "s.k8s.local"`},
 	}

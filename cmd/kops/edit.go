@@ -42,20 +42,25 @@ type setFlags struct {
 func (s *setFlags) given() bool { return len(s.sets)+len(s.unsets) > 0 }
 
 func (s *setFlags) add(cmd *cobra.Command, what string) {
-	cmd.Flags().Var(&csvList{values: &s.sets}, "set", "Set fields of the "+what+" instead of opening an editor, e.g. --set spec.kubeDNS.provider=CoreDNS "+
+	cmd.Flags().Var(&csvList{flag: "--set", values: &s.sets}, "set", "Set fields of the "+what+" instead of opening an editor, e.g. --set spec.kubeDNS.provider=CoreDNS "+
 		"(repeatable, or comma-separated; a list field gets items appended and a map field KEY=VALUE, quoted when it holds commas: --set '\"spec.kubeDNS.upstreamNameservers=1.1.1.1,8.8.8.8\"')")
-	cmd.Flags().Var(&csvList{values: &s.unsets}, "unset", "Remove fields of the "+what+" instead of opening an editor, e.g. --unset spec.kubeDNS.upstreamNameservers (repeatable, or comma-separated; applied before --set)")
+	cmd.Flags().Var(&csvList{flag: "--unset", values: &s.unsets}, "unset", "Remove fields of the "+what+" instead of opening an editor, e.g. --unset spec.kubeDNS.upstreamNameservers (repeatable, or comma-separated; applied before --set)")
 }
 
 // csvList is a repeatable flag whose every value is a comma-separated list, read as a CSV record
 // with lazy quotes as kops reads --set: `--set a=1,b=2` is two fields, `--set '"a=1,2"'` one.
+// A line break is refused: the CSV reader would end the record there and drop the rest unseen.
 type csvList struct {
+	flag   string
 	values *[]string
 }
 
 func (c *csvList) Set(s string) error {
 	if s == "" {
 		return nil
+	}
+	if strings.ContainsAny(s, "\r\n") {
+		return fmt.Errorf("%s %q: holds a line break; a field and its value are one line: give each field its own %s, or separate them by commas", c.flag, s, c.flag)
 	}
 	r := csv.NewReader(strings.NewReader(s))
 	r.LazyQuotes = true

@@ -25,9 +25,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
 )
 
 // listenerURL is the URL of a real listener on 127.0.0.1 that accepts connections and never
@@ -163,4 +166,29 @@ func TestValidateUnreachableServer(t *testing.T) {
 		assert.Equal(t, 1, r.code)
 		assert.Contains(t, r.stderr, "--wait must not be negative; --interval, --timeout and --request-timeout must be positive")
 	}
+}
+
+// TestValidateTimeoutBoundsTheStore: reading the state store is part of one validation, so an S3
+// endpoint that holds its answers back ends validate at --timeout, naming that limit, not at the
+// store's own bound of each request (30s) or later. The endpoint gives in after 20s, so the code
+// before the bound ends too. The --timeout is generous: a timeout, not a speed assertion.
+func TestValidateTimeoutBoundsTheStore(t *testing.T) {
+	c := newS3CLI(t)
+	c.mustRun("create", "cluster", "v.k8s.local", "--zones", "us-east-2a", "--yes")
+	srv := s3test.Shared(t)
+	dripping := srv.Proxy(t, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodGet {
+			select {
+			case <-r.Context().Done():
+				return true
+			case <-time.After(20 * time.Second):
+			}
+		}
+		return false
+	})
+	c.env["S3_ENDPOINT"] = dripping.Endpoint
+	r := c.run("validate", "cluster", "v.k8s.local", "--kubeconfig", kubeconfigFor(t, listenerURL(t, true)), "--timeout", "2s")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "S3 endpoint unreachable: ")
+	assert.Contains(t, r.stderr, "at S3_ENDPOINT "+dripping.Endpoint+" gave no answer before the command's time limit")
 }

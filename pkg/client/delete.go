@@ -70,6 +70,9 @@ var known = map[string]func(c *Clientset, p vfs.Path, files *ClusterFiles) error
 	},
 }
 
+// createdFolders are the folders CreateCluster writes besides the config.
+var createdFolders = map[string]bool{"instancegroup": true, "clusteraddons": true, "pki": true}
+
 // nodeFilesLedger is nodesetup.LedgerLocation's file; the store does not import the model.
 const nodeFilesLedger = ".kops-ledger.sha256"
 
@@ -126,6 +129,20 @@ func isSSHKeyID(name string) bool {
 }
 
 func (c *Clientset) ListClusterFiles(name string) (*ClusterFiles, error) {
+	files, err := c.listClusterFiles(name)
+	if err == nil && !files.hasConfig() {
+		return nil, fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
+	}
+	return files, err
+}
+
+// hasConfig: without a config the files are what a create that did not finish left.
+func (f *ClusterFiles) hasConfig() bool {
+	return len(f.Known) > 0 && f.Known[len(f.Known)-1].Base() == "config"
+}
+
+// listClusterFiles is ListClusterFiles that also lists a folder without a config.
+func (c *Clientset) listClusterFiles(name string) (*ClusterFiles, error) {
 	if err := ValidateClusterName(name); err != nil {
 		return nil, err
 	}
@@ -163,10 +180,9 @@ func (c *Clientset) ListClusterFiles(name string) (*ClusterFiles, error) {
 			files.Unknown = append(files.Unknown, e)
 		}
 	}
-	if config == nil {
-		return nil, fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
+	if config != nil {
+		files.Known = append(files.Known, config)
 	}
-	files.Known = append(files.Known, config)
 	return files, nil
 }
 
@@ -188,9 +204,12 @@ func (c *Clientset) DeleteCluster(name string, opts DeleteOptions) error {
 		return err
 	}
 	defer unlock()
-	files, err := c.ListClusterFiles(name)
+	files, err := c.listClusterFiles(name)
 	if err != nil {
 		return err
+	}
+	if !files.hasConfig() {
+		return c.removeLeftovers(name, files)
 	}
 	if len(files.Unknown) > 0 && !opts.Unknown {
 		return fmt.Errorf("%w in cluster %q: %s; nothing was deleted",
@@ -224,6 +243,34 @@ func (c *Clientset) DeleteCluster(name string, opts DeleteOptions) error {
 		return fmt.Errorf("cluster %q is deleted, but its folder could not be removed: %w", name, err)
 	}
 	return nil
+}
+
+// removeLeftovers deletes what a create that did not finish left in a cluster's folder (it has no
+// config): only files a create writes, so anything else keeps the folder, and the cluster is
+// reported not found either way.
+func (c *Clientset) removeLeftovers(name string, files *ClusterFiles) error {
+	notFound := fmt.Errorf("%w: no cluster %q in state store %s", ErrClusterNotFound, name, c.base)
+	if len(files.Known) == 0 || len(files.Unknown) > 0 {
+		return notFound
+	}
+	dir := c.clusterDir(name).String() + "/"
+	for _, p := range files.Known {
+		top, _, _ := strings.Cut(strings.TrimPrefix(p.String(), dir), "/")
+		if !createdFolders[top] {
+			return notFound // written by an update: not a create's leftover, so not ours to judge
+		}
+	}
+	for _, p := range files.Known {
+		if err := p.Remove(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing %s, left by a create of cluster %q that did not finish: %w", p, name, err)
+		}
+	}
+	for _, d := range append(files.dirs, c.clusterDir(name)) {
+		if err := d.RemoveDir(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing %s, left by a create of cluster %q that did not finish: %w", d, name, err)
+		}
+	}
+	return fmt.Errorf("%w (removed the files a create of it that did not finish had left: %s)", notFound, joinPaths(files.Known))
 }
 
 func joinPaths(paths []vfs.Path) string {

@@ -102,8 +102,9 @@ func (c *Clientset) CreateCluster(n NewCluster) error {
 	if exists {
 		return fmt.Errorf("cluster %q already exists in state store %s; use 'kops edit cluster %s' to change it, or 'kops delete cluster %s --yes' first", name, c.base, name, name)
 	}
-	// Files left by a crashed create must not join this cluster (a stray SSH key would let its owner in).
-	if err := c.removeStrayFiles(name, writes); err != nil {
+	// Files left by a create that did not finish must not join this cluster (a stray SSH key would
+	// let its owner in), nor stand in its way: with no config, every file there is such a leftover.
+	if err := c.removeStrayFiles(name); err != nil {
 		return err
 	}
 	made, err := missingFolders(c.base, order)
@@ -149,7 +150,7 @@ func missingFolders(base vfs.Path, files []vfs.Path) ([]vfs.Path, error) {
 	return missing, nil
 }
 
-func (c *Clientset) removeStrayFiles(cluster string, keep map[string][]byte) error {
+func (c *Clientset) removeStrayFiles(cluster string) error {
 	dir := c.clusterDir(cluster)
 	for _, folder := range []vfs.Path{c.igDir(cluster), dir.Join("clusteraddons"), dir.Join("pki", "ssh", "public", "admin")} {
 		files, err := folder.ReadDir()
@@ -160,10 +161,8 @@ func (c *Clientset) removeStrayFiles(cluster string, keep map[string][]byte) err
 			return err
 		}
 		for _, f := range files {
-			if _, ok := keep[f.String()]; !ok {
-				if err := f.Remove(); err != nil {
-					return fmt.Errorf("removing %s, left by an earlier create that did not finish: %w", f, err)
-				}
+			if err := f.Remove(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing %s, left by an earlier create that did not finish: %w", f, err)
 			}
 		}
 	}

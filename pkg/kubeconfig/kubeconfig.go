@@ -89,6 +89,7 @@ func RESTConfigFor(explicit string, env map[string]string, preferred string) (*r
 	if err != nil {
 		return nil, "", fmt.Errorf("kubeconfig %s, context %q: %w", names, context, err)
 	}
+	boundExec(config, env)
 	return config, warning, nil
 }
 

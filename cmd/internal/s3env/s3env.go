@@ -18,6 +18,9 @@ package s3env
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -52,17 +55,27 @@ func Settings(env map[string]string) s3store.Settings {
 // and failing that the instance's metadata, as kops on an EC2 instance expects. Off EC2 the
 // metadata does not answer: the region is then left to the store (the bucket's own).
 func loadDefault(ctx context.Context, region string) (aws.Config, error) {
-	if err := checkAWSFiles(); err != nil {
+	env, err := config.NewEnvConfig()
+	if err != nil {
 		return aws.Config{}, err
 	}
-	var opts []func(*config.LoadOptions) error
+	dir, err := os.MkdirTemp("", "kops-aws-")
+	if err != nil {
+		return aws.Config{}, err
+	}
+	defer func() { _ = os.RemoveAll(dir) }() // the SDK has read the copies once loaded
+	opts, shared, err := boundedFiles(ctx, env, dir)
+	if err != nil {
+		return aws.Config{}, fmt.Errorf("%w: %w", s3store.ErrSettings, err)
+	}
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return cfg, err
+		return cfg, errors.New(originalNames(env, dir).Replace(err.Error()))
 	}
+	cfg = boundProcess(cfg, env, shared)
 	if cfg.Credentials != nil {
 		cfg.Credentials = namedCredentials{cfg.Credentials, credentialSource(cfg)}
 	}

@@ -17,6 +17,7 @@ limitations under the License.
 package s3env_test
 
 import (
+	"context"
 	"encoding/pem"
 	"fmt"
 	"io/fs"
@@ -24,6 +25,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -257,27 +260,57 @@ func TestSettingsFromEnv(t *testing.T) {
 	assert.NotNil(t, got.LoadDefault)
 }
 
-// TestAWSFilesAreBounded: a file an AWS setting names that is no regular file (/dev/zero) or is
-// larger than an AWS settings file may be is refused, naming the setting, before the SDK reads it
-// whole; a missing file is still the SDK's to ignore.
+// TestAWSFilesAreBounded: every file an AWS setting names, in the environment or in the profile,
+// is read through the store's bounded, regular-file read before the SDK sees it: no regular file
+// (/dev/zero) or one larger than a state file may be is refused, naming the setting; a missing CA
+// bundle is named as such; a missing shared file is still the SDK's to ignore. The web identity
+// token is read when credentials are fetched, so the check is on Retrieve.
 func TestAWSFilesAreBounded(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big")
-	require.NoError(t, os.WriteFile(big, make([]byte, 1<<20+1), 0o600))
+	require.NoError(t, os.WriteFile(big, nil, 0o600))
+	require.NoError(t, os.Truncate(big, vfs.MaxFileSize+1))
+	missing := filepath.Join(t.TempDir(), "missing")
+	role := map[string]string{"AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/x"}
 	tests := []struct {
-		setting, path, wantErr string
+		name    string
+		env     map[string]string
+		profile string // the default profile's lines
+		wantErr string
 	}{
-		{"AWS_CONFIG_FILE", "/dev/zero", "AWS_CONFIG_FILE names /dev/zero, which is not a regular file"},
-		{"AWS_SHARED_CREDENTIALS_FILE", big, "AWS_SHARED_CREDENTIALS_FILE names " + big + ", of 1048577 bytes"},
-		{"AWS_CA_BUNDLE", "/dev/urandom", "AWS_CA_BUNDLE names /dev/urandom, which is not a regular file"},
-		{"AWS_WEB_IDENTITY_TOKEN_FILE", "/dev/zero", "AWS_WEB_IDENTITY_TOKEN_FILE names /dev/zero, which is not a regular file"},
-		{"AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "missing"), ""},
+		{"config /dev/zero", map[string]string{"AWS_CONFIG_FILE": "/dev/zero"}, "", "AWS_CONFIG_FILE names /dev/zero: /dev/zero: not a regular file (a device)"},
+		{"credentials too large", map[string]string{"AWS_SHARED_CREDENTIALS_FILE": big}, "", "AWS_SHARED_CREDENTIALS_FILE names " + big + ": " + big + ": file too large"},
+		{"AWS_CA_BUNDLE /dev/urandom", map[string]string{"AWS_CA_BUNDLE": "/dev/urandom"}, "", "AWS_CA_BUNDLE names /dev/urandom: /dev/urandom: not a regular file"},
+		{"AWS_CA_BUNDLE missing", map[string]string{"AWS_CA_BUNDLE": missing}, "", "AWS_CA_BUNDLE names " + missing + ", which does not exist; set it to a PEM file"},
+		{"profile ca_bundle /dev/zero", nil, "ca_bundle = /dev/zero\n", `ca_bundle of AWS profile "default" names /dev/zero: /dev/zero: not a regular file`},
+		{"profile ca_bundle missing", nil, "ca_bundle = " + missing + "\n", `ca_bundle of AWS profile "default" names ` + missing + ", which does not exist"},
+		{"AWS_WEB_IDENTITY_TOKEN_FILE /dev/zero", map[string]string{"AWS_WEB_IDENTITY_TOKEN_FILE": "/dev/zero"}, "",
+			"AWS_WEB_IDENTITY_TOKEN_FILE names /dev/zero: /dev/zero: not a regular file"},
+		{"profile web_identity_token_file /dev/zero", nil, "role_arn = arn:aws:iam::123456789012:role/x\nweb_identity_token_file = /dev/zero\n",
+			`web_identity_token_file of AWS profile "default" names /dev/zero: /dev/zero: not a regular file`},
+		{"config missing", map[string]string{"AWS_CONFIG_FILE": missing}, "", ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.setting+" "+filepath.Base(tt.path), func(t *testing.T) {
-			isolate(t, map[string]string{tt.setting: tt.path, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret",
-				"AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/x"})
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t, role)
+			if tt.profile != "" {
+				require.NoError(t, os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[default]\n"+tt.profile), 0o600))
+			} else {
+				t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+				t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+			}
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			if tt.env["AWS_WEB_IDENTITY_TOKEN_FILE"] != "" {
+				require.NoError(t, os.Unsetenv("AWS_ACCESS_KEY_ID")) // the keys would win over the token
+			}
 			settings := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"})
-			_, err := settings.LoadDefault(t.Context())
+			cfg, err := settings.LoadDefault(t.Context())
+			if err != nil {
+				assert.ErrorIs(t, err, s3store.ErrSettings, "a settings file, not the credentials, is the problem")
+			} else if cfg.Credentials != nil {
+				_, err = cfg.Credentials.Retrieve(t.Context())
+			}
 			if tt.wantErr == "" {
 				assert.NoError(t, err)
 				return
@@ -285,4 +318,56 @@ func TestAWSFilesAreBounded(t *testing.T) {
 			assert.ErrorContains(t, err, tt.wantErr)
 		})
 	}
+}
+
+// TestCredentialProcessIsBounded: the profile's credential_process runs in its own process group,
+// killed whole at the deadline and after it answered, and its output is capped: an endless printer
+// ends with a named error, a child left holding the output does not hold the command, and one that
+// never answers ends by the deadline (generous here: a timeout, not a speed assertion).
+func TestCredentialProcessIsBounded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups are unix's")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	tests := []struct {
+		name, process, wantErr string
+	}{
+		{"answers", `echo '{"Version": 1, "AccessKeyId": "AKID", "SecretAccessKey": "s"}'`, ""},
+		{"endless output", "yes", `the credential_process of AWS profile "default" printed more than its bound (65536 bytes)`},
+		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, `the credential_process of AWS profile "default" exited, but a process it started kept its output open; it was killed`},
+		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", `the credential_process of AWS profile "default" did not answer by its deadline; it was killed with every process it started`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t, nil)
+			require.NoError(t, os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[default]\ncredential_process = "+tt.process+"\n"), 0o600))
+			_ = os.Remove(pidFile)
+			cfg, err := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"}).LoadDefault(t.Context())
+			require.NoError(t, err)
+			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+			defer cancel()
+			creds, err := cfg.Credentials.Retrieve(ctx)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				assert.Equal(t, "AKID", creds.AccessKeyID)
+				return
+			}
+			assert.ErrorContains(t, err, tt.wantErr)
+			if data, err := os.ReadFile(pidFile); err == nil {
+				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+				require.NoError(t, err)
+				assert.Eventually(t, func() bool { return !running(pid) }, 10*time.Second, 50*time.Millisecond, "the helper's child %d still runs", pid)
+			}
+		})
+	}
+}
+
+// running: a process killed but not yet reaped (a zombie) no longer runs.
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(after, "Z")
 }

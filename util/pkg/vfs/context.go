@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Context resolves the path strings kops reads (--state, configBase, channel), as kops's VFSContext;
@@ -51,6 +52,19 @@ func (c *Context) WithS3(store S3) *Context {
 		out.mem, out.roots = c.mem, slices.Clone(c.roots)
 	}
 	return out
+}
+
+// Until ends every request of the context's S3 store by deadline (a command's time limit), where
+// the store can be bounded so; local and in-memory paths need no deadline.
+func (c *Context) Until(deadline time.Time) *Context {
+	if c == nil || c.s3 == nil {
+		return c
+	}
+	bounded, ok := c.s3.(interface{ Until(time.Time) S3 })
+	if !ok {
+		return c
+	}
+	return c.WithS3(bounded.Until(deadline))
 }
 
 func (c *Context) WithRoot(root Path) *Context {

@@ -42,6 +42,10 @@ var (
 	ErrWrongRegion = errors.New("wrong region")
 	ErrClockSkew   = errors.New("clock skew")
 	ErrCertificate = errors.New("untrusted TLS certificate")
+	// ErrSettings: a file an AWS setting names cannot be used (missing, no regular file, too large).
+	ErrSettings = errors.New("unusable AWS setting")
+	// ErrLockInconsistent: the server's answers to the lock's create and read contradict each other.
+	ErrLockInconsistent = errors.New("the S3 server cannot hold a lock")
 )
 
 // iamAction names each call's permission as IAM does, so access denied says what to grant.
@@ -86,6 +90,11 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 		return fmt.Errorf("%w: %s on %s: %v; fix the source named there, or set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to use static keys instead",
 			ErrCredentials, op, where, credErr.err)
 	}
+	var notS3 *notS3Error
+	if errors.As(err, &notS3) {
+		return fmt.Errorf("%w: %s on %s%s: %s; check that S3_ENDPOINT (or AWS_ENDPOINT_URL_S3) names an S3 server",
+			ErrNotS3, op, where, b.endpointNote(), notS3.detail)
+	}
 	a := answerOf(err)
 	switch {
 	case a.code == "NoSuchKey" || (a.status == http.StatusNotFound && key != "" && a.code != "NoSuchBucket"):
@@ -118,7 +127,7 @@ func (b *s3Bucket) describe(op, key string, err error) error {
 		return fmt.Errorf("%w: %s%s: the server's TLS certificate is not trusted: %v; set AWS_CA_BUNDLE (or ca_bundle in the AWS profile) to a PEM file of the CA that issued it",
 			ErrCertificate, where, b.endpointNote(), netCause(err))
 	case isNetwork(err):
-		return fmt.Errorf("%w: %s%s gave no answer within %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.timeout(), netCause(err))
+		return fmt.Errorf("%w: %s%s gave no answer %s: %v", ErrUnreachable, where, b.endpointNote(), b.settings.limit(), netCause(err))
 	case a.code != "":
 		return fmt.Errorf("%s on %s: %s: %s", op, where, a.code, a.message)
 	}

@@ -60,7 +60,13 @@ func (p s3Path) Lock() (func(), error) {
 	lease := p.b.settings.lease()
 	body, _ := json.Marshal(leaseBody{Owner: leaseOwner(), Seconds: int((lease + time.Second - 1) / time.Second)})
 	deadline := time.Now().Add(p.b.settings.lockWait())
+	if d := p.b.settings.Deadline; !d.IsZero() && d.Before(deadline) {
+		deadline = d
+	}
+	wait := time.Until(deadline).Round(time.Millisecond)
 	pause := 50 * time.Millisecond
+	// Every round that does not end here waits, growing, and ends by the deadline: a server whose
+	// answers contradict each other (412 to the create, 404 to the read) must not be asked in a loop.
 	for {
 		etag, err := p.putETag(body, "", "*")
 		if err == nil {
@@ -72,7 +78,12 @@ func (p s3Path) Lock() (func(), error) {
 		held, err := p.readLease()
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			continue // released meanwhile
+			// Released meanwhile, or a server that refuses the create of an object it does not have.
+			if time.Now().After(deadline) {
+				return nil, fmt.Errorf("%w: locking %s%s: for %s, creating the lock object was refused as if it existed (412) "+
+					"while reading it found none (404); the server does not keep conditional writes consistent with reads, "+
+					"so it cannot hold kops's lock: use an S3 server that does", ErrLockInconsistent, p, p.b.endpointNote(), wait)
+			}
 		case err != nil:
 			return nil, fmt.Errorf("locking %s: %w", p, err)
 		case held.expired:
@@ -83,14 +94,16 @@ func (p s3Path) Lock() (func(), error) {
 			if !errors.Is(err, vfs.ErrPrecondition) && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("locking %s: %w", p, err)
 			}
-			continue // another took it over first, or its holder released it
-		}
-		if time.Now().After(deadline) {
+			// Another took it over first, or its holder released it.
+		case time.Now().After(deadline):
 			return nil, fmt.Errorf("state store %s is locked by %s since %s (a lease of %ds its command renews while it runs); "+
 				"waited %s. If no kops command is running there, the lease expires by itself",
-				p.Dir(), held.Owner, held.modified.UTC().Format(time.RFC3339), held.Seconds, p.b.settings.lockWait())
+				p.Dir(), held.Owner, held.modified.UTC().Format(time.RFC3339), held.Seconds, wait)
 		}
-		time.Sleep(pause)
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("locking %s: gave up after %s: the expired lease kept being taken over by another", p, wait)
+		}
+		time.Sleep(min(pause, time.Until(deadline)+time.Millisecond))
 		pause = min(2*pause, time.Second)
 	}
 }

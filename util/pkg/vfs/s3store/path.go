@@ -192,7 +192,8 @@ func (p s3Path) list(deep bool, max int, f func(*listPage) (more bool)) error {
 		in.MaxKeys = aws.Int32(int32(max))
 	}
 	return p.b.op(func(ctx context.Context, c *s3.Client) error {
-		for {
+		keyBytes := 0
+		for pages := 1; ; pages++ {
 			out, err := c.ListObjectsV2(ctx, in)
 			if err != nil {
 				return p.b.describe("ListObjectsV2", p.key, err)
@@ -200,14 +201,21 @@ func (p s3Path) list(deep bool, max int, f func(*listPage) (more bool)) error {
 			page := &listPage{}
 			for _, o := range out.Contents {
 				page.keys = append(page.keys, aws.ToString(o.Key))
+				keyBytes += len(aws.ToString(o.Key))
 			}
 			for _, cp := range out.CommonPrefixes {
 				page.commonPrefixes = append(page.commonPrefixes, aws.ToString(cp.Prefix))
+				keyBytes += len(aws.ToString(cp.Prefix))
 			}
 			next := aws.ToString(out.NextContinuationToken)
 			// A server repeating the token it was given would list forever.
 			if !f(page) || !aws.ToBool(out.IsTruncated) || next == "" || next == aws.ToString(in.ContinuationToken) {
 				return nil
+			}
+			if pages >= maxListPages || keyBytes > maxListedKeyBytes {
+				return fmt.Errorf("%w: listing %s%s: more than %d pages or %d bytes of names, more than a state store holds; "+
+					"check that S3_ENDPOINT names an S3 server, and that the store's path is a kops state store",
+					ErrNotS3, p, p.b.endpointNote(), maxListPages, maxListedKeyBytes)
 			}
 			in.ContinuationToken = aws.String(next)
 		}

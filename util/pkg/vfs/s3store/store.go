@@ -52,7 +52,10 @@ type Settings struct {
 	// Lease is a lock's length without renewal; 0 is DefaultLeaseDuration.
 	Lease time.Duration
 	// LockWait bounds waiting for another's lease; 0 is DefaultLockWait.
-	LockWait  time.Duration
+	LockWait time.Duration
+	// Deadline, when set, ends every request and lock wait by then, whatever Timeout and LockWait
+	// leave: a command's own time limit (validate's --timeout).
+	Deadline  time.Time
 	Transport http.RoundTripper
 }
 
@@ -69,6 +72,24 @@ func (s *Settings) timeout() time.Duration {
 		return s.Timeout
 	}
 	return DefaultTimeout
+}
+
+// requestContext bounds one request, its retries included, by Timeout and the Deadline.
+func (s *Settings) requestContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
+	if s.Deadline.IsZero() {
+		return ctx, cancel
+	}
+	bounded, cancelBounded := context.WithDeadline(ctx, s.Deadline)
+	return bounded, func() { cancelBounded(); cancel() }
+}
+
+// limit says which bound a request that got no answer met.
+func (s *Settings) limit() string {
+	if !s.Deadline.IsZero() && !time.Now().Before(s.Deadline) {
+		return "before the command's time limit"
+	}
+	return "within " + s.timeout().String()
 }
 
 func (s *Settings) lease() time.Duration {
@@ -95,6 +116,13 @@ type Store struct {
 // New does no work: the SDK's configuration is loaded on the first request.
 func New(s Settings) *Store {
 	return &Store{settings: s, buckets: map[string]*s3Bucket{}}
+}
+
+// Until is the store with every request and lock wait ended by deadline (vfs.Context.Until).
+func (st *Store) Until(deadline time.Time) vfs.S3 {
+	s := st.settings
+	s.Deadline = deadline
+	return New(s)
 }
 
 func (st *Store) Path(bucket, key string) vfs.Path { return s3Path{b: st.bucket(bucket), key: key} }
@@ -131,7 +159,7 @@ func (b *s3Bucket) get() (*s3.Client, error) {
 
 func (b *s3Bucket) connect() (*s3.Client, string, error) {
 	s := b.settings
-	ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
+	ctx, cancel := s.requestContext()
 	defer cancel()
 	var cfg aws.Config
 	static := s.AccessKeyID != "" || s.SecretAccessKey != ""
@@ -143,7 +171,9 @@ func (b *s3Bucket) connect() (*s3.Client, string, error) {
 		cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) { return keys, nil })
 	case s.LoadDefault != nil:
 		var err error
-		if cfg, err = s.LoadDefault(ctx); err != nil {
+		if cfg, err = s.LoadDefault(ctx); errors.Is(err, ErrSettings) {
+			return nil, "", fmt.Errorf("loading the AWS configuration for s3://%s: %w", b.name, err)
+		} else if err != nil {
 			return nil, "", fmt.Errorf("%w: loading the AWS configuration for s3://%s: %v", ErrCredentials, b.name, err)
 		}
 		if cfg.Credentials == nil {
@@ -205,7 +235,7 @@ func (b *s3Bucket) httpClient(configured aws.HTTPClient) *http.Client {
 		t.ResponseHeaderTimeout = b.settings.timeout()
 		rt = t
 	}
-	return &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &http.Client{Transport: boundedTransport{rt}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 func (b *s3Bucket) op(f func(ctx context.Context, c *s3.Client) error) error {
@@ -213,7 +243,7 @@ func (b *s3Bucket) op(f func(ctx context.Context, c *s3.Client) error) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), b.settings.timeout())
+	ctx, cancel := b.settings.requestContext()
 	defer cancel()
 	return f(ctx, c)
 }

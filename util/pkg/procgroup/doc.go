@@ -1,0 +1,20 @@
+/*
+Copyright 2026 The kops addon operators Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package procgroup runs the helpers a user's settings name (credential processes, kubeconfig
+// exec plugins) within bounds: each in its own process group, killed whole at its deadline and
+// after it answered, its output capped, and a child left holding the output not waited for.
+package procgroup
