@@ -202,7 +202,7 @@ func TestEveryModeScalesCoreDNS(t *testing.T) {
 // TestSwitchingModesDeletesOnlyTheOperator: whichever mode a cluster leaves for whichever other,
 // channels deletes only the operator and its instructions (the operator addon, the CoreDNS object).
 // Every other object of the mode left is either in an addon of the new mode (which applies over it
-// in place, so retirement leaves it: docs/channels.md) or handed over to one; but the autoscaler's
+// in place, so retirement leaves it: docs/channels-internals.md) or handed over to one; but the autoscaler's
 // policy and binding, which go with the operator's bound they enforce when ServerSide is left.
 func TestSwitchingModesDeletesOnlyTheOperator(t *testing.T) {
 	for _, from := range modes {
