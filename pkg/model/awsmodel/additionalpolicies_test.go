@@ -91,6 +91,10 @@ func TestAdditionalPoliciesKeysReachTheirRoles(t *testing.T) {
 }
 
 // TestAdditionalPoliciesBadInput: each refusal names the key, the statement and what is wrong.
+// kops's validation (Test_Validate_AdditionalPolicies) refuses a key that is no role, JSON that is
+// no list of statements, a statement without Effect and an Effect other than Allow or Deny (allow
+// too); the rest kops lets through, where AWS would refuse the policy at apply (no Action or
+// Resource, Principal) or kops would drop a key (NotAction, NotResource): refused here, earlier.
 func TestAdditionalPoliciesBadInput(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -100,6 +104,11 @@ func TestAdditionalPoliciesBadInput(t *testing.T) {
 		{"malformed JSON", map[string]interface{}{"node": `[{"Effect": "Allow",`}, "spec.additionalPolicies.node: must be a JSON list of policy statements"},
 		{"an object, not a list", map[string]interface{}{"node": `{"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*"}`},
 			"spec.additionalPolicies.node: must be a JSON list of policy statements"},
+		{"kops's badjson", map[string]interface{}{"control-plane": `badjson`}, "spec.additionalPolicies.control-plane: must be a JSON list of policy statements"},
+		{"kops's notarole", map[string]interface{}{"notarole": `[{"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*"}]`},
+			`spec.additionalPolicies.notarole: "notarole" is not a role kops knows`},
+		{"kops's lower-case allow", map[string]interface{}{"control-plane": `[{"Effect": "allow", "Action": ["s3:GetObject"], "Resource": ["*"]}]`},
+			`spec.additionalPolicies.control-plane[0].Effect: must be Allow or Deny, not "allow"`},
 		{"trailing text", map[string]interface{}{"node": `[] []`}, "spec.additionalPolicies.node: has more after its JSON list"},
 		{"no statement", map[string]interface{}{"node": `[]`}, "spec.additionalPolicies.node: has no statement"},
 		{"empty", map[string]interface{}{"node": ``}, "spec.additionalPolicies.node: must be a JSON list of policy statements"},
