@@ -128,6 +128,11 @@ func (b *IAMModelBuilder) addRole(c *fi.ModelBuilderContext, facts *clusterFacts
 	if arns := facts.externalPolicies[kind]; len(arns) > 0 {
 		tasks = append(tasks, &awstasks.IAMRolePolicyAttachment{Name: strings.TrimSuffix(kind, "s") + "-policyoverride", Role: name, PolicyARNs: arns})
 	}
+	// The user's own statements (spec.additionalPolicies), as written, in kops's further inline policy.
+	if statements := facts.additionalPolicies[kind]; len(statements) > 0 {
+		tasks = append(tasks, &awstasks.IAMRolePolicy{Name: additionalPolicyName(name), Role: name,
+			PolicyDocument: &awstasks.PolicyDocument{Version: awstasks.PolicyVersion, Statement: statements}})
+	}
 	for _, t := range tasks {
 		if err := c.AddTask(t); err != nil {
 			return err

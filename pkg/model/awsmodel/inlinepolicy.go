@@ -20,14 +20,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 )
 
 // parseStatements reads a user's inline policy as kops reads it: a JSON list of statements. Each
-// statement's Action and Resource may be a string or a list; the keys this build cannot write back
-// as given (NotAction, NotResource, Principal) are refused rather than dropped.
+// statement's Action and Resource may be a string or a list; the keys kops drops (NotAction,
+// NotResource) and Principal, which AWS refuses in a role's policy, are refused rather than dropped.
 func parseStatements(path, doc string) ([]awstasks.Statement, error) {
 	var raw []map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader([]byte(doc)))
@@ -44,7 +45,9 @@ func parseStatements(path, doc string) ([]awstasks.Statement, error) {
 	for i, fields := range raw {
 		at := fmt.Sprintf("%s[%d]", path, i)
 		var s awstasks.Statement
-		for key, value := range fields {
+		// In order, so that the same input always names the same problem.
+		for _, key := range slices.Sorted(maps.Keys(fields)) {
+			value := fields[key]
 			var err error
 			switch key {
 			case "Sid":
@@ -60,16 +63,23 @@ func parseStatements(path, doc string) ([]awstasks.Statement, error) {
 				s.Resource, err = stringOrList(value)
 			case "Condition":
 				s.Condition, err = readCondition(value)
+			case "Principal":
+				err = fmt.Errorf("a policy on a role names no principal (AWS refuses it); remove it")
 			default:
-				err = fmt.Errorf("is not supported by this build (Sid, Effect, Action, Resource and Condition are)")
+				// kops reads Effect, Action, Resource, Condition and Principal only and drops the rest
+				// (NotAction, NotResource) without a word, which would grant something else than written.
+				err = fmt.Errorf("is not supported (kops drops it when it writes the policy, so the rights would differ from what is written); use Sid, Effect, Action, Resource and Condition")
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%s.%s: %v", at, key, err)
 			}
 		}
-		for key, missing := range map[string]bool{"Effect": s.Effect == "", "Action": len(s.Action) == 0, "Resource": len(s.Resource) == 0} {
-			if missing {
-				return nil, fmt.Errorf("%s.%s: must be set", at, key)
+		for _, required := range []struct {
+			key     string
+			missing bool
+		}{{"Effect", s.Effect == ""}, {"Action", len(s.Action) == 0}, {"Resource", len(s.Resource) == 0}} {
+			if required.missing {
+				return nil, fmt.Errorf("%s.%s: must be set", at, required.key)
 			}
 		}
 		out = append(out, s)

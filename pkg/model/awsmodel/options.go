@@ -24,6 +24,7 @@ import (
 
 	"k8s.io/kops/pkg/apis/kops"
 	"k8s.io/kops/pkg/model"
+	"k8s.io/kops/upup/pkg/fi/cloudup/awstasks"
 	"k8s.io/kops/util/pkg/aws/awspartition"
 )
 
@@ -59,9 +60,11 @@ type clusterFacts struct {
 
 	irsa *irsaFacts
 
-	// permissionsBoundary is on every role; externalPolicies are attached by role kind (masters, nodes, ...).
+	// permissionsBoundary is on every role; externalPolicies are attached by role kind (masters, nodes, ...),
+	// additionalPolicies (the user's own statements) are a further inline policy by role kind.
 	permissionsBoundary string
 	externalPolicies    map[string][]string
+	additionalPolicies  map[string][]awstasks.Statement
 }
 
 // unsupported kops options change what kops grants in ways not modeled here; rather than break the
@@ -70,7 +73,6 @@ var unsupported = []struct {
 	path []string
 	why  string
 }{
-	{[]string{"spec", "additionalPolicies"}, "kops attaches them as further inline policies, which this build does not write"},
 	{[]string{"spec", "awsLoadBalancerController", "enableWAF"}, "the AWS Load Balancer Controller's WAF rights are not modeled"},
 	{[]string{"spec", "awsLoadBalancerController", "enableWAFv2"}, "the AWS Load Balancer Controller's WAFv2 rights are not modeled"},
 	{[]string{"spec", "awsLoadBalancerController", "enableShield"}, "the AWS Load Balancer Controller's Shield rights are not modeled"},
@@ -111,6 +113,9 @@ func readFacts(ctx *model.KopsModelContext) (*clusterFacts, error) {
 		return nil, err
 	}
 	if err := f.readRoleOptions(c.Unmodeled); err != nil {
+		return nil, err
+	}
+	if err := f.readAdditionalPolicies(c.Unmodeled); err != nil {
 		return nil, err
 	}
 	if p := c.Spec.PodMetadataAccess; p != nil && p.Mode == kops.PodMetadataAccessForward && p.Forward != nil {
@@ -223,11 +228,10 @@ func (f *clusterFacts) readRoleOptions(u kops.Unmodeled) error {
 	if !isMap {
 		return fmt.Errorf("spec.externalPolicies: must map role names to lists of policy ARNs, not %T", v)
 	}
-	kinds := map[string]string{"master": "masters", "control-plane": "masters", "node": "nodes", "bastion": "bastions", "apiserver": "apiservers"}
 	f.externalPolicies = map[string][]string{}
 	for _, key := range slices.Sorted(maps.Keys(byRole)) {
 		path := "spec.externalPolicies." + key
-		kind, known := kinds[key]
+		kind, known := roleKinds[key]
 		if !known {
 			return fmt.Errorf("%s: %q is not a role kops knows (control-plane, node, bastion, apiserver)", path, key)
 		}
