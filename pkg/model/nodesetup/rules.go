@@ -126,8 +126,8 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	match := everyInterfaceButLoopback
 	if p := spec.PodMetadataAccess; p != nil && p.HostInterface != "" {
 		name := p.HostInterface
-		if !interfaceName().MatchString(name) || strings.TrimSuffix(name, "+") == "lo" {
-			return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.-, optionally ending in + (a prefix), and not lo", name)
+		if !interfaceName().MatchString(name) || kops.InterfacePatternMatches(name, kops.LoopbackInterface) {
+			return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.-, optionally ending in + (a prefix), and must not match lo", name)
 		}
 		match = "-i " + name
 		r.HostInterface = name

@@ -163,6 +163,8 @@ func TestRulesRefuse(t *testing.T) {
 		{"too long", "abcdefghijklmnop", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
 		{"loopback would cut the node off", "lo", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
 		{"loopback prefix", "lo+", "Forward", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"a prefix of loopback", "l+", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"every interface, loopback too", "+", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
 		{"bad mode", "", "Blok", "spec.podMetadataAccess.mode: Unsupported value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
