@@ -16,6 +16,8 @@ limitations under the License.
 
 package kops
 
+import "strings"
+
 // PodMetadataAccessSpec says whether pods may reach instance metadata (and so the node's credentials).
 // Host-network pods are never affected: the rules act on traffic entering from interfaces other than lo.
 type PodMetadataAccessSpec struct {
@@ -66,4 +68,17 @@ const DefaultPodMetadataForwardPort int32 = 8181
 type ServiceAccountTokensSpec struct {
 	// AutomountDefault false also stops token automount on the default namespace's default ServiceAccount.
 	AutomountDefault *bool `json:"automountDefault,omitempty"`
+}
+
+// LoopbackInterface is where the node's own requests to a metadata address bound on the node come back
+// in; a rule matching it would cut the node off from instance metadata.
+const LoopbackInterface = "lo"
+
+// InterfacePatternMatches reports whether the iptables interface pattern (a name, or a prefix ending in
+// +; a lone + matches every interface) matches the interface name.
+func InterfacePatternMatches(pattern, name string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "+"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	return pattern == name
 }

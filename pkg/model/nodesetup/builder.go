@@ -32,6 +32,7 @@ const (
 	ScriptFile        = "kops-pod-metadata-access.sh"
 	UnitFile          = UnitName
 	KubeletDropInFile = "kubelet-10-kops-pod-metadata-access.conf"
+	GuardUnitFile     = GuardUnitName
 )
 
 // Builder writes each group's node files to the state store, so what a machine runs can be read and
@@ -67,7 +68,7 @@ func (b *Builder) Build(c *fi.ModelBuilderContext) error {
 		for _, f := range []struct {
 			name     string
 			contents []byte
-		}{{ScriptFile, files.Script}, {UnitFile, files.Unit}, {KubeletDropInFile, files.KubeletDropIn}} {
+		}{{ScriptFile, files.Script}, {UnitFile, files.Unit}, {KubeletDropInFile, files.KubeletDropIn}, {GuardUnitFile, files.GuardUnit}} {
 			written[path.Join(dir, f.name)] = f.contents
 		}
 	}

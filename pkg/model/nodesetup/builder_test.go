@@ -71,6 +71,7 @@ func TestBuilder(t *testing.T) {
 		want[dir+"/kops-pod-metadata-access.sh"] = files.Script
 		want[dir+"/kops-pod-metadata-access.service"] = files.Unit
 		want[dir+"/kubelet-10-kops-pod-metadata-access.conf"] = files.KubeletDropIn
+		want[dir+"/kops-pod-metadata-access-guard.service"] = files.GuardUnit
 	}
 	assert.Equal(t, want, got, "every group but bastions, under kops's igconfig/<role>/<group>/")
 }

@@ -36,17 +36,20 @@ type writeFile struct {
 	Content     string `yaml:"content"`
 }
 
-// cloudConfig writes the files in cloud-init's first stage, before any bootstrap, then starts the unit.
+// cloudConfig writes the files in cloud-init's first stage, before any bootstrap, then starts the
+// unit and its guard.
 func cloudConfig(files *NodeFiles) (string, error) {
 	doc := cloudConfigDoc{
 		WriteFiles: []writeFile{
 			{Path: ScriptPath, Owner: "root:root", Permissions: "0755", Content: string(files.Script)},
 			{Path: UnitPath, Owner: "root:root", Permissions: "0644", Content: string(files.Unit)},
 			{Path: KubeletDropInPath, Owner: "root:root", Permissions: "0644", Content: string(files.KubeletDropIn)},
+			{Path: GuardUnitPath, Owner: "root:root", Permissions: "0644", Content: string(files.GuardUnit)},
 		},
 		RunCmd: [][]string{
 			{"systemctl", "daemon-reload"},
 			{"systemctl", "enable", "--now", UnitName},
+			{"systemctl", "enable", "--now", GuardUnitName},
 		},
 	}
 	if s, ok := writeCloudConfig(doc); ok {

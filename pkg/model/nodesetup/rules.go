@@ -18,7 +18,9 @@ package nodesetup
 
 import (
 	"fmt"
+	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -93,6 +95,82 @@ type Family struct {
 	Summary     string
 	NeedsNodeIP bool
 	Chains      []Chain
+	// NAT64 is the metadata address behind the well-known NAT64 prefix, dropped with the mode's
+	// other rules where this family is held; empty for IPv4 and where nothing is held.
+	NAT64 string
+}
+
+// Table is one table's owned chains, in installation order: a family's rules are one
+// iptables-restore input with a section per table.
+type Table struct {
+	Name   string
+	Chains []Chain
+}
+
+// Tables groups the family's chains by table, tables in the order their first chain is installed.
+func (f Family) Tables() []Table {
+	var out []Table
+	for _, c := range f.Chains {
+		if n := len(out); n > 0 && out[n-1].Name == c.Table {
+			out[n-1].Chains = append(out[n-1].Chains, c)
+			continue
+		}
+		out = append(out, Table{Name: c.Table, Chains: []Chain{c}})
+	}
+	return out
+}
+
+// StateCommands print, among other lines, every line of the family's held chains and the jumps to
+// them: a table's iptables-save, except nat, which kube-proxy can fill with thousands of lines and
+// is read by chain.
+func (f Family) StateCommands() []string {
+	var out []string
+	for _, t := range f.Tables() {
+		var chains []string
+		for _, c := range t.Chains {
+			if !c.Present {
+				continue
+			}
+			for _, p := range c.Parents {
+				if !slices.Contains(chains, p) {
+					chains = append(chains, p)
+				}
+			}
+			chains = append(chains, c.Name)
+		}
+		switch {
+		case len(chains) == 0:
+		case t.Name == "nat":
+			for _, c := range chains {
+				out = append(out, fmt.Sprintf("%s -w -t %s -S %s", f.Cmd, t.Name, c))
+			}
+		default:
+			out = append(out, fmt.Sprintf("%s-save -t %s", f.Cmd, t.Name))
+		}
+	}
+	return out
+}
+
+// StateLines is how many lines naming an owned chain StateCommands print when every rule is in
+// place: per held chain its declaration, its rules and one jump per parent.
+func (f Family) StateLines() int {
+	n := 0
+	for _, c := range f.Chains {
+		if c.Present {
+			n += 1 + len(c.Rules) + len(c.Parents)
+		}
+	}
+	return n
+}
+
+// Held: the family has rules to keep, not only leftovers of an earlier mode to remove.
+func (f Family) Held() bool {
+	for _, c := range f.Chains {
+		if c.Present {
+			return true
+		}
+	}
+	return false
 }
 
 type Rules struct {
@@ -126,10 +204,11 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 	match := everyInterfaceButLoopback
 	if p := spec.PodMetadataAccess; p != nil && p.HostInterface != "" {
 		name := p.HostInterface
-		if !interfaceName().MatchString(name) || strings.TrimSuffix(name, "+") == "lo" {
-			return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.-, optionally ending in + (a prefix), and not lo", name)
+		if !interfaceName().MatchString(name) || kops.InterfacePatternMatches(name, kops.LoopbackInterface) {
+			return nil, fmt.Errorf("spec.podMetadataAccess.hostInterface: Invalid value: %q: must be an interface name of at most 15 letters, digits or _.-, optionally ending in + (a prefix), and must not match lo", name)
 		}
-		match = "-i " + name
+		// The script checks the variable once more before any rule uses it.
+		match = "-i " + hostInterfaceVar
 		r.HostInterface = name
 	}
 	imds4, imds6 := metadataAddresses(spec.CloudProvider)
@@ -158,8 +237,50 @@ func RulesFor(cluster *kops.Cluster, ig *kops.InstanceGroup) (*Rules, error) {
 			v6.Summary = "not used by this cluster, but held wherever the kernel has it: mode Block, since the proxy listens on IPv4."
 		}
 	}
+	if v6.Held() {
+		nat64, err := nat64Address(imds4)
+		if err != nil {
+			return nil, err
+		}
+		v6.addDrops(nat64, 128, match)
+	}
 	r.Families = []Family{v4, v6}
 	return r, nil
+}
+
+// hostInterfaceVar is the script's variable holding spec.podMetadataAccess.hostInterface.
+const hostInterfaceVar = "${host_interface}"
+
+// nat64WellKnown is RFC 6052's well-known prefix, the one AWS's NAT64 (DNS64 subnets) uses. The
+// local-use 64:ff9b:1::/48 (RFC 8215) is left out: its operator picks where the IPv4 address sits
+// (/48 to /96), so there is no one address to drop, and kops configures no translator using it.
+var nat64WellKnown = netip.MustParsePrefix("64:ff9b::/96")
+
+// nat64Address is ipv4 behind the well-known NAT64 prefix: where a translator serves it (a VPC's
+// NAT64, one on the node), it is instance metadata over IPv6.
+func nat64Address(ipv4 string) (string, error) {
+	a, err := netip.ParseAddr(ipv4)
+	if err != nil || !a.Is4() {
+		return "", fmt.Errorf("the metadata address %q is not an IPv4 address", ipv4)
+	}
+	b := nat64WellKnown.Addr().As16()
+	v4 := a.As4()
+	copy(b[12:], v4[:])
+	return netip.AddrFrom16(b).String(), nil
+}
+
+// addDrops adds, to every chain the family holds but the NAT one, rules dropping pods' traffic to
+// addr whatever the mode: no proxy listens for it.
+func (f *Family) addDrops(addr string, bits int, match string) {
+	f.NAT64 = addr
+	dst := fmt.Sprintf("-d %s/%d", addr, bits)
+	for i := range f.Chains {
+		c := &f.Chains[i]
+		if !c.Present || c.Name == ChainNAT {
+			continue
+		}
+		c.Rules = append(c.Rules, chainRules(c.Name, kops.PodMetadataAccessBlock, match, dst, "")...)
+	}
 }
 
 // ipv6KernelFile exists exactly when the kernel has IPv6; without it nothing can send IPv6.

@@ -95,21 +95,29 @@ func TestScriptPerModeAndFamily(t *testing.T) {
 					"-A KOPS-METADATA-RAW ! -i lo -d fd00:ec2::254/128 -p tcp -m tcp --dport 80 -j RETURN\n":                                   mode == "Forward" && ipv6,
 					"-A KOPS-METADATA-POST -d 169.254.169.254/32 -m conntrack ! --ctorigdst 169.254.169.254/32 -j DROP\n":                      holds,
 					"-A KOPS-METADATA-POST -d fd00:ec2::254/128 -m conntrack --ctstate INVALID,UNTRACKED -j DROP\n":                            holds,
-					"jump_first iptables mangle POSTROUTING KOPS-METADATA-POST\n":                                                              holds,
-					"remove_chain ip6tables mangle KOPS-METADATA-POST POSTROUTING\n":                                                           !holds,
+					// NAT64: instance metadata behind 64:ff9b::/96, dropped whatever the mode holds.
+					"-A KOPS-METADATA-RAW ! -i lo -d 64:ff9b::a9fe:a9fe/128 -j DROP\n":                                            holds,
+					"-A KOPS-METADATA ! -i lo -d 64:ff9b::a9fe:a9fe/128 -j DROP\n":                                                holds,
+					"-A KOPS-METADATA-POST -d 64:ff9b::a9fe:a9fe/128 -m conntrack ! --ctorigdst 64:ff9b::a9fe:a9fe/128 -j DROP\n": holds,
+					"own_chain iptables mangle KOPS-METADATA-POST POSTROUTING <<RULES\n":                                          holds,
+					"drop_chain ip6tables mangle KOPS-METADATA-POST POSTROUTING\n":                                                !holds,
 					"need ip6tables\n": holds,
-					"jump_first iptables mangle FORWARD KOPS-METADATA\n":          holds,
-					"jump_first iptables mangle INPUT KOPS-METADATA\n":            holds,
-					"jump_first ip6tables mangle INPUT KOPS-METADATA\n":           holds,
-					"remove_chain iptables nat KOPS-METADATA-NAT PREROUTING\n":    mode != "Forward",
-					"remove_chain ip6tables nat KOPS-METADATA-NAT PREROUTING\n":   mode != "Forward" || !ipv6,
-					"remove_chain iptables mangle KOPS-METADATA FORWARD INPUT\n":  !holds,
-					"remove_chain iptables filter KOPS-METADATA FORWARD INPUT\n":  true,
-					"remove_chain ip6tables filter KOPS-METADATA FORWARD INPUT\n": true,
-					"if [ -e /proc/net/if_inet6 ]; then\n":                        holds && !ipv6,
-					"if command -v ip6tables >/dev/null 2>&1; then\n":             !holds,
-					"need iptables\n":                         true,
-					`echo "$name: mode ` + mode + ` applied"`: true,
+					"own_chain iptables mangle KOPS-METADATA FORWARD INPUT <<RULES\n":                                 holds,
+					"own_chain ip6tables mangle KOPS-METADATA FORWARD INPUT <<RULES\n":                                holds,
+					"drop_chain iptables nat KOPS-METADATA-NAT PREROUTING\n":                                          mode != "Forward",
+					"drop_chain ip6tables nat KOPS-METADATA-NAT PREROUTING\n":                                         mode != "Forward" || !ipv6,
+					"drop_chain iptables mangle KOPS-METADATA FORWARD INPUT\n":                                        !holds,
+					"drop_chain iptables filter KOPS-METADATA FORWARD INPUT\n":                                        true,
+					"drop_chain ip6tables filter KOPS-METADATA FORWARD INPUT\n":                                       true,
+					"if [ -e /proc/net/if_inet6 ]; then\n":                                                            holds && !ipv6,
+					"if command -v ip6tables >/dev/null 2>&1 && command -v ip6tables-restore >/dev/null 2>&1; then\n": !holds,
+					// The guard, and what it reads: nat by chain, the other tables whole.
+					"\t\tiptables -w -t nat -S KOPS-METADATA-NAT\n":                              mode == "Forward",
+					"\t\tiptables-save -t raw\n":                                                 holds,
+					"\t\tip6tables-save -t mangle\n":                                             holds,
+					"check_seconds=${KOPS_METADATA_CHECK_SECONDS:-2}\n":                          holds,
+					"need iptables\n":                                                            true,
+					`echo "$name: mode ` + mode + ` applied"`:                                    true,
 					"node_ip4=$(node_address -4 169.254.169.254 \"${KOPS_METADATA_NODE_IP:-}\")": mode == "Forward",
 					"node_ip6=$(node_address -6 fd00:ec2::254 \"${KOPS_METADATA_NODE_IPV6:-}\")": mode == "Forward" && ipv6,
 				}
@@ -132,8 +140,9 @@ func TestHostInterfaceNarrowsOnlyWhereSet(t *testing.T) {
 	script, err := Script(c)
 	require.NoError(t, err)
 	s := string(script)
-	assert.Contains(t, s, "-A KOPS-METADATA-NAT -i veth+ -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j DNAT --to-destination ${node_ip4}:9911\n")
-	assert.Contains(t, s, "-A KOPS-METADATA -i veth+ -d fd00:ec2::254/128 -j DROP\n")
+	assert.Contains(t, s, "\nhost_interface='veth+'\n")
+	assert.Contains(t, s, "-A KOPS-METADATA-NAT -i ${host_interface} -d 169.254.169.254/32 -p tcp -m tcp --dport 80 -j DNAT --to-destination ${node_ip4}:9911\n")
+	assert.Contains(t, s, "-A KOPS-METADATA -i ${host_interface} -d fd00:ec2::254/128 -j DROP\n")
 	assert.Contains(t, s, "# Pod traffic: only what enters on veth+ (spec.podMetadataAccess.hostInterface).\n")
 	assert.NotContains(t, s, "! -i lo")
 }
@@ -163,6 +172,8 @@ func TestRulesRefuse(t *testing.T) {
 		{"too long", "abcdefghijklmnop", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
 		{"loopback would cut the node off", "lo", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
 		{"loopback prefix", "lo+", "Forward", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"a prefix of loopback", "l+", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
+		{"every interface, loopback too", "+", "Block", "spec.podMetadataAccess.hostInterface: Invalid value"},
 		{"bad mode", "", "Blok", "spec.podMetadataAccess.mode: Unsupported value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -36,8 +36,15 @@ var scriptTemplate = sync.OnceValue(func() *template.Template {
 		// The values of Family.When, so the template cannot misspell one into the cleanup branch.
 		"always":        func() string { return Always },
 		"ifKernelHasIt": func() string { return IfKernelHasIt },
+		"cleanupOnly":   func() string { return CleanupOnly },
+		"checkSeconds":  func() int { return GuardCheckSeconds },
 	}).Option("missingkey=error").Parse(scriptTemplateText))
 })
+
+// GuardCheckSeconds is how often the guard checks the rules; after a flush, pods reach metadata for
+// about this long (docs/metadata-access-node.md has the measured window). A check runs one
+// iptables-save per table (two -S for nat) per family.
+const GuardCheckSeconds = 2
 
 func modeSummary(mode string) string {
 	switch mode {

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,4 +82,51 @@ func TestScriptWithoutIptables(t *testing.T) {
 			assert.Equal(t, "kops-pod-metadata-access: iptables not found in PATH: install it (package iptables or iproute2); mode "+mode+" is not applied and kubelet must not start\n", string(out))
 		})
 	}
+}
+
+// TestScriptRefusesALoopbackPattern: validation and RulesFor refuse a hostInterface that matches
+// lo; the script checks again on the node, before anything else, in case a script was rendered
+// otherwise or edited. A pattern that does not match lo passes on (to the missing iptables).
+func TestScriptRefusesALoopbackPattern(t *testing.T) {
+	c := testCluster("Block", false, nil)
+	c.Spec.PodMetadataAccess.HostInterface = "cali+"
+	script, err := Script(c)
+	require.NoError(t, err)
+	const assignment = "\nhost_interface='cali+'\n"
+	require.Contains(t, string(script), assignment)
+	for pattern, want := range map[string]string{
+		"lo":    "kops-pod-metadata-access: hostInterface lo matches lo; no rule changed: mode Block is not applied and kubelet must not start\n",
+		"lo+":   "kops-pod-metadata-access: hostInterface lo+ matches lo; no rule changed: mode Block is not applied and kubelet must not start\n",
+		"l+":    "kops-pod-metadata-access: hostInterface l+ matches lo; no rule changed: mode Block is not applied and kubelet must not start\n",
+		"+":     "kops-pod-metadata-access: hostInterface + matches lo; no rule changed: mode Block is not applied and kubelet must not start\n",
+		"lo0":   "kops-pod-metadata-access: iptables not found in PATH: install it (package iptables or iproute2); mode Block is not applied and kubelet must not start\n",
+		"cali+": "kops-pod-metadata-access: iptables not found in PATH: install it (package iptables or iproute2); mode Block is not applied and kubelet must not start\n",
+	} {
+		t.Run(pattern, func(t *testing.T) {
+			edited := strings.Replace(string(script), assignment, "\nhost_interface='"+pattern+"'\n", 1)
+			p := filepath.Join(t.TempDir(), ScriptFile)
+			require.NoError(t, os.WriteFile(p, []byte(edited), 0o755))
+			cmd := exec.Command("/bin/sh", p)
+			cmd.Env = []string{"PATH=" + t.TempDir()} // no command at all: nothing can change
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit)
+			assert.Equal(t, 1, exit.ExitCode())
+			assert.Equal(t, want, string(out))
+		})
+	}
+}
+
+// TestScriptRefusesUnknownArguments: the units run it without arguments or with --guard; a typo
+// must not silently apply or guard.
+func TestScriptRefusesUnknownArguments(t *testing.T) {
+	script, err := Script(testCluster("Block", false, nil))
+	require.NoError(t, err)
+	p := filepath.Join(t.TempDir(), ScriptFile)
+	require.NoError(t, os.WriteFile(p, script, 0o755))
+	cmd := exec.Command("/bin/sh", p, "--watch")
+	cmd.Env = []string{"PATH=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err)
+	assert.Equal(t, "kops-pod-metadata-access: unknown argument --watch: run without arguments to apply mode Block, or with --guard to keep it\n", string(out))
 }

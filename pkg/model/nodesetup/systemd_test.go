@@ -43,11 +43,12 @@ func TestUnitsVerify(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, data, 0o644))
 	}
 	write(UnitName, RenderUnit(r))
+	write(GuardUnitName, RenderGuardUnit(r))
 	write(filepath.Join("kubelet.service.d", filepath.Base(KubeletDropInPath)), RenderKubeletDropIn())
 	write("kubelet.service", []byte("[Service]\nType=oneshot\nExecStart=/bin/true\n"))
 	require.Equal(t, "/etc/systemd/system/kubelet.service.d", filepath.Dir(KubeletDropInPath))
 
-	cmd := exec.Command(analyze, "verify", "kubelet.service", UnitName)
+	cmd := exec.Command(analyze, "verify", "kubelet.service", UnitName, GuardUnitName)
 	cmd.Env = append(os.Environ(), "SYSTEMD_UNIT_PATH="+dir+":") // the trailing ':' keeps the defaults
 	out, _ := cmd.CombinedOutput()
 	var problems []string

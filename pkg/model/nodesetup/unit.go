@@ -26,6 +26,11 @@ const (
 	UnitName          = "kops-pod-metadata-access.service"
 	UnitPath          = "/etc/systemd/system/" + UnitName
 	KubeletDropInPath = "/etc/systemd/system/kubelet.service.d/10-kops-pod-metadata-access.conf"
+	GuardUnitName     = "kops-pod-metadata-access-guard.service"
+	GuardUnitPath     = "/etc/systemd/system/" + GuardUnitName
+	// GuardArg makes the script check the rules every GuardCheckSeconds and write them again when
+	// they were removed.
+	GuardArg = "--guard"
 )
 
 // RenderUnit renders the oneshot unit, after network-pre.target and before kubelet.
@@ -44,6 +49,29 @@ ExecStart=%s
 [Install]
 WantedBy=multi-user.target
 `, r.Mode, ScriptPath)
+}
+
+// RenderGuardUnit renders the unit that keeps the rules in place after boot: they are applied once,
+// and a flush (iptables-restore without --noflush, nft flush ruleset, a firewall service
+// restarting) would reopen metadata until the next boot. PartOf the boot unit, so restarting that
+// one (a new mode) restarts the guard with the new script.
+func RenderGuardUnit(r *Rules) []byte {
+	return fmt.Appendf(nil, `[Unit]
+Description=kops: keeps pod access to instance metadata at mode %s when the rules are flushed
+After=%s
+PartOf=%s
+# Never gives up: a node whose rules cannot be written again keeps trying and says why in the journal.
+StartLimitIntervalSec=0
+
+[Service]
+Type=simple
+ExecStart=%s %s
+Restart=on-failure
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+`, r.Mode, UnitName, UnitName, ScriptPath, GuardArg)
 }
 
 // RenderKubeletDropIn makes kubelet require the unit, so without the rules no pod runs. A file, not an

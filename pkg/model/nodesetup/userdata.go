@@ -34,6 +34,7 @@ type NodeFiles struct {
 	Script        []byte
 	Unit          []byte
 	KubeletDropIn []byte
+	GuardUnit     []byte
 }
 
 // HasNodeSetup is true for every role that runs kubelet, i.e. all but bastions.
@@ -50,7 +51,7 @@ func Files(cluster *kops.Cluster, ig *kops.InstanceGroup) (*NodeFiles, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &NodeFiles{Script: script, Unit: RenderUnit(r), KubeletDropIn: RenderKubeletDropIn()}, nil
+	return &NodeFiles{Script: script, Unit: RenderUnit(r), KubeletDropIn: RenderKubeletDropIn(), GuardUnit: RenderGuardUnit(r)}, nil
 }
 
 // UserData returns a completed cluster's group's user data, deterministically: a MIME multipart

@@ -83,8 +83,13 @@ func TestUserData(t *testing.T) {
 		{"path": ScriptPath, "owner": "root:root", "permissions": "0755", "content": string(files.Script)},
 		{"path": UnitPath, "owner": "root:root", "permissions": "0644", "content": string(files.Unit)},
 		{"path": KubeletDropInPath, "owner": "root:root", "permissions": "0644", "content": string(files.KubeletDropIn)},
+		{"path": GuardUnitPath, "owner": "root:root", "permissions": "0644", "content": string(files.GuardUnit)},
 	}, doc.WriteFiles)
-	assert.Equal(t, [][]string{{"systemctl", "daemon-reload"}, {"systemctl", "enable", "--now", UnitName}}, doc.RunCmd)
+	assert.Equal(t, [][]string{
+		{"systemctl", "daemon-reload"},
+		{"systemctl", "enable", "--now", UnitName},
+		{"systemctl", "enable", "--now", GuardUnitName},
+	}, doc.RunCmd)
 }
 
 // orderedParts decodes user data as cloud-init does and returns each part as

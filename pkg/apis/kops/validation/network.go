@@ -52,6 +52,13 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 		errs = append(errs, field.Invalid(servicePath, spec.ServiceClusterIPRange,
 			fmt.Sprintf("must be the same IP family as %s %q", nonMasqPath, spec.NonMasqueradeCIDR)))
 	}
+	if serviceOK && !spec.PodsUseNetworkCIDR() && !inAny(service, serviceRanges) {
+		errs = append(errs, field.Invalid(servicePath, spec.ServiceClusterIPRange, fmt.Sprintf(
+			"must lie inside a private range (%s) or the shared range 100.64.0.0/10: Service addresses are "+
+				"virtual and would hide the real hosts there from every pod (kops's default is %s, or %s "+
+				"for IPv6); only spec.networking.amazonvpc, or spec.networking.cilium with ipam: eni, may use another",
+			"10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fd00::/8", kops.DefaultServiceClusterIPRange, kops.DefaultIPv6ServiceClusterIPRange)))
+	}
 	var serviceRange *netip.Prefix
 	if serviceOK {
 		serviceRange = &service
@@ -115,6 +122,21 @@ func validateNetwork(spec *kops.ClusterSpec, specPath *field.Path) field.ErrorLi
 }
 
 var ipv6Everything = netip.MustParsePrefix("::/0")
+
+// serviceRanges are where a Service range shadows no one: the private ranges (RFC 1918, and the
+// locally assigned half of IPv6 unique local addresses, RFC 4193) and the shared range (RFC 6598)
+// kops's default lies in.
+var serviceRanges = []netip.Prefix{
+	netip.MustParsePrefix("10.0.0.0/8"),
+	netip.MustParsePrefix("172.16.0.0/12"),
+	netip.MustParsePrefix("192.168.0.0/16"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("fd00::/8"),
+}
+
+func inAny(p netip.Prefix, ranges []netip.Prefix) bool {
+	return slices.ContainsFunc(ranges, func(r netip.Prefix) bool { return contains(r, p) })
+}
 
 // wholeSpace refuses a /0 machine range, which is never a cloud network or subnet.
 func wholeSpace(p netip.Prefix, example string) string {

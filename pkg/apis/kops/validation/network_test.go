@@ -59,6 +59,45 @@ func TestValidateNetworkErrors(t *testing.T) {
 			c.Spec.NonMasqueradeCIDR = "::/0"
 			c.Spec.ServiceClusterIPRange = "100.64.0.0/13"
 		}, []want{{invalid, "spec.serviceClusterIPRange", "same IP family"}}},
+		// Service addresses are virtual: outside the private and shared ranges they shadow real hosts
+		// (CoreDNS would answer on 8.8.8.10). Only a CNI that gives pods the network's own addresses
+		// may need another range.
+		{"serviceClusterIPRange public", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "8.8.8.0/24" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "private"}}},
+		{"serviceClusterIPRange straddling 10.0.0.0/8", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "8.0.0.0/6" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "private"}}},
+		{"serviceClusterIPRange link-local", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "169.254.0.0/16" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "private"}}},
+		{"serviceClusterIPRange just above 172.16.0.0/12", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "172.32.0.0/16" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "private"}}},
+		{"serviceClusterIPRange just above 100.64.0.0/10", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "100.128.0.0/13" },
+			[]want{{invalid, "spec.serviceClusterIPRange", "100.64.0.0/10"}}},
+		{"serviceClusterIPRange global IPv6", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.ServiceClusterIPRange = "2001:db8::/108"
+		}, []want{{invalid, "spec.serviceClusterIPRange", "fd00::/8"}}},
+		{"serviceClusterIPRange in fc00::/8, outside the ULA half kops uses", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.ServiceClusterIPRange = "fc00::/108"
+		}, []want{{invalid, "spec.serviceClusterIPRange", "fd00::/8"}}},
+		{"serviceClusterIPRange public with Amazon VPC CNI", func(c *kops.Cluster) {
+			c.Spec.Networking = &kops.NetworkingSpec{AmazonVPC: &kops.AmazonVPCNetworkingSpec{}}
+			c.Spec.ServiceClusterIPRange = "8.8.8.0/24"
+		}, nil},
+		{"serviceClusterIPRange public with Cilium ENI", func(c *kops.Cluster) {
+			c.Spec.Networking = &kops.NetworkingSpec{Cilium: &kops.CiliumNetworkingSpec{IPAM: kops.CiliumIPAMENI}}
+			c.Spec.ServiceClusterIPRange = "8.8.8.0/24"
+		}, nil},
+		{"serviceClusterIPRange public with Cilium's own IPAM", func(c *kops.Cluster) {
+			c.Spec.Networking = &kops.NetworkingSpec{Cilium: &kops.CiliumNetworkingSpec{}}
+			c.Spec.ServiceClusterIPRange = "8.8.8.0/24"
+		}, []want{{invalid, "spec.serviceClusterIPRange", "spec.networking.amazonvpc"}}},
+		{"serviceClusterIPRange in 192.168.0.0/16", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "192.168.0.0/16" }, nil},
+		{"serviceClusterIPRange in 172.16.0.0/12", func(c *kops.Cluster) { c.Spec.ServiceClusterIPRange = "172.31.0.0/16" }, nil},
+		{"serviceClusterIPRange in fd00::/8", func(c *kops.Cluster) {
+			c.Spec.NonMasqueradeCIDR = "::/0"
+			c.Spec.ServiceClusterIPRange = "fd00:5e4f:ce::/108"
+		}, nil},
 		{"subnet CIDR malformed", func(c *kops.Cluster) { c.Spec.Subnets[0].CIDR = "172.20.32.0/33" },
 			[]want{{invalid, "spec.subnets[0].cidr", "must be a CIDR"}}},
 		{"subnet CIDR outside networkCIDR", func(c *kops.Cluster) { c.Spec.Subnets[0].CIDR = "172.21.0.0/19" },

@@ -76,12 +76,13 @@ func validatePodMetadataAccess(spec *kops.ClusterSpec, specPath *field.Path) fie
 	ifacePath := path.Child("hostInterface")
 	switch {
 	case p.HostInterface == "":
+	case kops.InterfacePatternMatches(p.HostInterface, kops.LoopbackInterface):
+		// The node's own requests come back in through lo; matching it would cut the node off.
+		errs = append(errs, field.Invalid(ifacePath, p.HostInterface,
+			"must not match lo: the node itself reaches instance metadata through it; name the pods' interfaces (cali+, eth1)"))
 	case !interfaceRE().MatchString(p.HostInterface):
 		errs = append(errs, field.Invalid(ifacePath, p.HostInterface,
 			"must be an interface name of at most 15 letters, digits, '_', '.' or '-', optionally ending in + to match a prefix (cali+, eth1)"))
-	case strings.TrimSuffix(p.HostInterface, "+") == "lo":
-		// The node's own requests come back in through lo; matching it would cut the node off.
-		errs = append(errs, field.Invalid(ifacePath, p.HostInterface, "must not be lo: the node itself reaches instance metadata through it"))
 	}
 	return errs
 }

@@ -102,9 +102,24 @@ func TestValidatePodMetadataAccess(t *testing.T) {
 		{"Forward on a bring-your-own CNI needs no interface", then(access("Forward"), func(c *kops.Cluster) {
 			c.Spec.Networking = &kops.NetworkingSpec{CNI: &kops.CNIPresence{}}
 		}), nil},
-		{"hostInterface lo would cut the node off", then(access("Block"), func(c *kops.Cluster) {
+		{"hostInterface lo matches lo, which would cut the node off", then(access("Block"), func(c *kops.Cluster) {
+			c.Spec.PodMetadataAccess.HostInterface = "lo"
+		}), []want{{invalid, iface, "must not match lo"}}},
+		{"hostInterface lo+ matches lo, which would cut the node off", then(access("Block"), func(c *kops.Cluster) {
 			c.Spec.PodMetadataAccess.HostInterface = "lo+"
-		}), []want{{invalid, iface, "must not be lo"}}},
+		}), []want{{invalid, iface, "must not match lo"}}},
+		{"hostInterface l+ matches lo, which would cut the node off", then(access("Block"), func(c *kops.Cluster) {
+			c.Spec.PodMetadataAccess.HostInterface = "l+"
+		}), []want{{invalid, iface, "must not match lo"}}},
+		{"hostInterface + matches lo, which would cut the node off", then(access("Block"), func(c *kops.Cluster) {
+			c.Spec.PodMetadataAccess.HostInterface = "+"
+		}), []want{{invalid, iface, "must not match lo"}}},
+		{"hostInterface lo0 is not lo", then(access("Block"), func(c *kops.Cluster) {
+			c.Spec.PodMetadataAccess.HostInterface = "lo0"
+		}), nil},
+		{"hostInterface lo0+ does not match lo", then(access("Block"), func(c *kops.Cluster) {
+			c.Spec.PodMetadataAccess.HostInterface = "lo0+"
+		}), nil},
 		{"Block on an unknown CNI needs no interface", then(access("Block"), func(c *kops.Cluster) { c.Spec.Networking = nil }), nil},
 		{"hostInterface not an interface", then(access("Block"), func(c *kops.Cluster) {
 			c.Spec.PodMetadataAccess.HostInterface = "eth0 -j ACCEPT"

@@ -34,9 +34,11 @@ import (
 
 // The addresses of the topology: documentation ranges, inside the test's namespaces only.
 const (
-	nodeIP4, cloud4  = "198.51.100.10", "198.51.100.1"
-	nodeIP6, cloud6  = "2001:db8:2::10", "2001:db8:2::1"
-	imds4, imds6     = "169.254.169.254", "fd00:ec2::254"
+	nodeIP4, cloud4 = "198.51.100.10", "198.51.100.1"
+	nodeIP6, cloud6 = "2001:db8:2::10", "2001:db8:2::1"
+	imds4, imds6    = "169.254.169.254", "fd00:ec2::254"
+	// nat64IMDS is imds4 behind the well-known NAT64 prefix 64:ff9b::/96, as a translator serves it.
+	nat64IMDS        = "64:ff9b::a9fe:a9fe"
 	otherPort        = "81"
 	proxyPort        = "8181"
 	podInterfaceName = "cali1234"
@@ -84,8 +86,9 @@ func newTopology(t *testing.T, w wiring, imdsOnNode bool) *topology {
 	}
 	ip(imdsNS, "addr", "add", imds4+"/32", "dev", "lo")
 	ip(imdsNS, "addr", "add", imds6+"/128", "dev", "lo", "nodad")
+	ip(imdsNS, "addr", "add", nat64IMDS+"/128", "dev", "lo", "nodad")
 	imds := &fakeServer{name: "imds"}
-	for _, addr := range []string{imds4, imds6} {
+	for _, addr := range []string{imds4, imds6, nat64IMDS} {
 		for _, port := range []string{"80", otherPort} {
 			serve(t, imdsNS, net.JoinHostPort(addr, port), imds)
 		}
@@ -255,17 +258,30 @@ func (tp *topology) apply(t *testing.T, c *kops.Cluster) string {
 // tryApply runs the script of c in the node namespace with the given PATH.
 func (tp *topology) tryApply(t *testing.T, c *kops.Cluster, path string) (string, error) {
 	t.Helper()
+	cmd := exec.Command("ip", "netns", "exec", tp.node, "/bin/sh", tp.writeScript(t, c))
+	cmd.Env = tp.env(path)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// writeScript writes the script kops generates for c to a file of the test and returns its path.
+func (tp *topology) writeScript(t *testing.T, c *kops.Cluster) string {
+	t.Helper()
 	script, err := nodesetup.Script(c)
 	require.NoError(t, err)
 	file := filepath.Join(t.TempDir(), nodesetup.ScriptFile)
 	require.NoError(t, os.WriteFile(file, script, 0o755))
-	cmd := exec.Command("ip", "netns", "exec", tp.node, "/bin/sh", file)
-	cmd.Env = []string{"PATH=" + path, "KOPS_METADATA_WAIT_SECONDS=2"}
+	return file
+}
+
+// env is the script's environment: the given PATH, and the node address where the route to
+// instance metadata is local.
+func (tp *topology) env(path string) []string {
+	env := []string{"PATH=" + path, "KOPS_METADATA_WAIT_SECONDS=2"}
 	if tp.imdsOnNode {
-		cmd.Env = append(cmd.Env, "KOPS_METADATA_NODE_IP="+nodeIP4, "KOPS_METADATA_NODE_IPV6="+nodeIP6)
+		env = append(env, "KOPS_METADATA_NODE_IP="+nodeIP4, "KOPS_METADATA_NODE_IPV6="+nodeIP6)
 	}
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return env
 }
 
 // rules is `iptables -S` and `ip6tables -S` of every table the script touches, in the node.
