@@ -92,6 +92,9 @@ func (b *LaunchTemplateModelBuilder) launchTemplate(ig *kops.InstanceGroup) (*aw
 	if err != nil {
 		return nil, fmt.Errorf("instance group %q: user data: %w", ig.Name, err)
 	}
+	if err := checkUserDataSize(ig, userData); err != nil {
+		return nil, err
+	}
 	size := nodeRootGB
 	if ig.IsControlPlane() {
 		size = controlPlaneRootGB
