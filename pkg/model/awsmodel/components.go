@@ -21,7 +21,7 @@ import (
 )
 
 // grantsFor returns a role's rights: what kops's components on it call (kops's pkg/model/iam, checked
-// by tests/integration/kopsparity), scoped as tightly as kops or tighter (docs/terraform.md says where).
+// by tests/integration/kopsparity), scoped as tightly as kops or tighter (docs/terraform-parity.md says where).
 func (f *clusterFacts) grantsFor(role kops.InstanceGroupRole) []grant {
 	var g []grant
 	switch role {

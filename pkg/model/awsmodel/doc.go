@@ -17,5 +17,5 @@ limitations under the License.
 // Package awsmodel builds the AWS objects of a cluster's machines: per group a launch template, per
 // role an IAM role, instance profile and policy; and for IAM roles for service accounts (IRSA) the
 // OIDC provider and a role per service account. Every name is kops's, so these are the objects a
-// kops-built cluster already has (docs/terraform.md).
+// kops-built cluster already has (docs/terraform-parity.md).
 package awsmodel

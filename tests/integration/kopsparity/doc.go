@@ -20,5 +20,5 @@ limitations under the License.
 // managed-policy attachments and permissions boundaries. Each case holds the cluster
 // (in-v1alpha2.yaml) and kops's output for it (kops-expected.yaml), both written here from the
 // facts of kubernetes/kops's tests/integration/update_cluster. Every difference must be one of the
-// intended differences parity_test.go lists, each with why; docs/terraform.md lists them for users.
+// intended differences parity_test.go lists, each with why; docs/terraform-parity.md lists them for users.
 package kopsparity

@@ -357,16 +357,16 @@ func TestParityWithKops(t *testing.T) {
 		})
 	}
 	for i, d := range intended {
-		assert.True(t, used[i], "intended difference %q is shown by no case: remove it (and its row in docs/terraform.md)", d.pattern)
+		assert.True(t, used[i], "intended difference %q is shown by no case: remove it (and its row in docs/terraform-parity.md)", d.pattern)
 	}
 }
 
-// Every intended difference is in docs/terraform.md, with its reason, so users read the same table.
+// Every intended difference is in docs/terraform-parity.md, with its reason, so users read the same table.
 func TestDifferencesAreDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../../docs/terraform.md")
+	doc, err := os.ReadFile("../../../docs/terraform-parity.md")
 	require.NoError(t, err)
 	for _, d := range intended {
-		assert.True(t, strings.Contains(string(doc), d.why), "docs/terraform.md gives the reason of %q: %s", d.pattern, d.why)
+		assert.True(t, strings.Contains(string(doc), d.why), "docs/terraform-parity.md gives the reason of %q: %s", d.pattern, d.why)
 	}
 }
 
