@@ -22,8 +22,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +30,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"k8s.io/kops/util/pkg/procgroup"
+	"k8s.io/kops/util/pkg/procgroup/procgrouptest"
 )
 
 // TestExecPluginIsBounded: a kubeconfig's exec plugin runs bounded by the request's deadline, in
@@ -108,21 +107,7 @@ current-context: x
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantErr)
 			assert.Empty(t, gotAuth, "no request without the plugin's token")
-			if data, err := os.ReadFile(pidFile); err == nil {
-				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-				require.NoError(t, err)
-				assert.Eventually(t, func() bool { return !running(pid) }, 10*time.Second, 50*time.Millisecond, "the plugin's child %d still runs", pid)
-			}
+			procgrouptest.AssertChildGone(t, pidFile)
 		})
 	}
-}
-
-// running: a process killed but not yet reaped (a zombie) no longer runs.
-func running(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
 }

@@ -26,7 +26,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -36,6 +35,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/cmd/internal/s3env"
+	"k8s.io/kops/util/pkg/procgroup/procgrouptest"
 	"k8s.io/kops/util/pkg/vfs"
 	"k8s.io/kops/util/pkg/vfs/s3store"
 	"k8s.io/kops/util/pkg/vfs/s3store/s3test"
@@ -353,21 +353,7 @@ func TestCredentialProcessIsBounded(t *testing.T) {
 				return
 			}
 			assert.ErrorContains(t, err, tt.wantErr)
-			if data, err := os.ReadFile(pidFile); err == nil {
-				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-				require.NoError(t, err)
-				assert.Eventually(t, func() bool { return !running(pid) }, 10*time.Second, 50*time.Millisecond, "the helper's child %d still runs", pid)
-			}
+			procgrouptest.AssertChildGone(t, pidFile)
 		})
 	}
-}
-
-// running: a process killed but not yet reaped (a zombie) no longer runs.
-func running(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
 }

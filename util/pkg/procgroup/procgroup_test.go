@@ -18,12 +18,9 @@ package procgroup_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -31,6 +28,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"k8s.io/kops/util/pkg/procgroup"
+	"k8s.io/kops/util/pkg/procgroup/procgrouptest"
 )
 
 // TestRun: a helper's output is capped, a child it leaves holding the output does not hold the
@@ -63,21 +61,7 @@ func TestRun(t *testing.T) {
 				return
 			}
 			assert.ErrorIs(t, err, tt.wantErr)
-			if data, err := os.ReadFile(pidFile); err == nil {
-				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-				require.NoError(t, err)
-				assert.Eventually(t, func() bool { return !running(pid) }, 10*time.Second, 50*time.Millisecond, "the helper's child %d still runs", pid)
-			}
+			procgrouptest.AssertChildGone(t, pidFile)
 		})
 	}
-}
-
-// running: a process killed but not yet reaped (a zombie) no longer runs.
-func running(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
 }
