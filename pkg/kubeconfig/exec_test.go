@@ -17,11 +17,21 @@ limitations under the License.
 package kubeconfig
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,35 +47,52 @@ import (
 // its own process group, its output capped: an endless printer, one that never answers and one
 // whose child holds its output each end the request with their own error, and the plugin's
 // children are gone. The deadline (--request-timeout 3s) is generous: a timeout, not a speed
-// assertion. A plugin that answers puts its token on the request.
+// assertion. A plugin that answers puts its token on the request, or its client certificate in
+// the TLS handshake (as Teleport's tsh answers); a broken answer is named.
 func TestExecPluginIsBounded(t *testing.T) {
 	if !procgroup.Supported {
 		t.Skip("no process groups here")
 	}
-	var gotAuth string
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var gotAuth, gotCert string
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotAuth = r.Header.Get("Authorization")
+		if len(r.TLS.PeerCertificates) > 0 {
+			gotCert = r.TLS.PeerCertificates[0].Subject.CommonName
+		}
 		_, _ = fmt.Fprint(w, `{}`)
 	}))
+	srv.TLS = &tls.Config{ClientAuth: tls.RequestClientCert, MinVersion: tls.VersionTLS12}
+	srv.StartTLS()
 	defer srv.Close()
+	certPEM, keyPEM := clientCertificate(t, "tsh-user")
+	otherCertPEM, _ := clientCertificate(t, "other")
+	jsonString := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	certCredential := `{"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {"clientCertificateData": ` +
+		jsonString(certPEM) + `, "clientKeyData": ` + jsonString(keyPEM) + `}}`
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	credential := `{"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {"token": "from-the-plugin"}}`
 	tests := []struct {
-		name, script string
-		wantErr      string
+		name, script       string
+		wantErr            string
+		wantAuth, wantCert string
 	}{
-		{"answers", "echo '" + credential + "'", ""},
-		{"endless output", "yes", "the kubeconfig exec plugin " + filepath.Join(dir, "plugin") + " printed more than its bound (1048576 bytes)"},
-		{"never answers, nor its child", "sleep 60 & echo $! > " + pidFile + "; wait", "did not answer by its deadline; it was killed with every process it started"},
-		{"a child keeps the output open", "sleep 60 & echo $! > " + pidFile + "; echo '" + credential + "'",
-			"exited, but a process it started kept its output open; it was killed"},
-		{"a certificate", `echo '{"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {"clientCertificateData": "x", "clientKeyData": "y"}}'`,
-			"answered with no token (a client certificate, or nothing); kops takes tokens only from exec plugins"},
+		{name: "answers", script: "echo '" + credential + "'", wantAuth: "Bearer from-the-plugin"},
+		{name: "a certificate", script: "cat <<'EOF'\n" + certCredential + "\nEOF", wantCert: "tsh-user"},
+		{name: "endless output", script: "yes", wantErr: "the kubeconfig exec plugin " + filepath.Join(dir, "plugin") + " printed more than its bound (1048576 bytes)"},
+		{name: "never answers, nor its child", script: "sleep 60 & echo $! > " + pidFile + "; wait", wantErr: "did not answer by its deadline; it was killed with every process it started"},
+		{name: "a child keeps the output open", script: "sleep 60 & echo $! > " + pidFile + "; echo '" + credential + "'",
+			wantErr: "exited, but a process it started kept its output open; it was killed"},
+		{name: "a certificate without its key", script: "cat <<'EOF'\n" + strings.Replace(certCredential, `"clientKeyData"`, `"other"`, 1) + "\nEOF",
+			wantErr: "answered with a client certificate but no key"},
+		{name: "a certificate and a key of another", script: "cat <<'EOF'\n" + strings.Replace(certCredential, jsonString(certPEM), jsonString(otherCertPEM), 1) + "\nEOF",
+			wantErr: "answered with a client certificate and key that do not make a pair"},
+		{name: "nothing", script: `echo '{"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {}}'`,
+			wantErr: "answered with neither a token nor a client certificate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			gotAuth = ""
+			gotAuth, gotCert = "", ""
 			_ = os.Remove(pidFile)
 			plugin := filepath.Join(dir, "plugin")
 			require.NoError(t, os.WriteFile(plugin, []byte("#!/bin/sh\n"+tt.script+"\n"), 0o700))
@@ -101,13 +128,35 @@ current-context: x
 			}
 			if tt.wantErr == "" {
 				require.NoError(t, err)
-				assert.Equal(t, "Bearer from-the-plugin", gotAuth)
+				assert.Equal(t, tt.wantAuth, gotAuth)
+				assert.Equal(t, tt.wantCert, gotCert)
 				return
 			}
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantErr)
-			assert.Empty(t, gotAuth, "no request without the plugin's token")
+			assert.Empty(t, gotAuth, "no request without the plugin's credential")
+			assert.Empty(t, gotCert, "no request without the plugin's credential")
 			procgrouptest.AssertChildGone(t, pidFile)
 		})
 	}
+}
+
+// clientCertificate makes a self-signed client certificate for commonName, PEM encoded.
+func clientCertificate(t *testing.T, commonName string) (certPEM, keyPEM string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	template := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: commonName},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
+	require.NoError(t, err)
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	require.NoError(t, err)
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
+		string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
 }

@@ -89,7 +89,9 @@ func RESTConfigFor(explicit string, env map[string]string, preferred string) (*r
 	if err != nil {
 		return nil, "", fmt.Errorf("kubeconfig %s, context %q: %w", names, context, err)
 	}
-	boundExec(config, env)
+	if err := boundExec(config, env); err != nil {
+		return nil, "", fmt.Errorf("kubeconfig %s, context %q: %w", names, context, err)
+	}
 	return config, warning, nil
 }
 
