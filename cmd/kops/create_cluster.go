@@ -69,7 +69,7 @@ func NewCmdCreateCluster(f *Factory) *cobra.Command {
 			if err := runCreateCluster(f, o); err != nil || !o.Yes {
 				return err
 			}
-			u := updateOptions{yes: true, target: o.Target, out: o.Out}
+			u := updateOptions{yes: true, target: o.Target, out: o.Out, timeout: defaultUpdateTimeout}
 			if u.target == "" {
 				u.target = cloudup.TargetDirect
 			}

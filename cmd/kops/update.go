@@ -18,7 +18,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,9 +29,10 @@ import (
 
 // updateOptions are the flags of `kops update cluster`.
 type updateOptions struct {
-	yes    bool
-	target string
-	out    string
+	yes     bool
+	target  string
+	out     string
+	timeout time.Duration
 }
 
 // NewCmdUpdate is `kops update cluster`.
@@ -52,6 +55,9 @@ func NewCmdUpdate(f *Factory) *cobra.Command {
 					o.target = cloudup.TargetDirect
 				}
 			}
+			if o.timeout <= 0 {
+				return errors.New("--timeout must be positive")
+			}
 			if o.target == cloudup.TargetDirect && !o.yes {
 				return fmt.Errorf("--target %s writes to the state store: add --yes", o.target)
 			}
@@ -61,6 +67,7 @@ func NewCmdUpdate(f *Factory) *cobra.Command {
 	cluster.Flags().BoolVarP(&o.yes, "yes", "y", false, "Apply the changes (without it, only show them)")
 	cluster.Flags().StringVar(&o.target, "target", "", "Target: dryrun, direct or terraform (default dryrun, direct with --yes)")
 	cluster.Flags().StringVar(&o.out, "out", "", "Directory --target terraform writes kubernetes.tf and data/ to")
+	cluster.Flags().DurationVar(&o.timeout, "timeout", defaultUpdateTimeout, "Time limit of the whole update, its state-store requests together (each request is bounded on its own too)")
 	addKopsFlags(cluster, false, updateClusterKopsFlags()...)
 	return parentCommand("update", "Update clusters", cluster)
 }
@@ -89,7 +96,14 @@ func updateClusterKopsFlags() []kopsFlag {
 	}
 }
 
+// defaultUpdateTimeout bounds an update whose store answers slowly but within each request's own
+// limit: an update reads and writes some tens of objects, in seconds on a store that answers.
+const defaultUpdateTimeout = 10 * time.Minute
+
 func runUpdateCluster(ctx context.Context, f *Factory, name string, o updateOptions) error {
+	// Every state-store request of the update, reads and writes, ends by the deadline; a write cut
+	// short leaves each object whole (writes are atomic), and the next update finishes the job.
+	f.Paths = f.Paths.Until(time.Now().Add(o.timeout))
 	clientset, err := f.Clientset()
 	if err != nil {
 		return err
