@@ -28,6 +28,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/processcreds"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"k8s.io/kops/util/pkg/procgroup"
 )
@@ -39,48 +41,81 @@ const (
 	processTimeout = time.Minute
 )
 
-// boundProcess replaces the SDK's credential_process provider where the profile's own
-// credential_process is the chain's source: the SDK's runs `sh -c` with its output unbounded,
-// and kills only sh at the deadline, so a child that keeps the output open holds the command. The
-// replacement runs the same command in its own process group, killed whole at the deadline and
-// after each run, and stops reading after maxProcessOutput. Where the process is only the source
-// of an assumed role, the SDK's provider stays (its bounds: its timeout and the request's).
+// boundProcess replaces the SDK's credential_process provider where a profile's
+// credential_process is the chain's source, directly or as the source_profile of an assumed role:
+// the SDK's runs `sh -c` with its output unbounded, and kills only sh at the deadline, so a child
+// that keeps the output open holds the command. The replacement runs the same command in its own
+// process group, killed whole at the deadline and after each run, and stops reading after
+// maxProcessOutput. An assumed role keeps the SDK's STS provider, given the bounded source and
+// the profile's role settings as the SDK gives them. Longer chains (a role whose source is itself
+// a role) keep the SDK's providers, bounded by its timeout and the request's deadline.
 func boundProcess(cfg aws.Config, env config.EnvConfig, shared config.SharedConfig) aws.Config {
-	direct := !env.Credentials.HasKeys() && env.WebIdentityTokenFilePath == "" && shared.Source == nil && !shared.Credentials.HasKeys() &&
-		shared.CredentialSource == "" && shared.WebIdentityTokenFile == "" && shared.SSOSessionName == "" && shared.SSOStartURL == "" &&
-		shared.LoginSession == "" && shared.RoleARN == "" && shared.CredentialProcess != ""
-	if !direct || !procgroup.Supported {
+	if !procgroup.Supported || env.Credentials.HasKeys() || env.WebIdentityTokenFilePath != "" {
 		return cfg
 	}
-	run := &boundedProcess{command: shared.CredentialProcess, profile: shared.Profile}
-	provider := processcreds.NewProviderCommand(run, func(o *processcreds.Options) { o.Timeout = processTimeout })
-	cfg.Credentials = &processCache{result: processResult{provider, run}, turn: make(chan struct{}, 1)}
+	switch {
+	case processIsTheSource(shared):
+		cfg.Credentials = newProcessCache(shared)
+	case shared.RoleARN != "" && shared.Source != nil && processIsTheSource(*shared.Source) && shared.MFASerial == "" &&
+		shared.CredentialSource == "" && shared.WebIdentityTokenFile == "":
+		stsConfig := cfg.Copy()
+		stsConfig.Credentials = newProcessCache(*shared.Source)
+		role := stscreds.NewAssumeRoleProvider(sts.NewFromConfig(stsConfig), shared.RoleARN, func(o *stscreds.AssumeRoleOptions) {
+			o.RoleSessionName = shared.RoleSessionName
+			if d := shared.RoleDurationSeconds; d != nil && *d > 15*time.Minute {
+				o.Duration = *d // as the SDK: shorter than STS's least is left to STS's default
+			}
+			if shared.ExternalID != "" {
+				o.ExternalID = aws.String(shared.ExternalID)
+			}
+		})
+		cfg.Credentials = &credentialCache{provider: role, what: fmt.Sprintf("the role of AWS profile %q", shared.Profile), turn: make(chan struct{}, 1)}
+	}
 	return cfg
 }
 
-// processCache keeps the helper's credentials until they expire. Not aws.CredentialsCache: it
-// runs the provider detached from the caller's context, so the request's deadline would not end
-// the helper. turn lets one caller run the helper while the others wait, each by its own deadline.
-type processCache struct {
-	result processResult
-	turn   chan struct{}
-	creds  aws.Credentials
+// processIsTheSource says a profile takes its credentials from its credential_process and from
+// nothing the SDK would try first.
+func processIsTheSource(shared config.SharedConfig) bool {
+	return shared.Source == nil && !shared.Credentials.HasKeys() && shared.CredentialSource == "" &&
+		shared.WebIdentityTokenFile == "" && shared.SSOSessionName == "" && shared.SSOStartURL == "" &&
+		shared.LoginSession == "" && shared.RoleARN == "" && shared.CredentialProcess != ""
+}
+
+func newProcessCache(shared config.SharedConfig) *credentialCache {
+	run := &boundedProcess{command: shared.CredentialProcess, profile: shared.Profile}
+	provider := processcreds.NewProviderCommand(run, func(o *processcreds.Options) { o.Timeout = processTimeout })
+	return &credentialCache{
+		provider: processResult{provider, run},
+		what:     fmt.Sprintf("the credential_process of AWS profile %q", shared.Profile),
+		turn:     make(chan struct{}, 1),
+	}
+}
+
+// credentialCache keeps credentials until they expire. Not aws.CredentialsCache: it runs the
+// provider detached from the caller's context, so the request's deadline would not end a helper.
+// turn lets one caller run the provider while the others wait, each by its own deadline.
+type credentialCache struct {
+	provider aws.CredentialsProvider
+	what     string
+	turn     chan struct{}
+	creds    aws.Credentials
 }
 
 // processExpiryMargin renews credentials this long before they expire, so none expire mid-request.
 const processExpiryMargin = time.Minute
 
-func (c *processCache) Retrieve(ctx context.Context) (aws.Credentials, error) {
+func (c *credentialCache) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	select {
 	case c.turn <- struct{}{}:
 	case <-ctx.Done():
-		return aws.Credentials{}, fmt.Errorf("waiting for the credential_process of AWS profile %q: %w", c.result.run.profile, ctx.Err())
+		return aws.Credentials{}, fmt.Errorf("waiting for %s: %w", c.what, ctx.Err())
 	}
 	defer func() { <-c.turn }()
 	if c.creds.HasKeys() && (!c.creds.CanExpire || time.Until(c.creds.Expires) > processExpiryMargin) {
 		return c.creds, nil
 	}
-	creds, err := c.result.Retrieve(ctx)
+	creds, err := c.provider.Retrieve(ctx)
 	if err != nil {
 		return creds, err
 	}

@@ -357,3 +357,56 @@ func TestCredentialProcessIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestCredentialProcessAsRoleSourceIsBounded: a credential_process that is the source_profile of
+// an assumed role is bounded as the profile's own is; the role is then assumed with its
+// credentials, from an STS endpoint that answers as STS does.
+func TestCredentialProcessAsRoleSourceIsBounded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups are unix's")
+	}
+	var signedBy string
+	sts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		signedBy = r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "text/xml")
+		_, _ = fmt.Fprint(w, `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult>`+
+			`<Credentials><AccessKeyId>ROLEKEY</AccessKeyId><SecretAccessKey>s</SecretAccessKey><SessionToken>t</SessionToken>`+
+			`<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>`+
+			`<AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/kops/s</Arn><AssumedRoleId>A:s</AssumedRoleId></AssumedRoleUser>`+
+			`</AssumeRoleResult></AssumeRoleResponse>`)
+	}))
+	defer sts.Close()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	tests := []struct {
+		name, process, wantErr string
+	}{
+		{"answers", `echo '{"Version": 1, "AccessKeyId": "SOURCEKEY", "SecretAccessKey": "s"}'`, ""},
+		{"endless output", "yes", `the credential_process of AWS profile "source" printed more than its bound (65536 bytes)`},
+		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, `the credential_process of AWS profile "source" exited, but a process it started kept its output open; it was killed`},
+		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", `the credential_process of AWS profile "source" did not answer by its deadline; it was killed with every process it started`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t, map[string]string{"AWS_ENDPOINT_URL_STS": sts.URL})
+			require.NoError(t, os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte(
+				"[default]\nrole_arn = arn:aws:iam::123456789012:role/kops\nsource_profile = source\n"+
+					"[profile source]\ncredential_process = "+tt.process+"\n"), 0o600))
+			_ = os.Remove(pidFile)
+			signedBy = ""
+			cfg, err := s3env.Settings(map[string]string{"S3_REGION": "us-east-1"}).LoadDefault(t.Context())
+			require.NoError(t, err)
+			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+			defer cancel()
+			creds, err := cfg.Credentials.Retrieve(ctx)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				assert.Equal(t, "ROLEKEY", creds.AccessKeyID, "the role's credentials")
+				assert.Contains(t, signedBy, "Credential=SOURCEKEY/", "STS is asked with the process's credentials")
+				return
+			}
+			assert.ErrorContains(t, err, tt.wantErr)
+			assert.Empty(t, signedBy, "no request to STS without the source's credentials")
+			procgrouptest.AssertChildGone(t, pidFile)
+		})
+	}
+}
