@@ -222,7 +222,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		removed := corednsmodel.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{"coredns"}}
 		restore := removeRule(t, removed)
 		defer restore()
-		patchSpec(t, corefileSpec(spec.Corefile + "# changed without the right\n"))
+		patchSpec(t, corefileSpec(spec.Corefile+"# changed without the right\n"))
 		limited := &statusCounter{}
 		startOperator(t, operatorConfig(t, limited), "replica-c")
 		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))
