@@ -37,7 +37,8 @@ func ClusterSpec(dns *kops.KubeDNSConfig, remapper *assets.Remapper) (Spec, erro
 	if err != nil {
 		return Spec{}, fmt.Errorf("spec.kubeDNS.coreDNSImage: %w", err)
 	}
-	return Spec{Image: image, DNSDomain: dns.Domain, DNSIP: dns.ServerIP, Corefile: Corefile(dns)}, nil
+	corefile := Corefile(dns)
+	return Spec{Image: image, DNSDomain: dns.Domain, DNSIP: dns.ServerIP, Corefile: corefile, CorefileChecksum: CorefileChecksum(corefile)}, nil
 }
 
 // ClusterFacts are a completed cluster's facts, the autoscaler image remapped by remapper (nil: none).

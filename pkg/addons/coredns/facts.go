@@ -66,8 +66,11 @@ func ParseFacts(data string) (Facts, error) {
 		}
 	}
 	for k := range f.PodAnnotations {
-		if k == "" {
+		switch k {
+		case "":
 			problems = append(problems, "podAnnotations: a key is empty")
+		case CorefileChecksumAnnotation:
+			problems = append(problems, "podAnnotations: "+k+" is written by the rendering itself")
 		}
 	}
 	if len(problems) > 0 {

@@ -43,7 +43,7 @@ func FuzzParseFacts(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	spec := Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}
+	spec := minimalSpec()
 	f.Fuzz(func(t *testing.T, data string) {
 		var facts Facts
 		var err error

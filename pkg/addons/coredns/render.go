@@ -42,6 +42,10 @@ type Spec struct {
 	DNSIP string `json:"dnsIP"`
 	// Corefile is exactly what the built-in addon puts in ConfigMap coredns.
 	Corefile string `json:"corefile"`
+	// CorefileChecksum is CorefileChecksum(Corefile), rendered verbatim as the pod template's
+	// CorefileChecksumAnnotation: a field, not computed by the renderer, so the admission policy
+	// can bind the annotation to it.
+	CorefileChecksum string `json:"corefileChecksum"`
 }
 
 // Facts is what the cluster adds to the spec, in spec.kubeDNS's names; kops passes them to the
@@ -117,6 +121,13 @@ func newTemplateData(spec Spec, facts Facts) (*templateData, error) {
 		return nil, fmt.Errorf("corefile is empty")
 	case facts.AutoscalerImage == "":
 		return nil, fmt.Errorf("no autoscaler image")
+	}
+	// Every mode renders only a checksum that matches, so no mode can roll out a stale Corefile.
+	if err := CheckCorefileChecksum(spec); err != nil {
+		return nil, err
+	}
+	if _, ok := facts.PodAnnotations[CorefileChecksumAnnotation]; ok {
+		return nil, fmt.Errorf("podAnnotations sets %s, which CoreDNS's rendering writes itself: remove it", CorefileChecksumAnnotation)
 	}
 	for _, q := range []struct {
 		name  string

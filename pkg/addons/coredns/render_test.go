@@ -96,7 +96,8 @@ func TestRenderCoreDNS(t *testing.T) {
 				assert.NotContains(t, c.Resources.Limits, corev1.ResourceCPU, "no CPU limit: throttling DNS slows every pod")
 				pod := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns").Spec.Template
 				assert.Nil(t, pod.Spec.Affinity)
-				assert.Empty(t, pod.Annotations)
+				assert.Equal(t, map[string]string{CorefileChecksumAnnotation: CorefileChecksum(Corefile(nil))}, pod.Annotations,
+					"only the Corefile's checksum, which rolls CoreDNS out when the Corefile changes")
 				assert.Equal(t, []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, pod.Spec.Tolerations)
 				autoscaler := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns-autoscaler").Spec.Template.Spec.Containers[0]
 				assert.Equal(t, DefaultAutoscalerImage, autoscaler.Image)
@@ -128,10 +129,13 @@ func TestRenderCoreDNS(t *testing.T) {
 				assert.Equal(t, "256Mi", c.Resources.Limits.Memory().String())
 				assert.Equal(t, append([]corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}}, tolerations...), d.Spec.Template.Spec.Tolerations)
 				assert.Equal(t, affinity, d.Spec.Template.Spec.Affinity)
-				assert.Equal(t, map[string]string{"example.com/note": "yes: no\nsecond line", "prometheus.io/scrape": "true"}, d.Spec.Template.Annotations)
+				corefile := manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns").Data["Corefile"]
+				assert.Equal(t, map[string]string{
+					"example.com/note": "yes: no\nsecond line", "prometheus.io/scrape": "true",
+					CorefileChecksumAnnotation: CorefileChecksum(corefile),
+				}, d.Spec.Template.Annotations, "the cluster's pod annotations beside the checksum of the Corefile rendered")
 				autoscaler := manifesttest.Get[*appsv1.Deployment](t, m, "Deployment/kube-system/coredns-autoscaler").Spec.Template.Spec.Containers[0]
 				assert.Equal(t, "registry.example.com/mirror/cpa/cluster-proportional-autoscaler:v1.9.0", autoscaler.Image)
-				corefile := manifesttest.Get[*corev1.ConfigMap](t, m, "ConfigMap/kube-system/coredns").Data["Corefile"]
 				assert.Contains(t, corefile, "kubernetes corp.internal in-addr.arpa ip6.arpa {")
 				assert.Contains(t, corefile, "forward . 10.0.0.2 10.0.0.3 {")
 				assert.Less(t, strings.Index(corefile, "a.example.com:53"), strings.Index(corefile, "z.example.com:53"))
@@ -357,13 +361,19 @@ func TestRenderRejectsIncompleteInput(t *testing.T) {
 		{"dnsIP with a prefix", func(s *Spec, f *Facts) { s.DNSIP = "100.64.0.10/32" }, "dnsIP"},
 		{"no image", func(s *Spec, f *Facts) { s.Image = "" }, "image is empty"},
 		{"no Corefile", func(s *Spec, f *Facts) { s.Corefile = "" }, "corefile is empty"},
+		{"no checksum", func(s *Spec, f *Facts) { s.CorefileChecksum = "" }, "spec.corefileChecksum is missing"},
+		{"Corefile changed without its checksum", func(s *Spec, f *Facts) { s.Corefile += "# changed\n" }, "is not the SHA-256 of spec.corefile"},
+		{"checksum in upper case", func(s *Spec, f *Facts) { s.CorefileChecksum = strings.ToUpper(s.CorefileChecksum) }, "is not the SHA-256"},
+		{"pod annotations set the checksum", func(s *Spec, f *Facts) {
+			f.PodAnnotations = map[string]string{CorefileChecksumAnnotation: s.CorefileChecksum}
+		}, "podAnnotations sets " + CorefileChecksumAnnotation},
 		{"no autoscaler image", func(s *Spec, f *Facts) { f.AutoscalerImage = "" }, "autoscaler image"},
 		{"missing quantity", func(s *Spec, f *Facts) { f.MemoryLimit = "" }, "memoryLimit"},
 		{"bad quantity", func(s *Spec, f *Facts) { f.CPURequest = "lots" }, "cpuRequest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}
+			s := minimalSpec()
 			f := DefaultFacts()
 			_, err := Render(s, f)
 			require.NoError(t, err, "the unmodified input renders")
@@ -376,7 +386,7 @@ func TestRenderRejectsIncompleteInput(t *testing.T) {
 
 // TestRenderCanonicalisesQuantities: "0.1" and "100m" are one quantity and render the same.
 func TestRenderCanonicalisesQuantities(t *testing.T) {
-	s := Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}
+	s := minimalSpec()
 	f := DefaultFacts()
 	want, err := Render(s, f)
 	require.NoError(t, err)
@@ -406,4 +416,35 @@ func TestDefaultFactsAreADefaultCluster(t *testing.T) {
 	f, err := ClusterFacts(c.Spec.KubeDNS, nil)
 	require.NoError(t, err)
 	assert.Equal(t, DefaultFacts(), f)
+}
+
+// minimalSpec is the least spec Render accepts.
+func minimalSpec() Spec {
+	const corefile = ".:53 {}\n"
+	return Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: corefile, CorefileChecksum: CorefileChecksum(corefile)}
+}
+
+// The checksum is the SHA-256 of the Corefile's bytes, as `sha256sum` prints it, so an admin who
+// edits spec.corefile by hand can compute the new one (the values are from sha256sum).
+func TestCorefileChecksum(t *testing.T) {
+	assert.Equal(t, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", CorefileChecksum(""))
+	assert.Equal(t, "8d74ac96fdf47432ae8eb0813ea7e80e823bf32c0899931b036dd531f487d5d8", CorefileChecksum(".:53 {}\n"))
+	assert.Regexp(t, CorefileChecksumPattern, CorefileChecksum(Corefile(nil)))
+}
+
+// A change of the Corefile changes the pod template, and nothing else does: the cluster's Corefile
+// settings roll CoreDNS out, the same settings rendered again do not.
+func TestCorefileChangeChangesThePodTemplate(t *testing.T) {
+	template := func(dns *kops.KubeDNSConfig) map[string]string {
+		spec, err := ClusterSpec(dns, nil)
+		require.NoError(t, err)
+		manifest, err := Render(spec, DefaultFacts())
+		require.NoError(t, err)
+		return manifesttest.Get[*appsv1.Deployment](t, manifesttest.Decode(t, manifest), "Deployment/kube-system/coredns").Spec.Template.Annotations
+	}
+	base := &kops.KubeDNSConfig{ServerIP: "100.64.0.10"}
+	stub := &kops.KubeDNSConfig{ServerIP: "100.64.0.10", StubDomains: map[string][]string{"extra.test": {"10.0.0.53"}}}
+	assert.Equal(t, template(base), template(base))
+	assert.NotEqual(t, template(base), template(stub))
+	assert.Equal(t, CorefileChecksum(Corefile(stub)), template(stub)[CorefileChecksumAnnotation])
 }

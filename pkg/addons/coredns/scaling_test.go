@@ -31,7 +31,7 @@ import (
 func TestRenderScalingIsTheBuiltInAddons(t *testing.T) {
 	facts := DefaultFacts()
 	facts.AutoscalerImage = "registry.example.com/mirror/cpa/cluster-proportional-autoscaler:v1.9.0"
-	builtIn, err := Render(Spec{Image: DefaultImage, DNSIP: "100.64.0.10", Corefile: ".:53 {}\n"}, facts)
+	builtIn, err := Render(minimalSpec(), facts)
 	require.NoError(t, err)
 	start := strings.Index(string(builtIn), "apiVersion: policy/v1\nkind: PodDisruptionBudget\n")
 	require.Positive(t, start, "the built-in addon has the budget")

@@ -151,7 +151,9 @@ func exactStringMap(field string, want map[string]string, others []string, serve
 func paramsText(params []Param, literal string) string {
 	var bound []string
 	for _, p := range params {
-		if strings.Contains(literal, p.expr()) {
+		// celLiteral writes a bound leaf as dyn(params.<field>): matched whole, one field that is
+		// a prefix of another (spec.corefile, spec.corefileChecksum) is not named for the other.
+		if strings.Contains(literal, "dyn("+p.expr()+")") {
 			bound = append(bound, p.Field)
 		}
 	}

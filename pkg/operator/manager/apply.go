@@ -55,7 +55,8 @@ func (c *Controller[S]) render(spec S) (*rendering[S], error) {
 }
 
 // apply server-side applies, phase by phase, the objects that are not upToDate and returns an
-// error per failed object. Events on owner say what changed, was taken over or was refused.
+// error per failed object; a phase with a failure ends it (the next reconcile retries). Events on
+// owner say what changed, was taken over or was refused.
 func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructured, spec S) []error {
 	r, err := c.render(spec)
 	if err != nil {
@@ -104,6 +105,11 @@ func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructu
 			case changed[j]:
 				applied = append(applied, c.describe(c.managed[phase[j]]))
 			}
+		}
+		// A workload is applied only once what it mounts is: a Deployment rolled for a new
+		// Corefile whose ConfigMap was refused would start pods on the old one and not roll again.
+		if len(errs) > 0 {
+			break
 		}
 	}
 	c.recordApplied(owner, applied, adopted)

@@ -252,8 +252,7 @@ func (f *kopsFlow) removeExtraDomain(t testing.TB, pod string) {
 }
 
 // waitAnswer waits until a lookup of name from the pod, through kube-dns, gets address: a new
-// Corefile reaches a running CoreDNS only once kubelet has synced its ConfigMap volume and
-// CoreDNS's reload plugin has seen the file change, tens of seconds after the apply.
+// Corefile is served once CoreDNS has rolled out for its checksum, seconds after the apply.
 func waitAnswer(t testing.TB, pod, name, address string) {
 	t.Helper()
 	var last string

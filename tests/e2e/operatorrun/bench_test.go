@@ -86,7 +86,7 @@ func BenchmarkOperatorConverges(b *testing.B) {
 		w, err := configMaps.Watch(ctx, byName("coredns"))
 		require.NoError(b, err)
 		start := time.Now()
-		patchSpec(b, map[string]any{"corefile": want})
+		patchSpec(b, corefileSpec(want))
 		waitFor(b, w, fmt.Sprintf("Corefile change %d", i), func(o runtime.Object) bool {
 			cm, ok := o.(*corev1.ConfigMap)
 			return ok && cm.Data["Corefile"] == want

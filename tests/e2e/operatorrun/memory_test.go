@@ -118,7 +118,7 @@ func measureBinary(t testing.TB) binaryMemory {
 
 	// The operator is alive and working after them: it applies a Corefile change.
 	want := coreDNS(t).Spec.Corefile + "# after the unrelated ConfigMaps\n"
-	patchSpec(t, map[string]any{"corefile": want})
+	patchSpec(t, corefileSpec(want))
 	eventually(t, "ConfigMap coredns", func() string {
 		cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 		if err != nil {

@@ -94,7 +94,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 	t.Run("converges after a Corefile change", func(t *testing.T) {
 		corefile := strings.Replace(spec.Corefile, "cache 30", "cache 60", 1)
 		require.NotEqual(t, spec.Corefile, corefile, "the Corefile has a cache directive to change")
-		patchSpec(t, map[string]any{"corefile": corefile})
+		patchSpec(t, corefileSpec(corefile))
 		eventually(t, "ConfigMap coredns", func() string {
 			cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 			if err != nil {
@@ -105,6 +105,14 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return ""
 		})
+		// The new checksum on the pod template rolls CoreDNS out; the status is Ready once it has.
+		eventually(t, "Deployment coredns rolled for the Corefile", func() string {
+			if got := deployment(t).Spec.Template.Annotations[coredns.CorefileChecksumAnnotation]; got != coredns.CorefileChecksum(corefile) {
+				return "pod template checksum " + got
+			}
+			return ""
+		})
+		rollOut(t)
 		eventually(t, "status", statusIs(t, manager.PhaseReady, true))
 	})
 
@@ -173,7 +181,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 			}
 			return ""
 		})
-		patchSpec(t, map[string]any{"corefile": spec.Corefile})
+		patchSpec(t, corefileSpec(spec.Corefile))
 		eventually(t, "ConfigMap coredns", func() string {
 			cm, err := env.Clientset.CoreV1().ConfigMaps("kube-system").Get(ctx, "coredns", metav1.GetOptions{})
 			if err != nil {
@@ -214,7 +222,7 @@ func TestOperatorUnderItsOwnToken(t *testing.T) {
 		removed := corednsmodel.Right{Namespace: "kube-system", Resources: []string{"configmaps"}, Verbs: []string{"update", "patch"}, ResourceNames: []string{"coredns"}}
 		restore := removeRule(t, removed)
 		defer restore()
-		patchSpec(t, map[string]any{"corefile": spec.Corefile + "# changed without the right\n"})
+		patchSpec(t, corefileSpec(spec.Corefile+"# changed without the right\n"))
 		limited := &statusCounter{}
 		startOperator(t, operatorConfig(t, limited), "replica-c")
 		eventually(t, "status", statusIs(t, manager.PhaseDegraded, false))

@@ -37,9 +37,21 @@ func Addon(facts Facts) manager.Addon[Spec] {
 	return manager.Addon[Spec]{
 		Descriptor: coredns.Descriptor(),
 		Render:     func(spec Spec) ([]byte, error) { return renderObjects(spec, facts) },
-		Check:      checkCorefile,
+		Check:      checkSpec,
 		CheckApply: checkClusterIP,
 	}
+}
+
+// checkSpec refuses a spec whose checksum is not its Corefile's, and a Corefile checkCorefile
+// refuses. The admission policy lets the pod template's annotation be only spec.corefileChecksum;
+// this check makes that the new Corefile's, so whoever edits spec.corefile without the checksum is
+// told so in the status and an event, and nothing is applied, rather than a ConfigMap that running
+// pods would take a minute to reload.
+func checkSpec(spec Spec) error {
+	if err := coredns.CheckCorefileChecksum(spec); err != nil {
+		return fmt.Errorf("%w; nothing was applied", err)
+	}
+	return checkCorefile(spec)
 }
 
 // checkCorefile refuses a Corefile that could reach a credential, naming every problem. kops

@@ -33,12 +33,12 @@ import (
 // FuzzCoreDNSObject: the CoreDNS object is the operator's only input, and anyone who may edit it
 // writes it. Reading it as Reconcile does and rendering its spec must not panic and must work in
 // proportion to the input; what renders is the four managed objects in order, carrying the spec's
-// Corefile, image and dnsIP exactly as given (the operator never derives them again). Any Corefile
+// Corefile, its checksum, image and dnsIP exactly as given (the operator never derives them again). Any Corefile
 // the CRD admits (UTF-8, at most 64 KiB) must render: a quoting slip in the template would
 // otherwise refuse it or change the DNS configuration.
 func FuzzCoreDNSObject(f *testing.F) {
 	for _, s := range []string{
-		`{"apiVersion":"addons.x-k8s.io/v1alpha1","kind":"CoreDNS","metadata":{"name":"coredns","namespace":"kube-system"},"spec":{"version":"1.12.4","image":"registry.example.com/coredns/coredns:v1.12.4","dnsDomain":"cluster.local","dnsIP":"100.64.0.10","corefile":".:53 {\n    forward . /etc/resolv.conf\n}\n"}}`,
+		`{"apiVersion":"addons.x-k8s.io/v1alpha1","kind":"CoreDNS","metadata":{"name":"coredns","namespace":"kube-system"},"spec":{"version":"1.12.4","image":"registry.example.com/coredns/coredns:v1.12.4","dnsDomain":"cluster.local","dnsIP":"100.64.0.10","corefile":".:53 {\n    forward . /etc/resolv.conf\n}\n","corefileChecksum":"e0cf6021dd5f3f9935d6ec3f5de1dc4004eb6cdec039c72a2ff9f831549f1cb7"}}`,
 		`{"spec":{"image":"r.example.com/c@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","dnsIP":"fd00::a","corefile":"  leading: spaces\n\n\ttab # not a comment\n---\n\"quoted\" 'x' \\ \u00e9 \u2028"}}`,
 		`{"spec":{"image":"x","dnsIP":"100.64.0.10/32","corefile":"|\n"}}`,
 		`{"spec":{"version":1,"corefile":null},"status":{"healthy":"yes"}}`,
@@ -76,6 +76,7 @@ func FuzzCoreDNSObject(f *testing.F) {
 		}
 		withCorefile := testSpec
 		withCorefile.Corefile = spec.Corefile
+		withCorefile.CorefileChecksum = coredns.CorefileChecksum(spec.Corefile)
 		objects, err := desiredObjects(withCorefile, DefaultFacts())
 		require.NoError(t, err, "a Corefile the CRD admits is refused: %q", spec.Corefile)
 		checkRendering(t, withCorefile, objects)
@@ -99,4 +100,6 @@ func checkRendering(t *testing.T, spec Spec, objects []*unstructured.Unstructure
 	containers, _, _ := unstructured.NestedSlice(objects[3].Object, "spec", "template", "spec", "containers")
 	require.Len(t, containers, 1)
 	assert.Equal(t, spec.Image, containers[0].(map[string]any)["image"], "the CoreDNS image")
+	checksum, _, _ := unstructured.NestedString(objects[3].Object, "spec", "template", "metadata", "annotations", coredns.CorefileChecksumAnnotation)
+	assert.Equal(t, spec.CorefileChecksum, checksum, "the pod template's Corefile checksum")
 }

@@ -66,6 +66,8 @@ var testSpec = Spec{
 	DNSDomain: "cluster.local",
 	DNSIP:     "100.64.0.10",
 	Corefile:  ".:53 {\n    forward . /etc/resolv.conf\n}\n",
+	// From sha256sum.
+	CorefileChecksum: "e0cf6021dd5f3f9935d6ec3f5de1dc4004eb6cdec039c72a2ff9f831549f1cb7",
 }
 
 func TestDesiredObjects(t *testing.T) {
@@ -108,15 +110,41 @@ func TestDesiredObjectsRefusesBadSpecs(t *testing.T) {
 	}
 }
 
-// A Corefile change changes the ConfigMap alone: the Deployment renders the same, so the runtime
-// (which applies only what changed) applies the ConfigMap only.
-func TestCorefileChangeLeavesTheDeployment(t *testing.T) {
+// A Corefile change changes the ConfigMap and, through the checksum, the Deployment's pod template
+// (so CoreDNS rolls out with it), and nothing else of the Deployment.
+func TestCorefileChangeRollsTheDeployment(t *testing.T) {
 	objects, err := desiredObjects(testSpec, DefaultFacts())
 	require.NoError(t, err)
 	changed := testSpec
 	changed.Corefile += "# more\n"
+	changed.CorefileChecksum = coredns.CorefileChecksum(changed.Corefile)
 	other, err := desiredObjects(changed, DefaultFacts())
 	require.NoError(t, err)
 	assert.NotEqual(t, objects[1].Object, other[1].Object, "the ConfigMap")
-	assert.Equal(t, objects[3].Object, other[3].Object, "the Deployment")
+	annotation := []string{"spec", "template", "metadata", "annotations", coredns.CorefileChecksumAnnotation}
+	before, _, _ := unstructured.NestedString(objects[3].Object, annotation...)
+	after, _, _ := unstructured.NestedString(other[3].Object, annotation...)
+	assert.Equal(t, testSpec.CorefileChecksum, before)
+	assert.Equal(t, changed.CorefileChecksum, after)
+	unstructured.RemoveNestedField(objects[3].Object, annotation...)
+	unstructured.RemoveNestedField(other[3].Object, annotation...)
+	assert.Equal(t, objects[3].Object, other[3].Object, "the Deployment but for the checksum")
+}
+
+// The operator refuses, before applying anything, a spec whose checksum is missing or is not its
+// Corefile's: a hand edit of spec.corefile alone would otherwise change the ConfigMap without
+// rolling CoreDNS.
+func TestCheckSpecRefusesAStaleChecksum(t *testing.T) {
+	assert.NoError(t, checkSpec(testSpec))
+	edited := testSpec
+	edited.Corefile += "# edited by hand\n"
+	assert.ErrorContains(t, checkSpec(edited), "spec.corefileChecksum "+testSpec.CorefileChecksum+" is not the SHA-256 of spec.corefile ("+coredns.CorefileChecksum(edited.Corefile)+")")
+	assert.ErrorContains(t, checkSpec(edited), "nothing was applied")
+	missing := testSpec
+	missing.CorefileChecksum = ""
+	assert.ErrorContains(t, checkSpec(missing), "spec.corefileChecksum is missing: it must be the SHA-256 of spec.corefile ("+testSpec.CorefileChecksum+")")
+	hostile := testSpec
+	hostile.Corefile = ".:53 {\n    file /var/run/secrets/kubernetes.io/serviceaccount/token example.com\n}\n"
+	hostile.CorefileChecksum = coredns.CorefileChecksum(hostile.Corefile)
+	assert.ErrorContains(t, checkSpec(hostile), "spec.corefile is refused", "a matching checksum does not excuse the Corefile")
 }

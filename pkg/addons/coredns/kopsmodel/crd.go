@@ -56,6 +56,10 @@ func crdFields() crdschema.Fields {
 		f.Rules = rule(fmt.Sprintf("bytes(self).size() <= %d", coredns.MaxCorefileBytes),
 			fmt.Sprintf("must be at most %d bytes (64 KiB)", coredns.MaxCorefileBytes))
 	})
+	fields["spec.corefileChecksum"] = with(maxLen(64), func(f *crdschema.Field) {
+		f.Description = "The SHA-256 of spec.corefile, 64 lowercase hex digits, put on CoreDNS's pod template so that a new Corefile rolls CoreDNS out. The operator refuses an object whose checksum is not that of its Corefile."
+		f.Pattern = coredns.CorefileChecksumPattern
+	})
 	return fields
 }
 

@@ -96,8 +96,8 @@ func checkCoreDNSSchema(t *testing.T, root *apiextensionsv1.JSONSchemaProps) {
 
 	spec := root.Properties["spec"]
 	assert.Equal(t, "object", spec.Type)
-	assert.ElementsMatch(t, []string{"version", "image", "dnsDomain", "dnsIP", "corefile"}, spec.Required)
-	assert.Equal(t, []string{"channel", "corefile", "dnsDomain", "dnsIP", "image", "patches", "version"}, slices.Sorted(maps.Keys(spec.Properties)))
+	assert.ElementsMatch(t, []string{"version", "image", "dnsDomain", "dnsIP", "corefile", "corefileChecksum"}, spec.Required)
+	assert.Equal(t, []string{"channel", "corefile", "corefileChecksum", "dnsDomain", "dnsIP", "image", "patches", "version"}, slices.Sorted(maps.Keys(spec.Properties)))
 	forbidden := map[string]string{}
 	for _, r := range spec.XValidations {
 		forbidden[r.FieldPath] = r.Rule
@@ -117,6 +117,10 @@ func checkCoreDNSSchema(t *testing.T, root *apiextensionsv1.JSONSchemaProps) {
 	assert.Equal(t, []string{"!self.endsWith(':latest')"}, ruleTexts(spec.Properties["image"].XValidations))
 
 	for name, values := range map[string]struct{ accepted, rejected []string }{
+		"corefileChecksum": {
+			accepted: []string{coredns.CorefileChecksum(coredns.Corefile(nil)), strings.Repeat("0", 64)},
+			rejected: []string{strings.Repeat("A", 64), strings.Repeat("0", 63), strings.Repeat("0", 65), "sha256:" + strings.Repeat("0", 64), strings.Repeat("0", 64) + "\n", ""},
+		},
 		"version": {
 			accepted: []string{"1.12.4", "0.3.0-alpha.1", "1.13.1+build.7", "10.0.0"},
 			rejected: []string{"../../../../etc/passwd", "1.12", "v1.12.4", "01.2.3", "1.2.3-", "1.2.3\n", "latest"},

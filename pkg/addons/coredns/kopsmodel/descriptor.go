@@ -68,6 +68,7 @@ func Params(spec coredns.Spec) []confine.Param {
 	return []confine.Param{
 		{Field: "spec.image", Value: spec.Image, Marker: m.Image},
 		{Field: "spec.corefile", Value: spec.Corefile, Marker: m.Corefile},
+		{Field: "spec.corefileChecksum", Value: spec.CorefileChecksum, Marker: m.CorefileChecksum},
 		{Field: "spec.dnsIP", Value: spec.DNSIP, Marker: m.DNSIP},
 		{Field: "spec.dnsDomain", Value: spec.DNSDomain, Marker: m.DNSDomain},
 		{Field: "spec.version", Value: spec.Version, Marker: m.Version},
@@ -81,11 +82,15 @@ func Marked(spec coredns.Spec) coredns.Spec {
 	if strings.Contains(spec.DNSIP, ":") {
 		ip = "2001:db8::53"
 	}
+	const corefile = "# policy marker: spec.corefile\n"
 	return coredns.Spec{
 		Version:   "0.0.0-policy-marker",
 		Image:     "policy-marker.invalid/coredns:marker",
 		DNSDomain: "policy-marker.invalid",
 		DNSIP:     ip,
-		Corefile:  "# policy marker: spec.corefile\n",
+		Corefile:  corefile,
+		// The marker Corefile's own checksum: the renderer accepts only a matching one, and no
+		// real Corefile has it.
+		CorefileChecksum: coredns.CorefileChecksum(corefile),
 	}
 }

@@ -145,6 +145,8 @@ func ObjectSpec(ctx *model.KopsModelContext, version *channels.Package) (coredns
 		DNSDomain: dns.Domain,
 		DNSIP:     dns.ServerIP,
 		Corefile:  corefile,
+		// The same checksum the built-in addon renders, so switching modes rolls no pod.
+		CorefileChecksum: coredns.CorefileChecksum(corefile),
 	}, nil
 }
 

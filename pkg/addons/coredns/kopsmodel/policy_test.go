@@ -307,6 +307,18 @@ func TestPolicyHoles(t *testing.T) {
 	moved.Corefile = ".:53 {\n    errors\n}\n"
 	assert.NotEmpty(t, denials(t, r.scope, r.spec, writeOf("ConfigMap", set(cm, moved.Corefile, "data", "Corefile"))))
 	assert.Empty(t, denials(t, r.scope, moved, writeOf("ConfigMap", set(cm, moved.Corefile, "data", "Corefile"))))
+
+	// The pod template's checksum is the instructions' spec.corefileChecksum: the operator rolls
+	// CoreDNS for a new Corefile only once kops wrote its checksum, and cannot roll it at will.
+	moved = r.spec
+	moved.CorefileChecksum = coredns.CorefileChecksum(".:53 {\n    errors\n}\n")
+	annotation := []string{"spec", "template", "metadata", "annotations", coredns.CorefileChecksumAnnotation}
+	withChecksum := set(dep, moved.CorefileChecksum, annotation...)
+	assert.NotEmpty(t, denials(t, r.scope, r.spec, writeOf("Deployment", withChecksum)), "a checksum the instructions do not carry")
+	assert.Empty(t, denials(t, r.scope, moved, writeOf("Deployment", withChecksum)), "the checksum the instructions carry")
+	assert.NotEmpty(t, denials(t, r.scope, moved, writeOf("Deployment", dep)), "and no longer the old one")
+	restarted := set(withChecksum, "2026-01-01T00:00:00Z", "spec", "template", "metadata", "annotations", "kubectl.kubernetes.io/restartedAt")
+	assert.NotEmpty(t, denials(t, r.scope, moved, writeOf("Deployment", restarted)), "no other pod template annotation")
 }
 
 func TestPolicyEvents(t *testing.T) {
