@@ -186,7 +186,8 @@ func TestPodMetadataAccess(t *testing.T) {
 		name        string
 		hostNetwork bool
 	}{{"metadata-pod", false}, {"metadata-node", true}} {
-		pod := nodecluster.TestClientPod("default", p.name)
+		// On the first node: the metadata mock and the rules are there (startIMDS, runMetadataScript).
+		pod := nodecluster.OnNode(nodecluster.TestClientPod("default", p.name), nodecluster.NodeName)
 		pod.Spec.HostNetwork = p.hostNetwork
 		_, err := cluster.RunPod(ctx, pod)
 		require.NoError(t, err)
