@@ -100,10 +100,11 @@ lint:
 quickstart:
 	./hack/quickstart.sh
 
-# A one-node cluster on this machine, offline, in its own network namespace (as root): the README's
-# try-it flow runs against it. Its kubeconfig is _output/cluster/kubeconfig; see hack/cluster.sh.
+# A cluster on this machine, offline, each node in its own network namespace (as root): the README's
+# try-it flow runs against it. One node; NODES=2 (make cluster NODES=2) for more, as the node tests
+# use. Its kubeconfig is _output/cluster/kubeconfig; see hack/cluster.sh.
 cluster:
-	./hack/cluster.sh up
+	NODES=$(or $(NODES),1) ./hack/cluster.sh up
 
 cluster-down:
 	./hack/cluster.sh down

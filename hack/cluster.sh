@@ -13,11 +13,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# make cluster / make cluster-down: a one-node Kubernetes cluster on this machine, offline, that
-# runs what kops renders (tests/e2e/nodecluster is the implementation; the node tests start their
-# own clusters with it).
+# make cluster / make cluster-down: a Kubernetes cluster on this machine, offline, that runs what
+# kops renders: one node, or NODES of them (make cluster NODES=2; tests/e2e/nodecluster is the
+# implementation; the node tests start their own two-node clusters with it).
 #   hack/cluster.sh up     install the packages and build the binaries when missing, build the
-#                          images, start the cluster and wait for its node to be Ready
+#                          images, start the cluster and wait for its nodes to be Ready
 #   hack/cluster.sh down   stop every process it started, remove its namespaces, veth and cgroups
 #   hack/cluster.sh status
 # Needs root (namespaces, cgroups, iptables inside the node's network namespace; nothing on the
@@ -28,6 +28,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE_DIR="${KOPS_NODE_STATE_DIR:-${REPO_ROOT}/_output/cluster}"
 NAME="${KOPS_CLUSTER_NAME:-addons.k8s.local}"
+NODES="${NODES:-1}"
 export GOWORK=off
 
 node_cluster() {
@@ -35,7 +36,7 @@ node_cluster() {
 }
 
 if [ "$(id -u)" -ne 0 ]; then
-  echo "hack/cluster.sh: the one-node cluster needs root (network and mount namespaces, cgroups); run it as root" >&2
+  echo "hack/cluster.sh: the cluster needs root (network and mount namespaces, cgroups); run it as root" >&2
   exit 1
 fi
 
@@ -43,7 +44,7 @@ case "${1:-}" in
   up)
     "${REPO_ROOT}/hack/install-test-packages.sh"
     "${REPO_ROOT}/hack/build-test-node.sh"
-    node_cluster up --state-dir "${STATE_DIR}" --name "${NAME}"
+    node_cluster up --state-dir "${STATE_DIR}" --name "${NAME}" --nodes "${NODES}"
     ;;
   down)
     node_cluster down --state-dir "${STATE_DIR}"

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
@@ -50,13 +51,23 @@ type Options struct {
 	Images []string
 	// Progress receives a line per step with its time; nil for none.
 	Progress io.Writer
+	// Nodes is how many nodes the cluster has (1 when 0): node-1 runs the control plane and
+	// workloads, node-2 and on only workloads.
+	Nodes int
+	// NodeMonitorGracePeriod is how long a node may go silent before the node controller marks it
+	// and its pods not ready (kube-controller-manager's --node-monitor-grace-period); 0 keeps
+	// Kubernetes's default (50 s in 1.35, which kops does not change). Set, kubelet renews its
+	// lease four times within it.
+	NodeMonitorGracePeriod time.Duration
 	// Owned ties the cluster to the calling process (a test binary): when that process dies without
 	// stopping it (go test -timeout kills it outright), StopOrphans stops the cluster later. A
 	// cluster of make cluster is not owned: it outlives the command that started it.
 	Owned bool
 }
 
-// Cluster is a running one-node cluster.
+// Cluster is a running cluster. Its fields NodeIP, NetNS and MountNS, and NodeCommand,
+// StartOnNode and LogFile, are the first node's (node-1, where the control plane runs); Nodes
+// lists every node.
 type Cluster struct {
 	// Name is the kops cluster's name, the kubeconfig's context.
 	Name string
@@ -66,9 +77,11 @@ type Cluster struct {
 	Config *rest.Config
 	// Clientset acts as the admin.
 	Clientset kubernetes.Interface
-	// NodeIP is the node's address (the API server's, kubelet's, kube-proxy's); HostIP the host's
-	// end of the veth, from which the node is reached.
+	// NodeIP is the first node's address (the API server's, its kubelet's, its kube-proxy's);
+	// HostIP the host's address on the link the nodes share, from which they are reached.
 	NodeIP, HostIP string
+	// Nodes are the cluster's nodes, the first first.
+	Nodes []Node
 	// NetNS and MountNS are the node's namespace files, for nsenter --net= and --mount=.
 	NetNS, MountNS string
 	// CgroupName is the cluster's cgroup (under every hierarchy's root) and kubelet's cgroupRoot.
@@ -79,6 +92,7 @@ type Cluster struct {
 
 	paths paths
 	slot  slot
+	nodes []nodeLayout
 }
 
 // UnsupportedError says the machine cannot run a node at all (not root, no cgroups, no
@@ -103,7 +117,8 @@ func Preflight(opts Options) error {
 	if _, err := os.Stat("/proc/self/ns/net"); err != nil {
 		return &UnsupportedError{Reason: "no network namespaces (/proc/self/ns/net)"}
 	}
-	if n := len(paths{opts.StateDir}.containerdSocket()); n > 107 {
+	last := layoutNodes(paths{dir: opts.StateDir}, 0, opts.nodeCount())
+	if n := len(last[len(last)-1].p.containerdSocket()); n > 107 {
 		return fmt.Errorf("state folder %s is too deep: containerd's socket path would be %d bytes, a unix socket takes 107 at most", opts.StateDir, n)
 	}
 	var missing []string
@@ -155,7 +170,7 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := Preflight(opts); err != nil {
 		return nil, err
 	}
-	p := paths{opts.StateDir}
+	p := paths{dir: opts.StateDir}
 	if r, err := readRecord(p); err == nil {
 		for _, proc := range r.Processes {
 			if proc.alive() {
@@ -173,7 +188,7 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &record{ClusterName: opts.ClusterName, Slot: s, NodeBinDir: opts.NodeBinDir}
+	rec := &record{ClusterName: opts.ClusterName, Slot: s, NodeBinDir: opts.NodeBinDir, Nodes: opts.nodeCount()}
 	if opts.Owned {
 		t, ok := startTime(os.Getpid())
 		if !ok {
@@ -192,55 +207,68 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 			}
 		}
 	}()
-	c = &Cluster{Name: opts.ClusterName, StateDir: opts.StateDir, Kubeconfig: p.kubeconfig(), NodeIP: s.nodeIP(), HostIP: s.hostIP(),
-		NetNS: s.netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), NodeBinDir: opts.NodeBinDir, paths: p, slot: s}
+	c = newCluster(opts.ClusterName, p, rec)
 
-	if err := setupNetwork(s); err != nil {
+	nodes := c.nodes
+	if err := setupNetwork(s, nodes); err != nil {
 		return nil, err
 	}
-	if err := createCgroups(s.cgroupName()); err != nil {
-		return nil, err
+	for _, n := range nodes {
+		if err := createCgroups(n.cgroup()); err != nil {
+			return nil, err
+		}
 	}
-	certs, err := writePKI(p, s, opts.ClusterName)
+	certs, err := writePKI(p, nodes, opts.ClusterName)
 	if err != nil {
 		return nil, fmt.Errorf("writing the cluster's keys: %w", err)
 	}
-	if err := writeNodeConfigs(p, s, certs); err != nil {
-		return nil, fmt.Errorf("writing the node's configuration: %w", err)
+	leaseSeconds := 40 // kubelet's default
+	if opts.NodeMonitorGracePeriod > 0 {
+		leaseSeconds = max(1, int(opts.NodeMonitorGracePeriod.Seconds()))
 	}
-	if err := setupMountNamespace(p); err != nil {
-		return nil, err
+	for _, n := range nodes {
+		if err := writeNodeConfigs(n, p, certs, nodes, leaseSeconds); err != nil {
+			return nil, fmt.Errorf("writing the configuration of %s: %w", n.name(), err)
+		}
+		if err := setupMountNamespace(n.p); err != nil {
+			return nil, err
+		}
+		progress.step("namespaces, cgroup and keys of node %s at %s and %s (netns %s)", n.name(), n.ip(), n.ipv6(), n.netnsName())
 	}
-	progress.step("namespaces, cgroup and keys of node %s at %s (netns %s)", NodeName, s.nodeIP(), s.netnsName())
 
-	start := func(name, binary string, args ...string) error {
-		proc, err := startDaemon(p, s, name, binary, args...)
+	start := func(n nodeLayout, name, binary string, args ...string) error {
+		proc, err := startDaemon(n, n.daemon(name), binary, args...)
 		if err != nil {
 			return err
 		}
 		rec.Processes = append(rec.Processes, proc)
 		return writeRecord(p, rec)
 	}
-	if err := start("etcd", filepath.Join(opts.APIServerBinDir, "etcd"), etcdArgs(p)...); err != nil {
+	first := nodes[0]
+	if err := start(first, "etcd", filepath.Join(opts.APIServerBinDir, "etcd"), etcdArgs(p)...); err != nil {
 		return nil, err
 	}
-	if err := start("kube-apiserver", filepath.Join(opts.APIServerBinDir, "kube-apiserver"), apiServerArgs(p, s, certs)...); err != nil {
+	if err := start(first, "kube-apiserver", filepath.Join(opts.APIServerBinDir, "kube-apiserver"), apiServerArgs(first, certs)...); err != nil {
 		return nil, err
 	}
 	// containerd and the image imports while the API server starts.
-	if err := start("containerd", "containerd", "--config", filepath.Join(p.config(), "containerd.toml")); err != nil {
-		return nil, err
+	for _, n := range nodes {
+		if err := start(n, "containerd", "containerd", "--config", filepath.Join(n.p.config(), "containerd.toml")); err != nil {
+			return nil, err
+		}
 	}
-	if err := c.waitContainerd(ctx, rec); err != nil {
-		return nil, err
+	for _, n := range nodes {
+		if err := c.waitContainerd(ctx, rec, n); err != nil {
+			return nil, err
+		}
 	}
-	progress.step("containerd %s ready", containerdVersion())
+	progress.step("containerd %s ready on %d nodes", containerdVersion(), len(nodes))
 	for _, image := range opts.Images {
 		if err := c.ImportImage(ctx, image); err != nil {
 			return nil, err
 		}
 	}
-	progress.step("%d images imported", len(opts.Images))
+	progress.step("%d images imported on every node", len(opts.Images))
 
 	if c.Config, err = clientcmd.BuildConfigFromFlags("", p.kubeconfig()); err != nil {
 		return nil, err
@@ -251,27 +279,52 @@ func Up(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := c.waitAPIServer(ctx, rec); err != nil {
 		return nil, err
 	}
-	progress.step("kube-apiserver %s ready at https://%s:%d", KubernetesVersion, s.nodeIP(), apiServerPort)
+	progress.step("kube-apiserver %s ready at https://%s:%d", KubernetesVersion, first.ip(), apiServerPort)
 
 	bin := func(name string) string { return filepath.Join(opts.NodeBinDir, name) }
-	for _, d := range []struct {
-		name string
-		args []string
-	}{
-		{"kube-controller-manager", controllerManagerArgs(p, certs)},
-		{"kube-scheduler", schedulerArgs(p)},
-		{"kubelet", kubeletArgs(p, s)},
-		{"kube-proxy", []string{"--config=" + filepath.Join(p.config(), "kube-proxy.yaml")}},
-	} {
-		if err := start(d.name, bin(d.name), d.args...); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.waitNodeReady(ctx, rec); err != nil {
+	if err := start(first, "kube-controller-manager", bin("kube-controller-manager"), controllerManagerArgs(p, certs, opts.NodeMonitorGracePeriod)...); err != nil {
 		return nil, err
 	}
-	progress.step("node %s Ready", NodeName)
+	if err := start(first, "kube-scheduler", bin("kube-scheduler"), schedulerArgs(p)...); err != nil {
+		return nil, err
+	}
+	for _, n := range nodes {
+		for _, d := range nodeDaemons(n, opts.NodeBinDir) {
+			if d.name == "containerd" {
+				continue // started above, for the imports
+			}
+			if err := start(n, d.name, d.binary, d.args...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, n := range nodes {
+		if err := c.waitNodeReady(ctx, rec, n); err != nil {
+			return nil, err
+		}
+		progress.step("node %s Ready", n.name())
+	}
 	return c, nil
+}
+
+func (o Options) nodeCount() int {
+	if o.Nodes < 1 {
+		return 1
+	}
+	return o.Nodes
+}
+
+// newCluster is the Cluster of a record: its nodes as the record says.
+func newCluster(name string, p paths, rec *record) *Cluster {
+	s := rec.Slot
+	nodes := layoutNodes(p, s, rec.nodeCount())
+	c := &Cluster{Name: name, StateDir: p.dir, Kubeconfig: p.kubeconfig(), NodeIP: nodes[0].ip(), HostIP: s.hostIP(),
+		NetNS: nodes[0].netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), NodeBinDir: rec.NodeBinDir,
+		paths: p, slot: s, nodes: nodes}
+	for _, n := range nodes {
+		c.Nodes = append(c.Nodes, n.public())
+	}
+	return c
 }
 
 // Load returns the cluster running in stateDir, as Up returned it.
@@ -280,7 +333,7 @@ func Load(stateDir string) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := paths{stateDir}
+	p := paths{dir: stateDir}
 	rec, err := readRecord(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errNotRunning
@@ -296,9 +349,7 @@ func Load(stateDir string) (*Cluster, error) {
 	if len(rec.Processes) == 0 {
 		return nil, errNotRunning
 	}
-	s := rec.Slot
-	c := &Cluster{Name: rec.ClusterName, StateDir: stateDir, Kubeconfig: p.kubeconfig(), NodeIP: s.nodeIP(), HostIP: s.hostIP(),
-		NetNS: s.netnsPath(), MountNS: p.mountNS(), CgroupName: s.cgroupName(), NodeBinDir: rec.NodeBinDir, paths: p, slot: s}
+	c := newCluster(rec.ClusterName, p, rec)
 	if c.Config, err = clientcmd.BuildConfigFromFlags("", p.kubeconfig()); err != nil {
 		return nil, err
 	}
@@ -315,7 +366,7 @@ func Down(stateDir string) error {
 	if err != nil {
 		return err
 	}
-	p := paths{stateDir}
+	p := paths{dir: stateDir}
 	rec, err := readRecord(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -341,13 +392,22 @@ func Down(stateDir string) error {
 	// kubelet first, so that it restarts nothing; then the pods' processes; then containerd and the
 	// control plane. Whatever is still in the cluster's cgroup after that (containerd's shims, a
 	// process a test started on the node) is killed by PID.
-	stop("kubelet", "kube-proxy", "kube-scheduler", "kube-controller-manager")
-	if pids, err := cgroupProcesses(s.cgroupName(), "kubepods"); err == nil {
-		if err := killAll(pids); err != nil {
-			errs = append(errs, err)
+	nodes := layoutNodes(p, s, rec.nodeCount())
+	for _, n := range nodes {
+		stop(n.daemon("kubelet"), n.daemon("kube-proxy"))
+	}
+	stop("kube-scheduler", "kube-controller-manager")
+	for _, n := range nodes {
+		if pids, err := cgroupProcesses(n.cgroup(), "kubepods"); err == nil {
+			if err := killAll(pids); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
-	stop("containerd", "kube-apiserver", "etcd")
+	for _, n := range nodes {
+		stop(n.daemon("containerd"))
+	}
+	stop("kube-apiserver", "etcd")
 	for attempt := 0; attempt < 5; attempt++ {
 		pids, err := cgroupProcesses(s.cgroupName(), "")
 		if err != nil {
@@ -361,8 +421,10 @@ func Down(stateDir string) error {
 			errs = append(errs, err)
 		}
 	}
-	if err := teardownMountNamespace(p); err != nil {
-		errs = append(errs, err)
+	for _, n := range nodes {
+		if err := teardownMountNamespace(n.p); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if err := teardownNetwork(s); err != nil {
 		errs = append(errs, err)
@@ -412,7 +474,7 @@ func StopOrphans(pattern string) ([]string, error) {
 	var cleaned []string
 	var errs []error
 	for _, dir := range dirs {
-		rec, err := readRecord(paths{dir})
+		rec, err := readRecord(paths{dir: dir})
 		if err != nil || rec.Owner == nil || rec.Owner.alive() {
 			continue
 		}
@@ -458,17 +520,38 @@ func (c *Cluster) NodeCommand(ctx context.Context, name string, args ...string) 
 }
 
 // LogFile is the path of a daemon's log (etcd, kube-apiserver, containerd,
-// kube-controller-manager, kube-scheduler, kubelet, kube-proxy).
+// kube-controller-manager, kube-scheduler, kubelet, kube-proxy), the first node's; another
+// node's daemons log to Node.LogFile (logs/node-2-kubelet.log).
 func (c *Cluster) LogFile(daemon string) string { return filepath.Join(c.paths.logs(), daemon+".log") }
 
-// ImportImage imports an image tarball (docker-archive or OCI) into the node's containerd, where
-// kubelet finds it under the name the tarball gives it.
+// ImportImage imports an image tarball (docker-archive or OCI) into every running node's
+// containerd, where kubelet finds it under the name the tarball gives it: a pod finds it wherever
+// it is scheduled.
 func (c *Cluster) ImportImage(ctx context.Context, tarball string) error {
-	cmd := c.NodeCommand(ctx, "ctr", "--address", c.paths.containerdSocket(), "--namespace", "k8s.io", "images", "import", tarball)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("importing image %s: %w: %s", tarball, err, strings.TrimSpace(string(out)))
+	stopped := map[string]bool{}
+	if rec, err := readRecord(c.paths); err == nil {
+		for _, name := range rec.Stopped {
+			stopped[name] = true
+		}
 	}
-	return nil
+	// The nodes import at once: each is a containerd of its own.
+	errs := make([]error, len(c.Nodes))
+	var wg sync.WaitGroup
+	for i, n := range c.Nodes {
+		if stopped[n.Name] {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := n.Command(ctx, "ctr", "--address", n.layout.p.containerdSocket(), "--namespace", "k8s.io", "images", "import", tarball)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("importing image %s on %s: %w: %s", tarball, n.Name, err, strings.TrimSpace(string(out)))
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // checkAlive fails with the log's end when one of the recorded daemons died.
@@ -506,9 +589,9 @@ func (c *Cluster) poll(ctx context.Context, rec *record, what string, limit time
 	}
 }
 
-func (c *Cluster) waitContainerd(ctx context.Context, rec *record) error {
-	return c.poll(ctx, rec, "containerd", time.Minute, func(ctx context.Context) (bool, string) {
-		out, err := c.NodeCommand(ctx, "ctr", "--address", c.paths.containerdSocket(), "version").CombinedOutput()
+func (c *Cluster) waitContainerd(ctx context.Context, rec *record, n nodeLayout) error {
+	return c.poll(ctx, rec, "containerd of "+n.name(), time.Minute, func(ctx context.Context) (bool, string) {
+		out, err := n.public().Command(ctx, "ctr", "--address", n.p.containerdSocket(), "version").CombinedOutput()
 		return err == nil, strings.TrimSpace(string(out))
 	})
 }
@@ -559,7 +642,7 @@ func (c *Cluster) StartOnNode(name, binary string, args ...string) (*exec.Cmd, e
 		return nil, err
 	}
 	defer func() { _ = log.Close() }() // the started process writes through its own copy
-	cmd, err := nodeProcess(c.paths, c.slot, binary, args...)
+	cmd, err := nodeProcess(c.nodes[0], binary, args...)
 	if err != nil {
 		return nil, err
 	}

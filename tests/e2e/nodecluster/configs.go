@@ -48,13 +48,18 @@ type certs struct {
 	ca, caKey                      string
 	apiServer, apiServerKey        string
 	kubeletClient, kubeletClientKy string
-	kubelet, kubeletKey            string
 	saKey, saPub                   string
 }
 
+// kubeletServing is where a node's kubelet serving certificate and key are (writePKI).
+func kubeletServing(n nodeLayout) (cert, key string) {
+	return filepath.Join(n.p.pki(), "kubelet-serving.crt"), filepath.Join(n.p.pki(), "kubelet-serving.key")
+}
+
 // writePKI makes the CA, the serving certificates, the service account key and a kubeconfig for
-// every identity, admin included.
-func writePKI(p paths, s slot, clusterName string) (certs, error) {
+// every identity, admin included; each node's kubelet gets its serving certificate and kubeconfig
+// in the node's folder.
+func writePKI(p paths, nodes []nodeLayout, clusterName string) (certs, error) {
 	var c certs
 	dir := p.pki()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -67,7 +72,7 @@ func writePKI(p paths, s slot, clusterName string) (certs, error) {
 	if c.ca, c.caKey, err = ca.write(dir, "ca"); err != nil {
 		return c, err
 	}
-	nodeIP := net.ParseIP(s.nodeIP())
+	nodeIP := net.ParseIP(nodes[0].ip())
 	_, serviceNet, _ := net.ParseCIDR(ServiceCIDR)
 	kubernetesIP := nextIP(serviceNet.IP)
 	apiServer, err := ca.servingCert("kube-apiserver",
@@ -77,13 +82,6 @@ func writePKI(p paths, s slot, clusterName string) (certs, error) {
 		return c, err
 	}
 	if c.apiServer, c.apiServerKey, err = apiServer.write(dir, "apiserver"); err != nil {
-		return c, err
-	}
-	kubelet, err := ca.servingCert(NodeName, []string{NodeName}, []net.IP{nodeIP})
-	if err != nil {
-		return c, err
-	}
-	if c.kubelet, c.kubeletKey, err = kubelet.write(dir, "kubelet-serving"); err != nil {
 		return c, err
 	}
 	// The API server's identity towards kubelet (logs, exec): a member of system:masters, which
@@ -98,13 +96,12 @@ func writePKI(p paths, s slot, clusterName string) (certs, error) {
 	if c.saKey, c.saPub, err = serviceAccountKey(dir); err != nil {
 		return c, err
 	}
-	server := fmt.Sprintf("https://%s", net.JoinHostPort(s.nodeIP(), strconv.Itoa(apiServerPort)))
+	server := fmt.Sprintf("https://%s", net.JoinHostPort(nodes[0].ip(), strconv.Itoa(apiServerPort)))
 	identities := []struct {
 		file, user string
 		groups     []string
 	}{
 		{"admin", "kops-node-admin", []string{"system:masters"}},
-		{"kubelet", "system:node:" + NodeName, []string{"system:nodes"}},
 		{"controller-manager", "system:kube-controller-manager", nil},
 		{"scheduler", "system:kube-scheduler", nil},
 		{"kube-proxy", "system:kube-proxy", nil},
@@ -125,7 +122,34 @@ func writePKI(p paths, s slot, clusterName string) (certs, error) {
 			return c, err
 		}
 	}
+	for _, n := range nodes {
+		if err := writeKubeletPKI(ca, n, server); err != nil {
+			return c, fmt.Errorf("writing the keys of %s: %w", n.name(), err)
+		}
+	}
 	return c, nil
+}
+
+// writeKubeletPKI writes a node's kubelet serving certificate, for both its addresses, and its
+// kubeconfig as system:node:<name> (what the Node authorizer and NodeRestriction expect).
+func writeKubeletPKI(ca *keyPair, n nodeLayout, server string) error {
+	for _, dir := range []string{n.p.pki(), n.p.config()} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	serving, err := ca.servingCert(n.name(), []string{n.name()}, []net.IP{net.ParseIP(n.ip()), net.ParseIP(n.ipv6())})
+	if err != nil {
+		return err
+	}
+	if _, _, err := serving.write(n.p.pki(), "kubelet-serving"); err != nil {
+		return err
+	}
+	client, err := ca.clientCert("system:node:"+n.name(), "system:nodes")
+	if err != nil {
+		return err
+	}
+	return writeKubeconfig(filepath.Join(n.p.config(), "kubelet.kubeconfig"), "kops-node", server, ca.certPEM, client)
 }
 
 func writeKubeconfig(path, name, server string, caPEM []byte, pair *keyPair) error {
@@ -149,9 +173,11 @@ func nextIP(ip net.IP) net.IP {
 	return out
 }
 
-// writeNodeConfigs writes containerd's, kubelet's, kube-proxy's and the CNI configuration, the
-// node's resolv.conf and the kernel tunables kubelet reads.
-func writeNodeConfigs(p paths, s slot, c certs) error {
+// writeNodeConfigs writes a node's containerd, kubelet, kube-proxy and CNI configuration, its
+// resolv.conf and the kernel tunables kubelet reads. kube-proxy's kubeconfig is the cluster's
+// (in cluster, the first node's folder).
+func writeNodeConfigs(n nodeLayout, cluster paths, c certs, nodes []nodeLayout, leaseSeconds int) error {
+	p := n.p
 	for _, dir := range []string{p.config(), p.cniConf(), p.sysctls(), p.podLogs(), p.kubelet(), p.containerd()} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -159,13 +185,13 @@ func writeNodeConfigs(p paths, s slot, c certs) error {
 	}
 	files := map[string]string{
 		filepath.Join(p.config(), "containerd.toml"):     containerdConfig(p),
-		filepath.Join(p.config(), "kubelet.yaml"):        kubeletConfig(p, s, c),
-		filepath.Join(p.config(), "kube-proxy.yaml"):     kubeProxyConfig(p, s),
-		filepath.Join(p.cniConf(), "10-bridge.conflist"): cniConfig(s),
-		// Pods with dnsPolicy Default (CoreDNS itself) resolve through the node: its address, where a
-		// test may run an upstream stub on port 53. Without one, a lookup is refused at once
-		// instead of leaving the machine.
-		p.resolvConf(): fmt.Sprintf("nameserver %s\n", s.nodeIP()),
+		filepath.Join(p.config(), "kubelet.yaml"):        kubeletConfig(n, c, leaseSeconds),
+		filepath.Join(p.config(), "kube-proxy.yaml"):     kubeProxyConfig(n, cluster),
+		filepath.Join(p.cniConf(), "10-bridge.conflist"): cniConfig(n),
+		// Pods with dnsPolicy Default (CoreDNS itself) resolve through the first node, on every
+		// node: its address, where a test may run an upstream stub on port 53 (NodeCommand,
+		// StartOnNode). Without one, a lookup is refused at once instead of leaving the machine.
+		p.resolvConf(): fmt.Sprintf("nameserver %s\n", nodes[0].ip()),
 	}
 	for name, value := range kubeletTunables {
 		files[filepath.Join(p.sysctls(), filepath.Base(name))] = value + "\n"
@@ -228,7 +254,9 @@ oom_score = 0
 		filepath.Join(p.containerd(), "opt"), PauseImage, filepath.Join(p.containerd(), "runc"), p.cniConf())
 }
 
-func kubeletConfig(p paths, s slot, c certs) string {
+func kubeletConfig(n nodeLayout, c certs, leaseSeconds int) string {
+	p := n.p
+	cert, key := kubeletServing(n)
 	// failCgroupV1: this kind of machine has cgroup v1 only. cgroupRoot: the cluster's own cgroup,
 	// so that two clusters' pods never share one. imageGCHighThresholdPercent 100: nothing can be
 	// pulled again, so no image is ever collected. Eviction thresholds low: the node shares its disk
@@ -272,16 +300,17 @@ evictionHard:
 serializeImagePulls: false
 rotateCertificates: false
 serverTLSBootstrap: false
+nodeLeaseDurationSeconds: %d
 registerNode: true
 maxPods: 110
 staticPodPath: ""
-`, s.cgroupName(), p.containerdSocket(), s.nodeIP(), s.nodeIP(), c.kubelet, c.kubeletKey, c.ca,
-		ClusterDomain, KubeDNSServerIP, p.resolvConf(), p.podLogs())
+`, n.cgroup(), p.containerdSocket(), n.ip(), n.ip(), cert, key, c.ca,
+		ClusterDomain, KubeDNSServerIP, p.resolvConf(), p.podLogs(), leaseSeconds)
 }
 
-func kubeProxyConfig(p paths, s slot) string {
+func kubeProxyConfig(n nodeLayout, cluster paths) string {
 	// conntrack zeros: leave the conntrack table size and timeouts alone (the size is global to
-	// the machine).
+	// the machine). clusterCIDR both families: pods are dual-stack, and kube-proxy runs both.
 	return fmt.Sprintf(`apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
 mode: iptables
@@ -297,13 +326,15 @@ conntrack:
   min: 0
   tcpEstablishedTimeout: 0s
   tcpCloseWaitTimeout: 0s
-`, NodeName, ClusterCIDR, s.nodeIP(), s.nodeIP(), filepath.Join(p.config(), "kube-proxy.kubeconfig"))
+`, n.name(), ClusterCIDR+","+ClusterCIDRv6, n.ip(), n.ip(), filepath.Join(cluster.config(), "kube-proxy.kubeconfig"))
 }
 
-func cniConfig(s slot) string {
-	// A bridge for the pods, addresses from the node's pod range, a route to everything through
-	// the bridge (the node routes services; nothing else is reachable), masquerade out of the pod
-	// range, hairpin so a pod reaches itself through a Service.
+func cniConfig(n nodeLayout) string {
+	// A bridge for the pods, an address of each family from the node's pod ranges, a route to
+	// everything through the bridge (the node routes services and the other nodes' pod ranges;
+	// nothing else is reachable), masquerade out of the node's pod range (a pod reaching a pod of
+	// another node shows the node's address, which CoreDNS does not mind), hairpin so a pod
+	// reaches itself through a Service.
 	return fmt.Sprintf(`{
   "cniVersion": "0.4.0",
   "name": "kops-node-%d",
@@ -316,12 +347,12 @@ func cniConfig(s slot) string {
       "hairpinMode": true,
       "ipam": {
         "type": "host-local",
-        "ranges": [[{"subnet": %q}]],
-        "routes": [{"dst": "0.0.0.0/0"}]
+        "ranges": [[{"subnet": %q}], [{"subnet": %q}]],
+        "routes": [{"dst": "0.0.0.0/0"}, {"dst": "::/0"}]
       }
     },
     {"type": "portmap", "capabilities": {"portMappings": true}}
   ]
 }
-`, int(s), PodCIDR)
+`, int(n.s), n.podCIDR(), n.podCIDRv6())
 }

@@ -27,6 +27,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // The control plane's and node's flags. Every address is the node's or its loopback (inside its
@@ -48,11 +49,11 @@ func etcdArgs(p paths) []string {
 	}
 }
 
-func apiServerArgs(p paths, s slot, c certs) []string {
+func apiServerArgs(n nodeLayout, c certs) []string {
 	return []string{
 		"--etcd-servers=http://127.0.0.1:2379",
-		"--advertise-address=" + s.nodeIP(),
-		"--bind-address=" + s.nodeIP(),
+		"--advertise-address=" + n.ip(),
+		"--bind-address=" + n.ip(),
 		fmt.Sprintf("--secure-port=%d", apiServerPort),
 		"--service-cluster-ip-range=" + ServiceCIDR,
 		"--authorization-mode=Node,RBAC",
@@ -74,9 +75,14 @@ func apiServerArgs(p paths, s slot, c certs) []string {
 	}
 }
 
-func controllerManagerArgs(p paths, c certs) []string {
+// controllerManagerArgs: no --allocate-node-cidrs, because each node's CNI configuration holds its
+// pod ranges from the start (nodeLayout.podCIDR) and Up writes them into the Node (spec.podCIDRs),
+// rather than learning whatever the allocator hands out in whatever order the nodes register.
+// nodeMonitorGracePeriod, when set, is how long a node may stop renewing its lease before the node
+// controller marks it, and its pods, not ready (Kubernetes's default otherwise).
+func controllerManagerArgs(p paths, c certs, nodeMonitorGracePeriod time.Duration) []string {
 	kubeconfig := filepath.Join(p.config(), "controller-manager.kubeconfig")
-	return []string{
+	args := []string{
 		"--kubeconfig=" + kubeconfig,
 		"--authentication-kubeconfig=" + kubeconfig,
 		"--authorization-kubeconfig=" + kubeconfig,
@@ -88,12 +94,15 @@ func controllerManagerArgs(p paths, c certs) []string {
 		"--cluster-signing-cert-file=" + c.ca,
 		"--cluster-signing-key-file=" + c.caKey,
 		"--service-cluster-ip-range=" + ServiceCIDR,
-		"--cluster-cidr=" + ClusterCIDR,
-		"--allocate-node-cidrs=true",
-		"--node-cidr-mask-size=24",
+		"--cluster-cidr=" + ClusterCIDR + "," + ClusterCIDRv6,
+		"--allocate-node-cidrs=false",
 		"--profiling=false",
 		"--v=1",
 	}
+	if nodeMonitorGracePeriod > 0 {
+		args = append(args, "--node-monitor-grace-period="+nodeMonitorGracePeriod.String(), "--node-monitor-period=1s")
+	}
+	return args
 }
 
 func schedulerArgs(p paths) []string {
@@ -109,14 +118,16 @@ func schedulerArgs(p paths) []string {
 	}
 }
 
-func kubeletArgs(p paths, s slot) []string {
+func kubeletArgs(n nodeLayout) []string {
+	p := n.p
 	return []string{
 		"--config=" + filepath.Join(p.config(), "kubelet.yaml"),
 		"--kubeconfig=" + filepath.Join(p.config(), "kubelet.kubeconfig"),
 		"--root-dir=" + p.kubelet(),
 		"--cert-dir=" + filepath.Join(p.kubelet(), "pki"),
-		"--hostname-override=" + NodeName,
-		"--node-ip=" + s.nodeIP(),
+		"--hostname-override=" + n.name(),
+		// Both families: the node is dual-stack, as its pods are.
+		"--node-ip=" + n.ip() + "," + n.ipv6(),
 		"--v=1",
 	}
 }
@@ -131,13 +142,21 @@ func (c *Cluster) waitAPIServer(ctx context.Context, rec *record) error {
 	})
 }
 
-// waitNodeReady waits for the node to report Ready, kube-proxy to have synced its rules, and the
-// default namespace's service account (pods cannot be created before it exists).
-func (c *Cluster) waitNodeReady(ctx context.Context, rec *record) error {
-	err := c.poll(ctx, rec, "node "+NodeName+" Ready", 3*time.Minute, func(ctx context.Context) (bool, string) {
-		node, err := c.Clientset.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
+// waitNodeReady writes the node's pod ranges into it once it has registered, and waits for it to
+// report Ready, its kube-proxy to have synced its rules, and the default namespace's service
+// account (pods cannot be created before it exists).
+func (c *Cluster) waitNodeReady(ctx context.Context, rec *record, n nodeLayout) error {
+	err := c.poll(ctx, rec, "node "+n.name()+" Ready", 3*time.Minute, func(ctx context.Context) (bool, string) {
+		node, err := c.Clientset.CoreV1().Nodes().Get(ctx, n.name(), metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
+		}
+		if len(node.Spec.PodCIDRs) == 0 {
+			// Set once: the API server refuses to change a node's pod ranges afterwards.
+			patch := fmt.Sprintf(`{"spec":{"podCIDR":%q,"podCIDRs":[%q,%q]}}`, n.podCIDR(), n.podCIDR(), n.podCIDRv6())
+			if _, err := c.Clientset.CoreV1().Nodes().Patch(ctx, n.name(), types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+				return false, "setting the pod ranges: " + err.Error()
+			}
 		}
 		for _, cond := range node.Status.Conditions {
 			if cond.Type == corev1.NodeReady {
@@ -150,7 +169,7 @@ func (c *Cluster) waitNodeReady(ctx context.Context, rec *record) error {
 		return err
 	}
 	err = c.poll(ctx, rec, "kube-proxy healthy", time.Minute, func(ctx context.Context) (bool, string) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s:10256/healthz", c.NodeIP), nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s:10256/healthz", n.ip()), nil)
 		if err != nil {
 			return false, err.Error()
 		}

@@ -33,16 +33,21 @@ const (
 
 	// DefaultClusterName names the kubeconfig's context, cluster and user: the README's cluster.
 	DefaultClusterName = "addons.k8s.local"
-	// NodeName is the one node's name.
+	// NodeName is the first node's name: the one that also runs the control plane.
 	NodeName = "node-1"
 
 	// ServiceCIDR is kops's default service range; KubeDNSServerIP, kops's default
 	// spec.kubeDNS.serverIP, is in it, and so the kube-dns Service kops renders gets its address.
 	ServiceCIDR     = "100.64.0.0/13"
 	KubeDNSServerIP = "100.64.0.10"
-	// ClusterCIDR is kops's default pod range; the node's pods get PodCIDR, its first /24.
+	// ClusterCIDR is kops's default pod range; the first node's pods get PodCIDR, its first /24,
+	// the next node's the next /24. Pods are dual-stack: each also gets an address of
+	// ClusterCIDRv6, the first node's from PodCIDRv6, its first /64 (a unique local range: kops
+	// takes IPv6 pod ranges from the cloud, which this machine has none of).
 	ClusterCIDR   = "100.96.0.0/11"
 	PodCIDR       = "100.96.0.0/24"
+	ClusterCIDRv6 = "fd00:100:96::/48"
+	PodCIDRv6     = "fd00:100:96::/64"
 	ClusterDomain = "cluster.local"
 
 	// Images made by hack/tools/images/nodeimages. Nothing is pulled: kubelet finds them in
@@ -62,24 +67,30 @@ const (
 // packages at once, make cluster while tests run) never share anything.
 type slot int
 
-func (s slot) netnsName() string  { return fmt.Sprintf("kops-node-%d", s) }
-func (s slot) netnsPath() string  { return filepath.Join("/run/netns", s.netnsName()) }
-func (s slot) hostVeth() string   { return fmt.Sprintf("kopsnode%d", s) }
-func (s slot) cgroupName() string { return fmt.Sprintf("kops-node-%d", s) }
+func (s slot) netnsName() string   { return fmt.Sprintf("kops-node-%d", s) }
+func (s slot) switchNetns() string { return s.netnsName() + "-net" }
+func (s slot) netnsPath() string   { return filepath.Join("/run/netns", s.netnsName()) }
+func (s slot) hostVeth() string    { return fmt.Sprintf("kopsnode%d", s) }
+func (s slot) cgroupName() string  { return fmt.Sprintf("kops-node-%d", s) }
 
-// The node and the host's end of the veth get addresses in 198.18.0.0/15, the range set aside for
-// testing network devices (RFC 2544): traffic to them never leaves the machine.
+// The host's end of the veth, and the nodes (nodeLayout.ip), get addresses in 198.18.0.0/15, the
+// range set aside for testing network devices (RFC 2544): traffic to them never leaves the machine.
 func (s slot) hostIP() string { return fmt.Sprintf("198.18.%d.1", s) }
-func (s slot) nodeIP() string { return fmt.Sprintf("198.18.%d.2", s) }
 
-// paths are the files of a cluster under its state directory.
-type paths struct{ dir string }
+// paths are the files of a cluster under its state directory, or of one of its nodes under the
+// node's folder (logDir then is the cluster's logs/).
+type paths struct{ dir, logDir string }
 
 func (p paths) state() string      { return filepath.Join(p.dir, "state.json") }
 func (p paths) kubeconfig() string { return filepath.Join(p.dir, "kubeconfig") }
 func (p paths) pki() string        { return filepath.Join(p.dir, "pki") }
 func (p paths) config() string     { return filepath.Join(p.dir, "config") }
-func (p paths) logs() string       { return filepath.Join(p.dir, "logs") }
+func (p paths) logs() string {
+	if p.logDir != "" {
+		return p.logDir
+	}
+	return filepath.Join(p.dir, "logs")
+}
 func (p paths) mountNS() string    { return filepath.Join(p.dir, "ns", "mnt") }
 func (p paths) etcdData() string   { return filepath.Join(p.dir, "data", "etcd") }
 func (p paths) containerd() string { return filepath.Join(p.dir, "data", "containerd") }

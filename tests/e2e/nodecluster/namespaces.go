@@ -28,10 +28,10 @@ import (
 )
 
 // The node is a network namespace and a mount namespace of its own:
-//   - the network namespace holds the node's address, the pods' bridge and every iptables rule and
-//     network sysctl kube-proxy, the CNI plugins and kubelet set; the host reaches the node's
-//     address through a veth pair and nothing else (no default route: a pod cannot reach past the
-//     machine);
+//   - the network namespace holds the node's addresses, the pods' bridge and every iptables rule
+//     and network sysctl kube-proxy, the CNI plugins and kubelet set; the host and the other nodes
+//     reach the node's addresses through the cluster's switch and nothing else (no default route: a
+//     pod cannot reach past the machine);
 //   - the mount namespace gives the node a /run, /var/lib/cni and /var/log/containers of its own
 //     (containerd's shim sockets and runc state, CNI's address leases, iptables' lock, the pod
 //     network namespaces' files), shows kubelet the kernel tunables it wants instead of letting it
@@ -49,10 +49,14 @@ func run(name string, args ...string) error {
 }
 
 // allocateSlot creates the network namespace of the first free slot and returns the slot: `ip netns
-// add` fails when the name is taken, so two clusters starting at once never get the same one.
+// add` fails when the name is taken, so two clusters starting at once never get the same one. A
+// slot whose other namespaces (a second node's, the switch's) are still there is not free either.
 func allocateSlot() (slot, error) {
 	for s := slot(1); s <= maxSlots; s++ {
 		if _, err := os.Stat(s.netnsPath()); err == nil {
+			continue
+		}
+		if left, _ := filepath.Glob(s.netnsPath() + "-*"); len(left) > 0 {
 			continue
 		}
 		if err := run("ip", "netns", "add", s.netnsName()); err == nil {
@@ -62,23 +66,29 @@ func allocateSlot() (slot, error) {
 	return 0, fmt.Errorf("no free network namespace kops-node-1..%d: stop clusters with make cluster-down or remove stale ones with ip netns del", maxSlots)
 }
 
-// setupNetwork gives the node its address through a veth pair and a route for the service range,
-// so that a process on the node (not only a pod) reaches a ClusterIP: kube-proxy's rules rewrite
-// the destination after the route is chosen, and the source address stays the node's.
-func setupNetwork(s slot) error {
-	inNode := func(args ...string) error {
-		return run("ip", append([]string{"-n", s.netnsName()}, args...)...)
-	}
+// setupNetwork makes the switch (a namespace holding a bridge), plugs the host's veth and every
+// node's eth0 into it, gives each node its addresses, a route for the service range (so that a
+// process on the node, not only a pod, reaches a ClusterIP: kube-proxy's rules rewrite the
+// destination after the route is chosen, and the source address stays the node's) and routes to
+// the other nodes' pod ranges. The first node's namespace exists already (allocateSlot).
+//
+// The bridge is in a namespace of its own, not on the host: the host has br_netfilter loaded, and
+// a bridge there would send the nodes' traffic through the host's iptables.
+func setupNetwork(s slot, nodes []nodeLayout) error {
+	sw := func(args ...string) error { return run("ip", append([]string{"-n", s.switchNetns()}, args...)...) }
 	steps := []func() error{
+		func() error { return run("ip", "netns", "add", s.switchNetns()) },
+		func() error { return sw("link", "add", "br0", "type", "bridge", "mcast_snooping", "0") },
+		func() error { return sw("link", "set", "br0", "up") },
 		func() error {
-			return run("ip", "link", "add", s.hostVeth(), "type", "veth", "peer", "name", "eth0", "netns", s.netnsName())
+			return run("ip", "link", "add", s.hostVeth(), "type", "veth", "peer", "name", "uplink", "netns", s.switchNetns())
 		},
+		func() error { return sw("link", "set", "uplink", "master", "br0", "up") },
 		func() error { return run("ip", "addr", "add", s.hostIP()+"/24", "dev", s.hostVeth()) },
 		func() error { return run("ip", "link", "set", s.hostVeth(), "up") },
-		func() error { return inNode("link", "set", "lo", "up") },
-		func() error { return inNode("addr", "add", s.nodeIP()+"/24", "dev", "eth0") },
-		func() error { return inNode("link", "set", "eth0", "up") },
-		func() error { return inNode("route", "add", ServiceCIDR, "dev", "lo", "src", s.nodeIP()) },
+	}
+	for _, n := range nodes {
+		steps = append(steps, nodeNetworkSteps(n, nodes)...)
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -88,8 +98,51 @@ func setupNetwork(s slot) error {
 	return nil
 }
 
-// teardownNetwork removes the veth pair and the network namespace (the pod network namespaces
-// went with the node's mount namespace).
+func nodeNetworkSteps(n nodeLayout, nodes []nodeLayout) []func() error {
+	in := func(args ...string) error { return run("ip", append([]string{"-n", n.netnsName()}, args...)...) }
+	steps := []func() error{
+		func() error {
+			if n.index == 1 {
+				return nil
+			}
+			return run("ip", "netns", "add", n.netnsName())
+		},
+		func() error {
+			return run("ip", "-n", n.s.switchNetns(), "link", "add", n.switchPort(), "type", "veth", "peer", "name", "eth0", "netns", n.netnsName())
+		},
+		func() error {
+			return run("ip", "-n", n.s.switchNetns(), "link", "set", n.switchPort(), "master", "br0", "up")
+		},
+		func() error { return in("link", "set", "lo", "up") },
+		func() error { return in("addr", "add", n.ip()+"/24", "dev", "eth0") },
+		// nodad: the address is usable at once, not after duplicate address detection.
+		func() error { return in("-6", "addr", "add", n.ipv6()+"/64", "dev", "eth0", "nodad") },
+		func() error { return in("link", "set", "eth0", "up") },
+		func() error { return in("route", "add", ServiceCIDR, "dev", "lo", "src", n.ip()) },
+	}
+	for _, other := range nodes {
+		if other.index == n.index {
+			continue
+		}
+		steps = append(steps,
+			func() error { return in("route", "add", other.podCIDR(), "via", other.ip()) },
+			func() error { return in("-6", "route", "add", other.podCIDRv6(), "via", other.ipv6()) })
+	}
+	return steps
+}
+
+// setNodeLink takes a node's link to the switch down or up: down, nothing reaches the node and
+// nothing leaves it, as when its machine dies.
+func setNodeLink(n nodeLayout, up bool) error {
+	state := "down"
+	if up {
+		state = "up"
+	}
+	return run("ip", "-n", n.s.switchNetns(), "link", "set", n.switchPort(), state)
+}
+
+// teardownNetwork removes the host's veth and every namespace of the slot: the nodes', the
+// switch's (the pod network namespaces went with the nodes' mount namespaces).
 func teardownNetwork(s slot) error {
 	var errs []error
 	if _, err := os.Stat("/sys/class/net/" + s.hostVeth()); err == nil {
@@ -97,9 +150,15 @@ func teardownNetwork(s slot) error {
 			errs = append(errs, err)
 		}
 	}
-	if _, err := os.Stat(s.netnsPath()); err == nil {
-		if err := run("ip", "netns", "del", s.netnsName()); err != nil {
-			errs = append(errs, err)
+	others, err := filepath.Glob(s.netnsPath() + "-*")
+	if err != nil {
+		return err
+	}
+	for _, path := range append([]string{s.netnsPath()}, others...) {
+		if _, err := os.Stat(path); err == nil {
+			if err := run("ip", "netns", "del", filepath.Base(path)); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -36,8 +36,20 @@ type record struct {
 	Slot        slot   `json:"slot"`
 	NodeBinDir  string `json:"nodeBinDir"`
 	// Owner is the process the cluster belongs to (Options.Owned), nil when it outlives its starter.
-	Owner     *process  `json:"owner,omitempty"`
+	Owner *process `json:"owner,omitempty"`
+	// Nodes is how many nodes the cluster has (0, in a record of a one-node cluster of before: 1).
+	Nodes int `json:"nodes,omitempty"`
+	// Stopped names the nodes StopNode stopped: their daemons are not in Processes.
+	Stopped   []string  `json:"stopped,omitempty"`
 	Processes []process `json:"processes"`
+}
+
+// nodeCount is how many nodes the recorded cluster has.
+func (r *record) nodeCount() int {
+	if r.Nodes < 1 {
+		return 1
+	}
+	return r.Nodes
 }
 
 // process is one daemon the cluster started: its PID and the kernel's start time of that PID, so
@@ -100,7 +112,8 @@ var nodeEnv = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 // startDaemon starts binary in the node's namespaces and the cluster's cgroup, in a session of its
 // own (a Ctrl-C in the terminal that ran make cluster does not reach it), writing its output to
 // <state>/logs/<name>.log (see nodeProcess).
-func startDaemon(p paths, s slot, name, binary string, args ...string) (process, error) {
+func startDaemon(n nodeLayout, name, binary string, args ...string) (process, error) {
+	p := n.p
 	if err := os.MkdirAll(p.logs(), 0o755); err != nil {
 		return process{}, err
 	}
@@ -109,7 +122,7 @@ func startDaemon(p paths, s slot, name, binary string, args ...string) (process,
 		return process{}, err
 	}
 	defer func() { _ = log.Close() }() // the started process writes through its own copy
-	cmd, err := nodeProcess(p, s, binary, args...)
+	cmd, err := nodeProcess(n, binary, args...)
 	if err != nil {
 		return process{}, err
 	}
@@ -128,11 +141,11 @@ func startDaemon(p paths, s slot, name, binary string, args ...string) (process,
 	return process{Name: name, PID: cmd.Process.Pid, StartTime: t}, nil
 }
 
-// nodeProcess is a command that runs binary in the node's namespaces and the cluster's cgroup.
+// nodeProcess is a command that runs binary in the node's namespaces and cgroup.
 // The shell that starts it joins the cgroup and then becomes nsenter, which becomes binary: one
 // PID throughout, and no moment outside the cgroup, so Down finds it whatever happens to its
 // parent.
-func nodeProcess(p paths, s slot, binary string, args ...string) (*exec.Cmd, error) {
+func nodeProcess(n nodeLayout, binary string, args ...string) (*exec.Cmd, error) {
 	hierarchies, err := cgroupHierarchies()
 	if err != nil {
 		return nil, err
@@ -141,9 +154,9 @@ func nodeProcess(p paths, s slot, binary string, args ...string) (*exec.Cmd, err
 	if err != nil {
 		return nil, err
 	}
-	procs := filepath.Join(h, s.cgroupName(), "node", "cgroup.procs")
+	procs := filepath.Join(h, n.cgroup(), "node", "cgroup.procs")
 	argv := append([]string{"-c", `echo $$ > "$0" && exec "$@"`, procs,
-		"nsenter", "--mount=" + p.mountNS(), "--net=" + s.netnsPath(), "--", binary}, args...)
+		"nsenter", "--mount=" + n.p.mountNS(), "--net=" + n.netnsPath(), "--", binary}, args...)
 	cmd := exec.Command("/bin/sh", argv...)
 	cmd.Env = append([]string(nil), nodeEnv...)
 	return cmd, nil

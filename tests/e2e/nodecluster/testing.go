@@ -52,7 +52,7 @@ func runMain(m *testing.M, setup func(*Cluster)) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "FAIL: starting the one-node cluster: %v\n", err)
+		fmt.Fprintf(os.Stderr, "FAIL: starting the cluster: %v\n", err)
 		return 1
 	}
 	// An interrupted run (Ctrl-C, a CI timeout that signals) must not leave the node running.
@@ -63,7 +63,7 @@ func runMain(m *testing.M, setup func(*Cluster)) int {
 	defer signal.Stop(signals)
 	go func() {
 		if sig, ok := <-signals; ok {
-			fmt.Fprintf(os.Stderr, "%v: stopping the one-node cluster\n", sig)
+			fmt.Fprintf(os.Stderr, "%v: stopping the cluster\n", sig)
 			cleanup(false)
 			os.Exit(1)
 		}
@@ -77,8 +77,16 @@ func runMain(m *testing.M, setup func(*Cluster)) int {
 // tempPrefix names the state folders of the tests' clusters under the temporary directory.
 const tempPrefix = "kops-node-"
 
+// The tests' clusters: two nodes, so that a test can spread pods and lose one node; and a node
+// controller that notices a node gone within TestNodeMonitorGracePeriod rather than Kubernetes's
+// 50 s, so that a node-loss test waits seconds, not a minute, for the endpoints to change.
+const (
+	TestNodes                  = 2
+	TestNodeMonitorGracePeriod = 15 * time.Second
+)
+
 // StartForTests builds the images (when their sources changed, a few seconds otherwise) and
-// starts a cluster in a new folder under the system's temporary directory, with the binaries
+// starts a cluster of TestNodes nodes in a new folder under the system's temporary directory, with the binaries
 // hack/build-test-node.sh built. cleanup(removeLogs) stops it and removes its folder, or keeps the
 // logs and prints where they are.
 func StartForTests(ctx context.Context) (c *Cluster, cleanup func(removeLogs bool), err error) {
@@ -96,7 +104,8 @@ func StartForTests(ctx context.Context) (c *Cluster, cleanup func(removeLogs boo
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := Options{StateDir: dir, NodeBinDir: nodeBin, APIServerBinDir: apiBin, Owned: true}
+	opts := Options{StateDir: dir, NodeBinDir: nodeBin, APIServerBinDir: apiBin, Owned: true,
+		Nodes: TestNodes, NodeMonitorGracePeriod: TestNodeMonitorGracePeriod}
 	if testing.Verbose() {
 		opts.Progress = os.Stdout
 	}
@@ -123,18 +132,18 @@ func StartForTests(ctx context.Context) (c *Cluster, cleanup func(removeLogs boo
 		return nil, nil, fmt.Errorf("%w (logs in %s)", err, filepath.Join(dir, "logs"))
 	}
 	if testing.Verbose() {
-		fmt.Printf("one-node cluster up in %.1fs (folder %s)\n", time.Since(start).Seconds(), dir)
+		fmt.Printf("%d-node cluster up in %.1fs (folder %s)\n", TestNodes, time.Since(start).Seconds(), dir)
 	}
 	cleanup = func(removeLogs bool) {
 		if err := c.Down(); err != nil {
-			fmt.Fprintf(os.Stderr, "stopping the one-node cluster in %s: %v\n", dir, err)
+			fmt.Fprintf(os.Stderr, "stopping the cluster in %s: %v\n", dir, err)
 			return
 		}
 		if removeLogs {
 			_ = os.RemoveAll(dir)
 			return
 		}
-		fmt.Fprintf(os.Stderr, "the one-node cluster's logs: %s\n", filepath.Join(dir, "logs"))
+		fmt.Fprintf(os.Stderr, "the cluster's logs: %s\n", filepath.Join(dir, "logs"))
 	}
 	return c, cleanup, nil
 }
@@ -150,7 +159,7 @@ func Start(t testing.TB) *Cluster {
 		t.Skip(err.Error())
 	}
 	if err != nil {
-		t.Fatalf("starting a one-node cluster: %v", err)
+		t.Fatalf("starting a cluster: %v", err)
 	}
 	t.Cleanup(func() { cleanup(!t.Failed()) })
 	return c

@@ -14,14 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command node-cluster starts and stops the one-node cluster of tests/e2e/nodecluster: what
+// Command node-cluster starts and stops the cluster of tests/e2e/nodecluster: what
 // `make cluster` and `make cluster-down` run (through hack/cluster.sh, which builds the binaries
 // first), from the repository root:
 //
-//	go -C tests/e2e run ./nodecluster/cmd/node-cluster up --state-dir DIR [--name NAME]
+//	go -C tests/e2e run ./nodecluster/cmd/node-cluster up --state-dir DIR [--name NAME] [--nodes N]
 //	go -C tests/e2e run ./nodecluster/cmd/node-cluster down --state-dir DIR
 //	go -C tests/e2e run ./nodecluster/cmd/node-cluster status --state-dir DIR
 //
-// up builds the images, starts the cluster, waits for its node to be Ready and prints how to use
-// its kubeconfig; the daemons keep running after it exits, until down.
+// up builds the images, starts the cluster (one node, or --nodes of them), waits for its nodes to
+// be Ready and prints how to use its kubeconfig; the daemons keep running after it exits, until down.
 package main

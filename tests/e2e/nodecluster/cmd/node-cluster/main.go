@@ -38,20 +38,24 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: node-cluster up|down|status --state-dir DIR [--name NAME]")
+		return errors.New(usage)
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "the cluster's folder (required)")
 	name := fs.String("name", nodecluster.DefaultClusterName, "the kops cluster's name: the kubeconfig's context")
+	nodes := fs.Int("nodes", 1, "how many nodes up starts (the first also runs the control plane)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	if *stateDir == "" || fs.NArg() != 0 {
-		return errors.New("usage: node-cluster up|down|status --state-dir DIR [--name NAME]")
+		return errors.New(usage)
+	}
+	if *nodes < 1 || *nodes > 50 {
+		return fmt.Errorf("--nodes %d: want 1 to 50", *nodes)
 	}
 	switch args[0] {
 	case "up":
-		return up(*stateDir, *name)
+		return up(*stateDir, *name, *nodes)
 	case "down":
 		if err := nodecluster.Down(*stateDir); err != nil {
 			return err
@@ -63,16 +67,30 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("cluster %s is running: node %s at %s, kubeconfig %s\n", c.Name, nodecluster.NodeName, c.NodeIP, c.Kubeconfig)
+		fmt.Printf("cluster %s is running: %s, kubeconfig %s\n", c.Name, describeNodes(c), c.Kubeconfig)
 		return nil
 	default:
 		return fmt.Errorf("unknown command %q: want up, down or status", args[0])
 	}
 }
 
-func up(stateDir, name string) error {
+const usage = "usage: node-cluster up|down|status --state-dir DIR [--name NAME] [--nodes N]"
+
+// describeNodes names each node and its addresses.
+func describeNodes(c *nodecluster.Cluster) string {
+	s := ""
+	for i, n := range c.Nodes {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("node %s at %s and %s", n.Name, n.IP, n.IPv6)
+	}
+	return s
+}
+
+func up(stateDir, name string, nodes int) error {
 	if c, err := nodecluster.Load(stateDir); err == nil {
-		fmt.Printf("cluster %s is already running (node %s at %s)\n", c.Name, nodecluster.NodeName, c.NodeIP)
+		fmt.Printf("cluster %s is already running (%s)\n", c.Name, describeNodes(c))
 		printUsage(c)
 		return nil
 	}
@@ -88,7 +106,7 @@ func up(stateDir, name string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	nodeBin, apiBin := nodecluster.BinDirs(root)
-	opts := nodecluster.Options{StateDir: stateDir, ClusterName: name, NodeBinDir: nodeBin, APIServerBinDir: apiBin, Progress: os.Stdout}
+	opts := nodecluster.Options{StateDir: stateDir, ClusterName: name, NodeBinDir: nodeBin, APIServerBinDir: apiBin, Progress: os.Stdout, Nodes: nodes}
 	if err := nodecluster.Preflight(opts); err != nil {
 		return err
 	}
@@ -111,7 +129,10 @@ func printUsage(c *nodecluster.Cluster) {
 The cluster %[1]s is up. Its kubeconfig (context %[1]s):
     export KUBECONFIG=%[2]s
 Daemon logs: %[3]s
-Commands on the node: nsenter --net=%[4]s --mount=%[5]s -- COMMAND
 Stop it with: make cluster-down
-`, c.Name, c.Kubeconfig, filepath.Join(c.StateDir, "logs"), c.NetNS, c.MountNS)
+Commands on a node:
+`, c.Name, c.Kubeconfig, filepath.Join(c.StateDir, "logs"))
+	for _, n := range c.Nodes {
+		fmt.Printf("    %s: nsenter --net=%s --mount=%s -- COMMAND\n", n.Name, n.NetNS, n.MountNS)
+	}
 }
