@@ -50,6 +50,9 @@ type certs struct {
 	kubeletClient, kubeletClientKy string
 	kubelet, kubeletKey            string
 	saKey, saPub                   string
+	// The front-proxy CA and the API server's client certificate towards aggregated API servers
+	// (frontproxy.go).
+	frontProxyCA, frontProxyClient, frontProxyClientKey string
 }
 
 // writePKI makes the CA, the serving certificates, the service account key and a kubeconfig for
@@ -96,6 +99,9 @@ func writePKI(p paths, s slot, clusterName string) (certs, error) {
 		return c, err
 	}
 	if c.saKey, c.saPub, err = serviceAccountKey(dir); err != nil {
+		return c, err
+	}
+	if c.frontProxyCA, c.frontProxyClient, c.frontProxyClientKey, err = writeFrontProxyPKI(dir); err != nil {
 		return c, err
 	}
 	server := fmt.Sprintf("https://%s", net.JoinHostPort(s.nodeIP(), strconv.Itoa(apiServerPort)))

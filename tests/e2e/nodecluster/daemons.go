@@ -49,7 +49,7 @@ func etcdArgs(p paths) []string {
 }
 
 func apiServerArgs(p paths, s slot, c certs) []string {
-	return []string{
+	return append([]string{
 		"--etcd-servers=http://127.0.0.1:2379",
 		"--advertise-address=" + s.nodeIP(),
 		"--bind-address=" + s.nodeIP(),
@@ -71,7 +71,7 @@ func apiServerArgs(p paths, s slot, c certs) []string {
 		"--service-account-signing-key-file=" + c.saKey,
 		"--profiling=false",
 		"--v=1",
-	}
+	}, aggregationArgs(c)...)
 }
 
 func controllerManagerArgs(p paths, c certs) []string {
