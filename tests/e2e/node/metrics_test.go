@@ -134,7 +134,8 @@ func TestMetricsServerBuiltIn(t *testing.T) {
 
 // TestMetricsServerThroughItsOperator turns metrics-server on with the operator flags (ServerSide,
 // CoreDNS's too): the operator creates metrics-server from its MetricsServer object, and it serves
-// as the built-in addon does. It puts CoreDNS back built in and turns metrics-server off at the end.
+// as the built-in addon does. It puts CoreDNS back built in and turns metrics-server off at the end;
+// it leaves the operator's Namespace and the MetricsServer CRD, which channels never deletes.
 func TestMetricsServerThroughItsOperator(t *testing.T) {
 	flow := newKopsFlow(t, "")
 	flow.removeMetricsServerAtEnd(t)
