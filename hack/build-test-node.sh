@@ -19,6 +19,10 @@
 #     kubelet kube-controller-manager kube-scheduler kube-proxy   (hack/tools/kube-apiserver)
 #     coredns                                                     (hack/tools/coredns)
 #     ec2-metadata-mock                                           (hack/tools/ec2-metadata-mock)
+#   _output/testbin/metrics-server-<version>/
+#     metrics-server                                              (hack/tools/metrics-server)
+# metrics-server has a folder of its own so that adding it (or moving it to another release) never
+# renames the first folder, whose kubelet and kube-controller-manager take many minutes to link.
 # kube-apiserver and etcd come from hack/build-test-apiserver.sh, which this script runs first.
 # It does nothing when every binary is there and runs. Safe to run from any directory and more
 # than once (concurrent runs wait for each other). Each build prints a line when it starts and
@@ -29,17 +33,19 @@
 # Measured on 2 cores: see docs/performance-history.md ("The one-node cluster").
 #
 # To move to another release: hack/tools/kube-apiserver/update.sh v1.X.Y, `go get -tool` in
-# hack/tools/coredns or hack/tools/ec2-metadata-mock, then change the versions below and the
-# folder name in tests/e2e/nodecluster.
+# hack/tools/coredns, hack/tools/ec2-metadata-mock or hack/tools/metrics-server, then change the
+# versions below and the folder names in tests/e2e/nodecluster/layout.go.
 set -euo pipefail
 
 K8S_VERSION="v1.35.4"
 COREDNS_VERSION="v1.14.2"
 IMDS_MOCK_VERSION="v1.13.0"
+METRICS_SERVER_VERSION="v0.8.0"
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${REPO_ROOT}/hack/tools"
 OUT="${REPO_ROOT}/_output/testbin/node-k8s-${K8S_VERSION#v}-coredns-${COREDNS_VERSION#v}-imds-${IMDS_MOCK_VERSION#v}"
+MS_OUT="${REPO_ROOT}/_output/testbin/metrics-server-${METRICS_SERVER_VERSION#v}"
 
 k8s_minor="${K8S_VERSION#v1.}"
 k8s_minor="${k8s_minor%%.*}"
@@ -70,31 +76,34 @@ pinned() {
   fi
 }
 
-# Every binary: NAME MODULE_DIR PACKAGE VERSION_OUTPUT VERSION_FLAG.
+# Every binary: FOLDER NAME MODULE_DIR PACKAGE VERSION_OUTPUT VERSION_FLAG.
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=${K8S_VERSION} -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${k8s_minor}"
+# metrics-server prints client-go's version variable, which its own release builds set the same way.
+ms_ldflags="-s -w -X k8s.io/client-go/pkg/version.gitVersion=${METRICS_SERVER_VERSION}"
 binaries=(
-  "kube-scheduler|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kube-scheduler|Kubernetes ${K8S_VERSION}|--version"
-  "kube-proxy|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kube-proxy|Kubernetes ${K8S_VERSION}|--version"
-  "kube-controller-manager|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kube-controller-manager|Kubernetes ${K8S_VERSION}|--version"
-  "kubelet|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kubelet|Kubernetes ${K8S_VERSION}|--version"
-  "coredns|${TOOLS}/coredns|github.com/coredns/coredns|CoreDNS-${COREDNS_VERSION#v}|-version"
-  "ec2-metadata-mock|${TOOLS}/ec2-metadata-mock|github.com/aws/amazon-ec2-metadata-mock/cmd/ec2-metadata-mock|${IMDS_MOCK_VERSION}|--version"
+  "${OUT}|kube-scheduler|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kube-scheduler|Kubernetes ${K8S_VERSION}|--version"
+  "${OUT}|kube-proxy|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kube-proxy|Kubernetes ${K8S_VERSION}|--version"
+  "${OUT}|kube-controller-manager|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kube-controller-manager|Kubernetes ${K8S_VERSION}|--version"
+  "${OUT}|kubelet|${TOOLS}/kube-apiserver|k8s.io/kubernetes/cmd/kubelet|Kubernetes ${K8S_VERSION}|--version"
+  "${OUT}|coredns|${TOOLS}/coredns|github.com/coredns/coredns|CoreDNS-${COREDNS_VERSION#v}|-version"
+  "${OUT}|ec2-metadata-mock|${TOOLS}/ec2-metadata-mock|github.com/aws/amazon-ec2-metadata-mock/cmd/ec2-metadata-mock|${IMDS_MOCK_VERSION}|--version"
+  "${MS_OUT}|metrics-server|${TOOLS}/metrics-server|sigs.k8s.io/metrics-server/cmd/metrics-server|${METRICS_SERVER_VERSION}|--version"
 )
 
 all_ok() {
-  local entry name dir pkg want flag
+  local entry out name dir pkg want flag
   for entry in "${binaries[@]}"; do
-    IFS='|' read -r name dir pkg want flag <<<"${entry}"
-    ok "${OUT}/${name}" "${want}" "${flag}" || return 1
+    IFS='|' read -r out name dir pkg want flag <<<"${entry}"
+    ok "${out}/${name}" "${want}" "${flag}" || return 1
   done
 }
 
 if all_ok; then
-  echo "node binaries ready in ${OUT}"
+  echo "node binaries ready in ${OUT} and ${MS_OUT}"
   exit 0
 fi
 
-mkdir -p "${OUT}"
+mkdir -p "${OUT}" "${MS_OUT}"
 if command -v flock >/dev/null 2>&1; then
   exec 9>"${OUT}/.lock"
   if ! flock -n 9; then
@@ -103,7 +112,7 @@ if command -v flock >/dev/null 2>&1; then
   fi
   # Another run may have finished the build while this one waited.
   if all_ok; then
-    echo "node binaries ready in ${OUT}"
+    echo "node binaries ready in ${OUT} and ${MS_OUT}"
     exit 0
   fi
 fi
@@ -111,28 +120,30 @@ fi
 pinned "${TOOLS}/kube-apiserver" k8s.io/kubernetes "${K8S_VERSION}"
 pinned "${TOOLS}/coredns" github.com/coredns/coredns "${COREDNS_VERSION}"
 pinned "${TOOLS}/ec2-metadata-mock" github.com/aws/amazon-ec2-metadata-mock "${IMDS_MOCK_VERSION}"
+pinned "${TOOLS}/metrics-server" sigs.k8s.io/metrics-server "${METRICS_SERVER_VERSION}"
 
 # Builds into a temporary name and renames it, so an interrupted build never leaves a binary that
 # looks complete. One go build at a time: a kubelet link alone takes ~2 GB.
 total_start=${SECONDS}
 for entry in "${binaries[@]}"; do
-  IFS='|' read -r name dir pkg want flag <<<"${entry}"
-  if ok "${OUT}/${name}" "${want}" "${flag}"; then
+  IFS='|' read -r out name dir pkg want flag <<<"${entry}"
+  if ok "${out}/${name}" "${want}" "${flag}"; then
     echo "${name}: already built"
     continue
   fi
   ldflags="-s -w"
-  if [[ "${dir}" == "${TOOLS}/kube-apiserver" ]]; then
-    ldflags="${k8s_ldflags}"
-  fi
+  case "${dir}" in
+    "${TOOLS}/kube-apiserver") ldflags="${k8s_ldflags}" ;;
+    "${TOOLS}/metrics-server") ldflags="${ms_ldflags}" ;;
+  esac
   echo "building ${name} from ${pkg} (minutes with cold caches; started $(date +%H:%M:%S))..."
   start=${SECONDS}
-  (cd "${dir}" && go build -ldflags "${ldflags}" -o "${OUT}/.${name}.tmp" "${pkg}")
-  mv -f "${OUT}/.${name}.tmp" "${OUT}/${name}"
-  if ! ok "${OUT}/${name}" "${want}" "${flag}"; then
-    echo "error: ${OUT}/${name} does not report ${want}: $("${OUT}/${name}" "${flag}" 2>&1 | head -1 || true)" >&2
+  (cd "${dir}" && go build -ldflags "${ldflags}" -o "${out}/.${name}.tmp" "${pkg}")
+  mv -f "${out}/.${name}.tmp" "${out}/${name}"
+  if ! ok "${out}/${name}" "${want}" "${flag}"; then
+    echo "error: ${out}/${name} does not report ${want}: $("${out}/${name}" "${flag}" 2>&1 | head -1 || true)" >&2
     exit 1
   fi
   echo "${name}: built in $((SECONDS - start))s"
 done
-echo "node binaries ready in ${OUT} (built in $((SECONDS - total_start))s)"
+echo "node binaries ready in ${OUT} and ${MS_OUT} (built in $((SECONDS - total_start))s)"

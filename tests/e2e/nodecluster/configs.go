@@ -49,6 +49,9 @@ type certs struct {
 	apiServer, apiServerKey        string
 	kubeletClient, kubeletClientKy string
 	saKey, saPub                   string
+	// The front-proxy CA and the API server's client certificate towards aggregated API servers
+	// (frontproxy.go).
+	frontProxyCA, frontProxyClient, frontProxyClientKey string
 }
 
 // kubeletServing is where a node's kubelet serving certificate and key are (writePKI).
@@ -94,6 +97,9 @@ func writePKI(p paths, nodes []nodeLayout, clusterName string) (certs, error) {
 		return c, err
 	}
 	if c.saKey, c.saPub, err = serviceAccountKey(dir); err != nil {
+		return c, err
+	}
+	if c.frontProxyCA, c.frontProxyClient, c.frontProxyClientKey, err = writeFrontProxyPKI(dir); err != nil {
 		return c, err
 	}
 	server := fmt.Sprintf("https://%s", net.JoinHostPort(nodes[0].ip(), strconv.Itoa(apiServerPort)))

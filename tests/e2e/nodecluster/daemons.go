@@ -50,7 +50,7 @@ func etcdArgs(p paths) []string {
 }
 
 func apiServerArgs(n nodeLayout, c certs) []string {
-	return []string{
+	return append([]string{
 		"--etcd-servers=http://127.0.0.1:2379",
 		"--advertise-address=" + n.ip(),
 		"--bind-address=" + n.ip(),
@@ -72,7 +72,7 @@ func apiServerArgs(n nodeLayout, c certs) []string {
 		"--service-account-signing-key-file=" + c.saKey,
 		"--profiling=false",
 		"--v=1",
-	}
+	}, aggregationArgs(c)...)
 }
 
 // controllerManagerArgs: no --allocate-node-cidrs, because each node's CNI configuration holds its

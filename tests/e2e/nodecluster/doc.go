@@ -23,8 +23,9 @@ limitations under the License.
 // each has its pod ranges (IPv4 and IPv6: pods are dual-stack; services stay IPv4, as kops's
 // default) and routes to the others' (see nodes.go). The binaries come from hack/build-test-apiserver.sh and
 // hack/build-test-node.sh (_output/testbin), the packages from hack/install-test-packages.sh; the
-// images (pause, CoreDNS, the test client, the operator from `make images`) are built locally and
-// imported into the node's containerd, so nothing is ever pulled.
+// images (pause, CoreDNS, metrics-server, the test client, the operators from `make images`) are
+// built locally and imported into the node's containerd, so nothing is ever pulled. The API server
+// serves aggregated APIs (frontproxy.go), so metrics-server's metrics.k8s.io answers through it.
 //
 // A test package starts one cluster for all its tests:
 //
@@ -60,7 +61,8 @@ limitations under the License.
 //   - cluster.ImportImage adds an image tarball to every node; cluster.LogFile("kubelet") is a
 //     daemon's log (another node's: Nodes[i].LogFile("kubelet")); cluster.ResidentBytes sums the memory of all the cluster's processes.
 //
-// The images' names are PauseImage, TestClientImage and CoreDNSImage (the one kops renders), and
+// The images' names are PauseImage, TestClientImage, and CoreDNSImage and MetricsServerImage (the
+// ones kops renders), and
 // the service range, kube-dns address and cluster domain are kops's defaults (ServiceCIDR,
 // KubeDNSServerIP, ClusterDomain), so manifests rendered by `kops update cluster` run unchanged.
 //

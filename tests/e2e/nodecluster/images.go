@@ -31,19 +31,20 @@ type Images struct {
 	// Operators are every operator's of the registry, as `make images` builds them (under
 	// _output/images).
 	Operators []string
-	// Pause, TestClient and CoreDNS are PauseImage's, TestClientImage's and CoreDNSImage's.
-	Pause, TestClient, CoreDNS string
+	// Pause, TestClient, CoreDNS and MetricsServer are PauseImage's, TestClientImage's,
+	// CoreDNSImage's and MetricsServerImage's.
+	Pause, TestClient, CoreDNS, MetricsServer string
 }
 
 // All lists every tarball, for Options.Images.
 func (i Images) All() []string {
-	return append([]string{i.Pause, i.TestClient, i.CoreDNS}, i.Operators...)
+	return append([]string{i.Pause, i.TestClient, i.CoreDNS, i.MetricsServer}, i.Operators...)
 }
 
 // BuildImages builds the node's images offline: the operator's with `make images` (the repository's
 // own target, so the cluster runs exactly what a user pushes), the others with
 // hack/tools/images/nodeimages into outDir, CoreDNS from the binary hack/build-test-node.sh built in
-// nodeBinDir. Each build is a few seconds when Go's build cache is warm.
+// nodeBinDir and metrics-server from the one it built in MetricsServerBinaryDirName. Each build is a few seconds when Go's build cache is warm.
 func BuildImages(ctx context.Context, repoRoot, nodeBinDir, outDir string) (Images, error) {
 	var im Images
 	out, err := runIn(ctx, repoRoot, "make", "--no-print-directory", "images")
@@ -66,15 +67,22 @@ func BuildImages(ctx context.Context, repoRoot, nodeBinDir, outDir string) (Imag
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return im, err
 	}
+	metricsServer := filepath.Join(repoRoot, "_output", "testbin", MetricsServerBinaryDirName, "metrics-server")
+	if _, err := os.Stat(metricsServer); err != nil {
+		return im, fmt.Errorf("metrics-server not found in %s: run hack/build-test-node.sh (make test-node)", filepath.Dir(metricsServer))
+	}
 	_, err = runIn(ctx, filepath.Join(repoRoot, "hack", "tools", "images"), "go", "run", "./nodeimages",
 		"--e2e-dir", filepath.Join(repoRoot, "tests", "e2e"),
 		"--coredns-binary", filepath.Join(nodeBinDir, "coredns"),
+		"--metrics-server-binary", metricsServer,
 		"--out", outDir,
-		"--pause", PauseImage, "--testclient", TestClientImage, "--coredns", CoreDNSImage)
+		"--pause", PauseImage, "--testclient", TestClientImage, "--coredns", CoreDNSImage,
+		"--metrics-server", MetricsServerImage)
 	if err != nil {
 		return im, err
 	}
 	im.Pause, im.TestClient, im.CoreDNS = filepath.Join(outDir, "pause.tar"), filepath.Join(outDir, "testclient.tar"), filepath.Join(outDir, "coredns.tar")
+	im.MetricsServer = filepath.Join(outDir, "metrics-server.tar")
 	return im, nil
 }
 

@@ -30,6 +30,10 @@ const (
 	NodeBinaryDirName = "node-k8s-1.35.4-coredns-1.14.2-imds-1.13.0"
 	// APIServerBinaryDirName holds kube-apiserver and etcd (hack/build-test-apiserver.sh).
 	APIServerBinaryDirName = "k8s-1.35.4-etcd-3.6.5"
+	// MetricsServerBinaryDirName holds metrics-server (hack/build-test-node.sh), in a folder of
+	// its own so that its version never renames NodeBinaryDirName.
+	MetricsServerVersion       = "v0.8.0"
+	MetricsServerBinaryDirName = "metrics-server-0.8.0"
 
 	// DefaultClusterName names the kubeconfig's context, cluster and user: the README's cluster.
 	DefaultClusterName = "addons.k8s.local"
@@ -55,6 +59,8 @@ const (
 	PauseImage      = "kops.local/node/pause:v1"
 	TestClientImage = "kops.local/node/testclient:v1"
 	CoreDNSImage    = "registry.k8s.io/coredns/coredns:" + CoreDNSVersion
+	// MetricsServerImage is the image kops renders for spec.metricsServer (its default).
+	MetricsServerImage = "registry.k8s.io/metrics-server/metrics-server:" + MetricsServerVersion
 
 	// apiServerPort is the API server's port on the node's address.
 	apiServerPort = 6443

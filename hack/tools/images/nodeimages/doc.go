@@ -22,12 +22,16 @@ limitations under the License.
 //     65532:65532;
 //   - CoreDNS, from a binary built by hack/build-test-node.sh, named as kops's manifests name it,
 //     run as 65532:65532 with the file capability cap_net_bind_service=ep on /coredns, so that a
-//     container that adds NET_BIND_SERVICE (and drops everything else) serves port 53 as non-root.
+//     container that adds NET_BIND_SERVICE (and drops everything else) serves port 53 as non-root;
+//   - metrics-server, from a binary built by hack/build-test-node.sh, named as kops's manifests name
+//     it, run as 65532:65532 (kops's pod spec runs it as 1000:1000); it needs no capability, its
+//     port 10250 being above 1024.
 //
 // Usage:
 //
-//	go -C hack/tools/images run ./nodeimages --e2e-dir tests/e2e --coredns-binary BIN --out DIR \
-//	    --pause NAME --testclient NAME --coredns NAME
+//	go -C hack/tools/images run ./nodeimages --e2e-dir tests/e2e --coredns-binary BIN \
+//	    --metrics-server-binary BIN --out DIR --pause NAME --testclient NAME --coredns NAME \
+//	    --metrics-server NAME
 //
 // It prints "<name> <digest> <file>" for each image. Timestamps are fixed, so an image's digest
 // depends on its contents alone.

@@ -52,15 +52,18 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("nodeimages", flag.ContinueOnError)
 	e2eDir := fs.String("e2e-dir", "", "the tests/e2e module, where the pause and test client programs are (required)")
 	corednsBinary := fs.String("coredns-binary", "", "the CoreDNS binary to put in its image (required)")
+	metricsServerBinary := fs.String("metrics-server-binary", "", "the metrics-server binary to put in its image (required)")
 	outDir := fs.String("out", "", "directory for the tarballs (required)")
 	pause := fs.String("pause", "", "name:tag of the sandbox image (required)")
 	testclient := fs.String("testclient", "", "name:tag of the test client image (required)")
 	coredns := fs.String("coredns", "", "name:tag of the CoreDNS image (required)")
+	metricsServer := fs.String("metrics-server", "", "name:tag of the metrics-server image (required)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	for flagName, v := range map[string]string{"e2e-dir": *e2eDir, "coredns-binary": *corednsBinary, "out": *outDir,
-		"pause": *pause, "testclient": *testclient, "coredns": *coredns} {
+		"pause": *pause, "testclient": *testclient, "coredns": *coredns,
+		"metrics-server-binary": *metricsServerBinary, "metrics-server": *metricsServer} {
 		if v == "" {
 			return fmt.Errorf("--%s is required", flagName)
 		}
@@ -81,6 +84,7 @@ func run(args []string) error {
 		{ref: *pause, binary: filepath.Join(tmp, "pause"), file: "pause.tar"},
 		{ref: *testclient, binary: filepath.Join(tmp, "testclient"), file: "testclient.tar"},
 		{ref: *coredns, binary: *corednsBinary, file: "coredns.tar", capNetBind: true},
+		{ref: *metricsServer, binary: *metricsServerBinary, file: "metrics-server.tar"},
 	}
 	if err := goBuild(*e2eDir, tmp, "./nodecluster/images/pause", "./nodecluster/images/testclient"); err != nil {
 		return err
