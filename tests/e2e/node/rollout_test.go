@@ -155,7 +155,7 @@ func (f *rolloutFlow) runTo(t testing.TB, r dnsRelease) {
 		}
 	})
 	f.switchTo(t, r.mode)
-	waitCoreDNSPodsRun(t, r.image(), nil)
+	waitCoreDNSPodsRun(t, r.image(), nil, nil)
 }
 
 // rolloutMeasure is what one rollout did: the CoreDNS pods before and after (by UID, with their
@@ -179,11 +179,39 @@ func (f *rolloutFlow) measureRollout(t testing.TB, client string, to dnsRelease)
 	defer func() { assert.NoError(t, cluster.DeletePod(context.Background(), "default", client)) }()
 	start := time.Now()
 	f.runTo(t, to)
-	waitCoreDNSPodsRun(t, to.image(), before)
+	var lastOld time.Duration
+	waitCoreDNSPodsRun(t, to.image(), before, func() { lastOld = time.Since(start) })
 	took := time.Since(start)
 	// Lookups sent to an old pod in its last moments are answered, or time out, within this.
 	time.Sleep(3 * time.Second)
-	return rolloutMeasure{before: before, after: coreDNSPodSet(t), took: took, report: readReport(t, client)}
+	m := rolloutMeasure{before: before, after: coreDNSPodSet(t), took: took, report: readReport(t, client)}
+	if m.report.Failed > 0 {
+		// When they failed tells why: at the old pod's end (routing), or all along (a slow node).
+		sinceEdit := m.report.Elapsed - time.Since(start).Seconds()
+		t.Logf("failed lookups, when each ended (a 2s timeout after it was sent), in seconds since the edit; an old pod was last seen at %.1fs: %s", lastOld.Seconds(), failureTimes(t, client, sinceEdit))
+	}
+	return m
+}
+
+// failureTimes lists the failures the client pod logged (testclient dns prints each at once),
+// shifted by offset seconds, with their errors.
+func failureTimes(t testing.TB, client string, offset float64) string {
+	logs, err := cluster.Clientset.CoreV1().Pods("default").GetLogs(client, &corev1.PodLogOptions{}).Do(context.Background()).Raw()
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, line := range strings.Split(string(logs), "\n") {
+		var f struct {
+			Kind  string  `json:"kind"`
+			At    float64 `json:"at_s"`
+			Error string  `json:"error"`
+		}
+		if json.Unmarshal([]byte(line), &f) == nil && f.Kind == "dns-failure" {
+			out = append(out, fmt.Sprintf("%.2f (%s)", f.At+offset, f.Error))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // podSet names pods by UID.
@@ -210,8 +238,9 @@ func coreDNSPodSet(t testing.TB) podSet {
 }
 
 // waitCoreDNSPodsRun waits until every CoreDNS pod runs image and is ready, none is terminating
-// and none is one of old: the rollout is over, the old pods' lameduck included.
-func waitCoreDNSPodsRun(t testing.TB, image string, old podSet) {
+// and none is one of old: the rollout is over, the old pods' lameduck included. oldSeen, when
+// not nil, is called each time an old pod is still seen.
+func waitCoreDNSPodsRun(t testing.TB, image string, old podSet, oldSeen func()) {
 	t.Helper()
 	var last string
 	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
@@ -223,6 +252,9 @@ func waitCoreDNSPodsRun(t testing.TB, image string, old podSet) {
 		done := len(pods.Items) > 0
 		for _, p := range pods.Items {
 			_, isOld := old[p.UID]
+			if isOld && oldSeen != nil {
+				oldSeen()
+			}
 			ok := !isOld && p.DeletionTimestamp == nil && podReady(p) && len(p.Spec.Containers) == 1 && p.Spec.Containers[0].Image == image
 			done = done && ok
 			states = append(states, fmt.Sprintf("%s (%s, ready %t, terminating %t, old %t)", p.Name, p.Spec.Containers[0].Image, podReady(p), p.DeletionTimestamp != nil, isOld))
