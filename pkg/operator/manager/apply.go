@@ -81,6 +81,10 @@ func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructu
 			if c.applied.upToDate(appliedKey(m.gvr, m.Name), r.hashes[i], cached) {
 				continue
 			}
+			if holder := heldForHandover(cached, owner); holder != "" {
+				results[j] = fmt.Errorf("%s belongs to addon %s until channels hands it over to %s: not written", c.describe(m), holder, owner.GetLabels()[channelsapi.LabelAddonName])
+				continue
+			}
 			if c.addon.CheckApply != nil {
 				if err := c.addon.CheckApply(spec, m.Managed, cached); err != nil {
 					results[j] = err
@@ -124,6 +128,13 @@ func (c *Controller[S]) describe(m managed) string {
 func (c *Controller[S]) applyOne(ctx context.Context, m managed, obj *unstructured.Unstructured, hash string, cached *unstructured.Unstructured) (bool, error) {
 	d := c.addon.Descriptor
 	client := c.client.Resource(m.gvr).Namespace(d.WatchNamespace)
+	if cached != nil {
+		// The apply holds only if the object is still the one read from the cache: a write the
+		// cache has not shown yet (channels taking the object back, heldForHandover) makes it a
+		// conflict, retried once the cache has it, rather than overwritten by force.
+		obj = obj.DeepCopy()
+		obj.SetResourceVersion(cached.GetResourceVersion())
+	}
 	got, err := client.Apply(ctx, m.Name, obj, metav1.ApplyOptions{FieldManager: c.addon.FieldManager(), Force: true})
 	if denial, ok := channelsapi.AsPolicyDenial(err); ok && cached != nil && denial.Policy == d.ExactPolicyName() {
 		// Fields another manager added cannot be removed by an apply, and the exact policy refuses
@@ -141,4 +152,23 @@ func (c *Controller[S]) applyOne(ctx context.Context, m managed, obj *unstructur
 
 func appliedKey(gvr schema.GroupVersionResource, name string) string {
 	return gvr.Resource + "/" + name
+}
+
+// heldForHandover returns the addon that holds cached when cached waits to be handed over to the
+// addon of owner (the custom resource), and "" when the operator may write it. Such an object is
+// labelled with another addon and names owner's in its handover-to annotation: it is that other
+// addon's until channels retires it and relabels the object. Writing it meanwhile undoes what
+// its addon just applied: when a cluster goes back from the operator to kops's built-in addon,
+// channels applies the built-in Deployment first and retires the operator after, and an operator
+// still running in between put its own image back, so the pods never rolled to the built-in's.
+func heldForHandover(cached, owner *unstructured.Unstructured) string {
+	if cached == nil {
+		return ""
+	}
+	ours := owner.GetLabels()[channelsapi.LabelAddonName]
+	holder := cached.GetLabels()[channelsapi.LabelAddonName]
+	if ours == "" || holder == "" || holder == ours || cached.GetAnnotations()[channelsapi.AnnotationHandoverTo] != ours {
+		return ""
+	}
+	return holder
 }
