@@ -35,6 +35,8 @@ type appliedState struct {
 
 type appliedRecord struct {
 	hash, resourceVersion string
+	// addon is the object's channels addon label when this process last wrote it (heldForHandover).
+	addon string
 }
 
 func newAppliedState() *appliedState {
@@ -52,16 +54,27 @@ func (s *appliedState) upToDate(key, hash string, cached *unstructured.Unstructu
 	return ok && r.hash == hash && r.resourceVersion == cached.GetResourceVersion()
 }
 
-func (s *appliedState) applied(key, hash, resourceVersion string) {
+func (s *appliedState) applied(key, hash, resourceVersion, addon string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.record[key] = appliedRecord{hash: hash, resourceVersion: resourceVersion}
+	s.record[key] = appliedRecord{hash: hash, resourceVersion: resourceVersion, addon: addon}
 }
 
+// forget makes the object be applied again; the addon it was last written under is kept.
 func (s *appliedState) forget(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.record, key)
+	if r, ok := s.record[key]; ok {
+		s.record[key] = appliedRecord{addon: r.addon}
+	}
+}
+
+// lastAddon is the object's addon label when this process last wrote it; false if it never did.
+func (s *appliedState) lastAddon(key string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.record[key]
+	return r.addon, ok
 }
 
 func objectHash(u *unstructured.Unstructured) (string, error) {

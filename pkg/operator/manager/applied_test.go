@@ -32,7 +32,7 @@ func withResourceVersion(rv string) *unstructured.Unstructured {
 
 func TestAppliedStateSkipsOnlyWhatThisProcessLastApplied(t *testing.T) {
 	s := newAppliedState()
-	s.applied("configmaps/coredns", "h1", "10")
+	s.applied("configmaps/coredns", "h1", "10", "coredns.addons.x-k8s.io")
 	for _, tc := range []struct {
 		name     string
 		hash     string
@@ -52,6 +52,11 @@ func TestAppliedStateSkipsOnlyWhatThisProcessLastApplied(t *testing.T) {
 	assert.False(t, s.upToDate("deployments/coredns", "h1", withResourceVersion("10")), "never applied")
 	s.forget("configmaps/coredns")
 	assert.False(t, s.upToDate("configmaps/coredns", "h1", withResourceVersion("10")), "forgotten on resync or failure")
+	addon, wrote := s.lastAddon("configmaps/coredns")
+	assert.True(t, wrote, "a forgotten object was still written by this process")
+	assert.Equal(t, "coredns.addons.x-k8s.io", addon, "the addon it was last written under outlives forget")
+	_, wrote = s.lastAddon("deployments/coredns")
+	assert.False(t, wrote, "never applied")
 }
 
 // The hash is of the object's content: the same content hashes the same whatever the order its

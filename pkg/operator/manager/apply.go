@@ -81,8 +81,9 @@ func (c *Controller[S]) apply(ctx context.Context, owner *unstructured.Unstructu
 			if c.applied.upToDate(appliedKey(m.gvr, m.Name), r.hashes[i], cached) {
 				continue
 			}
-			if holder := heldForHandover(cached, owner); holder != "" {
-				results[j] = fmt.Errorf("%s belongs to addon %s until channels hands it over to %s: not written", c.describe(m), holder, owner.GetLabels()[channelsapi.LabelAddonName])
+			last, wrote := c.applied.lastAddon(appliedKey(m.gvr, m.Name))
+			if holder := heldForHandover(cached, owner, last, wrote); holder != "" {
+				results[j] = fmt.Errorf("%s was given back to addon %s (its label, since this operator last wrote it): not written", c.describe(m), holder)
 				continue
 			}
 			if c.addon.CheckApply != nil {
@@ -146,7 +147,7 @@ func (c *Controller[S]) applyOne(ctx context.Context, m managed, obj *unstructur
 		c.applied.forget(appliedKey(m.gvr, m.Name))
 		return false, fmt.Errorf("applying %s: %w", c.describe(m), err)
 	}
-	c.applied.applied(appliedKey(m.gvr, m.Name), hash, got.GetResourceVersion())
+	c.applied.applied(appliedKey(m.gvr, m.Name), hash, got.GetResourceVersion(), got.GetLabels()[channelsapi.LabelAddonName])
 	return cached == nil || cached.GetResourceVersion() != got.GetResourceVersion(), nil
 }
 
@@ -154,20 +155,22 @@ func appliedKey(gvr schema.GroupVersionResource, name string) string {
 	return gvr.Resource + "/" + name
 }
 
-// heldForHandover returns the addon that holds cached when cached waits to be handed over to the
-// addon of owner (the custom resource), and "" when the operator may write it. Such an object is
-// labelled with another addon and names owner's in its handover-to annotation: it is that other
-// addon's until channels retires it and relabels the object. Writing it meanwhile undoes what
-// its addon just applied: when a cluster goes back from the operator to kops's built-in addon,
-// channels applies the built-in Deployment first and retires the operator after, and an operator
-// still running in between put its own image back, so the pods never rolled to the built-in's.
-func heldForHandover(cached, owner *unstructured.Unstructured) string {
-	if cached == nil {
+// heldForHandover returns the addon that took cached back from the custom resource's (owner's)
+// addon, and "" when the operator may write it. Going back from the operator to kops's built-in
+// addon (or client-side mode), channels applies the built-in Deployment first and retires the
+// operator after; an operator still running in between put its own image back, so the pods never
+// rolled to the built-in's (tests/e2e/node TestRolloutsLoseNoLookup). Taken back means: labelled
+// with another addon that names owner's in its handover-to annotation, and a label other than the
+// one the object had when this process last wrote it (wrote, last). An object that already carried
+// that other label when the operator first wrote it (channels left the other addon's record alone,
+// say) is adopted as before.
+func heldForHandover(cached, owner *unstructured.Unstructured, last string, wrote bool) string {
+	if cached == nil || !wrote {
 		return ""
 	}
 	ours := owner.GetLabels()[channelsapi.LabelAddonName]
 	holder := cached.GetLabels()[channelsapi.LabelAddonName]
-	if ours == "" || holder == "" || holder == ours || cached.GetAnnotations()[channelsapi.AnnotationHandoverTo] != ours {
+	if ours == "" || holder == "" || holder == ours || holder == last || cached.GetAnnotations()[channelsapi.AnnotationHandoverTo] != ours {
 		return ""
 	}
 	return holder

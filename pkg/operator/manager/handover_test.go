@@ -36,25 +36,30 @@ func labelled(addon, handoverTo string) *unstructured.Unstructured {
 	return u
 }
 
-// TestHeldForHandover: the operator leaves alone only an object another addon holds and will hand
-// over to the custom resource's addon; everything else is its to write.
+// TestHeldForHandover: the operator leaves alone only an object channels gave back to another
+// addon that hands it to the custom resource's addon since the operator last wrote it; everything
+// else is its to write.
 func TestHeldForHandover(t *testing.T) {
 	const ours, builtIn, rbac = "coredns.addons.x-k8s.io", "coredns.addons.k8s.io", "coredns-rbac.addons.k8s.io"
 	for _, tc := range []struct {
 		name          string
 		cached, owner *unstructured.Unstructured
+		last          string
+		wrote         bool
 		want          string
 	}{
-		{"absent: created by the operator", nil, labelled(ours, ""), ""},
-		{"handed over already", labelled(ours, ours), labelled(ours, ""), ""},
-		{"the built-in addon's, to be handed over (or taken back)", labelled(builtIn, ours), labelled(ours, ""), builtIn},
-		{"another addon's that hands it to nobody (the pre-created RBAC)", labelled(rbac, ""), labelled(ours, ""), ""},
-		{"another addon's handed to a third", labelled(builtIn, "other.addons.x-k8s.io"), labelled(ours, ""), ""},
-		{"no addon label: not channels'", labelled("", ours), labelled(ours, ""), ""},
-		{"a custom resource without an addon (made by hand)", labelled(builtIn, ours), labelled("", ""), ""},
+		{"absent: created by the operator", nil, labelled(ours, ""), "", false, ""},
+		{"handed over already", labelled(ours, ours), labelled(ours, ""), ours, true, ""},
+		{"taken back by the built-in addon", labelled(builtIn, ours), labelled(ours, ""), ours, true, builtIn},
+		{"taken back, written before the handover", labelled(builtIn, ours), labelled(ours, ""), builtIn, true, ""},
+		{"the built-in addon's, never written by this process: adopted", labelled(builtIn, ours), labelled(ours, ""), "", false, ""},
+		{"another addon's that hands it to nobody (the pre-created RBAC)", labelled(rbac, ""), labelled(ours, ""), ours, true, ""},
+		{"another addon's handed to a third", labelled(builtIn, "other.addons.x-k8s.io"), labelled(ours, ""), ours, true, ""},
+		{"no addon label: not channels'", labelled("", ours), labelled(ours, ""), ours, true, ""},
+		{"a custom resource without an addon (made by hand)", labelled(builtIn, ours), labelled("", ""), "", true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, heldForHandover(tc.cached, tc.owner))
+			assert.Equal(t, tc.want, heldForHandover(tc.cached, tc.owner, tc.last, tc.wrote))
 		})
 	}
 }

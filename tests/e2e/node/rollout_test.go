@@ -137,9 +137,17 @@ func newRolloutFlow(t testing.TB) *rolloutFlow {
 	return f
 }
 
-// runTo puts the cluster on release r as a user does (kops edit cluster, update --yes, channels
-// apply) and waits until every CoreDNS pod runs r's image and no other pod is left.
+// runTo puts the cluster on release r (moveTo) and waits until every CoreDNS pod runs r's image
+// and no other pod is left.
 func (f *rolloutFlow) runTo(t testing.TB, r dnsRelease) {
+	t.Helper()
+	f.moveTo(t, r)
+	waitCoreDNSPodsRun(t, r.image(), nil, nil)
+}
+
+// moveTo puts the cluster on release r as a user does (kops edit cluster, update --yes, channels
+// apply) and returns once the Deployment is available (switchTo): old pods may still be stopping.
+func (f *rolloutFlow) moveTo(t testing.TB, r dnsRelease) {
 	t.Helper()
 	f.editCluster(t, func(doc map[string]any) {
 		spec := doc["spec"].(map[string]any)
@@ -155,7 +163,6 @@ func (f *rolloutFlow) runTo(t testing.TB, r dnsRelease) {
 		}
 	})
 	f.switchTo(t, r.mode)
-	waitCoreDNSPodsRun(t, r.image(), nil, nil)
 }
 
 // rolloutMeasure is what one rollout did: the CoreDNS pods before and after (by UID, with their
@@ -178,7 +185,7 @@ func (f *rolloutFlow) measureRollout(t testing.TB, client string, to dnsRelease)
 	resolverPod(t, client, rolloutQPS, "kubernetes.default.svc.cluster.local.", stubName, upstreamName)
 	defer func() { assert.NoError(t, cluster.DeletePod(context.Background(), "default", client)) }()
 	start := time.Now()
-	f.runTo(t, to)
+	f.moveTo(t, to)
 	var lastOld time.Duration
 	waitCoreDNSPodsRun(t, to.image(), before, func() { lastOld = time.Since(start) })
 	took := time.Since(start)
