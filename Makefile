@@ -61,9 +61,9 @@ test-apiserver:
 test-s3:
 	./hack/build-test-s3.sh
 
-# The one-node cluster's binaries (kubelet, kube-controller-manager, kube-scheduler, kube-proxy,
-# CoreDNS, the EC2 metadata mock), built from Go modules on first use like the API server's. Not
-# for a user who is not root: the node tests skip then, and the build takes minutes.
+# The test cluster's binaries (kubelet, kube-controller-manager, kube-scheduler, kube-proxy,
+# CoreDNS, the EC2 metadata mock, metrics-server), built from Go modules on first use like the API
+# server's. Not for a user who is not root: the node tests skip then, and the build takes minutes.
 test-node: test-apiserver
 	@if [ "$$(id -u)" -eq 0 ]; then ./hack/build-test-node.sh; \
 	else echo "not root: the node tests (tests/e2e/node) will skip; their binaries are not built"; fi

@@ -13,7 +13,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# Builds the binaries of the one-node cluster (make cluster, tests/e2e/nodecluster) into a
+# Builds the binaries of the test cluster (make cluster, tests/e2e/nodecluster) into a
 # git-ignored folder keyed by versions:
 #   _output/testbin/node-k8s-<version>-coredns-<version>-imds-<version>/
 #     kubelet kube-controller-manager kube-scheduler kube-proxy   (hack/tools/kube-apiserver)

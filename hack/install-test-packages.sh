@@ -17,7 +17,7 @@
 # rules' network-namespace proof), iproute2 (ip netns), shellcheck (the node script's lint), time
 # (a command's peak memory, for the start-up benchmark: a child of the Go test process would report
 # the test's own), and
-# what the one-node cluster runs (make cluster, tests/e2e/nodecluster): containerd, runc, the CNI
+# what the test cluster's nodes run (make cluster, tests/e2e/nodecluster): containerd, runc, the CNI
 # plugins (bridge, host-local, loopback, portmap), conntrack, socat and ethtool.
 # CI starts without them, as root; a developer who is not root is told what to install.
 set -euo pipefail

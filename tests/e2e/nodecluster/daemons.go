@@ -118,6 +118,15 @@ func schedulerArgs(p paths) []string {
 	}
 }
 
+// The zone and region every node of a test cluster is in: the single zone the tests' kops clusters
+// name (--zones us-east-2a), labelled as a cloud labels its nodes.
+const (
+	ZoneLabel   = "topology.kubernetes.io/zone"
+	RegionLabel = "topology.kubernetes.io/region"
+	Zone        = "us-east-2a"
+	Region      = "us-east-2"
+)
+
 func kubeletArgs(n nodeLayout) []string {
 	p := n.p
 	return []string{
@@ -128,6 +137,10 @@ func kubeletArgs(n nodeLayout) []string {
 		"--hostname-override=" + n.name(),
 		// Both families: the node is dual-stack, as its pods are.
 		"--node-ip=" + n.ip() + "," + n.ipv6(),
+		// A cloud's node carries its zone and region (AWS's cloud controller sets them): without
+		// the zone, the scheduler ignores every node for the topology spread kops renders over
+		// zone and hostname, and CoreDNS's pods need not spread over the nodes at all.
+		"--node-labels=" + ZoneLabel + "=" + Zone + "," + RegionLabel + "=" + Region,
 		"--v=1",
 	}
 }
