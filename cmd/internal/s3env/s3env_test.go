@@ -329,14 +329,7 @@ func TestCredentialProcessIsBounded(t *testing.T) {
 		t.Skip("process groups are unix's")
 	}
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	tests := []struct {
-		name, process, wantErr string
-	}{
-		{"answers", `echo '{"Version": 1, "AccessKeyId": "AKID", "SecretAccessKey": "s"}'`, ""},
-		{"endless output", "yes", `the credential_process of AWS profile "default" printed more than its bound (65536 bytes)`},
-		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, `the credential_process of AWS profile "default" exited, but a process it started kept its output open; it was killed`},
-		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", `the credential_process of AWS profile "default" did not answer by its deadline; it was killed with every process it started`},
-	}
+	tests := processCases("default", "AKID", pidFile)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t, nil)
@@ -377,14 +370,7 @@ func TestCredentialProcessAsRoleSourceIsBounded(t *testing.T) {
 	}))
 	defer sts.Close()
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	tests := []struct {
-		name, process, wantErr string
-	}{
-		{"answers", `echo '{"Version": 1, "AccessKeyId": "SOURCEKEY", "SecretAccessKey": "s"}'`, ""},
-		{"endless output", "yes", `the credential_process of AWS profile "source" printed more than its bound (65536 bytes)`},
-		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, `the credential_process of AWS profile "source" exited, but a process it started kept its output open; it was killed`},
-		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", `the credential_process of AWS profile "source" did not answer by its deadline; it was killed with every process it started`},
-	}
+	tests := processCases("source", "SOURCEKEY", pidFile)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t, map[string]string{"AWS_ENDPOINT_URL_STS": sts.URL})
@@ -408,5 +394,21 @@ func TestCredentialProcessAsRoleSourceIsBounded(t *testing.T) {
 			assert.Empty(t, signedBy, "no request to STS without the source's credentials")
 			procgrouptest.AssertChildGone(t, pidFile)
 		})
+	}
+}
+
+// processCase is a credential_process and the error it must end with ("" for none).
+type processCase struct{ name, process, wantErr string }
+
+// processCases are the ways a credential_process of profile answers or misbehaves: it answers
+// with key accessKey, prints without end, leaves a child holding its output (its PID in pidFile),
+// or never answers.
+func processCases(profile, accessKey, pidFile string) []processCase {
+	named := fmt.Sprintf("the credential_process of AWS profile %q ", profile)
+	return []processCase{
+		{"answers", `echo '{"Version": 1, "AccessKeyId": "` + accessKey + `", "SecretAccessKey": "s"}'`, ""},
+		{"endless output", "yes", named + "printed more than its bound (65536 bytes)"},
+		{"child keeps the output open", "sleep 60 & echo $! > " + pidFile, named + "exited, but a process it started kept its output open; it was killed"},
+		{"never answers, its child neither", "sleep 60 & echo $! > " + pidFile + "; wait", named + "did not answer by its deadline; it was killed with every process it started"},
 	}
 }
