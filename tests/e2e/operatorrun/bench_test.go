@@ -25,11 +25,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"k8s.io/kops/pkg/addons/coredns"
 )
 
 // waitFor waits on w until an event's object satisfies done, failing after 20 s.
@@ -83,16 +84,21 @@ func BenchmarkOperatorConverges(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		want := fmt.Sprintf("%s# change %d\n", spec.Corefile, i)
-		w, err := configMaps.Watch(ctx, byName("coredns"))
+		// A Corefile change ends with the Deployment's pod template carrying its checksum, which
+		// the operator writes after the ConfigMap.
+		w, err := deployments.Watch(ctx, byName("coredns"))
 		require.NoError(b, err)
 		start := time.Now()
 		patchSpec(b, corefileSpec(want))
 		waitFor(b, w, fmt.Sprintf("Corefile change %d", i), func(o runtime.Object) bool {
-			cm, ok := o.(*corev1.ConfigMap)
-			return ok && cm.Data["Corefile"] == want
+			d, ok := o.(*appsv1.Deployment)
+			return ok && d.Spec.Template.Annotations[coredns.CorefileChecksumAnnotation] == coredns.CorefileChecksum(want)
 		})
 		corefile = append(corefile, time.Since(start))
 		w.Stop()
+		cm, err := configMaps.Get(ctx, "coredns", metav1.GetOptions{})
+		require.NoError(b, err)
+		require.Equal(b, want, cm.Data["Corefile"], "the ConfigMap is written before the Deployment")
 
 		d := deployment(b)
 		edited := fmt.Sprintf("/elsewhere/%d", i)
