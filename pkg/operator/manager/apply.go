@@ -159,7 +159,7 @@ func appliedKey(gvr schema.GroupVersionResource, name string) string {
 // addon, and "" when the operator may write it. Going back from the operator to kops's built-in
 // addon (or client-side mode), channels applies the built-in Deployment first and retires the
 // operator after; an operator still running in between put its own image back, so the pods never
-// rolled to the built-in's (tests/e2e/node TestRolloutsLoseNoLookup). Taken back means: labelled
+// rolled to the built-in's (seen in a real rollout on the node tests' cluster). Taken back means: labelled
 // with another addon that names owner's in its handover-to annotation, and a label other than the
 // one the object had when this process last wrote it (wrote, last). An object that already carried
 // that other label when the operator first wrote it (channels left the other addon's record alone,

@@ -79,7 +79,7 @@ const tempPrefix = "kops-node-"
 
 // The tests' clusters: two nodes, so that a test can spread pods and lose one node; and a node
 // controller that notices a node gone within TestNodeMonitorGracePeriod rather than Kubernetes's
-// 50 s, so that a node-loss test waits seconds, not a minute, for the endpoints to change.
+// default grace period, so that a node-loss test waits seconds, not a minute, for the endpoints to change.
 const (
 	TestNodes                  = 2
 	TestNodeMonitorGracePeriod = 15 * time.Second
