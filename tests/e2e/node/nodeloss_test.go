@@ -196,7 +196,7 @@ func restoreAfterLoss(t testing.TB) {
 // resolv.conf's 5 s timeout, past the client's 2 s), so those lookups fail: they are expected,
 // counted and reported. The goal is 0 failures after kube-proxy's update: every lookup that
 // starts once the first node's rules no longer name the dead pod is answered, i.e. no failure is
-// seen later than the update plus one lookup timeout (and a poll's slack).
+// seen later than the update plus one lookup timeout (and the polls' slack).
 func TestNodeLossDNS(t *testing.T) {
 	require.GreaterOrEqual(t, len(cluster.Nodes), 2, "the node tests run on two nodes")
 	flow := newKopsFlow(t, "")
@@ -209,7 +209,9 @@ func TestNodeLossDNS(t *testing.T) {
 	loss := loseNode(t, "node-loss")
 	t.Logf("node %s lost: %d lookups, %d failed (first %.1fs, last %.1fs after the loss, last error %q); pod not ready in the EndpointSlice after %.1fs, kube-proxy updated after %.1fs",
 		lostNode, loss.Lookups, loss.Failed, loss.FirstFailure.Seconds(), loss.LastFailure.Seconds(), loss.LastError, loss.NotReady.Seconds(), loss.ProxyUpdated.Seconds())
-	assert.LessOrEqual(t, loss.LastFailure, loss.ProxyUpdated+lossLookupTimeout+time.Second,
+	// The slack: the update is seen by polling, and the client's clock is read through an exec,
+	// each up to a second late on a loaded machine.
+	assert.LessOrEqual(t, loss.LastFailure, loss.ProxyUpdated+lossLookupTimeout+3*time.Second,
 		"a lookup failed after kube-proxy had dropped the lost pod (%d failed, the last: %s)", loss.Failed, loss.LastError)
 	assert.GreaterOrEqual(t, float64(loss.Lookups), 0.8*lossQPS*(loss.ProxyUpdated.Seconds()+lossLookupTimeout.Seconds()),
 		"the client kept its rate of %d lookups a second through the loss", lossQPS)

@@ -33,13 +33,13 @@ import (
 // TestValidateThroughExecPlugin runs `kops validate cluster` and `channels apply` with a
 // kubeconfig whose user is an exec plugin, against the real API server: a plugin answering with
 // a client certificate (as Teleport's tsh does) is taken as kubectl takes it, presented in the
-// handshake, and the server knows the user by it; one answering with a token the server does not
-// know is refused by the server, not by kops.
+// handshake, and the server knows the user by it (validate reads the cluster and finds CoreDNS not
+// yet rolled out, as no controller runs here; the shared Deployment's status is left to the other
+// tests); one answering with a token the server does not know is refused by the server.
 func TestValidateThroughExecPlugin(t *testing.T) {
 	bin := t.TempDir()
 	kopsBin := kopsenv.BuildCommands(t, "kops", "channels")
 	c := newCluster(t, kopsBin, "exec.k8s.local", "")
-	setDeploymentAvailable(t, "kube-system", "coredns", true)
 	require.NotEmpty(t, env.Config.CertData, "the test server's admin is a client certificate")
 
 	credential := func(status map[string]string) string {
@@ -54,7 +54,7 @@ func TestValidateThroughExecPlugin(t *testing.T) {
 	}{
 		{"a client certificate", credential(map[string]string{
 			"clientCertificateData": string(env.Config.CertData), "clientKeyData": string(env.Config.KeyData),
-		}), 0, ""},
+		}), exitUnhealthy, "is not healthy"},
 		{"a token the server does not know", credential(map[string]string{"token": "not-a-token"}), 1, "Unauthorized"},
 	}
 	for _, tt := range tests {
@@ -68,10 +68,11 @@ func TestValidateThroughExecPlugin(t *testing.T) {
 			r := c.run(t, "kops", "validate", "cluster", c.name, "--kubeconfig", kubeconfig)
 			assert.Equal(t, tt.wantCode, r.Code, "stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 			assert.Contains(t, r.Stderr, tt.wantStderr)
-			if tt.wantCode == 0 {
-				assert.Contains(t, r.Stdout, "Your cluster exec.k8s.local is ready\n")
-			}
 			r = c.run(t, "channels", "apply", "channel", c.channel(), "--yes", "--kubeconfig", kubeconfig)
+			if tt.wantCode == exitUnhealthy {
+				assert.Equal(t, 0, r.Code, "channels apply: stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+				return
+			}
 			assert.Equal(t, tt.wantCode, r.Code, "channels apply: stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 			assert.Contains(t, r.Stderr, tt.wantStderr)
 		})
